@@ -1,0 +1,1 @@
+"""Backends over the core IR: the reference interpreter and the code generators."""

@@ -1,0 +1,88 @@
+"""The plain data both backends hand to engine/runtime.py: pattern tables,
+claim bindings, the algebra's render plan. One function, so the interpreter
+and the generated scorer cannot differ in them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..expr import ast as A
+from ..expr.check import Checker, Env, scope_vars
+from ..ir import RuleSet
+
+
+def algebra_plan(n: A.Node) -> tuple[Any, ...]:
+    """The algebra as nested tuples for engine.runtime.render."""
+    if isinstance(n, A.Num):
+        return ("num", n.value)
+    if isinstance(n, A.Name):
+        if n.id in ("true", "false"):
+            return ("num", int(n.id == "true"))
+        return ("kind", n.id)
+    if isinstance(n, A.Call):
+        return ("agg", n.func, algebra_plan(n.args[0]))
+    if isinstance(n, A.IfElse):
+        return ("if", algebra_plan(n.cond), algebra_plan(n.then), algebra_plan(n.other))
+    if isinstance(n, A.BinOp):
+        return ("bin", n.op, algebra_plan(n.left), algebra_plan(n.right))
+    if isinstance(n, A.Not):
+        return ("not", algebra_plan(n.operand))
+    if isinstance(n, A.Neg):
+        return ("neg", algebra_plan(n.operand))
+    if isinstance(n, A.BoolOp):
+        return ("bool", n.op, tuple(algebra_plan(i) for i in n.items))
+    if isinstance(n, A.Compare):
+        return ("cmp", n.op, algebra_plan(n.left), algebra_plan(n.right))
+    raise ValueError(f"the algebra cannot use {type(n).__name__} here")
+
+
+def static_tables(rs: RuleSet) -> dict[str, Any]:
+    ids = tuple(p.id for p in rs.patterns)
+    index = {pid: i for i, pid in enumerate(ids)}
+    requires = tuple(sum(1 << index[r] for r in p.requires) for p in rs.patterns)
+    conflicts = tuple((index[p.id], index[c.other]) for p in rs.patterns for c in p.conflicts)
+    return {
+        "name": rs.name,
+        "profile": rs.profile,
+        "hun_count": rs.hun_count,
+        "cycles": rs.cycles,
+        "chow": rs.chow,
+        "copies": rs.copies,
+        "suits": list(rs.suits),
+        "min_fan": rs.min_fan,
+        "kong_points": dict(rs.kong_points),
+        "ids": ids,
+        "names": tuple(p.name for p in rs.patterns),
+        "kinds": rs.kinds,
+        "kind_of": tuple(p.kind for p in rs.patterns),
+        "values": tuple(p.value for p in rs.patterns),
+        "requires": requires,
+        "conflicts": conflicts,
+        "plan": algebra_plan(rs.algebra.ast),
+    }
+
+
+def expression_types(rs: RuleSet) -> dict[int, str]:
+    """Re-check every expression of a rule set for the type of each node."""
+    types: dict[int, str] = {}
+    defs = {d.name: len(d.params) for d in rs.definitions}
+
+    def run(e: Any, scope: str, extra: dict[str, str] | None = None) -> None:
+        if e is None:
+            return
+        ch = Checker(Env({**scope_vars(scope, rs.kinds), **(extra or {})}, defs if scope != "algebra" else {}))
+        ch.check(e.ast)
+        types.update(ch.types)
+
+    for d in rs.definitions:
+        run(d.body, "decomp", {p: "any" for p in d.params})
+    for p in rs.patterns:
+        run(p.when, "decomp")
+        for c in p.conflicts:
+            run(c.unless, "decomp")
+    run(rs.algebra, "algebra")
+    run(rs.free_when, "hand")
+    run(rs.total, "total")
+    for r in rs.request_rules:
+        run(r.error_when, "hand")
+    return types

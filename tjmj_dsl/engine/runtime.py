@@ -1,0 +1,513 @@
+"""Decomposition with huns, and the scoring loop around the rules' predicates.
+
+The rules reach this module as a `rules` object (compiled Python from the code
+generator, or closures over the AST from the interpreter) with these members:
+  hun_count, cycles, chow, copies, min_fan       plain data
+  ids, names, kinds, kind_of, values             the patterns, in rule-file order
+  requires[i], conflicts [(i, j)]                 claim bindings
+  wild_melds, wild_pairs                          faces a group of huns alone may take
+  plan                                            the algebra as a render plan
+  request_errors(h) -> list[str]
+  free_t(h) -> bool                               may any tile of the hand be t?
+  holds(h, melds, pair, groups, hun_faces) -> bitmask of patterns that hold
+  unless(h, melds, pair, groups, hun_faces) -> bitmask of conflicts lifted
+  fan(mask) -> int                                the algebra
+  total(h, fan) -> int                            the score table
+Nothing here knows a pattern: it finds decompositions, places the winning
+tile, asks the rules, and keeps the best claim.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from ..tiles import NAMES  # tjmj:inline-drop
+from .request import Request, RequestError, parse_request  # tjmj:inline-drop
+
+SUIT_OF = tuple("m" * 9 + "p" * 9 + "s" * 9 + "z" * 7)
+RANK_OF = tuple(list(range(1, 10)) * 3 + list(range(1, 8)))
+PAIR, CHOW, PUNG, KONG = 0, 1, 2, 3
+GROUP_KIND_NAMES = ("pair", "chow", "pung", "kong")
+
+
+def next_kind(k: int, cycles: tuple[tuple[int, ...], ...]) -> int:
+    """Suits wrap 9→1; honors follow the rule file's cycles."""
+    if k < 27:
+        return k - k % 9 + (k % 9 + 1) % 9
+    for cyc in cycles:
+        if k in cyc:
+            return cyc[(cyc.index(k) + 1) % len(cyc)]
+    return k
+
+
+def hun_kinds_of(indicator: int, n: int, cycles: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    out = [indicator]
+    while len(out) < n:
+        nk = next_kind(out[-1], cycles)
+        if nk in out:
+            break
+        out.append(nk)
+    return tuple(out)
+
+
+def make_group(kind: int, faces: tuple[int, ...], hunmask: tuple[bool, ...],
+               declared: bool = False, concealed: bool = True, t_slot: int = -1) -> tuple:  # type: ignore[type-arg]
+    f0 = faces[0]
+    return (kind, faces, hunmask, declared, concealed, t_slot, sum(hunmask), SUIT_OF[f0], RANK_OF[f0])
+
+
+def wild_groups(chow: bool) -> tuple[tuple, tuple]:  # type: ignore[type-arg]
+    """Every face a group made only of huns may take."""
+    pairs = tuple(make_group(PAIR, (k, k), (True, True)) for k in range(34))
+    melds = [make_group(PUNG, (k, k, k), (True, True, True)) for k in range(34)]
+    if chow:
+        melds += [make_group(CHOW, (k, k + 1, k + 2), (True, True, True)) for k in range(27) if k % 9 <= 6]
+    return tuple(melds), pairs
+
+
+class Hand:
+    """What a request says, with the huns worked out: the names rules read."""
+
+    __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
+                 "kong_draw", "tianhu", "dihu", "tianting", "counts", "suits", "concealed", "request")
+
+    def count(self, k: int) -> int:
+        return self.counts[k]
+
+
+def make_hand(rules: Any, req: Request, t: int) -> Hand:
+    h = Hand()
+    h.request = req
+    h.indicator = req.indicator
+    h.hun_kinds = hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)
+    h.hun_set = frozenset(h.hun_kinds)
+    h.hun_suit = SUIT_OF[req.indicator]
+    h.suits = ["m", "p", "s"]
+    h.t = t
+    h.t_hun = t in h.hun_set
+    h.concealed = tuple(req.concealed) + (t,)
+    counts = [0] * 34
+    for k in h.concealed:
+        counts[k] += 1
+    declared = []
+    for m in req.melds:
+        n = 3 if m.type == "pung" else 4
+        counts[m.tile] += n
+        hun = m.tile in h.hun_set
+        declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
+    h.counts = counts
+    h.declared = declared
+    h.huns = sum(counts[k] for k in h.hun_kinds)
+    h.kong_draw = req.kong_draw
+    h.tianhu = req.tianhu
+    h.dihu = req.dihu
+    h.tianting = req.tianting
+    return h
+
+
+_DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
+
+
+def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: bool) -> list:  # type: ignore[type-arg]
+    """All ways to cover the natural tiles `counts` with `melds` melds and
+    `pair` pairs, `wild` hun tiles filling any slot. Groups made only of huns
+    stay abstract: each result is (groups, wild_melds, wild_pair). Memoised:
+    the same rest of a hand recurs across decompositions, draws and hands."""
+    key = (counts, wild, melds, pair, chow)
+    got = _DEC.get(key)
+    if got is not None:
+        return got
+    k = 0
+    while k < 34 and counts[k] == 0:
+        k += 1
+    out: list = []  # type: ignore[type-arg]
+    if k == 34:
+        if wild == 3 * melds + 2 * pair:
+            out.append(((), melds, pair))
+        _DEC[key] = out
+        return out
+    c = counts[k]
+    seen = set()
+
+    def sub(cnt: tuple[int, ...], w: int, m: int, p: int, g: tuple) -> None:  # type: ignore[type-arg]
+        for rest, wm, wp in decompose(cnt, w, m, p, chow):
+            groups = tuple(sorted((g,) + rest))
+            if (groups, wm, wp) not in seen:
+                seen.add((groups, wm, wp))
+                out.append((groups, wm, wp))
+
+    def minus(*ks: int) -> tuple[int, ...]:
+        lst = list(counts)
+        for x in ks:
+            lst[x] -= 1
+        return tuple(lst)
+
+    if pair:
+        if c >= 2:
+            sub(minus(k, k), wild, melds, 0, make_group(PAIR, (k, k), (False, False)))
+        if wild >= 1:
+            sub(minus(k), wild - 1, melds, 0, make_group(PAIR, (k, k), (False, True)))
+    if melds:
+        for nat in (3, 2, 1):
+            if c >= nat and wild >= 3 - nat:
+                sub(minus(*([k] * nat)), wild - (3 - nat), melds - 1, pair,
+                    make_group(PUNG, (k, k, k), (False,) * nat + (True,) * (3 - nat)))
+        if chow and k < 27:
+            r = k % 9
+            for a in (k - 2, k - 1, k):
+                if a < k - r or a + 2 > k - r + 8:
+                    continue
+                # slots below k must be huns; k is natural; above k: natural or hun
+                options: list[list[tuple[bool, int]]] = []
+                for f in (a, a + 1, a + 2):
+                    if f < k:
+                        options.append([(True, f)])
+                    elif f == k:
+                        options.append([(False, f)])
+                    else:
+                        opts = [(True, f)]
+                        if counts[f] > 0:
+                            opts.insert(0, (False, f))
+                        options.append(opts)
+                for s0 in options[0]:
+                    for s1 in options[1]:
+                        for s2 in options[2]:
+                            slots = (s0, s1, s2)
+                            need = sum(1 for hflag, _ in slots if hflag)
+                            if need > wild:
+                                continue
+                            nat = [f for hflag, f in slots if not hflag]
+                            sub(minus(*nat), wild - need, melds - 1, pair,
+                                make_group(CHOW, (a, a + 1, a + 2), tuple(hflag for hflag, _ in slots)))
+    _DEC[key] = out
+    return out
+
+
+def decompositions(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
+    """Yield each decomposition of the concealed tiles as a list of groups,
+    groups of huns alone given every face rules.wild_* allows."""
+    counts = [0] * 34
+    wild = 0
+    for k in h.concealed:
+        if k in h.hun_set:
+            wild += 1
+        else:
+            counts[k] += 1
+    n_melds = 4 - len(h.declared)
+    for groups, wm, wp in decompose(tuple(counts), wild, n_melds, 1, rules.chow):
+        if not wm and not wp:
+            yield list(groups)
+            continue
+        for ms in combinations_with_replacement(rules.wild_melds, wm):
+            if wp:
+                for p in rules.wild_pairs:
+                    yield list(groups) + list(ms) + [p]
+            else:
+                yield list(groups) + list(ms)
+
+
+def placements(groups: list, t: int, t_hun: bool):  # type: ignore[no-untyped-def, type-arg]
+    """Where the winning tile can sit: (group index, slot). Identical groups
+    and identical faces within a group give the same decomposition once."""
+    seen = set()
+    for i, g in enumerate(groups):
+        if g in seen:
+            continue
+        seen.add(g)
+        faces, hm = g[1], g[2]
+        done = set()
+        for s, f in enumerate(faces):
+            if hm[s] == t_hun and (t_hun or f == t) and f not in done:
+                done.add(f)
+                yield i, s
+
+
+def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
+    """The best claim among the patterns that hold: a subset closed under
+    `requires` and free of unlifted conflicts; ties go to more patterns, then
+    the higher mask. Returns (fan, popcount, mask)."""
+    cache = rules.resolve_cache
+    key = (held, lifted)
+    got = cache.get(key)
+    if got is not None:
+        return got
+    best = (-1, 0, 0)
+    s = held
+    while True:
+        ok = True
+        for i, req in enumerate(rules.requires):
+            if s >> i & 1 and req & ~s:
+                ok = False
+                break
+        if ok:
+            for j, (a, b) in enumerate(rules.conflicts):
+                if s >> a & 1 and s >> b & 1 and not lifted >> j & 1:
+                    ok = False
+                    break
+        if ok:
+            cand = (rules.fan(s), bin(s).count("1"), s)
+            if cand > best:
+                best = cand
+        if s == 0:
+            break
+        s = (s - 1) & held
+    cache[key] = best
+    return best
+
+
+def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """(key, groups) of the best decomposition and placement for h.t, or None."""
+    best = None
+    best_groups = None
+    declared = h.declared
+    holds, unless = rules.holds, rules.unless
+    for cg in decompositions(rules, h):
+        for i, s in placements(cg, h.t, h.t_hun):
+            g = cg[i]
+            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
+            pair = None
+            melds = list(declared)
+            for x in placed:
+                if x[0] == PAIR:
+                    pair = x
+                else:
+                    melds.append(x)
+            groups = melds + [pair]
+            hun_faces = sorted(f for x in groups for f, hf in zip(x[1], x[2]) if hf)
+            held = holds(h, melds, pair, groups, hun_faces)
+            lifted = unless(h, melds, pair, groups, hun_faces) if rules.conflicts else 0
+            key = resolve(rules, held, lifted)
+            if best is None or key > best:
+                best = key
+                best_groups = groups
+    return best, best_groups
+
+
+def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
+    """Evaluate the algebra plan, keeping its text: (value, text, prec, used ids).
+    prec 3 atom, 2 product, 1 sum; an empty text is a factor of 1."""
+    op = plan[0]
+    if op == "num":
+        return plan[1], str(plan[1]), 3, []
+    if op == "kind":
+        return by_kind[plan[1]], None, 3, []
+    if op == "agg":
+        items = render(plan[2], by_kind)[0]
+        vals = [v for v, _ in items]
+        used = [pid for _, pid in items]
+        if plan[1] == "sum":
+            return sum(vals), "+".join(map(str, vals)) or "0", 1 if len(vals) > 1 else 3, used
+        if plan[1] == "product":
+            p = 1
+            for v in vals:
+                p *= v
+            return p, "×".join(map(str, vals)), 2 if len(vals) > 1 else 3, used
+        if plan[1] == "len":
+            return len(vals), str(len(vals)), 3, []
+        v = (min if plan[1] == "min" else max)(vals) if vals else 0
+        return v, str(v), 3, [pid for val, pid in items if val == v][:1]
+    if op == "if":
+        c = render(plan[1], by_kind)[0]
+        return render(plan[2] if c else plan[3], by_kind)
+    if op == "bin":
+        lv, lt, lp, lu = render(plan[2], by_kind)
+        rv, rt, rp, ru = render(plan[3], by_kind)
+        o = plan[1]
+        if o == "*":
+            v = lv * rv
+            if not lt:
+                return v, rt, rp, lu + ru
+            if not rt:
+                return v, lt, lp, lu + ru
+            return v, f"{_wrap(lt, lp, 2)}×{_wrap(rt, rp, 2)}", 2, lu + ru
+        if o == "+":
+            return lv + rv, f"{lt or 1}+{rt or 1}", 1, lu + ru
+        if o == "-":
+            return lv - rv, f"{lt or 1}-{_wrap(rt or '1', rp, 2)}", 1, lu + ru
+        return lv // rv if rv else 0, f"{_wrap(lt or '1', lp, 2)}/{_wrap(rt or '1', rp, 3)}", 2, lu + ru
+    if op == "not":
+        return not render(plan[1], by_kind)[0], None, 3, []
+    if op == "bool":
+        vals = [render(x, by_kind)[0] for x in plan[2]]
+        return (all(vals) if plan[1] == "and" else any(vals)), None, 3, []
+    if op == "cmp":
+        lv = render(plan[2], by_kind)[0]
+        rv = render(plan[3], by_kind)[0]
+        o = plan[1]
+        res = {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[o]
+        return res, None, 3, []
+    if op == "neg":
+        v, t, p, u = render(plan[1], by_kind)
+        return -v, "-" + _wrap(t or "1", p, 3), 3, u
+    raise ValueError(f"cannot render {op}")
+
+
+def _wrap(text: str, prec: int, need: int) -> str:
+    return f"({text})" if prec < need else text
+
+
+def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
+    by_kind: dict = {k: [] for k in rules.kinds}  # type: ignore[type-arg]
+    for i in range(len(rules.ids)):
+        if mask >> i & 1:
+            by_kind[rules.kind_of[i]].append((rules.values[i], i))
+    return by_kind
+
+
+def _show_group(g: tuple, hun_left: list) -> dict:  # type: ignore[type-arg]
+    tiles = []
+    for f, hf in zip(g[1], g[2]):
+        if not hf:
+            tiles.append(f)
+        elif f in hun_left:  # a hun standing for its own face shows as itself
+            hun_left.remove(f)
+            tiles.append(f)
+        else:
+            tiles.append(None)
+    text = []
+    for s, f in enumerate(g[1]):
+        mark = "*" if s == g[5] else ""
+        text.append(NAMES[f] + mark)
+    return {"meld": GROUP_KIND_NAMES[g[0]] if not (g[3] and not g[4] and g[0] == KONG) else "kong",
+            "declared": g[3], "concealed": g[4], "faces": [NAMES[f] for f in g[1]],
+            "tiles": tiles, "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None,
+            "text": " ".join(text)}
+
+
+def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
+    hun_left = [k for k in h.concealed if k in h.hun_set]
+    shown = [_show_group(g, hun_left) for g in groups]
+    # the huns not standing for their own face, in hand order
+    for d in shown:
+        for i, x in enumerate(d["tiles"]):
+            if x is None:
+                x = hun_left.pop(0)
+            d["tiles"][i] = NAMES[x]
+        if any(d["huns"]):
+            d["text"] = " ".join(
+                f + ("" if not hf or tl == f.rstrip("*") else f"={tl}")
+                for f, hf, tl in zip(d["text"].split(), d["huns"], d["tiles"]))
+    return shown
+
+
+def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
+    return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
+            "reason": "invalid_request", "error": msg}
+
+
+def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """A request mapping (or a Request) → a result mapping. Never raises for a
+    bad request: the result says what is wrong."""
+    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    try:
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=True)
+        if req.draw is None:
+            raise RequestError("missing", "draw")
+    except RequestError as e:
+        return _invalid(req_id, str(e))
+    return score_parsed(rules, req)
+
+
+def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
+    assert req.draw is not None
+    h = make_hand(rules, req, req.draw)
+    errs = rules.request_errors(h)
+    if errs:
+        return _invalid(req.id, errs[0])
+    choices = sorted(set(h.concealed)) if rules.free_t(h) else [req.draw]
+    best = None
+    best_groups = None
+    best_h = h
+    for t in choices:
+        if t != h.t:
+            h2 = make_hand(rules, req, req.draw)
+            h2.t = t
+            h2.t_hun = t in h2.hun_set
+            hh = h2
+        else:
+            hh = h
+        key, groups = best_of(rules, hh)
+        if key is not None and (best is None or key > best):
+            best, best_groups, best_h = key, groups, hh
+    return _result(rules, req, best_h, best, best_groups)
+
+
+def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
+    res: dict = {"id": req.id}  # type: ignore[type-arg]
+    if best is None:
+        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
+                   reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
+        res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+        return res
+    fan, _, mask = best
+    value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
+    used_set = set(used)  # a claimed pattern shows when the algebra used its value
+    shown = [i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set]
+    win = fan >= rules.min_fan
+    res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
+               patterns=[rules.ids[i] for i in shown], names=[rules.names[i] for i in shown],
+               formula=f"{text or 1} = {value}")
+    if not win:
+        res["reason"] = "below_min_fan"
+        res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
+    res["winning_tile"] = NAMES[h.t]
+    res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+    res["decomposition"] = _decomposition(h, groups)
+    return res
+
+
+def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
+    """Every tile that wins the 13-tile hand, each with its result; or an
+    invalid-request result."""
+    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    try:
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=False)
+    except RequestError as e:
+        return _invalid(req_id, str(e))
+    out = []
+    first_error = None
+    any_valid = False
+    for k in range(34):
+        held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
+        if held >= 4:
+            continue  # no fifth tile to draw
+        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.tianhu, req.dihu, req.tianting, req.id)
+        errs = rules.request_errors(make_hand(rules, r, k))
+        if errs:
+            first_error = first_error or errs[0]
+            continue
+        any_valid = True
+        res = score_parsed(rules, r)
+        if res["win"]:
+            out.append({"tile": NAMES[k], "fan": res["fan"], "total": res["total"],
+                        "patterns": res["patterns"], "formula": res["formula"]})
+    if not any_valid and first_error:  # no tile could even be drawn into a valid hand
+        return _invalid(req_id, first_error)
+    return out
+
+
+def jsonl(lines: Any, score_line: Any) -> Any:
+    """The batch contract: one JSON request per line in, one JSON result per
+    line out, same order. A bad line gets an `error` and the batch goes on.
+    `score_line(request_mapping)` returns a result mapping (or list for waits)."""
+    import json as _json
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            data = _json.loads(text)
+        except ValueError as e:
+            yield _json.dumps({"id": None, "win": False, "fan": 0, "total": 0, "patterns": [], "formula": "",
+                               "reason": "invalid_request", "error": f"line {n}: not JSON: {e}"}, ensure_ascii=False)
+            continue
+        try:
+            res = score_line(data)
+        except Exception as e:  # noqa: BLE001 - one bad line must not stop the batch
+            res = _invalid(data.get("id") if isinstance(data, dict) else None, f"line {n}: {type(e).__name__}: {e}")
+        if isinstance(res, list):
+            res = {"id": data.get("id") if isinstance(data, dict) else None, "waits": res}
+        elif isinstance(res, dict) and res.get("error") and not str(res["error"]).startswith("line "):
+            res = dict(res, error=f"line {n}: {res['error']}")
+        yield _json.dumps(res, ensure_ascii=False)

@@ -1,0 +1,1 @@
+"""The expression language: grammar, AST, checker, interpreter and emitter."""

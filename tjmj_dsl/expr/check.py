@@ -1,0 +1,219 @@
+"""Name and type checking. Returns the type of every node (by id) so the
+interpreter and the emitter know which attribute table to read, and a list of
+problems with offsets into the expression text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import did_you_mean
+from . import ast as A
+from .vocabulary import (ANY, ATTRS_BY_TYPE, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, NONE, QUANTS, STR, TILE,
+                         TOTAL_VARS, elem, list_of)
+
+
+@dataclass(frozen=True)
+class Problem:
+    start: int
+    end: int
+    message: str
+    hint: str = ""
+    code: str = "type"
+
+
+@dataclass
+class Env:
+    """The names an expression may read: scope variables, definitions
+    (name → param count) and quantifier-bound variables."""
+
+    vars: dict[str, str]
+    definitions: dict[str, int] = field(default_factory=dict)
+    def_scope: dict[str, str] = field(default_factory=dict)  # definition → scope its body needs
+
+    def bind(self, name: str, typ: str) -> "Env":
+        return Env({**self.vars, name: typ}, self.definitions, self.def_scope)
+
+
+def scope_vars(scope: str, kinds: tuple[str, ...] = ()) -> dict[str, str]:
+    if scope == "hand":
+        return {k: v.type for k, v in HAND_VARS.items()}
+    if scope == "decomp":
+        return {**{k: v.type for k, v in HAND_VARS.items()}, **{k: v.type for k, v in DECOMP_VARS.items()}}
+    if scope == "total":
+        return {**{k: v.type for k, v in HAND_VARS.items()}, **{k: v.type for k, v in TOTAL_VARS.items()}}
+    if scope == "algebra":
+        return {"true": BOOL, "false": BOOL, **{k: list_of(INT) for k in kinds}}
+    raise ValueError(scope)
+
+
+def _base(t: str) -> str:
+    return t[:-1] if t.endswith("?") else t
+
+
+def _compatible(a: str, b: str) -> bool:
+    if ANY in (a, b):
+        return True
+    if a == NONE or b == NONE:
+        return a.endswith("?") or b.endswith("?") or a == b
+    a, b = _base(a), _base(b)
+    if a == b:
+        return True
+    ea, eb = elem(a), elem(b)
+    return ea is not None and eb is not None and _compatible(ea, eb)
+
+
+class Checker:
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.types: dict[int, str] = {}
+        self.problems: list[Problem] = []
+
+    def err(self, n: A.Node, msg: str, hint: str = "", start: int | None = None, end: int | None = None,
+            code: str = "type") -> None:
+        self.problems.append(Problem(n.span.start if start is None else start, n.span.end if end is None else end,
+                                     msg, hint, code))
+
+    def check(self, n: A.Node, env: Env | None = None) -> str:
+        t = self._check(n, env or self.env)
+        self.types[id(n)] = t
+        return t
+
+    def want_bool(self, n: A.Node, env: Env, what: str) -> None:
+        t = self.check(n, env)
+        if t not in (BOOL, ANY) and not t.startswith("list["):
+            self.err(n, f"{what} must be true or false, this is {t}", "compare it: x == y, x > 0, x != none")
+
+    def want_int(self, n: A.Node, env: Env, what: str) -> None:
+        t = self.check(n, env)
+        if t not in (INT, ANY, BOOL):
+            self.err(n, f"{what} must be a number, this is {t}")
+
+    def _check(self, n: A.Node, env: Env) -> str:  # noqa: C901 - one case per node type
+        if isinstance(n, A.Num):
+            return INT
+        if isinstance(n, A.Str):
+            return STR
+        if isinstance(n, A.TileLit):
+            return TILE
+        if isinstance(n, A.Name):
+            if n.id in env.vars:
+                return env.vars[n.id]
+            if n.id in env.definitions or n.id in FUNCS:
+                self.err(n, f"{n.id!r} is a function: call it with ( )", f"{n.id}(…)", code="name")
+                return ANY
+            self.err(n, f"unknown name {n.id!r}", did_you_mean(n.id, set(env.vars) | set(env.definitions))
+                     or "names: " + ", ".join(sorted(env.vars)), code="name")
+            return ANY
+        if isinstance(n, A.Attr):
+            ot = _base(self.check(n.obj, env))
+            if ot == ANY:
+                known = {a for tbl in ATTRS_BY_TYPE.values() for a in tbl}
+                if n.name not in known:
+                    self.err(n, f"no attribute {n.name!r}", did_you_mean(n.name, known), n.name_span.start, n.name_span.end,
+                             code="name")
+                    return ANY
+                types = {tbl[n.name].type for tbl in ATTRS_BY_TYPE.values() if n.name in tbl}
+                return types.pop() if len(types) == 1 else ANY
+            table = ATTRS_BY_TYPE.get(ot)
+            if table is None:
+                self.err(n, f"a {ot} has no attributes", start=n.name_span.start, end=n.name_span.end)
+                return ANY
+            if n.name not in table:
+                self.err(n, f"a {ot} has no attribute {n.name!r}",
+                         did_you_mean(n.name, table) or f"{ot} attributes: " + ", ".join(table),
+                         n.name_span.start, n.name_span.end, code="name")
+                return ANY
+            return table[n.name].type
+        if isinstance(n, A.Call):
+            if n.func in env.definitions:
+                want = env.definitions[n.func]
+                if len(n.args) != want:
+                    self.err(n, f"{n.func} takes {want} argument(s), given {len(n.args)}", start=n.func_span.start,
+                             end=n.func_span.end, code="arity")
+                for a in n.args:
+                    self.check(a, env)
+                return ANY
+            f = FUNCS.get(n.func)
+            if f is None:
+                self.err(n, f"unknown function {n.func!r}",
+                         did_you_mean(n.func, set(FUNCS) | set(env.definitions)), n.func_span.start, n.func_span.end,
+                         code="name")
+                for a in n.args:
+                    self.check(a, env)
+                return ANY
+            if len(n.args) != len(f.params):
+                self.err(n, f"{n.func} takes {len(f.params)} argument(s), given {len(n.args)}",
+                         start=n.func_span.start, end=n.func_span.end, code="arity")
+            for a, p in zip(n.args, f.params):
+                at = self.check(a, env)
+                if not _compatible(at, p):
+                    self.err(a, f"{n.func} wants {p}, this is {at}")
+            if n.func == "sorted" and n.args:
+                return self.types.get(id(n.args[0]), ANY)
+            return f.ret
+        if isinstance(n, A.Quant):
+            dt = self.check(n.domain, env)
+            et = elem(_base(dt))
+            if et is None:
+                self.err(n.domain, f"{n.op}(… in X: …) needs a list, this is {dt}")
+                et = ANY
+            inner = env.bind(n.var, et)
+            if n.op in ("any", "all", "count"):
+                self.want_bool(n.body, inner, f"the body of {n.op}")
+                return BOOL if n.op != "count" else INT
+            if n.op not in QUANTS:  # pragma: no cover - grammar limits ops
+                self.err(n, f"unknown quantifier {n.op}")
+            self.want_int(n.body, inner, f"the body of {n.op}")
+            return INT
+        if isinstance(n, A.BinOp):
+            self.want_int(n.left, env, f"the left side of {n.op}")
+            self.want_int(n.right, env, f"the right side of {n.op}")
+            return INT
+        if isinstance(n, A.Neg):
+            self.want_int(n.operand, env, "the operand of -")
+            return INT
+        if isinstance(n, A.BoolOp):
+            for i in n.items:
+                self.want_bool(i, env, f"each side of {n.op}")
+            return BOOL
+        if isinstance(n, A.Not):
+            self.want_bool(n.operand, env, "the operand of not")
+            return BOOL
+        if isinstance(n, A.Compare):
+            lt = self.check(n.left, env)
+            rt = self.check(n.right, env)
+            if n.op in ("in", "notin"):
+                et = elem(_base(rt))
+                if et is None:
+                    self.err(n.right, f"'in' needs a list on its right, this is {rt}")
+                elif not _compatible(lt, et):
+                    self.err(n, f"a {lt} is never in a list of {et}")
+            elif n.op in ("==", "!="):
+                if not _compatible(lt, rt):
+                    self.err(n, f"comparing a {lt} with a {rt} is always {'false' if n.op == '==' else 'true'}",
+                             _compare_hint(lt, rt))
+            else:
+                for side, t in ((n.left, lt), (n.right, rt)):
+                    if t not in (INT, ANY):
+                        self.err(side, f"{n.op} compares numbers, this is {t}")
+            return BOOL
+        if isinstance(n, A.IfElse):
+            self.want_bool(n.cond, env, "the condition")
+            a = self.check(n.then, env)
+            b = self.check(n.other, env)
+            return a if a == b else ANY
+        if isinstance(n, A.ListLit):
+            ts = {self.check(i, env) for i in n.items}
+            return list_of(ts.pop()) if len(ts) == 1 else list_of(ANY)
+        raise TypeError(n)  # pragma: no cover
+
+
+def _compare_hint(a: str, b: str) -> str:
+    if STR in (_base(a), _base(b)) and TILE in (_base(a), _base(b)):
+        return 'suits are strings ("m"); tiles are written 5m, E or 1z'
+    return ""
+
+
+def definition_uses(body: A.Node) -> set[str]:
+    """Names of definitions a body calls (for cycle checks)."""
+    return {n.func for n in A.walk(body) if isinstance(n, A.Call)}

@@ -1,0 +1,99 @@
+"""Expressions → Python source for the generated scorer. Each name maps to a
+local of the generated function (see backends/codegen.py for the frame)."""
+
+from __future__ import annotations
+
+from . import ast as A
+from .vocabulary import ANY, ATTRS_BY_TYPE
+
+# How a scope variable is reached from generated code.
+VAR_CODE = {
+    "true": "True", "false": "False", "none": "None",
+    "melds": "melds", "pair": "pair", "groups": "groups", "hun_faces": "hun_faces",
+    "fan": "fan", "kong_points": "kong_points",
+}
+
+
+class Emitter:
+    def __init__(self, types: dict[int, str], definitions: set[str], kinds: tuple[str, ...] = ()) -> None:
+        self.types = types
+        self.definitions = definitions
+        self.kinds = set(kinds)
+
+    def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:  # noqa: C901
+        e = self.emit
+        if isinstance(n, A.Num):
+            return str(n.value)
+        if isinstance(n, A.Str):
+            return repr(n.value)
+        if isinstance(n, A.TileLit):
+            return f"{n.kind}"
+        if isinstance(n, A.Name):
+            if n.id in bound:
+                return f"v_{n.id}"
+            if n.id in self.kinds:
+                return f"k_{n.id}"
+            return VAR_CODE.get(n.id, f"h.{n.id}")
+        if isinstance(n, A.Attr):
+            obj = e(n.obj, bound)
+            ot = self.types.get(id(n.obj), ANY).rstrip("?")
+            table = ATTRS_BY_TYPE.get(ot)
+            if table is None:
+                return f"_attr_any({obj}, {n.name!r})"
+            code = table[n.name].py.format(obj)
+            if self.types.get(id(n.obj), "").endswith("?"):
+                return f"(None if {obj} is None else {code})"
+            return code
+        if isinstance(n, A.Call):
+            args = [e(a, bound) for a in n.args]
+            if n.func in self.definitions:
+                return f"d_{n.func}(h, melds, pair, groups, hun_faces, {', '.join(args)})"
+            if n.func == "count":
+                return f"h.counts[{args[0]}]"
+            if n.func == "next":
+                return f"next_kind({args[0]}, RULES.cycles)"
+            if n.func == "product":
+                return f"_prod({args[0]})"
+            if n.func in ("min", "max"):
+                return f"{n.func}({args[0]}, default=0)"
+            return f"{n.func}({', '.join(args)})"
+        if isinstance(n, A.Quant):
+            inner = bound | {n.var}
+            body = e(n.body, inner)
+            dom = e(n.domain, bound)
+            gen = f"for v_{n.var} in {dom}"
+            if n.op in ("any", "all"):
+                return f"{n.op}({body} {gen})"
+            if n.op == "count":
+                return f"sum(1 {gen} if {body})"
+            if n.op == "sum":
+                return f"sum({body} {gen})"
+            if n.op == "product":
+                return f"_prod({body} {gen})"
+            return f"{n.op}(({body} {gen}), default=0)"
+        if isinstance(n, A.BinOp):
+            if n.op == "/":
+                return f"_div({e(n.left, bound)}, {e(n.right, bound)})"
+            return f"({e(n.left, bound)} {n.op} {e(n.right, bound)})"
+        if isinstance(n, A.Neg):
+            return f"(-{e(n.operand, bound)})"
+        if isinstance(n, A.BoolOp):
+            return "(" + f" {n.op} ".join(f"bool({e(i, bound)})" if i is n.items[-1] else e(i, bound)
+                                         for i in n.items) + ")"
+        if isinstance(n, A.Not):
+            return f"(not {e(n.operand, bound)})"
+        if isinstance(n, A.Compare):
+            a, b = e(n.left, bound), e(n.right, bound)
+            if n.op == "in":
+                return f"({a} in {b})"
+            if n.op == "notin":
+                return f"({a} not in {b})"
+            if n.op in ("==", "!="):
+                return f"({a} {n.op} {b})"
+            return f"_cmp({a}, {n.op!r}, {b})"
+        if isinstance(n, A.IfElse):
+            return f"({e(n.then, bound)} if {e(n.cond, bound)} else {e(n.other, bound)})"
+        if isinstance(n, A.ListLit):
+            items = [e(i, bound) for i in n.items]
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        raise TypeError(n)  # pragma: no cover

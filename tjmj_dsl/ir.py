@@ -1,0 +1,119 @@
+"""The core IR: a resolved rule set, ready to interpret or to generate code
+from. Frozen dataclasses; `dump()` prints one for golden tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any
+
+from .expr import ast as A
+from .diagnostics import Pos
+
+
+@dataclass(frozen=True)
+class Expr:
+    text: str
+    ast: A.Node
+    scope: str  # hand | decomp | algebra | total
+    pos: Pos | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
+class Conflict:
+    other: str
+    unless: Expr | None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    id: str
+    name: str
+    aka: tuple[str, ...]
+    gloss: str
+    kind: str
+    value: int
+    when: Expr
+    requires: tuple[str, ...]
+    conflicts: tuple[Conflict, ...]
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class RequestRule:
+    id: str
+    error_when: Expr
+    message: str
+    source: str
+
+
+@dataclass(frozen=True)
+class OptionDecl:
+    id: str
+    name: str
+    description: str
+    default: Any
+    choices: tuple[Any, ...]
+    acts_on: str
+    source: str
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    title: str
+    source_file: str
+    source_sha256: str
+    profile: str
+    choices: tuple[tuple[str, Any], ...]  # option id → chosen value, in declaration order
+    hun_count: int
+    cycles: tuple[tuple[int, ...], ...]
+    chow: bool
+    copies: int
+    suits: tuple[str, ...]
+    min_fan: int
+    kong_points: tuple[tuple[str, int], ...]
+    kinds: tuple[str, ...]
+    kind_docs: tuple[str, ...]
+    algebra: Expr
+    definitions: tuple[Definition, ...]
+    patterns: tuple[Pattern, ...]
+    free_when: Expr | None
+    score_table: str
+    total: Expr
+    request_rules: tuple[RequestRule, ...]
+    claims: tuple[tuple[str, bool], ...]
+    play: tuple[tuple[str, Any], ...]
+    options: tuple[OptionDecl, ...]
+    profiles: tuple[tuple[str, str], ...]
+    sources: tuple[tuple[str, str], ...]
+    disabled_patterns: tuple[str, ...] = ()
+
+    def pattern(self, pid: str) -> Pattern:
+        for p in self.patterns:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+
+def dump(x: Any, indent: int = 0) -> str:
+    """A stable text form of any IR value (expressions print canonically)."""
+    pad = "  " * indent
+    if isinstance(x, Expr):
+        return A.show(x.ast)
+    if is_dataclass(x) and not isinstance(x, type):
+        lines = [f"{type(x).__name__}"]
+        for f in fields(x):
+            v = getattr(x, f.name)
+            lines.append(f"{pad}  {f.name}: {dump(v, indent + 1).lstrip()}")
+        return "\n".join(lines)
+    if isinstance(x, tuple) and x and all(is_dataclass(i) for i in x):
+        return "\n".join(f"{pad}- {dump(i, indent + 1)}" for i in x)
+    return repr(x)

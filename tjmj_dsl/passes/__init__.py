@@ -1,0 +1,1 @@
+"""Compiler passes: each a pure function from one stage to the next."""

@@ -1,0 +1,218 @@
+"""Resolved document → core IR: schema check, expression parsing and checking,
+cross-references. Collects every problem before failing."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from .. import tiles
+from ..diagnostics import Diagnostic, RuleError, did_you_mean
+from ..expr import ast as A
+from ..expr.check import Checker, Env, definition_uses, scope_vars
+from ..expr.parser import ExprError, parse
+from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
+from .resolve import Resolved
+from .schema import validate
+
+_DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
+DECOMP_ONLY = {"melds", "pair", "groups", "hun_faces"}
+
+
+class _Lowering:
+    def __init__(self, res: Resolved) -> None:
+        self.res = res
+        self.diags: list[Diagnostic] = []
+
+    def error(self, path: tuple[Any, ...], msg: str, hint: str = "", code: str = "rule", key: bool = False) -> None:
+        self.diags.append(Diagnostic("error", code, msg, self.res.where(path, key), hint))
+
+    def expr(self, path: tuple[Any, ...], scope: str, env: Env) -> Expr | None:
+        text = self.res.data
+        for p in path:
+            text = text[p]
+        text = str(text)
+        doc, dpath = self.res.origin(path)
+        try:
+            node = parse(text)
+        except ExprError as e:
+            self._at(doc, dpath, e.start, e.end, e.message, e.hint, "syntax")
+            return None
+        except tiles.TileError as e:  # a tile literal such as 0m
+            self._at(doc, dpath, 0, len(text), e.message, e.hint, "syntax")
+            return None
+        ch = Checker(env)
+        ch.check(node)
+        if scope != "decomp":
+            for n in A.walk(node):
+                if isinstance(n, A.Name) and n.id in DECOMP_ONLY and n.id not in env.vars:
+                    pass  # already reported as unknown
+                if isinstance(n, A.Call) and env.def_scope.get(n.func) == "decomp":
+                    ch.problems.append(_problem(n, f"{n.func}() reads the decomposition, which a {scope} expression does not have"))
+        for pr in ch.problems:
+            self._at(doc, dpath, pr.start, pr.end, pr.message, pr.hint, pr.code)
+        return Expr(text, node, scope, doc.pos(dpath))
+
+    def _at(self, doc: Any, dpath: tuple[Any, ...], start: int, end: int, msg: str, hint: str, code: str) -> None:
+        try:
+            s = doc.expr_offset(dpath, start)
+            e = doc.expr_offset(dpath, max(start, end - 1)) + 1
+        except (KeyError, TypeError):
+            self.diags.append(Diagnostic("error", code, msg, doc.pos(dpath), hint))
+            return
+        self.diags.append(Diagnostic("error", code, msg, doc.pos_of_offset(s, e), hint))
+
+
+def _problem(n: A.Node, msg: str):  # type: ignore[no-untyped-def]
+    from ..expr.check import Problem
+    return Problem(n.span.start, n.span.end, msg, "", "scope")
+
+
+def lower(res: Resolved) -> RuleSet:
+    d = res.data
+    diags = validate(d, res.where)
+    if diags:
+        raise RuleError(diags, res.sources())
+    lw = _Lowering(res)
+
+    kinds = tuple(d["pattern_kinds"])
+    # definitions: names first, so bodies may call each other
+    def_params: dict[str, tuple[str, ...]] = {}
+    def_keys: dict[str, str] = {}
+    for key in d.get("definitions") or {}:
+        m = _DEF_RE.match(key)
+        assert m is not None  # the schema checked the form
+        name, params = m.group(1), tuple(p.strip() for p in m.group(2).split(",") if p.strip())
+        if name in def_params:
+            lw.error(("definitions", key), f"definition {name!r} is given twice", key=True)
+        def_params[name] = params
+        def_keys[name] = key
+    def_scope: dict[str, str] = {}
+    bodies: dict[str, A.Node] = {}
+    for name, key in def_keys.items():
+        try:
+            bodies[name] = parse(str(d["definitions"][key]))
+        except (ExprError, tiles.TileError):
+            pass  # reported below
+    # a definition needs the decomposition if it, or one it calls, reads it
+    for name in def_keys:
+        seen, stack = set(), [name]
+        while stack:
+            x = stack.pop()
+            if x in seen or x not in bodies:
+                continue
+            seen.add(x)
+            if any(isinstance(n, A.Name) and n.id in DECOMP_ONLY for n in A.walk(bodies[x])):
+                def_scope[name] = "decomp"
+            stack.extend(definition_uses(bodies[x]))
+        def_scope.setdefault(name, "hand")
+    _check_cycles(lw, bodies, def_keys)
+    defs_n = {k: len(v) for k, v in def_params.items()}
+
+    def env(scope: str, extra: dict[str, str] | None = None) -> Env:
+        return Env({**scope_vars(scope, kinds), **(extra or {})}, defs_n if scope != "algebra" else {}, def_scope)
+
+    definitions = []
+    for name, key in def_keys.items():
+        e = lw.expr(("definitions", key), "decomp", env("decomp", {p: "any" for p in def_params[name]}))
+        if e is not None:
+            definitions.append(Definition(name, def_params[name], e))
+
+    pats = d["patterns"]
+    enabled = [pid for pid, p in pats.items() if p.get("enabled", True)]
+    patterns = []
+    for pid in enabled:
+        p = pats[pid]
+        base = ("patterns", pid)
+        if p["kind"] not in kinds:
+            lw.error(base + ("kind",), f"unknown pattern kind {p['kind']!r}",
+                     did_you_mean(p["kind"], kinds) or "kinds: " + ", ".join(kinds))
+        when = lw.expr(base + ("when",), "decomp", env("decomp"))
+        for i, r in enumerate(p.get("requires") or []):
+            if r not in pats:
+                lw.error(base + ("requires", i), f"no pattern {r!r}", did_you_mean(r, list(pats)))
+            elif r not in enabled:
+                lw.error(base + ("requires", i), f"{pid} requires {r}, which is disabled in this profile",
+                         f"disable {pid} too, or enable {r}")
+        conflicts = []
+        for i, c in enumerate(p.get("conflicts") or []):
+            if c["with"] not in pats:
+                lw.error(base + ("conflicts", i, "with"), f"no pattern {c['with']!r}", did_you_mean(c["with"], list(pats)))
+                continue
+            if c["with"] not in enabled:
+                continue
+            unless = lw.expr(base + ("conflicts", i, "unless"), "decomp", env("decomp")) if "unless" in c else None
+            conflicts.append(Conflict(c["with"], unless))
+        if when is not None:
+            patterns.append(Pattern(pid, p["name"], tuple(p.get("aka") or ()), p.get("gloss", ""), p["kind"], p["value"],
+                                    when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
+
+    algebra = lw.expr(("algebra",), "algebra", env("algebra"))
+    free = lw.expr(("winning_tile", "free_when"), "hand", env("hand")) if (d.get("winning_tile") or {}).get("free_when") else None
+    table = d["score_table"]
+    total = None
+    if table not in d["score_tables"]:
+        lw.error(("score_table",), f"no score table {table!r}", did_you_mean(table, list(d["score_tables"]))
+                 or "tables: " + ", ".join(d["score_tables"]))
+    else:
+        total = lw.expr(("score_tables", table), "total", env("total"))
+    rules = []
+    for rid, r in (d.get("request_rules") or {}).items():
+        if not r.get("enabled", True):
+            continue
+        e = lw.expr(("request_rules", rid, "error_when"), "hand", env("hand"))
+        if e is not None:
+            rules.append(RequestRule(rid, e, r["message"], r.get("source", "")))
+
+    cycles = []
+    for i, cyc in enumerate(d["hun"]["cycles"]):
+        try:
+            cycles.append(tuple(tiles.parse_tile(str(x)) for x in cyc))
+        except tiles.TileError as e:
+            lw.error(("hun", "cycles", i), e.message, e.hint)
+    options = []
+    for oid, o in (d.get("options") or {}).items():
+        choices = tuple(o["choices"]) if "choices" in o else tuple(o.get("values") or ())
+        options.append(OptionDecl(oid, o.get("name", ""), o["description"], o["default"], choices,
+                                  o.get("acts_on", "scoring"), o.get("source", "")))
+    if lw.diags:
+        raise RuleError(sorted(lw.diags, key=lambda x: (x.pos.file, x.pos.line, x.pos.col) if x.pos else ("", 0, 0)),
+                        res.sources())
+    assert algebra is not None and total is not None
+    sha = hashlib.sha256()
+    for f in sorted(res.files):
+        sha.update(res.files[f].text.encode("utf-8"))
+    return RuleSet(
+        name=d["name"] if "name" in d else "rules", title=d.get("title", ""), source_file=res.base.file if len(res.files) == 1
+        else list(res.files)[-1], source_sha256=sha.hexdigest(), profile=res.profile,
+        choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),
+        chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),
+        min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
+        kind_docs=tuple(str(v) for v in d["pattern_kinds"].values()), algebra=algebra,
+        definitions=tuple(definitions), patterns=tuple(patterns), free_when=free, score_table=table, total=total,
+        request_rules=tuple(rules), claims=tuple((d.get("claims") or {}).items()),
+        play=tuple((d.get("play") or {}).items()), options=tuple(options),
+        profiles=tuple((k, v.get("description", "")) for k, v in (d.get("profiles") or {}).items()),
+        sources=tuple((d.get("sources") or {}).items()),
+        disabled_patterns=tuple(pid for pid in pats if pid not in enabled),
+    )
+
+
+def _check_cycles(lw: _Lowering, bodies: dict[str, A.Node], keys: dict[str, str]) -> None:
+    state: dict[str, int] = {}
+
+    def visit(n: str, trail: list[str]) -> None:
+        if state.get(n) == 2 or n not in bodies:
+            return
+        if state.get(n) == 1:
+            lw.error(("definitions", keys[n]), "definitions call each other in a circle: " + " → ".join(trail + [n]),
+                     "expressions cannot recurse", key=True)
+            return
+        state[n] = 1
+        for m in sorted(definition_uses(bodies[n])):
+            visit(m, trail + [n])
+        state[n] = 2
+
+    for n in bodies:
+        visit(n, [])

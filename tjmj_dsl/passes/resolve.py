@@ -1,0 +1,215 @@
+"""Overlays and options → one resolved document.
+
+A rule file may `extends:` another and patch it; options are axes with a
+default, each choice a set of dotted-path patches; a profile is a named bundle
+of choices. Patches keep their origin, so a later error inside a patched value
+points at the patch, not at the base file."""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
+from ..source.located import Located, load
+
+Path = tuple[Any, ...]
+
+
+@dataclass
+class Resolved:
+    """The merged document, and for each patched path the file node it came from."""
+
+    data: Any
+    base: Located
+    files: dict[str, Located]
+    origins: dict[Path, tuple[Located, Path]] = field(default_factory=dict)
+    choices: dict[str, Any] = field(default_factory=dict)
+    profile: str = ""
+
+    def origin(self, path: Path) -> tuple[Located, Path]:
+        p = tuple(path)
+        for i in range(len(p), -1, -1):
+            if p[:i] in self.origins:
+                doc, op = self.origins[p[:i]]
+                return doc, op + p[i:]
+        return self.base, p
+
+    def where(self, path: Path, key: bool = False) -> Pos:
+        doc, p = self.origin(path)
+        return doc.pos(p, key)
+
+    def sources(self) -> dict[str, str]:
+        return {d.file: d.text for d in self.files.values()}
+
+
+def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> Resolved:
+    """Load a rule file, following `extends` (relative to the file)."""
+    with open(file, encoding="utf-8") as f:
+        text = f.read()
+    doc = load(display or file, text)
+    if not isinstance(doc.data, dict):
+        raise RuleError([Diagnostic("error", "schema", "a rule file is a YAML mapping", Pos(doc.file, 1, 1))],
+                        {doc.file: text})
+    base_name = doc.data.get("extends")
+    if base_name is None:
+        return Resolved(copy.deepcopy(doc.data), doc, {doc.file: doc})
+    base_path = os.path.join(os.path.dirname(file), str(base_name))
+    if os.path.abspath(base_path) in _seen or not os.path.exists(base_path):
+        why = "extends itself" if os.path.abspath(base_path) in _seen else f"no file {base_path}"
+        raise RuleError([Diagnostic("error", "extends", why, doc.pos(("extends",)),
+                                    "extends names a rule file relative to this one")], {doc.file: text})
+    disp = os.path.join(os.path.dirname(display or file), str(base_name))
+    res = read(base_path, disp, _seen + (os.path.abspath(file),))
+    res.files[doc.file] = doc
+    _merge(res, doc, res.data, doc.data, ())
+    diags = []
+    for k, v in (doc.data.get("set") or {}).items():
+        d = _set(res, tuple(k.split(".")), v, doc, ("set", k))
+        if d:
+            diags.append(d)
+    if diags:
+        raise RuleError(diags, res.sources())
+    return res
+
+
+def _merge(res: Resolved, doc: Located, into: dict[str, Any], patch: dict[str, Any], path: Path) -> None:
+    for k, v in patch.items():
+        if not path and k in ("extends", "set"):
+            continue
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merge(res, doc, into[k], v, path + (k,))
+        else:
+            into[k] = copy.deepcopy(v)
+            res.origins[path + (k,)] = (doc, path + (k,))
+
+
+def _set(res: Resolved, target: Path, value: Any, doc: Located, at: Path) -> Diagnostic | None:
+    cur = res.data
+    for i, k in enumerate(target[:-1]):
+        if not isinstance(cur, dict) or k not in cur:
+            have = list(cur) if isinstance(cur, dict) else []
+            return Diagnostic("error", "set-path", f"nothing at {'.'.join(target[:i + 1])!r} to change",
+                              doc.pos(at, key=True), did_you_mean(k, have) or "paths are dotted keys, e.g. patterns.tianhu.value")
+        cur = cur[k]
+    last = target[-1]
+    if not isinstance(cur, dict):
+        return Diagnostic("error", "set-path", f"{'.'.join(target[:-1])!r} is not a mapping", doc.pos(at, key=True))
+    if value is None:
+        cur.pop(last, None)
+    else:
+        cur[last] = copy.deepcopy(value)
+    res.origins[target] = (doc, at)
+    return None
+
+
+def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str, Any] | None = None,
+                  override_where: Pos | None = None) -> Resolved:
+    """Pick each option's value (override > profile > default) and apply the
+    patches. Returns a new Resolved; the input is not changed."""
+    out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins))
+    data = out.data
+    options: dict[str, Any] = data.get("options") or {}
+    profiles: dict[str, Any] = data.get("profiles") or {}
+    diags: list[Diagnostic] = []
+    prof_name = profile or data.get("default_profile") or ""
+    picked: dict[str, Any] = {}
+    picked_at: dict[str, Pos] = {}
+    if prof_name:
+        if prof_name not in profiles:
+            if profile is not None or profiles:
+                raise RuleError([Diagnostic("error", "profile", f"no profile {prof_name!r}",
+                                            override_where or out.where(("default_profile",)),
+                                            did_you_mean(prof_name, list(profiles)) or "profiles: " + ", ".join(profiles))],
+                                out.sources())
+        else:
+            for k, v in (profiles[prof_name].get("options") or {}).items():
+                picked[k] = v
+                picked_at[k] = out.where(("profiles", prof_name, "options", k))
+    for k, v in (overrides or {}).items():
+        picked[k] = v
+        picked_at[k] = override_where or Pos("<command line>", 1, 1)
+    for k in picked:
+        if k not in options:
+            diags.append(Diagnostic("error", "option", f"no option {k!r}", picked_at[k],
+                                    did_you_mean(k, list(options)) or "options: " + ", ".join(options)))
+    writers: dict[Path, tuple[str, Pos]] = {}
+    order = _order(options, out, diags)
+    for oid in order:
+        opt = options[oid]
+        value = picked.get(oid, opt.get("default"))
+        patches, ok = _patches_for(oid, opt, value, out, picked_at.get(oid), diags)
+        if not ok:
+            continue
+        out.choices[oid] = value
+        for path_s, (v, at) in patches.items():
+            target = tuple(path_s.split("."))
+            prev = writers.get(target)
+            if prev and prev[0] != oid and prev[0] not in (opt.get("after") or []):
+                diags.append(Diagnostic(
+                    "error", "option-conflict",
+                    f"options {prev[0]!r} and {oid!r} both change {path_s!r} and neither says which comes last",
+                    out.where(at, True), f"add `after: [{prev[0]}]` to option {oid} (its change then wins); "
+                    f"the other change is at {prev[1].file}:{prev[1].line}:{prev[1].col}"))
+                continue
+            d = _set(out, target, v, *out.origin(at))
+            if d:
+                diags.append(d)
+            writers[target] = (oid, out.where(at, True))
+    if diags:
+        raise RuleError(diags, out.sources())
+    out.profile = prof_name
+    return out
+
+
+def _order(options: dict[str, Any], res: Resolved, diags: list[Diagnostic]) -> list[str]:
+    """Declaration order, except that an option comes after those it names in `after`."""
+    done: list[str] = []
+    visiting: set[str] = set()
+
+    def visit(o: str) -> None:
+        if o in done:
+            return
+        if o in visiting:
+            diags.append(Diagnostic("error", "option-cycle", f"option {o!r} is in a cycle of `after`",
+                                    res.where(("options", o, "after"))))
+            return
+        visiting.add(o)
+        for a in options[o].get("after") or []:
+            if a not in options:
+                diags.append(Diagnostic("error", "option", f"`after` names no option {a!r}",
+                                        res.where(("options", o, "after")), did_you_mean(a, list(options))))
+            else:
+                visit(a)
+        visiting.discard(o)
+        done.append(o)
+
+    for o in options:
+        visit(o)
+    return done
+
+
+def _patches_for(oid: str, opt: dict[str, Any], value: Any, res: Resolved, at: Pos | None,
+                 diags: list[Diagnostic]) -> tuple[dict[str, tuple[Any, Path]], bool]:
+    if "choices" in opt:
+        choices = opt["choices"]
+        key = str(value) if not isinstance(value, bool) else ("on" if value else "off")
+        if key not in choices:
+            diags.append(Diagnostic("error", "option-value", f"option {oid!r} has no choice {value!r}",
+                                    at or res.where(("options", oid, "default")),
+                                    did_you_mean(key, list(choices)) or "choices: " + ", ".join(map(str, choices))))
+            return {}, False
+        sets = (choices[key] or {}).get("set") or {}
+        return {p: (v, ("options", oid, "choices", key, "set", p)) for p, v in sets.items()}, True
+    allowed = opt.get("values") or []
+    if isinstance(value, str) and value not in allowed:  # from the command line: "6" for 6
+        for a in allowed:
+            if str(a).lower() == value.lower():
+                value = a
+    if value not in allowed:
+        diags.append(Diagnostic("error", "option-value", f"option {oid!r} takes one of {allowed}, not {value!r}",
+                                at or res.where(("options", oid, "default"))))
+        return {}, False
+    return {p: (value if v == "$value" else v, ("options", oid, "set", p)) for p, v in (opt.get("set") or {}).items()}, True

@@ -1,0 +1,102 @@
+"""Writes rules/schema.json (run by hand when the rule format changes; the file is committed)."""
+import json
+expr = {"type": "string", "minLength": 1, "description": "an expression (see README: the expression language)"}
+ident = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+text = {"type": "string"}
+tile = {"type": "string", "pattern": "^([1-9][mps]|[1-7]z|[ESWNCFP])$"}
+pattern = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "kind", "value", "when", "description", "source"],
+    "properties": {
+        "name": {"type": "string", "description": "Chinese name"},
+        "aka": {"type": "array", "items": text},
+        "gloss": text,
+        "kind": ident,
+        "value": {"type": "integer", "minimum": 0},
+        "when": expr,
+        "requires": {"type": "array", "items": ident},
+        "conflicts": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["with"],
+            "properties": {"with": ident, "unless": expr}}},
+        "enabled": {"type": "boolean"},
+        "description": text,
+        "source": text,
+    },
+}
+request_rule = {
+    "type": "object", "additionalProperties": False, "required": ["error_when", "message"],
+    "properties": {"error_when": expr, "message": text, "source": text, "enabled": {"type": "boolean"}},
+}
+setmap = {"type": "object", "description": "dotted path → new value; $value is the option's value",
+          "propertyNames": {"pattern": "^[A-Za-z0-9_\\-]+(\\.[A-Za-z0-9_\\-]+)*$"}}
+choice = {"type": "object", "additionalProperties": False,
+          "properties": {"description": text, "set": setmap}}
+option = {
+    "type": "object", "additionalProperties": False, "required": ["description", "default"],
+    "properties": {
+        "name": text, "description": text,
+        "default": {"type": ["string", "integer", "boolean"]},
+        "choices": {"type": "object", "additionalProperties": choice, "minProperties": 1},
+        "values": {"type": "array", "items": {"type": ["string", "integer", "boolean"]}, "minItems": 1},
+        "set": setmap,
+        "after": {"type": "array", "items": ident},
+        "acts_on": {"enum": ["scoring", "validation", "play", "settlement"]},
+        "source": text,
+    },
+    "oneOf": [{"required": ["choices"]}, {"required": ["values", "set"]}],
+}
+schema = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://tjmj.invalid/schema/rules.json",
+    "title": "tjmj rule file",
+    "description": "A mahjong rule set for the tjmj compiler: tiles, huns, patterns, algebra, options.",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "format": {"const": "tjmj-rules/1"},
+        "extends": {"type": "string", "description": "a base rule file this one patches (an overlay)"},
+        "set": setmap,
+        "name": ident,
+        "title": text,
+        "sources": {"type": "object", "additionalProperties": text},
+        "tiles": {"type": "object", "additionalProperties": False, "required": ["suits", "honors", "copies"],
+                  "properties": {"suits": {"const": ["m", "p", "s"]}, "honors": {"const": list("ESWNCFP")},
+                                 "copies": {"const": 4}}},
+        "hun": {"type": "object", "additionalProperties": False, "required": ["kinds", "cycles"],
+                "properties": {"kinds": {"type": "integer", "minimum": 0, "maximum": 4},
+                               "cycles": {"type": "array", "items": {"type": "array", "items": tile, "minItems": 1}}}},
+        "melds": {"type": "object", "additionalProperties": False, "required": ["chow", "pung", "kong"],
+                  "properties": {"chow": {"type": "boolean"}, "pung": {"type": "boolean"}, "kong": {"type": "boolean"}}},
+        "claims": {"type": "object", "additionalProperties": {"type": "boolean"},
+                   "propertyNames": {"enum": ["chow", "pung", "kong", "win_on_discard", "rob_kong", "hun_pung", "hun_kong"]}},
+        "min_fan": {"type": "integer", "minimum": 0},
+        "kong_points": {"type": "object", "additionalProperties": False, "required": ["exposed", "concealed", "hun"],
+                        "properties": {k: {"type": "integer", "minimum": 0} for k in ("exposed", "concealed", "hun")}},
+        "pattern_kinds": {"type": "object", "minProperties": 1, "additionalProperties": text,
+                          "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
+        "algebra": expr,
+        "definitions": {"type": "object", "additionalProperties": expr,
+                        "propertyNames": {"pattern": "^[a-z][a-z0-9_]*\\(([a-z][a-z0-9_]*(, *[a-z][a-z0-9_]*)*)?\\)$"}},
+        "patterns": {"type": "object", "minProperties": 1, "additionalProperties": pattern,
+                     "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
+        "winning_tile": {"type": "object", "additionalProperties": False, "properties": {"free_when": expr}},
+        "score_table": ident,
+        "score_tables": {"type": "object", "minProperties": 1, "additionalProperties": expr},
+        "request_rules": {"type": "object", "additionalProperties": request_rule},
+        "play": {"type": "object", "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+        "options": {"type": "object", "additionalProperties": option,
+                    "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
+        "profiles": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["description"],
+            "properties": {"description": text, "options": {"type": "object"}}}},
+        "default_profile": {"type": "string"},
+        "known_values": {"type": "string", "description": "a YAML file beside this one with the printed tables"},
+    },
+    "if": {"required": ["extends"]},
+    "then": {},
+    "else": {"required": ["format", "name", "tiles", "hun", "melds", "min_fan", "kong_points", "pattern_kinds",
+                 "algebra", "patterns", "score_table", "score_tables"]},
+}
+json.dump(schema, open("rules/schema.json", "w"), indent=2, ensure_ascii=False)
+open("rules/schema.json", "a").write("\n")
