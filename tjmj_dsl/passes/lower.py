@@ -149,7 +149,17 @@ def lower(res: Resolved) -> RuleSet:
                                     when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
 
     algebra = lw.expr(("algebra",), "algebra", env("algebra"))
-    free = lw.expr(("winning_tile", "free_when"), "hand", env("hand")) if (d.get("winning_tile") or {}).get("free_when") else None
+    # patterns that free the winning tile must be decidable before decomposing
+    free_parts = []
+    for pid in enabled:
+        if pats[pid].get("any_winning_tile"):
+            e = lw.expr(("patterns", pid, "when"), "hand", env("hand"))
+            if e is not None:
+                free_parts.append(e.ast)
+    free = None
+    if free_parts:
+        node = free_parts[0] if len(free_parts) == 1 else A.BoolOp(A.Span(0, 0), "or", tuple(free_parts))
+        free = Expr(" or ".join(A.show(x) for x in free_parts), node, "hand")
     table = d["score_table"]
     total = None
     if table not in d["score_tables"]:

@@ -1,0 +1,59 @@
+"""The public Python API: a Scorer over a rule file, and compile_rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .backends.codegen import generate_scorer, load_generated
+from .backends.interpret import interpreter
+from .compiler import load_rules
+from .engine import runtime
+from .ir import RuleSet
+
+__all__ = ["Scorer", "load_rules", "compile_rules"]
+
+
+class Scorer:
+    """Scores hands under one rule file, profile and options.
+
+    backend="generated" (default) compiles the rules to Python in memory, as
+    `tjmj compile` writes them; backend="interpreter" walks the rules' ASTs
+    (the reference the generated code is tested against)."""
+
+    def __init__(self, rules: str | None = None, profile: str | None = None,
+                 options: dict[str, Any] | None = None, backend: str = "generated") -> None:
+        self.ruleset: RuleSet = load_rules(rules, profile, options)
+        if backend == "generated":
+            self._module = load_generated(generate_scorer(self.ruleset))
+            self._rules = self._module.RULES
+        elif backend == "interpreter":
+            self._rules = interpreter(self.ruleset)
+        else:
+            raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
+        self.backend = backend
+
+    def score(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A JSONL request mapping → a result mapping (never raises for a bad hand)."""
+        return runtime.score_request(self._rules, _strip(request))
+
+    def waits(self, request: dict[str, Any]) -> Any:
+        """Every tile that wins the 13-tile hand (a request without draw), with fan and patterns."""
+        return runtime.waits_request(self._rules, _strip(request))
+
+    @property
+    def profile(self) -> str:
+        return self.ruleset.profile
+
+
+def _strip(request: Any) -> Any:
+    """profile/options pick the Scorer; they are not part of the hand."""
+    if isinstance(request, dict) and ("profile" in request or "options" in request):
+        return {k: v for k, v in request.items() if k not in ("profile", "options")}
+    return request
+
+
+def compile_rules(path: str | None = None, out: str = "generated", check: bool = False) -> list[str]:
+    """Write (or with check=True, compare) every output of a rule file.
+    Returns the paths that were written or that differ."""
+    from .backends.outputs import write_outputs
+    return write_outputs(path, out, check)
