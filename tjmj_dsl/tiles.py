@@ -96,7 +96,7 @@ def parse_tiles(text: str) -> list[int]:
             i += 1
             continue
         m = _ASCII_GROUP.match(text, i)
-        if m:
+        if m and not (m.group(2) == "z" and any(d in "089" for d in m.group(1))):
             digits, suit = m.group(1), m.group(2)
             for j, d in enumerate(digits):
                 r = int(d)
@@ -116,6 +116,19 @@ def parse_tiles(text: str) -> list[int]:
                 i += 2
                 continue
             if c.isdigit():
+                j = i
+                while j < n and text[j].isdigit():
+                    j += 1
+                if j < n and text[j] in "mpsz":
+                    bad = next(k for k in range(i, j) if text[k] == "0" or (text[j] == "z" and text[k] in "89"))
+                    if text[j] == "z":
+                        raise TileError(f"no honor tile {text[bad]}z", text, bad, "honors are 1z..7z (东南西北中发白)")
+                    raise TileError(f"no tile {text[bad]}{text[j]}", text, bad, "ranks are 1 to 9")
+                if j < n and not text[j].isspace():
+                    raise TileError(
+                        f"{text[j]!r} is not a suit", text, j,
+                        "after the digits write m (万), p (饼/筒), s (条) or z (honors 1z-7z)",
+                    )
                 raise TileError(
                     f"digit {c!r} has no suit after it", text, i,
                     "write the suit letter after the digits: 5m (万), 5p (饼/筒), 5s (条), 1z..7z (honors)",

@@ -1,0 +1,254 @@
+"""The `tjmj` command: check, compile, score, explain, waits, variants."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from .diagnostics import RuleError
+from .notation import parse_hand
+from .tiles import TileError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for p in pairs or []:
+        if "=" not in p:
+            raise SystemExit(_usage(f"--option wants NAME=VALUE, got {p!r}"))
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _usage(msg: str) -> int:
+    print(f"tjmj: error: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+class _Scorers:
+    """One compiled scorer per (rules, profile, options), built on first use."""
+
+    def __init__(self, rules: str | None, backend: str = "generated") -> None:
+        self.rules = rules
+        self.backend = backend
+        self.cache: dict[Any, Any] = {}
+
+    def get(self, profile: str | None, options: dict[str, Any] | None) -> Any:
+        from .api import Scorer
+        key = (profile, tuple(sorted((options or {}).items())))
+        if key not in self.cache:
+            self.cache[key] = Scorer(self.rules, profile, options, backend=self.backend)
+        return self.cache[key]
+
+
+def _request(args: argparse.Namespace, need_draw: bool) -> dict[str, Any]:
+    hand = parse_hand(args.hand)
+    req: dict[str, Any] = {"concealed": hand["concealed"], "melds": hand["melds"], "indicator": args.indicator}
+    if "draw" in hand:
+        req["draw"] = hand["draw"]
+    if args.kong_draw:
+        req["kong_draw"] = args.kong_draw
+    for flag in ("tianhu", "dihu", "tianting"):
+        if getattr(args, flag, False):
+            req[flag] = True
+    return req
+
+
+def _show(res: dict[str, Any]) -> str:
+    if res.get("error"):
+        return f"invalid request: {res['error']}"
+    lines = []
+    verdict = "WIN" if res["win"] else "no win"
+    names = " ".join(f"{n}({p})" for n, p in zip(res.get("names", []), res["patterns"]))
+    lines.append(f"{verdict}: fan {res['fan']}, total {res['total']}   {res['formula']}   {names}")
+    if not res["win"]:
+        lines.append(f"  reason: {res.get('reason')}: {res.get('message', '')}")
+    if res.get("decomposition"):
+        lines.append("  " + "  |  ".join(g["text"] for g in res["decomposition"])
+                     + f"   (huns: {' '.join(res['hun_kinds'])}; * = winning tile {res['winning_tile']})")
+    return "\n".join(lines)
+
+
+def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> int:
+    from .engine.runtime import _invalid, jsonl
+
+    def one(data: Any) -> Any:
+        if not isinstance(data, dict):
+            return _invalid(None, "a request is a JSON object")
+        prof = data.get("profile", default_profile)
+        opts = {**default_opts, **(data.get("options") or {})}
+        try:
+            sc = scorers.get(prof, opts)
+        except RuleError as e:
+            return _invalid(data.get("id"), "; ".join(d.message + (f" ({d.hint})" if d.hint else "") for d in e.diagnostics))
+        req = {k: v for k, v in data.items() if k not in ("profile", "options")}
+        if fn == "waits" or (fn == "auto" and "draw" not in req):
+            return sc.waits(req)
+        return sc.score(req)
+
+    for line in jsonl(sys.stdin, one):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    return EXIT_OK
+
+
+def cmd_score(args: argparse.Namespace, fn: str) -> int:
+    opts = _options(args.option)
+    scorers = _Scorers(args.rules, "interpreter" if fn == "explain" else "generated")
+    if args.jsonl:
+        if args.hand:
+            return _usage("--jsonl reads requests from stdin; give no HAND")
+        return _jsonl_loop(scorers, args.profile, opts, fn)
+    if not args.hand or not args.indicator:
+        return _usage(f"{fn} needs HAND and --indicator (or --jsonl)")
+    try:
+        req = _request(args, fn != "waits")
+    except TileError as e:
+        print("error: hand: " + e.render(), file=sys.stderr)
+        return EXIT_FAIL
+    sc = scorers.get(args.profile, opts)
+    if fn == "waits":
+        req.pop("draw", None)
+        res = sc.waits(req)
+        if args.json:
+            print(json.dumps(res, ensure_ascii=False))
+        elif isinstance(res, dict):
+            print(_show(res))
+            return EXIT_FAIL
+        elif not res:
+            print("no tile wins this hand")
+        else:
+            for w in res:
+                print(f"{w['tile']:>3}  fan {w['fan']:>3}  total {w['total']:>3}  {w['formula']}  {' '.join(w['patterns'])}")
+        return EXIT_OK
+    if "draw" not in req:
+        return _usage("the hand needs its winning tile: +6s")
+    res = sc.score(req)
+    if args.json:
+        print(json.dumps(res, ensure_ascii=False))
+    else:
+        print(_show(res))
+        if fn == "explain":
+            print(_explain(sc, req, res))
+    return EXIT_FAIL if res.get("error") else EXIT_OK
+
+
+def _explain(sc: Any, req: dict[str, Any], res: dict[str, Any]) -> str:
+    rs = sc.ruleset
+    lines = ["", f"rules: {rs.source_file}, profile {rs.profile}; min fan {rs.min_fan}; score table {rs.score_table}"]
+    if res.get("error") or not res.get("decomposition"):
+        return "\n".join(lines)
+    lines.append("patterns of the best decomposition:")
+    shown = set(res["patterns"])
+    for p in rs.patterns:
+        mark = "✔" if p.id in shown else " "
+        lines.append(f"  {mark} {p.id:<10} {p.name:<4} {p.kind:>4} {p.value:>2}   {p.when.text}")
+    lines.append(f"algebra: {rs.algebra.text}")
+    lines.append(f"formula: {res['formula']}")
+    lines.append(f"score table {rs.score_table}: {rs.total.text} → {res['total']}")
+    return "\n".join(lines)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .compiler import load_rules, read_rules
+    res = read_rules(args.rules)
+    profiles = list((res.data.get("profiles") or {})) or [None]
+    for p in profiles:
+        load_rules(args.rules, p)
+    from .known import check_known
+    warnings = check_known(args.rules)
+    for w in warnings:
+        print(w.render(), file=sys.stderr)
+    print(f"{res.base.file}: ok ({len(profiles)} profile(s){', %d warning(s)' % len(warnings) if warnings else ''})")
+    return EXIT_OK
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    from .backends.outputs import write_outputs
+    changed = write_outputs(args.rules, args.out, check=args.check)
+    if args.check:
+        if changed:
+            for c in changed:
+                print(f"stale: {c}", file=sys.stderr)
+            print(f"{len(changed)} generated file(s) differ; run `tjmj compile` and commit", file=sys.stderr)
+            return EXIT_FAIL
+        print("generated files are up to date")
+        return EXIT_OK
+    for c in changed:
+        print(f"wrote {c}")
+    if not changed:
+        print("nothing changed")
+    return EXIT_OK
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    from .compiler import load_rules
+    rs = load_rules(args.rules)
+    for o in rs.options:
+        chosen = dict(rs.choices).get(o.id)
+        print(f"{o.id}  [{o.acts_on}]  {o.name}")
+        print(f"    {o.description}")
+        print("    values: " + ", ".join(f"{c}{' (default)' if str(c) == str(o.default) else ''}" for c in o.choices))
+        del chosen
+    print()
+    print("profiles: " + ", ".join(f"{p}" for p, _ in rs.profiles) + f"   (default {rs.profile})")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    p = sub.add_parser("check", help="check a rule file (every profile) and its known values")
+    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("compile", help="generate the scorer, tests and rulebook of every profile")
+    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--out", default="generated", help="output directory (default: generated)")
+    p.add_argument("--check", action="store_true", help="regenerate in memory; fail if anything differs")
+    p.set_defaults(run=cmd_compile)
+
+    p = sub.add_parser("variants", help="list the options (variants) and profiles of a rule file")
+    p.add_argument("rules", nargs="?")
+    p.set_defaults(run=cmd_variants)
+
+    for name, helptext in (("score", "score a hand"), ("explain", "score a hand and show how (reference interpreter)"),
+                           ("waits", "list the tiles that win a 13-tile hand")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("hand", nargs="?", help='e.g. "345m 123s EEE 77m 45s [5555p] +6s" ((5555p) = concealed kong)')
+        p.add_argument("--indicator", "-i", help="the flipped tile that names the huns, e.g. 7p")
+        p.add_argument("--kong-draw", choices=("exposed", "concealed", "hun"), help="the winning tile replaced a kong (杠开)")
+        p.add_argument("--tianhu", action="store_true", help="天和: the dealer's first 14 tiles")
+        p.add_argument("--dihu", action="store_true", help="地和: a non-dealer's first draw")
+        p.add_argument("--tianting", action="store_true", help="the winner declared 天听 (option tianting=on)")
+        p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+        p.add_argument("--profile", help="a profile of the rule file (default: its default_profile)")
+        p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
+        p.add_argument("--json", action="store_true", help="print the result as JSON")
+        p.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one per line")
+        p.set_defaults(run=lambda a, n=name: cmd_score(a, n))
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except RuleError as e:
+        print(e.render(), file=sys.stderr)
+        print(f"{len(e.diagnostics)} error(s)", file=sys.stderr)
+        return EXIT_FAIL
+    except FileNotFoundError as e:
+        print(f"tjmj: error: {e.strerror}: {e.filename}", file=sys.stderr)
+        return EXIT_FAIL
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
