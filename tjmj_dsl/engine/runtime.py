@@ -358,7 +358,7 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
 def _show_group(g: tuple, hun_left: list) -> dict:  # type: ignore[type-arg]
     tiles = []
     for f, hf in zip(g[1], g[2]):
-        if not hf:
+        if not hf or g[3]:  # a declared meld's huns are their own faces
             tiles.append(f)
         elif f in hun_left:  # a hun standing for its own face shows as itself
             hun_left.remove(f)
