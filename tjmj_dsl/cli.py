@@ -162,7 +162,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .known import check_known
     warnings = check_known(args.rules)
     for w in warnings:
-        print(w.render(), file=sys.stderr)
+        print(w.render())
     print(f"{res.base.file}: ok ({len(profiles)} profile(s){', %d warning(s)' % len(warnings) if warnings else ''})")
     return EXIT_OK
 

@@ -71,10 +71,12 @@ def _problem(n: A.Node, msg: str):  # type: ignore[no-untyped-def]
 
 def lower(res: Resolved) -> RuleSet:
     d = res.data
-    diags = validate(d, res.where)
-    if diags:
-        raise RuleError(diags, res.sources())
     lw = _Lowering(res)
+    lw.diags.extend(validate(d, res.where))
+    if not _lowerable(d):  # too broken to look further: report the schema errors
+        raise RuleError(lw.diags, res.sources())
+    # keep looking past schema errors, so a file's mistakes come all at once
+    d = _tolerant(d)
 
     kinds = tuple(d["pattern_kinds"])
     # definitions: names first, so bodies may call each other
@@ -207,6 +209,54 @@ def lower(res: Resolved) -> RuleSet:
         sources=tuple((d.get("sources") or {}).items()),
         disabled_patterns=tuple(pid for pid in pats if pid not in enabled),
     )
+
+
+def _lowerable(d: Any) -> bool:
+    need = {"pattern_kinds": dict, "patterns": dict, "algebra": str, "score_tables": dict, "hun": dict,
+            "melds": dict, "tiles": dict, "kong_points": dict}
+    return isinstance(d, dict) and all(isinstance(d.get(k), t) for k, t in need.items())
+
+
+def _tolerant(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy where malformed entries (already reported by the schema) are
+    dropped or defaulted, so the remaining checks can run."""
+    d = dict(d)
+    pats = {}
+    for pid, p in d["patterns"].items():
+        if isinstance(p, dict):
+            p = dict(p)
+            p.setdefault("name", pid)
+            p.setdefault("description", "")
+            p.setdefault("source", "")
+            if not isinstance(p.get("kind"), str):
+                p["kind"] = next(iter(d["pattern_kinds"]), "")
+            if not isinstance(p.get("value"), int):
+                p["value"] = 0
+            if not isinstance(p.get("when"), str):
+                p["when"] = "false"
+            for k in ("requires", "conflicts", "aka"):
+                if not isinstance(p.get(k, []), list):
+                    p[k] = []
+            p["conflicts"] = [c for c in p.get("conflicts") or [] if isinstance(c, dict) and isinstance(c.get("with"), str)]
+            p["requires"] = [r for r in p.get("requires") or [] if isinstance(r, str)]
+            pats[pid] = p
+    d["patterns"] = pats
+    d["definitions"] = {k: v for k, v in (d.get("definitions") or {}).items()
+                        if isinstance(v, str) and _DEF_RE.match(str(k))} if isinstance(d.get("definitions"), dict) else {}
+    d["request_rules"] = {k: v for k, v in (d.get("request_rules") or {}).items()
+                          if isinstance(v, dict) and isinstance(v.get("error_when"), str)} \
+        if isinstance(d.get("request_rules"), dict) else {}
+    for rid, r in d["request_rules"].items():
+        r.setdefault("message", rid)
+    if not isinstance(d.get("score_table"), str):
+        d["score_table"] = next(iter(d["score_tables"]), "")
+    if not isinstance(d["hun"].get("kinds"), int):
+        d["hun"] = {**d["hun"], "kinds": 2}
+    if not isinstance(d["hun"].get("cycles"), list):
+        d["hun"] = {**d["hun"], "cycles": []}
+    if not isinstance(d.get("min_fan"), int):
+        d["min_fan"] = 0
+    return d
 
 
 def _check_cycles(lw: _Lowering, bodies: dict[str, A.Node], keys: dict[str, str]) -> None:

@@ -127,7 +127,7 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
         else:
             for k, v in (profiles[prof_name].get("options") or {}).items():
                 picked[k] = v
-                picked_at[k] = out.where(("profiles", prof_name, "options", k))
+                picked_at[k] = out.where(("profiles", prof_name, "options", k), key=True)
     for k, v in (overrides or {}).items():
         picked[k] = v
         picked_at[k] = override_where or Pos("<command line>", 1, 1)
