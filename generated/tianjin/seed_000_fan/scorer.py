@@ -718,40 +718,41 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _show_group(g: tuple, hun_left: list) -> dict:  # type: ignore[type-arg]
-    tiles = []
-    for f, hf in zip(g[1], g[2]):
-        if not hf or g[3]:  # a declared meld's huns are their own faces
-            tiles.append(f)
-        elif f in hun_left:  # a hun standing for its own face shows as itself
-            hun_left.remove(f)
-            tiles.append(f)
-        else:
-            tiles.append(None)
-    text = []
-    for s, f in enumerate(g[1]):
-        mark = "*" if s == g[5] else ""
-        text.append(NAMES[f] + mark)
-    return {"meld": GROUP_KIND_NAMES[g[0]] if not (g[3] and not g[4] and g[0] == KONG) else "kong",
-            "declared": g[3], "concealed": g[4], "faces": [NAMES[f] for f in g[1]],
-            "tiles": tiles, "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None,
-            "text": " ".join(text)}
-
-
 def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
+    """The groups for people: faces, the actual tiles (a hun shows which hun
+    tile stood there; huns standing for their own face first), and a text
+    such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
+    melds in [ ] (exposed) or ( ) (concealed kong)."""
     hun_left = [k for k in h.concealed if k in h.hun_set]
-    shown = [_show_group(g, hun_left) for g in groups]
-    # the huns not standing for their own face, in hand order
-    for d in shown:
-        for i, x in enumerate(d["tiles"]):
-            if x is None:
-                x = hun_left.pop(0)
-            d["tiles"][i] = NAMES[x]
-        if any(d["huns"]):
-            d["text"] = " ".join(
-                f + ("" if not hf or tl == f.rstrip("*") else f"={tl}")
-                for f, hf, tl in zip(d["text"].split(), d["huns"], d["tiles"]))
-    return shown
+    out = []
+    pending = []
+    for g in groups:
+        tiles: list = []  # type: ignore[type-arg]
+        for f, hf in zip(g[1], g[2]):
+            if not hf or g[3]:  # a declared meld's huns are their own faces
+                tiles.append(f)
+            elif f in hun_left:  # a hun standing for its own face shows as itself
+                hun_left.remove(f)
+                tiles.append(f)
+            else:
+                tiles.append(None)
+                pending.append((len(out), len(tiles) - 1))
+        out.append({"meld": GROUP_KIND_NAMES[g[0]], "declared": g[3], "concealed": g[4],
+                    "faces": [NAMES[f] for f in g[1]], "tiles": tiles, "huns": list(g[2]),
+                    "winning_slot": g[5] if g[5] >= 0 else None})
+    for gi, si in pending:
+        out[gi]["tiles"][si] = hun_left.pop(0)
+    for d in out:
+        parts = []
+        for s, (f, tl) in enumerate(zip(d["faces"], d["tiles"])):
+            text = f if NAMES[tl] == f else f"{f}={NAMES[tl]}"
+            parts.append(text + ("*" if s == d["winning_slot"] else ""))
+        d["tiles"] = [NAMES[x] for x in d["tiles"]]
+        text = " ".join(parts)
+        if d["declared"]:
+            text = f"({text})" if d["concealed"] else f"[{text}]"
+        d["text"] = text
+    return out
 
 
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]

@@ -1,0 +1,122 @@
+"""The `tjmj` command: exit codes, human output, JSON and the JSONL batch."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sys
+
+import pytest
+
+from tjmj_dsl.cli import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    old_in = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as e:
+                code = int(e.code or 0)
+    finally:
+        sys.stdin = old_in
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_score_human_and_json() -> None:
+    code, out, _ = run(["score", "345m 123s EEE 77m 45s +6s", "--indicator", "7p"])
+    assert code == 0 and out.startswith("WIN: fan 2, total 2   1×2 = 2")
+    code, out, _ = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--json"])
+    r = json.loads(out)
+    assert r["fan"] == 2 and r["patterns"] == ["tiliu", "su"]
+
+
+def test_score_profile_and_option() -> None:
+    hand = ["score", "345m 123s 77m 45s (5555p) +6s", "-i", "7p", "--kong-draw", "concealed", "--json"]
+    assert json.loads(run(hand)[1])["total"] == 4
+    assert json.loads(run(hand + ["--profile", "seed-000-fan"])[1])["total"] == 6
+    assert json.loads(run(hand + ["--profile", "seed-000-coins"])[1])["total"] == 10
+    assert json.loads(run(hand + ["--option", "score_table=coins"])[1])["total"] == 10
+
+
+def test_bad_hand_and_bad_option_are_errors_not_tracebacks() -> None:
+    code, _, err = run(["score", "345m 12x3s +6s", "-i", "7p"])
+    assert code == 1 and "'x' is not a suit" in err and "^" in err and "Traceback" not in err
+    code, _, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", "jin_gang=9"])
+    assert code == 1 and "option 'jin_gang' has no choice '9'" in err
+    code, _, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--profile", "seed-002"])
+    assert code == 1 and "no profile 'seed-002'" in err and "did you mean 'seed-001'?" in err
+    code, _, err = run(["score", "345m 123s EEE 77m 45s +6s"])
+    assert code == 2 and "--indicator" in err
+
+
+def test_explain_shows_predicates() -> None:
+    code, out, _ = run(["explain", "123456789m 1m2m EE +5m", "-i", "1m"])
+    assert code == 0
+    assert "✔ zhuo5" in out and "✔ long" in out and "✔ shuanghun" in out and "✔ benhun" in out
+    assert "✔ su" not in out and "✔ hundiao" not in out
+    assert "algebra: (sum(add) if add else sum(base)) * product(mul)" in out
+
+
+def test_waits() -> None:
+    code, out, _ = run(["waits", "345m 123s EEE 77m 45s", "-i", "7p", "--json"])
+    assert code == 0 and [w["tile"] for w in json.loads(out)] == ["3s", "6s"]
+    code, out, _ = run(["waits", "345m 123s EEE 77m 49s", "-i", "7p"])
+    assert out.strip() == "no tile wins this hand"
+
+
+def test_jsonl_batch_keeps_order_and_survives_bad_lines() -> None:
+    lines = [
+        {"id": "a", "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+        "this is not json",
+        {"id": "c", "concealed": "345m123sEEE77m45s", "draw": "6s"},
+        {"id": "d", "concealed": "345m123s77m45s", "melds": [{"type": "kong", "tile": "5p"}], "draw": "6s",
+         "indicator": "7p", "kong_draw": "exposed", "profile": "seed-000-coins"},
+        {"id": "e", "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "profile": "nope"},
+        {"id": "f", "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "options": {"min_fan": 3}},
+        ["a", "list"],
+    ]
+    stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    code, out, _ = run(["score", "--jsonl"], stdin)
+    assert code == 0
+    res = [json.loads(x) for x in out.splitlines()]
+    assert [r["id"] for r in res] == ["a", None, "c", "d", "e", "f", None]
+    assert res[0]["win"] and res[0]["fan"] == 2
+    assert res[1]["error"].startswith("line 2: not JSON")
+    assert res[2]["error"].startswith("line 3: indicator: missing")
+    assert res[3]["total"] == 5  # (4 + 1) × 1 after a 明杠
+    assert "no profile 'nope'" in res[4]["error"]
+    assert res[5]["win"] is False and res[5]["reason"] == "below_min_fan"
+    assert "JSON object" in res[6]["error"]
+
+
+def test_jsonl_waits() -> None:
+    stdin = json.dumps({"id": 9, "concealed": "345m123sEEE77m45s", "indicator": "7p"}) + "\n"
+    code, out, _ = run(["waits", "--jsonl"], stdin)
+    r = json.loads(out)
+    assert code == 0 and r["id"] == 9 and [w["tile"] for w in r["waits"]] == ["3s", "6s"]
+
+
+def test_check_and_variants() -> None:
+    code, out, _ = run(["check"])
+    assert code == 0 and "ok (3 profile(s), 6 warning(s))" in out
+    assert "printed 102, the rules give 112" in out
+    code, out, _ = run(["variants"])
+    assert code == 0
+    for opt in ("score_table", "jin_gang", "tianting", "subenlong", "tianhu", "dihu", "first_draw_multiplier",
+                "hun_kinds", "min_fan", "chan_points", "dealer_rotation", "last_tiles_claims"):
+        assert opt in out
+    assert "profiles: seed-001, seed-000-fan, seed-000-coins" in out
+
+
+@pytest.mark.parametrize("args", [["check", "no/such.yaml"], ["score", "1m +1m", "-i", "1m", "--rules", "no/such.yaml"]])
+def test_missing_file(args: list[str]) -> None:
+    code, _, err = run(args)
+    assert code == 1 and "No such file" in err and "Traceback" not in err
