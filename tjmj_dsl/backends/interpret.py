@@ -45,22 +45,22 @@ class InterpretedRules:
         self._funcs(h)
         return bool(self._i.eval(self.ruleset.free_when.ast, self._hand_env(h)))
 
-    def _denv(self, h: runtime.Hand, melds: list, pair: Any, groups: list, hun_faces: list) -> dict[str, Any]:  # type: ignore[type-arg]
+    def _denv(self, h: runtime.Hand, melds: list, pair: Any, groups: list) -> dict[str, Any]:  # type: ignore[type-arg]
         self._funcs(h)
         env = self._hand_env(h)
-        env.update(melds=melds, pair=pair, groups=groups, hun_faces=hun_faces)
+        env.update(melds=melds, pair=pair, groups=groups)
         return env
 
-    def holds(self, h: runtime.Hand, melds: list, pair: Any, groups: list, hun_faces: list) -> int:  # type: ignore[type-arg]
-        env = self._denv(h, melds, pair, groups, hun_faces)
+    def holds(self, h: runtime.Hand, melds: list, pair: Any, groups: list) -> int:  # type: ignore[type-arg]
+        env = self._denv(h, melds, pair, groups)
         m = 0
         for i, p in enumerate(self.ruleset.patterns):
             if self._i.eval(p.when.ast, env):
                 m |= 1 << i
         return m
 
-    def unless(self, h: runtime.Hand, melds: list, pair: Any, groups: list, hun_faces: list) -> int:  # type: ignore[type-arg]
-        env = self._denv(h, melds, pair, groups, hun_faces)
+    def unless(self, h: runtime.Hand, melds: list, pair: Any, groups: list) -> int:  # type: ignore[type-arg]
+        env = self._denv(h, melds, pair, groups)
         m = 0
         for j, u in enumerate(self._unless):
             if u is not None and self._i.eval(u, env):

@@ -9,8 +9,8 @@ generator, or closures over the AST from the interpreter) with these members:
   plan                                            the algebra as a render plan
   request_errors(h) -> list[str]
   free_t(h) -> bool                               may any tile of the hand be t?
-  holds(h, melds, pair, groups, hun_faces) -> bitmask of patterns that hold
-  unless(h, melds, pair, groups, hun_faces) -> bitmask of conflicts lifted
+  holds(h, melds, pair, groups) -> bitmask of patterns that hold
+  unless(h, melds, pair, groups) -> bitmask of conflicts lifted
   fan(mask) -> int                                the algebra
   total(h, fan) -> int                            the score table
 Nothing here knows a pattern: it finds decompositions, places the winning
@@ -55,6 +55,11 @@ def make_group(kind: int, faces: tuple[int, ...], hunmask: tuple[bool, ...],
                declared: bool = False, concealed: bool = True, t_slot: int = -1) -> tuple:  # type: ignore[type-arg]
     f0 = faces[0]
     return (kind, faces, hunmask, declared, concealed, t_slot, sum(hunmask), SUIT_OF[f0], RANK_OF[f0])
+
+
+def group_slots(g: tuple) -> list[tuple]:  # type: ignore[type-arg]
+    """A group's tiles as (face, hun, is_t) — the `slots` of the expression language."""
+    return [(f, g[2][i], i == g[5]) for i, f in enumerate(g[1])]
 
 
 def wild_groups(chow: bool) -> tuple[tuple, tuple]:  # type: ignore[type-arg]
@@ -274,9 +279,8 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                 else:
                     melds.append(x)
             groups = melds + [pair]
-            hun_faces = sorted(f for x in groups for f, hf in zip(x[1], x[2]) if hf)
-            held = holds(h, melds, pair, groups, hun_faces)
-            lifted = unless(h, melds, pair, groups, hun_faces) if rules.conflicts else 0
+            held = holds(h, melds, pair, groups)
+            lifted = unless(h, melds, pair, groups) if rules.conflicts else 0
             key = resolve(rules, held, lifted)
             if best is None or key > best:
                 best = key

@@ -9,7 +9,7 @@ from .vocabulary import ANY, ATTRS_BY_TYPE
 # How a scope variable is reached from generated code.
 VAR_CODE = {
     "true": "True", "false": "False", "none": "None",
-    "melds": "melds", "pair": "pair", "groups": "groups", "hun_faces": "hun_faces",
+    "melds": "melds", "pair": "pair", "groups": "groups",
     "fan": "fan", "kong_points": "kong_points",
 }
 
@@ -47,7 +47,7 @@ class Emitter:
         if isinstance(n, A.Call):
             args = [e(a, bound) for a in n.args]
             if n.func in self.definitions:
-                return f"d_{n.func}(h, melds, pair, groups, hun_faces, {', '.join(args)})"
+                return f"d_{n.func}(h, melds, pair, groups, {', '.join(args)})"
             if n.func == "count":
                 return f"h.counts[{args[0]}]"
             if n.func == "next":

@@ -40,8 +40,7 @@ SUIT_OF = tuple("m" * 9 + "p" * 9 + "s" * 9 + "z" * 7)
 RANK_OF = tuple(list(range(1, 10)) * 3 + list(range(1, 8)))
 
 
-def _slots(g: tuple) -> list[tuple]:  # type: ignore[type-arg]
-    return [(f, g[2][i], i == g[5]) for i, f in enumerate(g[1])]
+from ..engine.runtime import group_slots  # noqa: E402 - the generated code inlines the same function
 
 
 GROUP_ATTRS: dict[str, Attr] = {
@@ -63,7 +62,7 @@ GROUP_ATTRS: dict[str, Attr] = {
                    "({0}[1][{0}[5]] if {0}[5] >= 0 else None)", lambda g: g[1][g[5]] if g[5] >= 0 else None),
     "declared": Attr(BOOL, "a meld declared before the win (pung or kong)", "{0}[3]", lambda g: g[3]),
     "concealed": Attr(BOOL, "not exposed: formed in hand, or a concealed kong", "{0}[4]", lambda g: g[4]),
-    "slots": Attr(list_of(SLOT), "its tiles, each with face, hun, is_t", "_slots({0})", _slots),
+    "slots": Attr(list_of(SLOT), "its tiles, each with face, hun, is_t", "group_slots({0})", group_slots),
 }
 
 SLOT_ATTRS: dict[str, Attr] = {
@@ -109,7 +108,6 @@ DECOMP_VARS: dict[str, Var] = {
     "melds": Var(list_of(GROUP), "the four melds of the decomposition, declared ones included"),
     "pair": Var(GROUP, "the pair of the decomposition"),
     "groups": Var(list_of(GROUP), "the four melds and the pair"),
-    "hun_faces": Var(list_of(TILE), "the faces the hun tiles of the hand stand for in this decomposition"),
 }
 
 TOTAL_VARS: dict[str, Var] = {

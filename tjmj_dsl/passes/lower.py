@@ -17,7 +17,7 @@ from .resolve import Resolved
 from .schema import validate
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
-DECOMP_ONLY = {"melds", "pair", "groups", "hun_faces"}
+DECOMP_ONLY = {"melds", "pair", "groups"}
 
 
 class _Lowering:
