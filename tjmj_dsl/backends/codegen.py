@@ -13,6 +13,7 @@ import jinja2
 from ..expr.emit import Emitter
 from ..expr.vocabulary import ATTRS_BY_TYPE
 from ..ir import RuleSet
+from ..passes.atoms import NotAtomic, plan_atoms
 from .tables import expression_types, static_tables
 
 # Inlined into every scorer, in this order: one source of truth for tiles,
@@ -71,6 +72,15 @@ def generate_scorer(rs: RuleSet) -> str:
             j += 1
     kind_items = [(k, repr(tuple((i, p.value) for i, p in enumerate(rs.patterns) if p.kind == k))) for k in rs.kinds]
     table_lines = [(k, repr(v)) for k, v in tables.items()]
+    try:
+        plan, agg_patterns, agg_unless, gmask_body = plan_atoms(rs)
+        masks = {"nbits": plan.nbits, "gmask_body": gmask_body,
+                 "ctx": "(" + "".join(f"_frz(h.{c}), " for c in plan.context)
+                        + ("tuple(h.counts), " if plan.uses_count else "") + ")",
+                 "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
+                 "unless": [{"bit": 1 << j, "code": c} for j, c in enumerate(agg_unless)]}
+    except NotAtomic as e:
+        masks = {"why_not": str(e)}
     return _env().get_template("scorer.py.j2").render(
         source=rs.source_file, sha256=rs.source_sha256, name=rs.name, title=rs.title, profile=rs.profile,
         choices=", ".join(f"{k}={v}" for k, v in rs.choices), imports=imports, inlined=inlined,
@@ -81,7 +91,7 @@ def generate_scorer(rs: RuleSet) -> str:
         free_t=em.emit(rs.free_when.ast) if rs.free_when is not None else "False",
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=em.emit(rs.algebra.ast),
         total=em.emit(rs.total.ast), tables=table_lines,
-        profile_repr=repr(rs.profile), options_repr=repr(dict(rs.choices)),
+        profile_repr=repr(rs.profile), options_repr=repr(dict(rs.choices)), masks=masks,
     )
 
 

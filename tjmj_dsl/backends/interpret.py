@@ -20,6 +20,7 @@ class InterpretedRules:
             setattr(self, k, v)
         self.wild_melds, self.wild_pairs = runtime.wild_groups(self.chow)
         self.resolve_cache: dict[Any, Any] = {}
+        self.best = runtime.best_of  # the reference enumerates every decomposition
         defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
         self._i = Interpreter(expression_types(rs), defs, {"next": lambda k: next_kind(k, rs.cycles)})
         self._unless = [(c.unless.ast if c.unless is not None else None) for p in rs.patterns for c in p.conflicts]

@@ -365,13 +365,17 @@ def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
     melds in [ ] (exposed) or ( ) (concealed kong)."""
     hun_left = [k for k in h.concealed if k in h.hun_set]
+    if h.t_hun:
+        hun_left.remove(h.t)  # the winning tile sits in its own slot
     out = []
     pending = []
     for g in groups:
         tiles: list = []  # type: ignore[type-arg]
-        for f, hf in zip(g[1], g[2]):
+        for s, (f, hf) in enumerate(zip(g[1], g[2])):
             if not hf or g[3]:  # a declared meld's huns are their own faces
                 tiles.append(f)
+            elif s == g[5]:
+                tiles.append(h.t)
             elif f in hun_left:  # a hun standing for its own face shows as itself
                 hun_left.remove(f)
                 tiles.append(f)
@@ -432,7 +436,7 @@ def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
             hh = h2
         else:
             hh = h
-        key, groups = best_of(rules, hh)
+        key, groups = rules.best(rules, hh)
         if key is not None and (best is None or key > best):
             best, best_groups, best_h = key, groups, hh
     return _result(rules, req, best_h, best, best_groups)
@@ -516,3 +520,190 @@ def jsonl(lines: Any, score_line: Any) -> Any:
         elif isinstance(res, dict) and res.get("error") and not str(res["error"]).startswith("line "):
             res = dict(res, error=f"line {n}: {res['error']}")
         yield _json.dumps(res, ensure_ascii=False)
+
+
+# ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
+
+_GMASK: dict = {}  # type: ignore[type-arg]  (group, hand context) → the group's atom bits
+_DP: dict = {}  # type: ignore[type-arg]  (hand context, t, state) → {aggregate: witness}
+_CACHE_LIMIT = 400_000
+
+
+def _group_options(counts: tuple[int, ...], k: int, wild: int, melds: int, pair: int, chow: bool):  # type: ignore[no-untyped-def]
+    """The groups that can hold one natural tile of kind k, the lowest natural
+    tile left: (group, natural kinds it uses, huns it uses, is pair)."""
+    c = counts[k]
+    if pair:
+        if c >= 2:
+            yield make_group(PAIR, (k, k), (False, False)), (k, k), 0, True
+        if wild >= 1:
+            yield make_group(PAIR, (k, k), (False, True)), (k,), 1, True
+    if melds:
+        for nat in (3, 2, 1):
+            if c >= nat and wild >= 3 - nat:
+                yield make_group(PUNG, (k, k, k), (False,) * nat + (True,) * (3 - nat)), (k,) * nat, 3 - nat, False
+        if chow and k < 27:
+            r = k % 9
+            for a in (k - 2, k - 1, k):
+                if a < k - r or a + 2 > k - r + 8:
+                    continue
+                options = []
+                for f in (a, a + 1, a + 2):
+                    if f < k:
+                        options.append(((True, f),))
+                    elif f == k:
+                        options.append(((False, f),))
+                    elif counts[f] > 0:
+                        options.append(((False, f), (True, f)))
+                    else:
+                        options.append(((True, f),))
+                for s0 in options[0]:
+                    for s1 in options[1]:
+                        for s2 in options[2]:
+                            slots = (s0, s1, s2)
+                            need = (s0[0]) + (s1[0]) + (s2[0])
+                            if need > wild:
+                                continue
+                            yield (make_group(CHOW, (a, a + 1, a + 2), (s0[0], s1[0], s2[0])),
+                                   tuple(f for hf, f in slots if not hf), need, False)
+
+
+def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
+    """The group with the winning tile in each slot it can take (distinct faces)."""
+    out = []
+    seen = set()
+    for s, (f, hf) in enumerate(zip(g[1], g[2])):
+        if hf == t_hun and (t_hun or f == t) and f not in seen:
+            seen.add(f)
+            out.append(g[:5] + (s,) + g[6:])
+    return out
+
+
+def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """The same answer as best_of, found over aggregate masks: each group is
+    reduced to its atom bits, and a state of the search keeps one witness per
+    distinct (OR of melds, AND of melds, pair) — decompositions the rules
+    cannot tell apart are explored once."""
+    ctx = rules.ctx(h)
+    gmask_fn = rules.gmask
+    if len(_GMASK) > _CACHE_LIMIT:
+        _GMASK.clear()
+    if len(_DP) > _CACHE_LIMIT // 4:
+        _DP.clear()
+
+    def gmask(g: tuple) -> int:  # type: ignore[type-arg]
+        key = (g, ctx)
+        m = _GMASK.get(key)
+        if m is None:
+            m = _GMASK[key] = gmask_fn(h, g)
+        return m
+
+    full = (1 << rules.nbits) - 1
+    t, t_hun = h.t, h.t_hun
+    chow = rules.chow
+    wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
+    dp_key0 = (ctx, t, t_hun, chow)
+
+    def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
+        """Distinct masks of groups made only of huns: melds and pairs, without and with t."""
+        key = (dp_key0, "wild", tl)
+        got = _DP.get(key)
+        if got is None:
+            m0: dict = {}  # type: ignore[type-arg]
+            mt: dict = {}  # type: ignore[type-arg]
+            p0: dict = {}  # type: ignore[type-arg]
+            pt: dict = {}  # type: ignore[type-arg]
+            for g in wild_melds:
+                m0.setdefault(gmask(g), g)
+                if t_hun:
+                    for gt in _with_t(g, t, True):
+                        mt.setdefault(gmask(gt), gt)
+            for g in wild_pairs:
+                p0.setdefault(gmask(g), g)
+                if t_hun:
+                    for gt in _with_t(g, t, True):
+                        pt.setdefault(gmask(gt), gt)
+            got = _DP[key] = (m0, mt, p0, pt)
+        return got
+
+    def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
+        m0, mt, p0, pt = wild_sets(tl)
+        # states: (or, and, pair mask, t placed) → witness
+        cur: dict = {(0, full, 0, 0): ()}  # type: ignore[type-arg]
+        for _ in range(m):
+            nxt: dict = {}  # type: ignore[type-arg]
+            for (o, a, pm, placed), wit in cur.items():
+                for b, g in m0.items():
+                    nxt.setdefault((o | b, a & b, pm, placed), wit + (g,))
+                if tl and not placed:
+                    for b, g in mt.items():
+                        nxt.setdefault((o | b, a & b, pm, 1), wit + (g,))
+            cur = nxt
+        if p:
+            nxt = {}
+            for (o, a, _, placed), wit in cur.items():
+                for b, g in p0.items():
+                    nxt.setdefault((o, a, b, placed), wit + (g,))
+                if tl and not placed:
+                    for b, g in pt.items():
+                        nxt.setdefault((o, a, b, 1), wit + (g,))
+            cur = nxt
+        return {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+
+    def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
+        key = (dp_key0, counts, wild, m, p, tl)
+        got = _DP.get(key)
+        if got is not None:
+            return got
+        k = 0
+        while k < 34 and counts[k] == 0:
+            k += 1
+        if k == 34:
+            out = wild_only(m, p, tl) if wild == 3 * m + 2 * p and (not tl or t_hun) else {}
+            _DP[key] = out
+            return out
+        out = {}
+        for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow):
+            lst = list(counts)
+            for x in nat:
+                lst[x] -= 1
+            rest = tuple(lst)
+            variants = [(g, tl)]
+            if tl:
+                variants += [(gt, 0) for gt in _with_t(g, t, t_hun)]
+            for gv, tl2 in variants:
+                b = gmask(gv)
+                sub = dp(rest, wild - huns, m - (not is_pair), p - is_pair, tl2)
+                if is_pair:
+                    for (o, a, _), wit in sub.items():
+                        out.setdefault((o, a, b), (gv,) + wit)
+                else:
+                    for (o, a, pm), wit in sub.items():
+                        out.setdefault((o | b, a & b, pm), (gv,) + wit)
+        _DP[key] = out
+        return out
+
+    counts = [0] * 34
+    wild = 0
+    for x in h.concealed:
+        if x in h.hun_set:
+            wild += 1
+        else:
+            counts[x] += 1
+    o0, a0 = 0, full
+    for g in h.declared:
+        b = gmask(g)
+        o0 |= b
+        a0 &= b
+    best = None
+    best_groups = None
+    for (o, a, pm), wit in dp(tuple(counts), wild, 4 - len(h.declared), 1, 1).items():
+        om, am = o | o0, a & a0
+        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+        key = resolve(rules, held, lifted)
+        if best is None or key > best:
+            best = key
+            melds = list(h.declared) + [g for g in wit if g[0] != PAIR]
+            best_groups = melds + [g for g in wit if g[0] == PAIR]
+    return best, best_groups

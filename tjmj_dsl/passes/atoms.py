@@ -1,0 +1,246 @@
+"""Group atoms: the fast form of decomposition predicates.
+
+A predicate reads a decomposition through quantifiers over `melds`/`groups`
+and through `pair`. When each such quantifier's body reads only its group (plus
+hand-level names and variables of enclosing quantifiers over fixed-size
+hand-level lists), the body is an *atom*: a per-group bit, one per binding of
+those enclosing variables. `any(g in melds: φ)` then is a bit of the OR of the
+melds' masks, `all` a bit of their AND, and a boolean expression that reads
+only `pair` a bit of the pair's mask. Decompositions with the same aggregate
+masks score alike, so the generated scorer can search over masks instead of
+over decompositions (engine/runtime.best_by_masks).
+
+Rules that step outside this form (counting groups, comparing two groups, …)
+raise NotAtomic and the generated scorer enumerates decompositions instead."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..expr import ast as A
+from ..expr.check import Checker, Env, scope_vars
+from ..expr.emit import Emitter
+from ..expr.vocabulary import HAND_VARS
+from ..ir import RuleSet
+
+D_NAMES = {"melds", "groups", "pair"}
+
+
+class NotAtomic(Exception):
+    """The rules read decompositions in a way the mask search cannot follow."""
+
+
+@dataclass
+class Atom:
+    body: A.Node
+    var: str  # the group variable; "pair" for atoms on the pair
+    inst: list[tuple[str, A.Node, int]]  # (variable, its domain, the domain's size)
+    base: int
+
+    @property
+    def width(self) -> int:
+        w = 1
+        for _, _, n in self.inst:
+            w *= n
+        return w
+
+
+@dataclass
+class AtomPlan:
+    atoms: list[Atom] = field(default_factory=list)
+    types: dict[int, str] = field(default_factory=dict)
+    context: list[str] = field(default_factory=list)  # hand-level names the atoms read
+    uses_count: bool = False
+
+    @property
+    def nbits(self) -> int:
+        return sum(a.width for a in self.atoms)
+
+
+def inline(n: A.Node, defs: dict[str, tuple[tuple[str, ...], A.Node]], fresh: itertools.count) -> A.Node:  # type: ignore[type-arg]
+    """Replace calls of definitions by their bodies (bound variables renamed)."""
+    if isinstance(n, A.Call) and n.func in defs:
+        params, body = defs[n.func]
+        args = [inline(a, defs, fresh) for a in n.args]
+        return inline(_subst(body, dict(zip(params, args)), fresh), defs, fresh)
+    return _map(n, lambda c: inline(c, defs, fresh))
+
+
+def _subst(n: A.Node, env: dict[str, A.Node], fresh: itertools.count) -> A.Node:  # type: ignore[type-arg]
+    if isinstance(n, A.Name):
+        return env.get(n.id, n)
+    if isinstance(n, A.Quant):
+        new = f"{n.var}_{next(fresh)}"
+        inner = {**env, n.var: A.Name(n.span, new)}
+        return A.Quant(n.span, n.op, new, _subst(n.domain, env, fresh), _subst(n.body, inner, fresh))
+    return _map(n, lambda c: _subst(c, env, fresh))
+
+
+def _map(n: A.Node, f: Any) -> A.Node:
+    if isinstance(n, A.Attr):
+        return A.Attr(n.span, f(n.obj), n.name, n.name_span)
+    if isinstance(n, A.Call):
+        return A.Call(n.span, n.func, tuple(f(a) for a in n.args), n.func_span)
+    if isinstance(n, A.Quant):
+        return A.Quant(n.span, n.op, n.var, f(n.domain), f(n.body))
+    if isinstance(n, A.BinOp):
+        return A.BinOp(n.span, n.op, f(n.left), f(n.right))
+    if isinstance(n, A.Compare):
+        return A.Compare(n.span, n.op, f(n.left), f(n.right))
+    if isinstance(n, A.BoolOp):
+        return A.BoolOp(n.span, n.op, tuple(f(i) for i in n.items))
+    if isinstance(n, A.Not):
+        return A.Not(n.span, f(n.operand))
+    if isinstance(n, A.Neg):
+        return A.Neg(n.span, f(n.operand))
+    if isinstance(n, A.IfElse):
+        return A.IfElse(n.span, f(n.cond), f(n.then), f(n.other))
+    if isinstance(n, A.ListLit):
+        return A.ListLit(n.span, tuple(f(i) for i in n.items))
+    return n
+
+
+def _names(n: A.Node) -> set[str]:
+    return {x.id for x in A.walk(n) if isinstance(x, A.Name)}
+
+
+def _free(n: A.Node) -> set[str]:
+    """Names not bound inside n."""
+    if isinstance(n, A.Name):
+        return {n.id}
+    if isinstance(n, A.Quant):
+        return _free(n.domain) | (_free(n.body) - {n.var})
+    out: set[str] = set()
+    for c in A.children(n):
+        out |= _free(c)
+    return out
+
+
+class AtomEmitter(Emitter):
+    """Emits a decomposition predicate as bit tests over OR_m, AND_m, OR_g,
+    AND_g (melds / groups) and PAIR, registering the atoms it needs."""
+
+    def __init__(self, rs: RuleSet, plan: AtomPlan) -> None:
+        super().__init__(plan.types, set())
+        self.rs = rs
+        self.plan = plan
+        self.inst: dict[str, tuple[A.Node, int | None]] = {}  # enclosing non-group quantifier vars
+        self.groupvars: set[str] = set()
+
+    def _size(self, dom: A.Node) -> int | None:
+        if isinstance(dom, A.ListLit):
+            return len(dom.items)
+        if isinstance(dom, A.Name) and dom.id == "suits":
+            return len(self.rs.suits)
+        if isinstance(dom, A.Name) and dom.id == "hun_kinds":
+            return self.rs.hun_count
+        return None
+
+    def _atom(self, body: A.Node, var: str) -> str:
+        used = [v for v in self.inst if v in _free(body)]
+        inst = []
+        for v in used:
+            dom, size = self.inst[v]
+            if size is None or (_free(dom) & (set(self.inst) | self.groupvars | D_NAMES)):
+                raise NotAtomic(f"{var} depends on {v}, whose list has no fixed size")
+            inst.append((v, dom, size))
+        for x in [y for part in [body] + [d for _, d, _ in inst] for y in A.walk(part)]:
+            if isinstance(x, A.Name) and x.id in HAND_VARS and x.id not in ("true", "false", "none"):
+                if x.id not in self.plan.context:
+                    self.plan.context.append(x.id)
+            if isinstance(x, A.Call) and x.func == "count":
+                self.plan.uses_count = True
+        atom = Atom(body, var, inst, self.plan.nbits)
+        self.plan.atoms.append(atom)
+        strides = []
+        w = 1
+        for _, _, size in reversed(inst):
+            strides.append(w)
+            w *= size
+        strides.reverse()
+        idx = " + ".join([str(atom.base)] + [f"i_{v} * {s}" if s != 1 else f"i_{v}" for (v, _, _), s in zip(inst, strides)])
+        return idx
+
+    def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:
+        if isinstance(n, A.Quant) and isinstance(n.domain, A.Name) and n.domain.id in ("melds", "groups"):
+            if n.op not in ("any", "all"):
+                raise NotAtomic(f"{n.op}() over {n.domain.id}")
+            if (_names(n.body) & D_NAMES) or (_free(n.body) & self.groupvars):
+                raise NotAtomic("a group quantifier's body reads another group")
+            self.groupvars.add(n.var)
+            idx = self._atom(n.body, n.var)
+            self.groupvars.discard(n.var)
+            src = ("OR_" if n.op == "any" else "AND_") + ("m" if n.domain.id == "melds" else "g")
+            return f"({src} >> ({idx}) & 1 == 1)"
+        names = _names(n)
+        if "pair" in names and not (names & {"melds", "groups"}) and not (_free(n) & self.groupvars) \
+                and self.types.get(id(n)) == "bool" and not self._has_group_quant(n):
+            return f"(PAIR >> ({self._atom(n, 'pair')}) & 1 == 1)"
+        if isinstance(n, A.Name) and n.id in D_NAMES:
+            raise NotAtomic(f"{n.id} read outside a quantifier")
+        if isinstance(n, A.Quant):
+            if _names(n.domain) & D_NAMES:
+                raise NotAtomic("a list built from the decomposition")
+            self.inst[n.var] = (n.domain, self._size(n.domain))
+            body = self.emit(n.body, bound | {n.var})
+            del self.inst[n.var]
+            dom = self.emit(n.domain, bound)
+            gen = f"for i_{n.var}, v_{n.var} in enumerate({dom})"
+            if n.op in ("any", "all"):
+                return f"{n.op}({body} {gen})"
+            if n.op == "count":
+                return f"sum(1 {gen} if {body})"
+            if n.op == "sum":
+                return f"sum({body} {gen})"
+            if n.op == "product":
+                return f"_prod({body} {gen})"
+            return f"{n.op}(({body} {gen}), default=0)"
+        return super().emit(n, bound)
+
+    @staticmethod
+    def _has_group_quant(n: A.Node) -> bool:
+        return any(isinstance(x, A.Quant) and isinstance(x.domain, A.Name) and x.domain.id in ("melds", "groups")
+                   for x in A.walk(n))
+
+
+def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
+    """(plan, code of each pattern, code of each conflict's unless, code of the
+    gmask body). Raises NotAtomic when the rules do not fit."""
+    defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
+    fresh = itertools.count()
+    plan = AtomPlan()
+    em = AtomEmitter(rs, plan)
+    env = Env(scope_vars("decomp", rs.kinds))
+
+    def prep(e: Any) -> A.Node:
+        node = inline(e.ast, defs, fresh)
+        ch = Checker(env)
+        ch.check(node)
+        if ch.problems:  # pragma: no cover - the rules were checked before
+            raise NotAtomic(ch.problems[0].message)
+        plan.types.update(ch.types)
+        return node
+
+    pats = [em.emit(prep(p.when)) for p in rs.patterns]
+    unl = [em.emit(prep(c.unless)) if c.unless is not None else "False" for p in rs.patterns for c in p.conflicts]
+    body = Emitter(plan.types, set())
+    lines = []
+    for a in plan.atoms:
+        ind = "    "
+        lines.append(f"{ind}{'pair' if a.var == 'pair' else 'v_' + a.var} = g")
+        strides = []
+        w = 1
+        for _, _, size in reversed(a.inst):
+            strides.append(w)
+            w *= size
+        strides.reverse()
+        for v, dom, _ in a.inst:
+            lines.append(f"{ind}for i_{v}, v_{v} in enumerate({body.emit(dom)}):")
+            ind += "    "
+        bound = frozenset(v for v, _, _ in a.inst) | ({a.var} if a.var != "pair" else frozenset())
+        idx = " + ".join([str(a.base)] + [f"i_{v} * {s}" for (v, _, _), s in zip(a.inst, strides)])
+        lines.append(f"{ind}if {body.emit(a.body, bound)}:")
+        lines.append(f"{ind}    m |= 1 << ({idx})")
+    return plan, pats, unl, "\n".join(lines) if lines else "    pass"
