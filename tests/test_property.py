@@ -124,6 +124,10 @@ def test_waits_agree_and_match_score(gen: Scorer, interp: Scorer, request: dict[
         for w in a:  # each wait, scored as a draw, is that win
             r = gen.score(dict(request, draw=w["tile"]))
             assert r["win"] and r["fan"] == w["fan"] and r["patterns"] == w["patterns"]
+        listed = {w["tile"] for w in a}
+        for k in NAMES:  # and no other draw wins (waits skips draws that cannot make a shape)
+            if k not in listed:
+                assert not interp.score(dict(request, draw=k))["win"], k
 
 
 def _consistent(r: dict[str, Any]) -> None:

@@ -477,6 +477,54 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
 _DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
 
 
+def _group_options(counts: tuple[int, ...], k: int, wild: int, melds: int, pair: int, chow: bool):  # type: ignore[no-untyped-def]
+    """The groups that can hold one natural tile of kind k, the lowest natural
+    tile left: (group, natural kinds it uses, huns it uses, is pair)."""
+    c = counts[k]
+    if not wild:  # no hun left: only natural groups
+        if pair and c >= 2:
+            yield make_group(PAIR, (k, k), (False, False)), (k, k), 0, True
+        if melds:
+            if c >= 3:
+                yield make_group(PUNG, (k, k, k), (False, False, False)), (k, k, k), 0, False
+            if chow and k < 27 and k % 9 <= 6 and counts[k + 1] and counts[k + 2]:
+                yield make_group(CHOW, (k, k + 1, k + 2), (False, False, False)), (k, k + 1, k + 2), 0, False
+        return
+    if pair:
+        if c >= 2:
+            yield make_group(PAIR, (k, k), (False, False)), (k, k), 0, True
+        if wild >= 1:
+            yield make_group(PAIR, (k, k), (False, True)), (k,), 1, True
+    if melds:
+        for nat in (3, 2, 1):
+            if c >= nat and wild >= 3 - nat:
+                yield make_group(PUNG, (k, k, k), (False,) * nat + (True,) * (3 - nat)), (k,) * nat, 3 - nat, False
+        if chow and k < 27:
+            r = k % 9
+            for a in (k - 2, k - 1, k):
+                if a < k - r or a + 2 > k - r + 8:
+                    continue
+                options = []
+                for f in (a, a + 1, a + 2):
+                    if f < k:
+                        options.append(((True, f),))
+                    elif f == k:
+                        options.append(((False, f),))
+                    elif counts[f] > 0:
+                        options.append(((False, f), (True, f)))
+                    else:
+                        options.append(((True, f),))
+                for s0 in options[0]:
+                    for s1 in options[1]:
+                        for s2 in options[2]:
+                            slots = (s0, s1, s2)
+                            need = (s0[0]) + (s1[0]) + (s2[0])
+                            if need > wild:
+                                continue
+                            yield (make_group(CHOW, (a, a + 1, a + 2), (s0[0], s1[0], s2[0])),
+                                   tuple(f for hf, f in slots if not hf), need, False)
+
+
 def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: bool) -> list:  # type: ignore[type-arg]
     """All ways to cover the natural tiles `counts` with `melds` melds and
     `pair` pairs, `wild` hun tiles filling any slot. Groups made only of huns
@@ -495,61 +543,50 @@ def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
             out.append(((), melds, pair))
         _DEC[key] = out
         return out
-    c = counts[k]
     seen = set()
-
-    def sub(cnt: tuple[int, ...], w: int, m: int, p: int, g: tuple) -> None:  # type: ignore[type-arg]
-        for rest, wm, wp in decompose(cnt, w, m, p, chow):
+    for g, nat, huns, is_pair in _group_options(counts, k, wild, melds, pair, chow):
+        lst = list(counts)
+        for x in nat:
+            lst[x] -= 1
+        for rest, wm, wp in decompose(tuple(lst), wild - huns, melds - (not is_pair), pair - is_pair, chow):
             groups = tuple(sorted((g,) + rest))
             if (groups, wm, wp) not in seen:
                 seen.add((groups, wm, wp))
                 out.append((groups, wm, wp))
-
-    def minus(*ks: int) -> tuple[int, ...]:
-        lst = list(counts)
-        for x in ks:
-            lst[x] -= 1
-        return tuple(lst)
-
-    if pair:
-        if c >= 2:
-            sub(minus(k, k), wild, melds, 0, make_group(PAIR, (k, k), (False, False)))
-        if wild >= 1:
-            sub(minus(k), wild - 1, melds, 0, make_group(PAIR, (k, k), (False, True)))
-    if melds:
-        for nat in (3, 2, 1):
-            if c >= nat and wild >= 3 - nat:
-                sub(minus(*([k] * nat)), wild - (3 - nat), melds - 1, pair,
-                    make_group(PUNG, (k, k, k), (False,) * nat + (True,) * (3 - nat)))
-        if chow and k < 27:
-            r = k % 9
-            for a in (k - 2, k - 1, k):
-                if a < k - r or a + 2 > k - r + 8:
-                    continue
-                # slots below k must be huns; k is natural; above k: natural or hun
-                options: list[list[tuple[bool, int]]] = []
-                for f in (a, a + 1, a + 2):
-                    if f < k:
-                        options.append([(True, f)])
-                    elif f == k:
-                        options.append([(False, f)])
-                    else:
-                        opts = [(True, f)]
-                        if counts[f] > 0:
-                            opts.insert(0, (False, f))
-                        options.append(opts)
-                for s0 in options[0]:
-                    for s1 in options[1]:
-                        for s2 in options[2]:
-                            slots = (s0, s1, s2)
-                            need = sum(1 for hflag, _ in slots if hflag)
-                            if need > wild:
-                                continue
-                            nat = [f for hflag, f in slots if not hflag]
-                            sub(minus(*nat), wild - need, melds - 1, pair,
-                                make_group(CHOW, (a, a + 1, a + 2), tuple(hflag for hflag, _ in slots)))
+    if len(_DEC) > 200_000:
+        _DEC.clear()
     _DEC[key] = out
     return out
+
+
+_SHAPE: dict = {}  # type: ignore[type-arg]
+
+
+def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: bool) -> bool:
+    """Whether any decomposition exists (cheaper than listing them): waits
+    tries 34 draws and most make no shape at all."""
+    key = (counts, wild, melds, pair, chow)
+    got = _SHAPE.get(key)
+    if got is not None:
+        return got
+    k = 0
+    while k < 34 and counts[k] == 0:
+        k += 1
+    if k == 34:
+        ok = wild == 3 * melds + 2 * pair
+    else:
+        ok = False
+        for _, nat, huns, is_pair in _group_options(counts, k, wild, melds, pair, chow):
+            lst = list(counts)
+            for x in nat:
+                lst[x] -= 1
+            if has_shape(tuple(lst), wild - huns, melds - (not is_pair), pair - is_pair, chow):
+                ok = True
+                break
+    if len(_SHAPE) > 400_000:
+        _SHAPE.clear()
+    _SHAPE[key] = ok
+    return ok
 
 
 def decompositions(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
@@ -781,7 +818,19 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
-def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
+def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-arg]
+    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
+    counts = [0] * 34
+    wild = 0
+    for x in req.concealed + (t,):
+        if x in huns:
+            wild += 1
+        else:
+            counts[x] += 1
+    return tuple(counts), wild, 4 - len(req.melds), 1, rules.chow
+
+
+def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
     assert req.draw is not None
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
@@ -802,10 +851,10 @@ def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
         key, groups = rules.best(rules, hh)
         if key is not None and (best is None or key > best):
             best, best_groups, best_h = key, groups, hh
-    return _result(rules, req, best_h, best, best_groups)
+    return _result(rules, req, best_h, best, best_groups, display)
 
 
-def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
+def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
     res: dict = {"id": req.id}  # type: ignore[type-arg]
     if best is None:
         res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
@@ -825,7 +874,8 @@ def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any) -> dict: 
         res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
     res["winning_tile"] = NAMES[h.t]
     res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
-    res["decomposition"] = _decomposition(h, groups)
+    if display:
+        res["decomposition"] = _decomposition(h, groups)
     return res
 
 
@@ -840,7 +890,18 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     out = []
     first_error = None
     any_valid = False
+    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
+    near: set[int] | None = None
+    if not any(x in huns for x in req.concealed):
+        # without a hun in hand a drawn tile can only join tiles it touches
+        near = set(huns)
+        for x in req.concealed:
+            near.add(x)
+            if x < 27 and rules.chow:
+                near.update(y for y in range(x - 2, x + 3) if y // 9 == x // 9 and 0 <= y < 27)
     for k in range(34):
+        if near is not None and k not in near:
+            continue
         held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
         if held >= 4:
             continue  # no fifth tile to draw
@@ -850,7 +911,9 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
             first_error = first_error or errs[0]
             continue
         any_valid = True
-        res = score_parsed(rules, r)
+        if not has_shape(*_shape_key(rules, r, k)):
+            continue
+        res = score_parsed(rules, r, display=False)
         if res["win"]:
             out.append({"tile": NAMES[k], "fan": res["fan"], "total": res["total"],
                         "patterns": res["patterns"], "formula": res["formula"]})
@@ -892,45 +955,6 @@ _DP: dict = {}  # type: ignore[type-arg]  (hand context, t, state) → {aggregat
 _CACHE_LIMIT = 400_000
 
 
-def _group_options(counts: tuple[int, ...], k: int, wild: int, melds: int, pair: int, chow: bool):  # type: ignore[no-untyped-def]
-    """The groups that can hold one natural tile of kind k, the lowest natural
-    tile left: (group, natural kinds it uses, huns it uses, is pair)."""
-    c = counts[k]
-    if pair:
-        if c >= 2:
-            yield make_group(PAIR, (k, k), (False, False)), (k, k), 0, True
-        if wild >= 1:
-            yield make_group(PAIR, (k, k), (False, True)), (k,), 1, True
-    if melds:
-        for nat in (3, 2, 1):
-            if c >= nat and wild >= 3 - nat:
-                yield make_group(PUNG, (k, k, k), (False,) * nat + (True,) * (3 - nat)), (k,) * nat, 3 - nat, False
-        if chow and k < 27:
-            r = k % 9
-            for a in (k - 2, k - 1, k):
-                if a < k - r or a + 2 > k - r + 8:
-                    continue
-                options = []
-                for f in (a, a + 1, a + 2):
-                    if f < k:
-                        options.append(((True, f),))
-                    elif f == k:
-                        options.append(((False, f),))
-                    elif counts[f] > 0:
-                        options.append(((False, f), (True, f)))
-                    else:
-                        options.append(((True, f),))
-                for s0 in options[0]:
-                    for s1 in options[1]:
-                        for s2 in options[2]:
-                            slots = (s0, s1, s2)
-                            need = (s0[0]) + (s1[0]) + (s2[0])
-                            if need > wild:
-                                continue
-                            yield (make_group(CHOW, (a, a + 1, a + 2), (s0[0], s1[0], s2[0])),
-                                   tuple(f for hf, f in slots if not hf), need, False)
-
-
 def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
     """The group with the winning tile in each slot it can take (distinct faces)."""
     out = []
@@ -965,11 +989,14 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
-    dp_key0 = (ctx, t, t_hun, chow)
+    # once the winning tile is placed, the rest of the search no longer
+    # depends on which tile it was: those states are shared across draws
+    dp_key_t = (ctx, chow, t, t_hun)
+    dp_key_free = (ctx, chow)
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
         """Distinct masks of groups made only of huns: melds and pairs, without and with t."""
-        key = (dp_key0, "wild", tl)
+        key = (dp_key_t if tl else dp_key_free, "wild", tl)
         got = _DP.get(key)
         if got is None:
             m0: dict = {}  # type: ignore[type-arg]
@@ -1014,7 +1041,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         return {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
 
     def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
-        key = (dp_key0, counts, wild, m, p, tl)
+        key = (dp_key_t if tl else dp_key_free, counts, wild, m, p, tl)
         got = _DP.get(key)
         if got is not None:
             return got

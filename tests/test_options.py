@@ -1,0 +1,493 @@
+"""Every option of rules/tianjin.yaml, its profiles and an overlay: the difference each makes.
+
+Expected values are derived from the reading (shared/spec/rules-reading.md),
+not copied from the scorer:
+  fan = (sum of add values, or 1 for 提溜) × product of mul values     (§5)
+  score tables for a 杠开 win, p = points of the kong just made      (§6)
+    separate: fan    fan_with_kong: fan + p    coins: (fan + 1) × p
+Kong points: 明杠 1, 暗杠 2, 金杠 4 (option jin_gang: 8, or forbidden).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sys
+from typing import Any
+
+import pytest
+
+from tjmj_dsl import RuleError, Scorer, load_rules
+from tjmj_dsl.cli import main
+from tjmj_dsl.notation import parse_hand
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIG_DRAGON = os.path.join(ROOT, "examples", "big-dragon.yaml")
+
+_SCORERS: dict[tuple[Any, ...], Scorer] = {}
+
+
+def scorer(profile: str | None = None, rules: str | None = None, **options: Any) -> Scorer:
+    """One Scorer per (rules, profile, options), built once for the whole module."""
+    key = (rules, profile, tuple(sorted(options.items())))
+    if key not in _SCORERS:
+        _SCORERS[key] = Scorer(rules=rules, profile=profile, options=options or None)
+    return _SCORERS[key]
+
+
+def req(hand: str, indicator: str = "7p", **kw: Any) -> dict[str, Any]:
+    return {**parse_hand(hand), "indicator": indicator, **kw}
+
+
+def score(hand: str, indicator: str = "7p", *, profile: str | None = None, rules: str | None = None,
+          options: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    return scorer(profile, rules, **(options or {})).score(req(hand, indicator, **kw))
+
+
+def refused(r: dict[str, Any]) -> bool:
+    return r["win"] is False and r["reason"] == "invalid_request" and bool(r.get("error"))
+
+
+def won(r: dict[str, Any], fan: int, total: int | None = None) -> bool:
+    return r["win"] is True and r["fan"] == fan and r["total"] == (fan if total is None else total)
+
+
+# Hands (indicator 7p unless said: huns 7p 8p by default).
+PLAIN = "345m 123s EEE 77m 45s +6s"        # 提溜 × 素 = 1×2 = 2
+BARE = "345m 123s EEE 456s 9m +7p"         # the drawn hun stands for 9m: bare 提溜 = 1 (not 混吊)
+ZHUO5_ON_8P = "46m 123s EEE 77m 456s +8p"  # 8p (a hun) fills 5m: 捉5 = 3 (not 素)
+ZHUO5_ON_9P = "46m 123s EEE 77m 456s +9p"  # the same, only if 9p is a hun
+KONG_EXPOSED = "345m 123s 77m 45s [5555p] +6s"    # 杠开 素: 1×2×2 = 4, p = 1
+KONG_CONCEALED = "345m 123s 77m 45s (5555p) +6s"  # 杠开 素: 1×2×2 = 4, p = 2
+JIN_GANG = "345m 123s 77m 45s (8888p) +6s"        # 杠开 after a 金杠 (huns held, no 素): 1×2 = 2
+JIN_GANG_EXPOSED = "345m 123s 77m 45s [8888p] +6s"
+
+
+# ---------------------------------------------------------------- score_table
+
+@pytest.mark.parametrize("table, exposed, concealed", [
+    ("separate", 4, 4),                         # fan alone
+    ("fan_with_kong", 4 + 1, 4 + 2),            # fan + p
+    ("coins", (4 + 1) * 1, (4 + 1) * 2),        # (fan + 1) × p
+])
+def test_score_table(table: str, exposed: int, concealed: int) -> None:
+    opts = {"score_table": table}
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", options=opts), 4, exposed)
+    assert won(score(KONG_CONCEALED, kong_draw="concealed", options=opts), 4, concealed)
+    # a win that is not 杠开 shows fan in every table, even with a kong among the melds
+    assert won(score(PLAIN, options=opts), 2, 2)
+    assert won(score(KONG_CONCEALED, options=opts), 2, 2)  # 素 only: 1×2
+
+
+def test_score_table_default_is_separate() -> None:
+    assert dict(load_rules(None).choices)["score_table"] == "separate"
+    assert won(scorer().score(req(KONG_CONCEALED, kong_draw="concealed")), 4, 4)
+
+
+# ---------------------------------------------------------------- profiles
+
+@pytest.mark.parametrize("profile, exposed, concealed, rotation", [
+    ("seed-001", 4, 4, "seed-001"),
+    ("seed-000-fan", 4 + 1, 4 + 2, "seed-000"),          # 含明杠1番 / 含暗杠2番
+    ("seed-000-coins", (4 + 1) * 1, (4 + 1) * 2, "seed-000"),
+])
+def test_profiles(profile: str, exposed: int, concealed: int, rotation: str) -> None:
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", profile=profile), 4, exposed)
+    assert won(score(KONG_CONCEALED, kong_draw="concealed", profile=profile), 4, concealed)
+    assert won(score(PLAIN, profile=profile), 2, 2)
+    rs = load_rules(None, profile=profile)
+    assert rs.profile == profile
+    assert dict(rs.play)["dealer_rotation"] == rotation
+
+
+def test_default_profile_is_seed_001() -> None:
+    assert scorer().profile == "seed-001"
+    assert load_rules(None).profile == "seed-001"
+
+
+# reading §6: 杠开素龙 = 4×2×2 = 16, 杠开素龙捉5 = (3+4)×2×2 = 28 (indicator 1p: no hun held)
+@pytest.mark.parametrize("profile, long_e, long_c, zhuo5_e, zhuo5_c", [
+    ("seed-001", 16, 16, 28, 28),
+    ("seed-000-fan", 16 + 1, 16 + 2, 28 + 1, 28 + 2),
+    ("seed-000-coins", 17 * 1, 17 * 2, 29 * 1, 29 * 2),   # the seed prints 17 / 34 for 杠开素龙
+])
+def test_profiles_on_seed_rows(profile: str, long_e: int, long_c: int, zhuo5_e: int, zhuo5_c: int) -> None:
+    assert won(score("123456789m 7s [5555p] +7s", "1p", kong_draw="exposed", profile=profile), 16, long_e)
+    assert won(score("123456789m 7s (5555p) +7s", "1p", kong_draw="concealed", profile=profile), 16, long_c)
+    assert won(score("12346789m 77s [5555p] +5m", "1p", kong_draw="exposed", profile=profile), 28, zhuo5_e)
+    assert won(score("12346789m 77s (5555p) +5m", "1p", kong_draw="concealed", profile=profile), 28, zhuo5_c)
+
+
+def test_unknown_profile_is_refused() -> None:
+    with pytest.raises(RuleError) as e:
+        load_rules(None, profile="seed-000-coin")
+    text = e.value.render()
+    assert "no profile 'seed-000-coin'" in text and "seed-000-coins" in text
+
+
+# ---------------------------------------------------------------- jin_gang
+
+@pytest.mark.parametrize("jin, points", [("4", 4), ("8", 8)])
+def test_jin_gang_points(jin: str, points: int) -> None:
+    fan = 2  # 提溜 × 杠开; the 金杠 holds huns, so no 素
+    for table, total in (("separate", fan), ("fan_with_kong", fan + points), ("coins", (fan + 1) * points)):
+        r = score(JIN_GANG, kong_draw="hun", options={"jin_gang": jin, "score_table": table})
+        assert won(r, fan, total), (table, r)
+        r = score(JIN_GANG_EXPOSED, kong_draw="hun", options={"jin_gang": jin, "score_table": table})
+        assert won(r, fan, total), (table, r)
+    assert dict(load_rules(None, options={"jin_gang": jin}).kong_points)["hun"] == points
+
+
+def test_jin_gang_default_is_4() -> None:
+    assert dict(load_rules(None).kong_points) == {"exposed": 1, "concealed": 2, "hun": 4}
+    assert won(score(JIN_GANG, kong_draw="hun", profile="seed-000-coins"), 2, (2 + 1) * 4)
+    assert won(score(JIN_GANG, kong_draw="hun", profile="seed-000-fan"), 2, 2 + 4)
+
+
+def test_jin_gang_forbidden() -> None:
+    forb = {"jin_gang": "forbidden"}
+    assert refused(score(JIN_GANG, kong_draw="hun", options=forb))
+    assert refused(score(JIN_GANG_EXPOSED, kong_draw="hun", options=forb))
+    assert refused(score(JIN_GANG_EXPOSED, options=forb))  # the kong itself, even without 杠开
+    # kongs of other tiles are untouched
+    assert won(score(KONG_CONCEALED, kong_draw="concealed", options=forb), 4)
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", options=forb), 4)
+    # the same 金杠 is a legal 杠开 by default
+    assert won(score(JIN_GANG, kong_draw="hun"), 2)
+    assert dict(load_rules(None, options=forb).claims)["hun_kong"] is False
+    assert dict(load_rules(None).claims)["hun_kong"] is True
+
+
+def test_jin_gang_unknown_value() -> None:
+    with pytest.raises(RuleError) as e:
+        load_rules(None, options={"jin_gang": "16"})
+    text = e.value.render()
+    assert "jin_gang" in text and "'16'" in text
+    assert "forbidden" in text and "4" in text and "8" in text
+
+
+# ---------------------------------------------------------------- tianting
+
+def test_tianting_off_refuses_the_field() -> None:
+    assert refused(score(PLAIN, tianting=True))
+    assert refused(score(PLAIN, tianting=True, options={"tianting": "off"}))
+    assert won(score(PLAIN, tianting=False), 2)
+    assert won(score(PLAIN), 2)
+
+
+def test_tianting_on_doubles() -> None:
+    on = {"tianting": "on"}
+    r = score(PLAIN, tianting=True, options=on)
+    assert won(r, 2 * 2) and "tianting" in r["patterns"]
+    assert won(score(PLAIN, options=on), 2)                 # not declared: no ×2
+    assert won(score(PLAIN, tianting=False, options=on), 2)
+    # a bare 提溜 reaches the minimum with 天听: 1 × 2 = 2
+    assert won(score(BARE, tianting=True, options=on), 2)
+    assert score(BARE, options=on)["reason"] == "below_min_fan"
+
+
+# ---------------------------------------------------------------- subenlong
+
+SUBENLONG = "123456789p 123s E +E"        # one 7p and one 8p, each itself in the 龙: 龙 4 × 本混 2 = 8
+SUBENLONG_ZHUO5 = "12346789m 123s EE +5m"  # indicator 7m: 素本伍龙, (3+4) × 本混 2 = 14
+NEAR_MISS = "123456789p 123s 8p +8p"       # two 8p: 龙 4 × 本混 2 × 混吊 2 = 16, never 素本龙
+
+
+@pytest.mark.parametrize("value, factor", [("off", 1), ("on", 2)])
+def test_subenlong(value: str, factor: int) -> None:
+    opts = {"subenlong": value}
+    r = score(SUBENLONG, "7p", options=opts)
+    assert won(r, 8 * factor), r
+    assert ("subenlong" in r["patterns"]) == (value == "on")
+    assert {"long", "benhun"} <= set(r["patterns"])
+    r = score(SUBENLONG_ZHUO5, "7m", options=opts)
+    assert won(r, 14 * factor), r
+    assert ("subenlong" in r["patterns"]) == (value == "on")
+    # near-miss: same value either way
+    r = score(NEAR_MISS, "7p", options=opts)
+    assert won(r, 16), r
+    assert "subenlong" not in r["patterns"]
+
+
+def test_subenlong_default_off() -> None:
+    assert won(scorer().score(req(SUBENLONG)), 8)
+
+
+# ---------------------------------------------------------------- tianhu / dihu / first_draw_multiplier
+
+@pytest.mark.parametrize("mult", [4, 5, 6, 7, 8])
+def test_first_draw_multiplier(mult: int) -> None:
+    opts = {"first_draw_multiplier": mult}
+    r = score(PLAIN, tianhu=True, options=opts)
+    assert won(r, 2 * mult) and "tianhu" in r["patterns"]   # 素 2 × 天和 mult
+    r = score(PLAIN, dihu=True, options=opts)
+    assert won(r, 2 * mult) and "dihu" in r["patterns"]
+    # reading §5: 天和 of 双混吊本混捉5龙 = 28 × 4 = 112 (seed 001 misprints 102)
+    assert won(score("123456789m 1m2m EE +5m", "1m", tianhu=True, options=opts), 28 * mult)
+    assert won(score(PLAIN, options=opts), 2)  # no first draw: untouched
+
+
+def test_first_draw_multiplier_default_is_4() -> None:
+    assert won(score(PLAIN, tianhu=True), 8)
+    assert won(score(PLAIN, dihu=True), 8)
+    assert won(score("123456789m 1m2m EE +5m", "1m", tianhu=True), 112)
+
+
+def test_first_draw_multiplier_unknown_value() -> None:
+    with pytest.raises(RuleError) as e:
+        load_rules(None, options={"first_draw_multiplier": 9})
+    text = e.value.render()
+    assert "first_draw_multiplier" in text and "[4, 5, 6, 7, 8]" in text
+
+
+def test_tianhu_off() -> None:
+    off = {"tianhu": "off"}
+    assert refused(score(PLAIN, tianhu=True, options=off))
+    assert won(score(PLAIN, dihu=True, options=off), 8)       # 地和 still played
+    assert won(score(PLAIN, options=off), 2)
+    assert won(score(PLAIN, tianhu=True, options={"tianhu": "on"}), 8)
+    # the multiplier still reaches 地和 when 天和 is off
+    assert won(score(PLAIN, dihu=True, options={**off, "first_draw_multiplier": 8}), 16)
+    assert refused(score(PLAIN, tianhu=True, options={**off, "first_draw_multiplier": 8}))
+
+
+def test_dihu_off() -> None:
+    off = {"dihu": "off"}
+    assert refused(score(PLAIN, dihu=True, options=off))
+    assert won(score(PLAIN, tianhu=True, options=off), 8)     # 天和 still played
+    assert won(score(PLAIN, options=off), 2)
+    assert won(score(PLAIN, dihu=True, options={"dihu": "on"}), 8)
+    assert won(score(PLAIN, tianhu=True, options={**off, "first_draw_multiplier": 6}), 12)
+
+
+# ---------------------------------------------------------------- hun_kinds
+
+@pytest.mark.parametrize("kinds, huns", [(1, ["7p"]), (2, ["7p", "8p"]), (3, ["7p", "8p", "9p"])])
+def test_hun_kinds(kinds: int, huns: list[str]) -> None:
+    opts = {"hun_kinds": kinds}
+    assert load_rules(None, options=opts).hun_count == kinds
+    # 7p is a hun under every count
+    r = score("46m 123s EEE 77m 456s +7p", options=opts)
+    assert won(r, 3) and r["hun_kinds"] == huns
+    # 8p is wild with 2 or 3 kinds, not with 1
+    r = score(ZHUO5_ON_8P, options=opts)
+    if "8p" in huns:
+        assert won(r, 3) and "zhuo5" in r["patterns"]
+    else:
+        assert r["win"] is False and r["reason"] == "no_winning_shape"
+    # 9p is wild only with 3 kinds
+    r = score(ZHUO5_ON_9P, options=opts)
+    if "9p" in huns:
+        assert won(r, 3) and "zhuo5" in r["patterns"]
+    else:
+        assert r["win"] is False and r["reason"] == "no_winning_shape"
+
+
+@pytest.mark.parametrize("indicator, huns", [
+    ("9s", ["9s", "1s", "2s"]),   # suits wrap 9 → 1
+    ("N", ["N", "E", "S"]),       # 北 → 东 → 南
+    ("P", ["P", "C", "F"]),       # 白 → 中 → 发
+])
+def test_hun_kinds_3_counts_on_from_the_indicator(indicator: str, huns: list[str]) -> None:
+    r = score("345m 456p 77m 45s 789p +6s", indicator, options={"hun_kinds": 3})
+    assert r["hun_kinds"] == huns and r["win"] is True
+
+
+def test_hun_kinds_changes_su() -> None:
+    # 999p as plain tiles: 素 under 2 kinds (1×2 = 2, wins); holding huns under 3 kinds
+    hand = "345m 123s 999p 77m 45s +6s"
+    assert won(score(hand), 2) and "su" in score(hand)["patterns"]
+    r = score(hand, options={"hun_kinds": 3})
+    assert "su" not in r["patterns"]
+
+
+# ---------------------------------------------------------------- min_fan
+
+@pytest.mark.parametrize("min_fan", [1, 2, 3])
+def test_min_fan(min_fan: int) -> None:
+    opts = {"min_fan": min_fan}
+    assert load_rules(None, options=opts).min_fan == min_fan
+    for hand, fan in ((BARE, 1), (PLAIN, 2), (ZHUO5_ON_8P, 3)):
+        r = score(hand, options=opts)
+        assert r["fan"] == fan, (hand, r)
+        if fan >= min_fan:
+            assert won(r, fan), (hand, r)
+        else:
+            assert r["win"] is False and r["total"] == 0 and r["reason"] == "below_min_fan", (hand, r)
+
+
+def test_min_fan_default_is_2() -> None:
+    assert score(BARE)["reason"] == "below_min_fan"
+    assert won(score(PLAIN), 2)
+
+
+# ---------------------------------------------------------------- play / settlement options
+
+@pytest.mark.parametrize("option, value, key, carried", [
+    ("chan_points", 1, "chan_points", 1),
+    ("chan_points", 2, "chan_points", 2),
+    ("chan_points", "2", "chan_points", 2),          # as the command line passes it
+    ("dealer_rotation", "seed-001", "dealer_rotation", "seed-001"),
+    ("dealer_rotation", "seed-000", "dealer_rotation", "seed-000"),
+    ("last_tiles_claims", "allowed", "no_claim_in_last_tiles", 0),
+    ("last_tiles_claims", "refused", "no_claim_in_last_tiles", 4),
+])
+def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
+    rs = load_rules(None, options={option: value})
+    play = dict(rs.play)
+    assert play[key] == carried
+    # the others keep their defaults
+    defaults = {"chan_points": 1, "dealer_rotation": "seed-001", "no_claim_in_last_tiles": 0,
+                "zuozhuang": True, "lazhuang_max": 2}
+    assert {k: v for k, v in play.items() if k != key} == {k: v for k, v in defaults.items() if k != key}
+
+
+def test_play_defaults() -> None:
+    rs = load_rules(None)
+    assert dict(rs.play)["chan_points"] == 1
+    assert dict(rs.play)["dealer_rotation"] == "seed-001"
+    assert dict(rs.play)["no_claim_in_last_tiles"] == 0
+    ch = dict(rs.choices)
+    assert (ch["chan_points"], ch["dealer_rotation"], ch["last_tiles_claims"]) == (1, "seed-001", "allowed")
+
+
+@pytest.mark.parametrize("option, value, names, suggests", [
+    ("chan_points", 3, "option 'chan_points'", ["[1, 2]"]),
+    ("chan_points", "two", "option 'chan_points'", ["[1, 2]"]),
+    ("dealer_rotation", "seed000", "option 'dealer_rotation'", ["did you mean 'seed-000'?"]),
+    ("dealer_rotation", "winner-deals", "option 'dealer_rotation'", ["seed-001", "seed-000"]),
+    ("last_tiles_claims", "refuse", "option 'last_tiles_claims'", ["did you mean 'refused'?"]),
+    ("last_tiles_claims", "never", "option 'last_tiles_claims'", ["allowed", "refused"]),
+])
+def test_play_option_unknown_value(option: str, value: Any, names: str, suggests: list[str]) -> None:
+    with pytest.raises(RuleError) as e:
+        load_rules(None, options={option: value})
+    text = e.value.render()
+    assert names in text and repr(value) in text
+    for s in suggests:
+        assert s in text, text
+
+
+def test_unknown_option_name() -> None:
+    with pytest.raises(RuleError) as e:
+        load_rules(None, options={"chan_pionts": 2})
+    assert "no option 'chan_pionts'" in e.value.render() and "did you mean 'chan_points'?" in e.value.render()
+
+
+@pytest.mark.xfail(strict=True, raises=AttributeError,
+                   reason="resolve._patches_for: a string value ('6', as --option passes it) for a "
+                   "`values:` option that is not the last allowed value crashes with AttributeError "
+                   "('int' object has no attribute 'lower') after the first match")
+@pytest.mark.parametrize("option, value, check", [
+    ("first_draw_multiplier", "6", lambda rs: dict(rs.choices)["first_draw_multiplier"] == 6),
+    ("min_fan", "1", lambda rs: rs.min_fan == 1),
+    ("hun_kinds", "1", lambda rs: rs.hun_count == 1),
+    ("chan_points", "1", lambda rs: dict(rs.play)["chan_points"] == 1),
+])
+def test_values_options_from_strings(option: str, value: str, check: Any) -> None:
+    assert check(load_rules(None, options={option: value}))
+
+
+@pytest.mark.xfail(strict=True, raises=AttributeError,
+                   reason="same crash through the CLI: `tjmj score ... --option min_fan=1`")
+def test_cli_option_min_fan_string() -> None:
+    code, out, _ = run(["score", BARE, "-i", "7p", "--option", "min_fan=1", "--json"])
+    assert code == 0 and json.loads(out)["win"] is True
+
+
+# ---------------------------------------------------------------- per-line profile/options in the JSONL batch
+
+def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    old_in = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as e:
+                code = int(e.code or 0)
+    finally:
+        sys.stdin = old_in
+    return code, out.getvalue(), err.getvalue()
+
+
+def _line(id_: str, hand: str, indicator: str = "7p", **kw: Any) -> dict[str, Any]:
+    return {"id": id_, **req(hand, indicator), **kw}
+
+
+def test_jsonl_per_line_profile_and_options() -> None:
+    lines = [
+        _line("tt-off", PLAIN, tianting=True),
+        _line("tt-on", PLAIN, tianting=True, options={"tianting": "on"}),
+        _line("bare", BARE),
+        _line("bare-min1", BARE, options={"min_fan": 1}),
+        _line("9p", ZHUO5_ON_9P),
+        _line("9p-3kinds", ZHUO5_ON_9P, options={"hun_kinds": 3}),
+        _line("kong", KONG_CONCEALED, kong_draw="concealed"),
+        _line("kong-fan", KONG_CONCEALED, kong_draw="concealed", profile="seed-000-fan"),
+        _line("kong-coins", KONG_CONCEALED, kong_draw="concealed", profile="seed-000-coins"),
+        _line("jin-coins-8", JIN_GANG, kong_draw="hun", profile="seed-000-coins", options={"jin_gang": "8"}),
+        _line("jin-forbidden", JIN_GANG, kong_draw="hun", options={"jin_gang": "forbidden"}),
+        _line("bad-option", PLAIN, options={"chan_points": 3}),
+        _line("after", PLAIN, tianting=True),  # a line's options do not leak into the next
+    ]
+    code, out, _ = run(["score", "--jsonl"], "\n".join(json.dumps(x) for x in lines) + "\n")
+    assert code == 0
+    res = {r["id"]: r for r in map(json.loads, out.splitlines())}
+    assert list(res) == [x["id"] for x in lines]
+    assert refused(res["tt-off"])
+    assert won(res["tt-on"], 4)
+    assert res["bare"]["win"] is False and res["bare"]["reason"] == "below_min_fan"
+    assert won(res["bare-min1"], 1)
+    assert res["9p"]["win"] is False and res["9p"]["reason"] == "no_winning_shape"
+    assert won(res["9p-3kinds"], 3)
+    assert won(res["kong"], 4, 4)
+    assert won(res["kong-fan"], 4, 4 + 2)
+    assert won(res["kong-coins"], 4, (4 + 1) * 2)
+    assert won(res["jin-coins-8"], 2, (2 + 1) * 8)
+    assert refused(res["jin-forbidden"])
+    assert "chan_points" in res["bad-option"]["error"]
+    assert refused(res["after"])
+
+
+def test_jsonl_command_line_defaults_and_line_overrides() -> None:
+    lines = [_line("a", KONG_EXPOSED, kong_draw="exposed"),
+             _line("b", KONG_EXPOSED, kong_draw="exposed", profile="seed-001")]
+    code, out, _ = run(["score", "--jsonl", "--profile", "seed-000-coins"], "\n".join(map(json.dumps, lines)))
+    res = [json.loads(x) for x in out.splitlines()]
+    assert code == 0
+    assert won(res[0], 4, (4 + 1) * 1)
+    assert won(res[1], 4, 4)
+
+
+def test_scorer_ignores_profile_and_options_in_the_request() -> None:
+    # Scorer.score strips them: the Scorer's own rules apply, not the line's
+    r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-000-coins",
+                        "options": {"score_table": "coins"}})
+    assert won(r, 4, 4)
+
+
+# ---------------------------------------------------------------- an overlay rule file
+
+def test_overlay_big_dragon() -> None:
+    # 龙 5 × 素 2 = 10 in the overlay; 4 × 2 = 8 in the built-in rules (huns C F: none held)
+    r = score("123456789p 123s E +E", "C", rules=BIG_DRAGON)
+    assert won(r, 10) and r["patterns"] == ["long", "su"]
+    assert won(score("123456789p 123s E +E", "C"), 8)
+    # the overlay keeps every option of its base
+    assert won(score("123456789p 123s E +E", "C", rules=BIG_DRAGON, options={"tianting": "on"}, tianting=True), 20)
+    assert won(score(KONG_CONCEALED, kong_draw="concealed", rules=BIG_DRAGON, profile="seed-000-coins"), 4, 10)
+    # a bare 提溜 does not win in the built-in rules
+    assert score(BARE)["reason"] == "below_min_fan"
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="the overlay's `set: min_fan: 1` is overwritten by the min_fan option's "
+                   "default patch (min_fan: 2): resolve.apply_options applies every option's default after the "
+                   "overlay's set, so an overlay cannot change a path that an option writes")
+def test_overlay_big_dragon_bare_tiliu_wins() -> None:
+    assert load_rules(BIG_DRAGON).min_fan == 1
+    assert won(score(BARE, rules=BIG_DRAGON), 1)
