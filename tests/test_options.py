@@ -376,10 +376,6 @@ def test_unknown_option_name() -> None:
     assert "no option 'chan_pionts'" in e.value.render() and "did you mean 'chan_points'?" in e.value.render()
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError,
-                   reason="resolve._patches_for: a string value ('6', as --option passes it) for a "
-                   "`values:` option that is not the last allowed value crashes with AttributeError "
-                   "('int' object has no attribute 'lower') after the first match")
 @pytest.mark.parametrize("option, value, check", [
     ("first_draw_multiplier", "6", lambda rs: dict(rs.choices)["first_draw_multiplier"] == 6),
     ("min_fan", "1", lambda rs: rs.min_fan == 1),
@@ -390,8 +386,6 @@ def test_values_options_from_strings(option: str, value: str, check: Any) -> Non
     assert check(load_rules(None, options={option: value}))
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError,
-                   reason="same crash through the CLI: `tjmj score ... --option min_fan=1`")
 def test_cli_option_min_fan_string() -> None:
     code, out, _ = run(["score", BARE, "-i", "7p", "--option", "min_fan=1", "--json"])
     assert code == 0 and json.loads(out)["win"] is True
@@ -484,10 +478,8 @@ def test_overlay_big_dragon() -> None:
     assert score(BARE)["reason"] == "below_min_fan"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the overlay's `set: min_fan: 1` is overwritten by the min_fan option's "
-                   "default patch (min_fan: 2): resolve.apply_options applies every option's default after the "
-                   "overlay's set, so an overlay cannot change a path that an option writes")
 def test_overlay_big_dragon_bare_tiliu_wins() -> None:
+    # the overlay picks the min_fan option's default (a value an option owns cannot be set directly:
+    # tests/golden/bad_overlay_owned.yaml)
     assert load_rules(BIG_DRAGON).min_fan == 1
     assert won(score(BARE, rules=BIG_DRAGON), 1)

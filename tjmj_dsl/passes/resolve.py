@@ -140,12 +140,19 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
     for oid in order:
         opt = options[oid]
         value = picked.get(oid, opt.get("default"))
-        patches, ok = _patches_for(oid, opt, value, out, picked_at.get(oid), diags)
+        patches, ok, value = _patches_for(oid, opt, value, out, picked_at.get(oid), diags)
         if not ok:
             continue
         out.choices[oid] = value
         for path_s, (v, at) in patches.items():
             target = tuple(path_s.split("."))
+            odoc, opath = res.origin(target)
+            if odoc is not res.base and target in res.origins:
+                diags.append(Diagnostic(
+                    "error", "option-owned", f"{path_s!r} is set by option {oid!r}, so this change would be undone",
+                    odoc.pos(opath, True), f"choose the option instead: set `options.{oid}.default` (choices: "
+                    + ", ".join(str(c) for c in (opt.get("choices") or opt.get("values") or [])) + ")"))
+                continue
             prev = writers.get(target)
             if prev and prev[0] != oid and prev[0] not in (opt.get("after") or []):
                 diags.append(Diagnostic(
@@ -159,7 +166,8 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                 diags.append(d)
             writers[target] = (oid, out.where(at, True))
     if diags:
-        raise RuleError(diags, out.sources())
+        raise RuleError(sorted(diags, key=lambda d: (d.pos.file, d.pos.line, d.pos.col) if d.pos else ("", 0, 0)),
+                        out.sources())
     out.profile = prof_name
     return out
 
@@ -192,7 +200,7 @@ def _order(options: dict[str, Any], res: Resolved, diags: list[Diagnostic]) -> l
 
 
 def _patches_for(oid: str, opt: dict[str, Any], value: Any, res: Resolved, at: Pos | None,
-                 diags: list[Diagnostic]) -> tuple[dict[str, tuple[Any, Path]], bool]:
+                 diags: list[Diagnostic]) -> tuple[dict[str, tuple[Any, Path]], bool, Any]:
     if "choices" in opt:
         choices = opt["choices"]
         key = str(value) if not isinstance(value, bool) else ("on" if value else "off")
@@ -200,16 +208,15 @@ def _patches_for(oid: str, opt: dict[str, Any], value: Any, res: Resolved, at: P
             diags.append(Diagnostic("error", "option-value", f"option {oid!r} has no choice {value!r}",
                                     at or res.where(("options", oid, "default")),
                                     did_you_mean(key, list(choices)) or "choices: " + ", ".join(map(str, choices))))
-            return {}, False
+            return {}, False, value
         sets = (choices[key] or {}).get("set") or {}
-        return {p: (v, ("options", oid, "choices", key, "set", p)) for p, v in sets.items()}, True
+        return {p: (v, ("options", oid, "choices", key, "set", p)) for p, v in sets.items()}, True, key
     allowed = opt.get("values") or []
     if isinstance(value, str) and value not in allowed:  # from the command line: "6" for 6
-        for a in allowed:
-            if str(a).lower() == value.lower():
-                value = a
+        value = next((a for a in allowed if str(a).lower() == value.lower()), value)
     if value not in allowed:
         diags.append(Diagnostic("error", "option-value", f"option {oid!r} takes one of {allowed}, not {value!r}",
                                 at or res.where(("options", oid, "default"))))
-        return {}, False
-    return {p: (value if v == "$value" else v, ("options", oid, "set", p)) for p, v in (opt.get("set") or {}).items()}, True
+        return {}, False, value
+    return ({p: (value if v == "$value" else v, ("options", oid, "set", p)) for p, v in (opt.get("set") or {}).items()},
+            True, value)
