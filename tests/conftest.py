@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from typing import Any
@@ -12,12 +14,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from tjmj_dsl import Scorer  # noqa: E402
+from tjmj_dsl.cli import main  # noqa: E402
 from tjmj_dsl.notation import parse_hand  # noqa: E402
 
 
 def req(hand: str, indicator: str, **kw: Any) -> dict[str, Any]:
     """A request from the human notation: req("345m 123s EEE 77m 45s +6s", "7p")."""
     return {**parse_hand(hand), "indicator": indicator, **kw}
+
+
+def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """Run the `tjmj` command in-process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    old_in = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as e:
+                code = int(e.code or 0)
+    finally:
+        sys.stdin = old_in
+    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="session")

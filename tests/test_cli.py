@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
-import sys
 
 import pytest
 
-from tjmj_dsl.cli import main
+from conftest import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old_in = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(args)
-            except SystemExit as e:
-                code = int(e.code or 0)
-    finally:
-        sys.stdin = old_in
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_score_human_and_json() -> None:

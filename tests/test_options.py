@@ -10,17 +10,14 @@ Kong points: 明杠 1, 暗杠 2, 金杠 4 (option jin_gang: 8, or forbidden).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
-import sys
 from typing import Any
 
 import pytest
 
 from tjmj_dsl import RuleError, Scorer, load_rules
-from tjmj_dsl.cli import main
+from conftest import run
 from tjmj_dsl.notation import parse_hand
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -393,19 +390,6 @@ def test_cli_option_min_fan_string() -> None:
 
 # ---------------------------------------------------------------- per-line profile/options in the JSONL batch
 
-def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old_in = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(args)
-            except SystemExit as e:
-                code = int(e.code or 0)
-    finally:
-        sys.stdin = old_in
-    return code, out.getvalue(), err.getvalue()
 
 
 def _line(id_: str, hand: str, indicator: str = "7p", **kw: Any) -> dict[str, Any]:

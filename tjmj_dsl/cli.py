@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable
+from typing import Any
 
 from .diagnostics import RuleError
 from .notation import parse_hand
@@ -52,9 +52,8 @@ def _request(args: argparse.Namespace, need_draw: bool) -> dict[str, Any]:
         req["draw"] = hand["draw"]
     if args.kong_draw:
         req["kong_draw"] = args.kong_draw
-    for flag in ("tianhu", "dihu", "tianting"):
-        if getattr(args, flag, False):
-            req[flag] = True
+    for flag in args.flag or []:
+        req[flag] = True
     return req
 
 
@@ -223,9 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("hand", nargs="?", help='e.g. "345m 123s EEE 77m 45s [5555p] +6s" ((5555p) = concealed kong)')
         p.add_argument("--indicator", "-i", help="the flipped tile that names the huns, e.g. 7p")
         p.add_argument("--kong-draw", choices=("exposed", "concealed", "hun"), help="the winning tile replaced a kong (杠开)")
-        p.add_argument("--tianhu", action="store_true", help="天和: the dealer's first 14 tiles")
-        p.add_argument("--dihu", action="store_true", help="地和: a non-dealer's first draw")
-        p.add_argument("--tianting", action="store_true", help="the winner declared 天听 (option tianting=on)")
+        p.add_argument("--flag", action="append", metavar="NAME",
+                       help="a request flag of the rule file, e.g. tianhu (天和), dihu (地和); repeatable")
         p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
         p.add_argument("--profile", help="a profile of the rule file (default: its default_profile)")
         p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")

@@ -78,6 +78,7 @@ class RuleSet:
     chow: bool
     copies: int
     suits: tuple[str, ...]
+    flags: tuple[tuple[str, str], ...]  # request flag → what it means
     min_fan: int
     kong_points: tuple[tuple[str, int], ...]
     kinds: tuple[str, ...]

@@ -11,7 +11,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Pos, RuleError
 from .notation import parse_hand
-from .source.located import Located, load
+from .source.located import load
 from .tiles import TileError
 
 

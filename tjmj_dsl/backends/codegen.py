@@ -58,7 +58,7 @@ def _any_attrs() -> list[tuple[str, str]]:
 
 def generate_scorer(rs: RuleSet) -> str:
     types = expression_types(rs)
-    em = Emitter(types, {d.name for d in rs.definitions}, rs.kinds)
+    em = Emitter(types, {d.name for d in rs.definitions}, rs.kinds, tuple(f for f, _ in rs.flags))
     tables = static_tables(rs)
     imports, inlined = _inline()
     patterns = [{"id": p.id, "name": p.name, "bit": 1 << i, "code": em.emit(p.when.ast)}
@@ -75,7 +75,8 @@ def generate_scorer(rs: RuleSet) -> str:
     try:
         plan, agg_patterns, agg_unless, gmask_body = plan_atoms(rs)
         masks = {"nbits": plan.nbits, "gmask_body": gmask_body,
-                 "ctx": "(" + "".join(f"_frz(h.{c}), " for c in plan.context)
+                 "ctx": "(" + "".join((f"({c!r} in h.flags), " if c in dict(rs.flags) else f"_frz(h.{c}), ")
+                                      for c in plan.context)
                         + ("tuple(h.counts), " if plan.uses_count else "") + ")",
                  "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
                  "unless": [{"bit": 1 << j, "code": c} for j, c in enumerate(agg_unless)]}

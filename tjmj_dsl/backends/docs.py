@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..expr.vocabulary import DECOMP_VARS, FUNCS, GROUP_ATTRS, HAND_VARS, QUANTS, SLOT_ATTRS, TILE_ATTRS
@@ -38,6 +37,7 @@ def vocabulary_markdown() -> str:
     out = ["| name | type | meaning |", "|---|---|---|"]
     for k, v in {**HAND_VARS, **DECOMP_VARS}.items():
         out.append(f"| `{k}` | {v.type} | {v.doc} |")
+    out.append("| each of the rule file's `request_flags` | bool | what the request says of how the hand was won |")
     out.append("")
     out.append("| attribute | of | type | meaning |")
     out.append("|---|---|---|---|")

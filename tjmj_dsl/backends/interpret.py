@@ -28,8 +28,10 @@ class InterpretedRules:
 
     def _hand_env(self, h: runtime.Hand) -> dict[str, Any]:
         env = {name: getattr(h, name) for name in ("indicator", "hun_kinds", "hun_suit", "t", "t_hun", "huns",
-                                                   "declared", "kong_draw", "tianhu", "dihu", "tianting", "suits")}
+                                                   "declared", "kong_draw", "suits")}
         env["hun_kinds"] = list(h.hun_kinds)
+        for f in self.flags:  # type: ignore[attr-defined]
+            env[f] = f in h.flags
         return env
 
     def _funcs(self, h: runtime.Hand) -> None:

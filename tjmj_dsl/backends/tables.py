@@ -49,6 +49,7 @@ def static_tables(rs: RuleSet) -> dict[str, Any]:
         "chow": rs.chow,
         "copies": rs.copies,
         "suits": list(rs.suits),
+        "flags": tuple(f for f, _ in rs.flags),
         "min_fan": rs.min_fan,
         "kong_points": dict(rs.kong_points),
         "ids": ids,
@@ -70,7 +71,8 @@ def expression_types(rs: RuleSet) -> dict[int, str]:
     def run(e: Any, scope: str, extra: dict[str, str] | None = None) -> None:
         if e is None:
             return
-        ch = Checker(Env({**scope_vars(scope, rs.kinds), **(extra or {})}, defs if scope != "algebra" else {}))
+        ch = Checker(Env({**scope_vars(scope, rs.kinds, tuple(f for f, _ in rs.flags)), **(extra or {})},
+                         defs if scope != "algebra" else {}))
         ch.check(e.ast)
         types.update(ch.types)
 

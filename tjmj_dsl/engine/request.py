@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles  # tjmj:inline-drop
+from ..tiles import TileError, format_tiles, name, parse_tiles  # tjmj:inline-drop
 
 MELD_TYPES = ("pung", "kong", "concealed_kong")
 KONG_DRAWS = ("exposed", "concealed", "hun")
-FIELDS = ("id", "concealed", "melds", "draw", "indicator", "kong_draw", "tianhu", "dihu", "tianting", "profile", "options")
+FIELDS = ("id", "concealed", "melds", "draw", "indicator", "kong_draw", "profile", "options")
 
 
 class RequestError(ValueError):
@@ -42,9 +42,7 @@ class Request:
     draw: int | None
     indicator: int
     kong_draw: str | None = None
-    tianhu: bool = False
-    dihu: bool = False
-    tianting: bool = False
+    flags: frozenset[str] = frozenset()  # the rule file's request flags that are true
     id: Any = None
 
 
@@ -72,15 +70,17 @@ def _bool(value: Any, field: str) -> bool:
     return value
 
 
-def parse_request(data: Any, need_draw: bool = True) -> Request:
-    """Read a request mapping. Field names are exact; unknown ones are errors,
-    so a typo never silently changes a score."""
+def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()) -> Request:
+    """Read a request mapping. Field names are exact (the fixed ones, and the
+    rule file's boolean `flags`); unknown ones are errors, so a typo never
+    silently changes a score."""
     if not isinstance(data, dict):
         raise RequestError(f"a request is a JSON object, got {type(data).__name__}")
+    known = FIELDS + tuple(flags)
     for k in data:
-        if k not in FIELDS:
-            near = [f for f in FIELDS if _close(k, f)]
-            raise RequestError(f"unknown field {k!r}", k, hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(FIELDS))
+        if k not in known:
+            near = [f for f in known if _close(k, f)]
+            raise RequestError(f"unknown field {k!r}", k, hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(known))
     if "concealed" not in data:
         raise RequestError("missing", "concealed", hint='the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"')
     if "indicator" not in data:
@@ -109,8 +109,7 @@ def parse_request(data: Any, need_draw: bool = True) -> Request:
     req = Request(
         concealed=tuple(concealed), melds=tuple(melds), draw=draw,
         indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
-        tianhu=_bool(data.get("tianhu"), "tianhu"), dihu=_bool(data.get("dihu"), "dihu"),
-        tianting=_bool(data.get("tianting"), "tianting"), id=data.get("id"),
+        flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
     )
     _check_counts(req)
     return req

@@ -3,6 +3,7 @@
 The rules reach this module as a `rules` object (compiled Python from the code
 generator, or closures over the AST from the interpreter) with these members:
   hun_count, cycles, chow, copies, min_fan       plain data
+  flags                                          boolean request fields the rules declare
   ids, names, kinds, kind_of, values             the patterns, in rule-file order
   requires[i], conflicts [(i, j)]                 claim bindings
   wild_melds, wild_pairs                          faces a group of huns alone may take
@@ -75,7 +76,7 @@ class Hand:
     """What a request says, with the huns worked out: the names rules read."""
 
     __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
-                 "kong_draw", "tianhu", "dihu", "tianting", "counts", "suits", "concealed", "request")
+                 "kong_draw", "flags", "counts", "suits", "concealed", "request")
 
     def count(self, k: int) -> int:
         return self.counts[k]
@@ -88,7 +89,7 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
     h.hun_kinds = hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)
     h.hun_set = frozenset(h.hun_kinds)
     h.hun_suit = SUIT_OF[req.indicator]
-    h.suits = ["m", "p", "s"]
+    h.suits = rules.suits
     h.t = t
     h.t_hun = t in h.hun_set
     h.concealed = tuple(req.concealed) + (t,)
@@ -105,9 +106,7 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
     h.declared = declared
     h.huns = sum(counts[k] for k in h.hun_kinds)
     h.kong_draw = req.kong_draw
-    h.tianhu = req.tianhu
-    h.dihu = req.dihu
-    h.tianting = req.tianting
+    h.flags = req.flags
     return h
 
 
@@ -447,7 +446,7 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     bad request: the result says what is wrong."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=True)
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
         if req.draw is None:
             raise RequestError("missing", "draw")
     except RequestError as e:
@@ -521,7 +520,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     invalid-request result."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=False)
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
     except RequestError as e:
         return _invalid(req_id, str(e))
     out = []
@@ -542,7 +541,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
         if held >= 4:
             continue  # no fifth tile to draw
-        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.tianhu, req.dihu, req.tianting, req.id)
+        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags, req.id)
         errs = rules.request_errors(make_hand(rules, r, k))
         if errs:
             first_error = first_error or errs[0]

@@ -34,13 +34,15 @@ class Env:
         return Env({**self.vars, name: typ}, self.definitions, self.def_scope)
 
 
-def scope_vars(scope: str, kinds: tuple[str, ...] = ()) -> dict[str, str]:
+def scope_vars(scope: str, kinds: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> dict[str, str]:
+    """The names of a scope; the rule file's request flags are hand-level booleans."""
+    hand = {**{k: v.type for k, v in HAND_VARS.items()}, **{f: BOOL for f in flags}}
     if scope == "hand":
-        return {k: v.type for k, v in HAND_VARS.items()}
+        return hand
     if scope == "decomp":
-        return {**{k: v.type for k, v in HAND_VARS.items()}, **{k: v.type for k, v in DECOMP_VARS.items()}}
+        return {**hand, **{k: v.type for k, v in DECOMP_VARS.items()}}
     if scope == "total":
-        return {**{k: v.type for k, v in HAND_VARS.items()}, **{k: v.type for k, v in TOTAL_VARS.items()}}
+        return {**hand, **{k: v.type for k, v in TOTAL_VARS.items()}}
     if scope == "algebra":
         return {"true": BOOL, "false": BOOL, **{k: list_of(INT) for k in kinds}}
     raise ValueError(scope)

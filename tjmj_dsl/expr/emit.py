@@ -15,10 +15,12 @@ VAR_CODE = {
 
 
 class Emitter:
-    def __init__(self, types: dict[int, str], definitions: set[str], kinds: tuple[str, ...] = ()) -> None:
+    def __init__(self, types: dict[int, str], definitions: set[str], kinds: tuple[str, ...] = (),
+                 flags: tuple[str, ...] = ()) -> None:
         self.types = types
         self.definitions = definitions
         self.kinds = set(kinds)
+        self.flags = set(flags)
 
     def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:  # noqa: C901
         e = self.emit
@@ -33,6 +35,8 @@ class Emitter:
                 return f"v_{n.id}"
             if n.id in self.kinds:
                 return f"k_{n.id}"
+            if n.id in self.flags:
+                return f"({n.id!r} in h.flags)"
             return VAR_CODE.get(n.id, f"h.{n.id}")
         if isinstance(n, A.Attr):
             obj = e(n.obj, bound)

@@ -35,7 +35,7 @@ _TOKEN_WORDS = {
     "NAME": "a name", "NUMBER": "a number", "TILE": "a tile", "STRING": "a string", "DOT": "'.'",
     "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*'", "IN": "'in'", "IF": "'if'",
     "ELSE": "'else'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "QUANT": "a quantifier",
-    "$END": "the end", "MINUS": "'-'", "NOT": "'not'",
+    "$END": "the end", "MINUS": "'-'",
 }
 
 

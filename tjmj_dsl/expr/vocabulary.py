@@ -99,9 +99,6 @@ HAND_VARS: dict[str, Var] = {
     "huns": Var(INT, "hun tiles among the hand's tiles, declared melds included"),
     "declared": Var(list_of(GROUP), "the melds declared before the win"),
     "kong_draw": Var(STR + "?", 'none, or the kind of kong whose replacement tile won: "exposed", "concealed", "hun"'),
-    "tianhu": Var(BOOL, "the request says: the dealer's first 14 tiles"),
-    "dihu": Var(BOOL, "the request says: a non-dealer's first draw"),
-    "tianting": Var(BOOL, "the request says: the winner declared 天听"),
 }
 
 DECOMP_VARS: dict[str, Var] = {

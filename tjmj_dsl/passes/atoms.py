@@ -123,7 +123,7 @@ class AtomEmitter(Emitter):
     AND_g (melds / groups) and PAIR, registering the atoms it needs."""
 
     def __init__(self, rs: RuleSet, plan: AtomPlan) -> None:
-        super().__init__(plan.types, set())
+        super().__init__(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
         self.rs = rs
         self.plan = plan
         self.inst: dict[str, tuple[A.Node, int | None]] = {}  # enclosing non-group quantifier vars
@@ -147,7 +147,7 @@ class AtomEmitter(Emitter):
                 raise NotAtomic(f"{var} depends on {v}, whose list has no fixed size")
             inst.append((v, dom, size))
         for x in [y for part in [body] + [d for _, d, _ in inst] for y in A.walk(part)]:
-            if isinstance(x, A.Name) and x.id in HAND_VARS and x.id not in ("true", "false", "none"):
+            if isinstance(x, A.Name) and (x.id in HAND_VARS or x.id in self.flags) and x.id not in ("true", "false", "none"):
                 if x.id not in self.plan.context:
                     self.plan.context.append(x.id)
             if isinstance(x, A.Call) and x.func == "count":
@@ -212,7 +212,7 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
     fresh = itertools.count()
     plan = AtomPlan()
     em = AtomEmitter(rs, plan)
-    env = Env(scope_vars("decomp", rs.kinds))
+    env = Env(scope_vars("decomp", rs.kinds, tuple(f for f, _ in rs.flags)))
 
     def prep(e: Any) -> A.Node:
         node = inline(e.ast, defs, fresh)
@@ -225,7 +225,7 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
 
     pats = [em.emit(prep(p.when)) for p in rs.patterns]
     unl = [em.emit(prep(c.unless)) if c.unless is not None else "False" for p in rs.patterns for c in p.conflicts]
-    body = Emitter(plan.types, set())
+    body = Emitter(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
     lines = []
     for a in plan.atoms:
         ind = "    "

@@ -79,6 +79,7 @@ def lower(res: Resolved) -> RuleSet:
     d = _tolerant(d)
 
     kinds = tuple(d["pattern_kinds"])
+    flags = tuple(str(k) for k in (d.get("request_flags") or {}))
     # definitions: names first, so bodies may call each other
     def_params: dict[str, tuple[str, ...]] = {}
     def_keys: dict[str, str] = {}
@@ -113,7 +114,7 @@ def lower(res: Resolved) -> RuleSet:
     defs_n = {k: len(v) for k, v in def_params.items()}
 
     def env(scope: str, extra: dict[str, str] | None = None) -> Env:
-        return Env({**scope_vars(scope, kinds), **(extra or {})}, defs_n if scope != "algebra" else {}, def_scope)
+        return Env({**scope_vars(scope, kinds, flags), **(extra or {})}, defs_n if scope != "algebra" else {}, def_scope)
 
     definitions = []
     for name, key in def_keys.items():
@@ -200,7 +201,7 @@ def lower(res: Resolved) -> RuleSet:
         else list(res.files)[-1], source_sha256=sha.hexdigest(), profile=res.profile,
         choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),
         chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),
-        min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
+        flags=tuple((str(k), str(v)) for k, v in (d.get("request_flags") or {}).items()), min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
         kind_docs=tuple(str(v) for v in d["pattern_kinds"].values()), algebra=algebra,
         definitions=tuple(definitions), patterns=tuple(patterns), free_when=free, score_table=table, total=total,
         request_rules=tuple(rules), claims=tuple((d.get("claims") or {}).items()),
