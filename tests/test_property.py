@@ -94,14 +94,14 @@ def _true_decomposition(request: dict[str, Any], r: dict[str, Any], groups: list
     assert len(slots) == 1 and slots[0][0]["tiles"][slots[0][1]] == r["winning_tile"]
 
 
-@settings(max_examples=400, **SETTINGS)
+@settings(max_examples=1500, **SETTINGS)
 @given(requests(0, 3))
 def test_generated_agrees_with_interpreter(gen: Scorer, interp: Scorer, request: dict[str, Any]) -> None:
     r = _agree(gen, interp, request)
     _consistent(r)
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=50, **SETTINGS)
 @given(requests(4, 6))
 def test_generated_agrees_with_interpreter_many_huns(gen: Scorer, interp: Scorer, request: dict[str, Any]) -> None:
     _consistent(_agree(gen, interp, request))
