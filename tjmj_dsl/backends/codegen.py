@@ -74,7 +74,7 @@ def generate_scorer(rs: RuleSet) -> str:
     table_lines = [(k, repr(v)) for k, v in tables.items()]
     try:
         plan, agg_patterns, agg_unless, gmask_body = plan_atoms(rs)
-        masks = {"nbits": plan.nbits, "gmask_body": gmask_body,
+        masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "monotone": plan.monotone,
                  "ctx": "(" + "".join((f"({c!r} in h.flags), " if c in dict(rs.flags) else f"_frz(h.{c}), ")
                                       for c in plan.context)
                         + ("tuple(h.counts), " if plan.uses_count else "") + ")",

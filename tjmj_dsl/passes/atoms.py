@@ -53,6 +53,7 @@ class AtomPlan:
     types: dict[int, str] = field(default_factory=dict)
     context: list[str] = field(default_factory=list)  # hand-level names the atoms read
     uses_count: bool = False
+    monotone: bool = True  # every atom test stands where more bits can only make more patterns hold
 
     @property
     def nbits(self) -> int:
@@ -128,6 +129,7 @@ class AtomEmitter(Emitter):
         self.plan = plan
         self.inst: dict[str, tuple[A.Node, int | None]] = {}  # enclosing non-group quantifier vars
         self.groupvars: set[str] = set()
+        self.positive = True  # False under not, inside a comparison, a condition or arithmetic
 
     def _size(self, dom: A.Node) -> int | None:
         if isinstance(dom, A.ListLit):
@@ -173,10 +175,14 @@ class AtomEmitter(Emitter):
             idx = self._atom(n.body, n.var)
             self.groupvars.discard(n.var)
             src = ("OR_" if n.op == "any" else "AND_") + ("m" if n.domain.id == "melds" else "g")
+            if not self.positive:
+                self.plan.monotone = False
             return f"({src} >> ({idx}) & 1 == 1)"
         names = _names(n)
         if "pair" in names and not (names & {"melds", "groups"}) and not (_free(n) & self.groupvars) \
                 and self.types.get(id(n)) == "bool" and not self._has_group_quant(n):
+            if not self.positive:
+                self.plan.monotone = False
             return f"(PAIR >> ({self._atom(n, 'pair')}) & 1 == 1)"
         if isinstance(n, A.Name) and n.id in D_NAMES:
             raise NotAtomic(f"{n.id} read outside a quantifier")
@@ -197,6 +203,13 @@ class AtomEmitter(Emitter):
             if n.op == "product":
                 return f"_prod({body} {gen})"
             return f"{n.op}(({body} {gen}), default=0)"
+        if isinstance(n, (A.Not, A.Compare, A.IfElse, A.BinOp, A.Neg, A.Call)):
+            was = self.positive
+            self.positive = False
+            try:
+                return super().emit(n, bound)
+            finally:
+                self.positive = was
         return super().emit(n, bound)
 
     @staticmethod

@@ -964,6 +964,21 @@ def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
     return out
 
 
+def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
+    """Drop every aggregate whose bits another one has too: when the rules are
+    monotone in the bits it can never score more."""
+    items = sorted(aggs.items(), key=lambda kv: -(bin(kv[0][0]).count("1") + bin(kv[0][1]).count("1")
+                                                   + bin(kv[0][2]).count("1")))
+    kept: list = []  # type: ignore[type-arg]
+    for (o, a, pm), wit in items:
+        for (o2, a2, pm2), _ in kept:
+            if o & ~o2 == 0 and a & ~a2 == 0 and pm & ~pm2 == 0:
+                break
+        else:
+            kept.append(((o, a, pm), wit))
+    return dict(kept)
+
+
 def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     """The same answer as best_of, found over aggregate masks: each group is
     reduced to its atom bits, and a state of the search keeps one witness per
@@ -984,6 +999,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         return m
 
     full = (1 << rules.nbits) - 1
+    monotone = getattr(rules, "monotone", False)
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
@@ -1068,6 +1084,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                 else:
                     for (o, a, pm), wit in sub.items():
                         out.setdefault((o | b, a & b, pm), (gv,) + wit)
+        if monotone and len(out) > 1:
+            out = _maximal(out)
         _DP[key] = out
         return out
 
@@ -1335,6 +1353,7 @@ class _Rules:
     holds_agg = staticmethod(_holds_agg)
     unless_agg = staticmethod(_unless_agg)
     best = staticmethod(best_by_masks)
+    monotone = True  # keep only the aggregate masks no other one covers
 
 
 RULES = _Rules()
