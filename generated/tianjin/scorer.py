@@ -1027,7 +1027,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                 if t_hun:
                     for gt in _with_t(g, t, True):
                         pt.setdefault(gmask(gt), gt)
-            got = _DP[key] = (m0, mt, p0, pt)
+            # tuples, not dicts: the garbage collector stops tracking them
+            got = _DP[key] = (tuple(m0.items()), tuple(mt.items()), tuple(p0.items()), tuple(pt.items()))
         return got
 
     def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
@@ -1037,24 +1038,24 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         for _ in range(m):
             nxt: dict = {}  # type: ignore[type-arg]
             for (o, a, pm, placed), wit in cur.items():
-                for b, g in m0.items():
+                for b, g in m0:
                     nxt.setdefault((o | b, a & b, pm, placed), wit + (g,))
                 if tl and not placed:
-                    for b, g in mt.items():
+                    for b, g in mt:
                         nxt.setdefault((o | b, a & b, pm, 1), wit + (g,))
             cur = nxt
         if p:
             nxt = {}
             for (o, a, _, placed), wit in cur.items():
-                for b, g in p0.items():
+                for b, g in p0:
                     nxt.setdefault((o, a, b, placed), wit + (g,))
                 if tl and not placed:
-                    for b, g in pt.items():
+                    for b, g in pt:
                         nxt.setdefault((o, a, b, 1), wit + (g,))
             cur = nxt
         return {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
 
-    def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
+    def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
         key = (dp_key_t if tl else dp_key_free, counts, wild, m, p, tl)
         got = _DP.get(key)
         if got is not None:
@@ -1063,9 +1064,9 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         while k < 34 and counts[k] == 0:
             k += 1
         if k == 34:
-            out = wild_only(m, p, tl) if wild == 3 * m + 2 * p and (not tl or t_hun) else {}
-            _DP[key] = out
-            return out
+            res = tuple(wild_only(m, p, tl).items()) if wild == 3 * m + 2 * p and (not tl or t_hun) else ()
+            _DP[key] = res
+            return res
         out = {}
         for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow):
             lst = list(counts)
@@ -1079,15 +1080,16 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                 b = gmask(gv)
                 sub = dp(rest, wild - huns, m - (not is_pair), p - is_pair, tl2)
                 if is_pair:
-                    for (o, a, _), wit in sub.items():
+                    for (o, a, _), wit in sub:
                         out.setdefault((o, a, b), (gv,) + wit)
                 else:
-                    for (o, a, pm), wit in sub.items():
+                    for (o, a, pm), wit in sub:
                         out.setdefault((o | b, a & b, pm), (gv,) + wit)
         if monotone and len(out) > 1:
             out = _maximal(out)
-        _DP[key] = out
-        return out
+        res = tuple(out.items())
+        _DP[key] = res
+        return res
 
     counts = [0] * 34
     wild = 0
@@ -1103,7 +1105,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         a0 &= b
     best = None
     best_groups = None
-    for (o, a, pm), wit in dp(tuple(counts), wild, 4 - len(h.declared), 1, 1).items():
+    for (o, a, pm), wit in dp(tuple(counts), wild, 4 - len(h.declared), 1, 1):
         om, am = o | o0, a & a0
         held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
         lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
