@@ -84,3 +84,19 @@ def test_generated_scorer_refuses_another_profile() -> None:
     assert "compiled for profile 'seed-000-coins'" in r["error"]
     assert scorer.score({"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p",
                          "profile": "seed-000-coins"})["fan"] == 2
+
+
+def test_an_overlay_compiles_beside_its_base_not_over_it(tmp_path: str) -> None:
+    out = os.path.join(str(tmp_path), "gen")
+    written = compile_rules(os.path.join(ROOT, "examples", "big-dragon.yaml"), out)
+    assert written and all(os.sep + "big_dragon" + os.sep in w or w.endswith("__init__.py") for w in written)
+    assert not os.path.exists(os.path.join(out, "tianjin"))
+    # the base's printed tables are not the overlay's: no known-value tests are inherited
+    assert not any(w.endswith("test_known_values.py") for w in written)
+    with open(os.path.join(out, "big_dragon", "scorer.py"), encoding="utf-8") as f:
+        assert "from examples/big-dragon.yaml" in f.readline().replace(os.sep, "/")
+    # an overlay without a name of its own is named after its file
+    unnamed = os.path.join(str(tmp_path), "my-house.yaml")
+    with open(unnamed, "w", encoding="utf-8") as f:
+        f.write(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nset:\n  patterns.su.value: 3\n")
+    assert any(os.sep + "my_house" + os.sep in w for w in compile_rules(unnamed, out))

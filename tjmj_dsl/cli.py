@@ -162,7 +162,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     warnings = check_known(args.rules)
     for w in warnings:
         print(w.render())
-    print(f"{res.base.file}: ok ({len(profiles)} profile(s){', %d warning(s)' % len(warnings) if warnings else ''})")
+    print(f"{res.top.file if res.top else res.base.file}: ok ({len(profiles)} profile(s){', %d warning(s)' % len(warnings) if warnings else ''})")
     return EXIT_OK
 
 

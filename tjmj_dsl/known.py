@@ -39,9 +39,11 @@ class Row:
         return self.expected != self.printed
 
 
-def known_path(rules_path: str, data: dict[str, Any]) -> str | None:
-    rel = data.get("known_values")
-    return os.path.join(os.path.dirname(rules_path), rel) if rel else None
+def known_path(res: Any) -> str | None:
+    """The known-values file the rule file itself names (relative to it). An
+    overlay does not inherit its base's tables: its rules may differ."""
+    rel = (res.top.data or {}).get("known_values") if res.top is not None else None
+    return os.path.join(os.path.dirname(res.top_path), rel) if rel else None
 
 
 def load_known(path: str, display: str | None = None) -> list[Row]:
@@ -83,8 +85,7 @@ def load_known(path: str, display: str | None = None) -> list[Row]:
 def rows_for(rules_path: str | None, profile: str) -> list[Row]:
     from .compiler import builtin_rules_path, display_name, read_rules
     path = rules_path or builtin_rules_path()
-    res = read_rules(path)
-    kp = known_path(path, res.data)
+    kp = known_path(read_rules(path))
     if not kp:
         return []
     return [r for r in load_known(kp, display_name(kp)) if r.profile == profile]
@@ -96,8 +97,7 @@ def check_known(rules_path: str | None) -> list[Diagnostic]:
     from .api import Scorer
     from .compiler import builtin_rules_path, display_name, read_rules
     path = rules_path or builtin_rules_path()
-    res = read_rules(path)
-    kp = known_path(path, res.data)
+    kp = known_path(read_rules(path))
     if not kp:
         return []
     out: list[Diagnostic] = []

@@ -4,6 +4,7 @@ cross-references. Collects every problem before failing."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from typing import Any
 
@@ -196,8 +197,12 @@ def lower(res: Resolved) -> RuleSet:
     sha = hashlib.sha256()
     for f in sorted(res.files):
         sha.update(res.files[f].text.encode("utf-8"))
+    name = str(d.get("name", "rules"))
+    if res.top is not None and res.top is not res.base and "name" not in (res.top.data or {}):
+        # an overlay without a name of its own must not write over its base's outputs
+        name = re.sub(r"[^a-z0-9_]", "_", os.path.splitext(os.path.basename(res.top_path))[0].lower())
     return RuleSet(
-        name=d["name"] if "name" in d else "rules", title=d.get("title", ""), source_file=res.base.file if len(res.files) == 1
+        name=name, title=d.get("title", ""), source_file=res.base.file if len(res.files) == 1
         else list(res.files)[-1], source_sha256=sha.hexdigest(), profile=res.profile,
         choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),
         chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),

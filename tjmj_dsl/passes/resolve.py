@@ -28,6 +28,8 @@ class Resolved:
     origins: dict[Path, tuple[Located, Path]] = field(default_factory=dict)
     choices: dict[str, Any] = field(default_factory=dict)
     profile: str = ""
+    top: Located | None = None  # the file that was read (the overlay, if any)
+    top_path: str = ""
 
     def origin(self, path: Path) -> tuple[Located, Path]:
         p = tuple(path)
@@ -55,7 +57,7 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> 
                         {doc.file: text})
     base_name = doc.data.get("extends")
     if base_name is None:
-        return Resolved(copy.deepcopy(doc.data), doc, {doc.file: doc})
+        return Resolved(copy.deepcopy(doc.data), doc, {doc.file: doc}, top=doc, top_path=file)
     base_path = os.path.join(os.path.dirname(file), str(base_name))
     if os.path.abspath(base_path) in _seen or not os.path.exists(base_path):
         why = "extends itself" if os.path.abspath(base_path) in _seen else f"no file {base_path}"
@@ -64,6 +66,7 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> 
     disp = os.path.join(os.path.dirname(display or file), str(base_name))
     res = read(base_path, disp, _seen + (os.path.abspath(file),))
     res.files[doc.file] = doc
+    res.top, res.top_path = doc, file
     _merge(res, doc, res.data, doc.data, ())
     diags = []
     for k, v in (doc.data.get("set") or {}).items():
@@ -109,7 +112,7 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                   override_where: Pos | None = None) -> Resolved:
     """Pick each option's value (override > profile > default) and apply the
     patches. Returns a new Resolved; the input is not changed."""
-    out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins))
+    out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins), top=res.top, top_path=res.top_path)
     data = out.data
     options: dict[str, Any] = data.get("options") or {}
     profiles: dict[str, Any] = data.get("profiles") or {}
