@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -104,3 +105,16 @@ def test_check_and_variants() -> None:
 def test_missing_file(args: list[str]) -> None:
     code, _, err = run(args)
     assert code == 1 and "No such file" in err and "Traceback" not in err
+
+
+def test_jsonl_line_that_is_not_utf8_is_one_error() -> None:
+    import subprocess
+    data = (b'{"id":1,"concealed":"345m123sEEE77m45s","draw":"6s","indicator":"7p"}\n\xff\xfe\n'
+            b'{"id":3,"concealed":"345m123sEEE77m45s","draw":"6s","indicator":"7p"}\n')
+    env = dict(os.environ, PYTHONPATH=ROOT, LANG="C", LC_ALL="C")
+    res = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "score", "--jsonl"], input=data, capture_output=True,
+                         env=env, timeout=120)
+    lines = [json.loads(x) for x in res.stdout.decode("utf-8").splitlines()]
+    assert res.returncode == 0 and [x["id"] for x in lines] == [1, None, 3]
+    assert lines[1]["error"] == "line 2: not UTF-8 at byte 0"
+    assert lines[0]["names"] == ["提溜", "素"]

@@ -89,10 +89,24 @@ def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: di
             return sc.waits(req)
         return sc.score(req)
 
-    for line in jsonl(sys.stdin, one):
+    for line in jsonl(_lines(sys.stdin), one):
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
     return EXIT_OK
+
+
+def _lines(stream: Any) -> Any:
+    """Lines of stdin, each decoded on its own: a line that is not UTF-8
+    becomes an error for that line, not the end of the batch."""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        yield from stream
+        return
+    for b in raw:
+        try:
+            yield b.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield f"\x00not UTF-8 at byte {e.start}"
 
 
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
@@ -234,6 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # tile names and messages are Chinese: always UTF-8
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8")
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))

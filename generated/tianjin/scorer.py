@@ -930,10 +930,13 @@ def jsonl(lines: Any, score_line: Any) -> Any:
         if not text:
             continue
         try:
+            if text.startswith("\x00"):  # the reader could not decode the line (its message follows)
+                raise ValueError(text[1:])
             data = _json.loads(text)
         except ValueError as e:
+            what = str(e) if text.startswith("\x00") else f"not JSON: {e}"
             yield _json.dumps({"id": None, "win": False, "fan": 0, "total": 0, "patterns": [], "formula": "",
-                               "reason": "invalid_request", "error": f"line {n}: not JSON: {e}"}, ensure_ascii=False)
+                               "reason": "invalid_request", "error": f"line {n}: {what}"}, ensure_ascii=False)
             continue
         try:
             res = score_line(data)
