@@ -608,16 +608,19 @@ def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
 def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
     """Drop every aggregate whose bits another one has too: when the rules are
     monotone in the bits it can never score more."""
-    items = sorted(aggs.items(), key=lambda kv: -(bin(kv[0][0]).count("1") + bin(kv[0][1]).count("1")
-                                                   + bin(kv[0][2]).count("1")))
+    aggs_out: dict = {}  # type: ignore[type-arg]
+    # a dominator has at least as many bits, so look at the fuller ones first
+    items = sorted(aggs.items(), key=lambda kv: -(kv[0][0].bit_count() + kv[0][1].bit_count() + kv[0][2].bit_count()))
     kept: list = []  # type: ignore[type-arg]
-    for (o, a, pm), wit in items:
-        for (o2, a2, pm2), _ in kept:
+    for agg, wit in items:
+        o, a, pm = agg
+        for o2, a2, pm2 in kept:
             if o & ~o2 == 0 and a & ~a2 == 0 and pm & ~pm2 == 0:
                 break
         else:
-            kept.append(((o, a, pm), wit))
-    return dict(kept)
+            kept.append(agg)
+            aggs_out[agg] = wit
+    return aggs_out
 
 
 def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
