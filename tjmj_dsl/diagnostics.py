@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .engine.request import edit_distance
+
 
 @dataclass(frozen=True)
 class Pos:
@@ -64,18 +66,9 @@ def did_you_mean(word: str, candidates: list[str] | tuple[str, ...] | set[str]) 
     """'did you mean X?' for the nearest candidate within a small edit distance."""
     best, best_d = "", 99
     for c in sorted(candidates):
-        d = _distance(word, c)
+        d = edit_distance(word, c)
         if d < best_d:
             best, best_d = c, d
     limit = max(1, min(3, len(word) // 3 + 1))
     return f"did you mean {best!r}?" if best and best_d <= limit else ""
 
-
-def _distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]

@@ -135,17 +135,19 @@ def _check_counts(req: Request) -> None:
             raise RequestError(f"{c} tiles of {name(k)}; there are only 4", "concealed")
 
 
-def _close(a: str, b: str) -> bool:
-    """Edit distance ≤ 2, for did-you-mean on field names."""
-    if abs(len(a) - len(b)) > 2:
-        return False
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance, for did-you-mean hints (here and in diagnostics)."""
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i]
         for j, cb in enumerate(b, 1):
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
         prev = cur
-    return prev[-1] <= 2
+    return prev[-1]
+
+
+def _close(a: str, b: str) -> bool:
+    return abs(len(a) - len(b)) <= 2 and edit_distance(a, b) <= 2
 
 
 def describe(req: Request) -> str:

@@ -113,6 +113,21 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
 _DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
 
 
+def _lowest(counts: tuple[int, ...]) -> int:
+    """The lowest kind still held (34 when none): the search always places it next."""
+    for k, c in enumerate(counts):
+        if c:
+            return k
+    return 34
+
+
+def _less(counts: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    lst = list(counts)
+    for x in tiles:
+        lst[x] -= 1
+    return tuple(lst)
+
+
 def _group_options(counts: tuple[int, ...], k: int, wild: int, melds: int, pair: int, chow: bool):  # type: ignore[no-untyped-def]
     """The groups that can hold one natural tile of kind k, the lowest natural
     tile left: (group, natural kinds it uses, huns it uses, is pair)."""
@@ -170,9 +185,7 @@ def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
     got = _DEC.get(key)
     if got is not None:
         return got
-    k = 0
-    while k < 34 and counts[k] == 0:
-        k += 1
+    k = _lowest(counts)
     out: list = []  # type: ignore[type-arg]
     if k == 34:
         if wild == 3 * melds + 2 * pair:
@@ -181,10 +194,7 @@ def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
         return out
     seen = set()
     for g, nat, huns, is_pair in _group_options(counts, k, wild, melds, pair, chow):
-        lst = list(counts)
-        for x in nat:
-            lst[x] -= 1
-        for rest, wm, wp in decompose(tuple(lst), wild - huns, melds - (not is_pair), pair - is_pair, chow):
+        for rest, wm, wp in decompose(_less(counts, nat), wild - huns, melds - (not is_pair), pair - is_pair, chow):
             groups = tuple(sorted((g,) + rest))
             if (groups, wm, wp) not in seen:
                 seen.add((groups, wm, wp))
@@ -205,18 +215,13 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
     got = _SHAPE.get(key)
     if got is not None:
         return got
-    k = 0
-    while k < 34 and counts[k] == 0:
-        k += 1
+    k = _lowest(counts)
     if k == 34:
         ok = wild == 3 * melds + 2 * pair
     else:
         ok = False
         for _, nat, huns, is_pair in _group_options(counts, k, wild, melds, pair, chow):
-            lst = list(counts)
-            for x in nat:
-                lst[x] -= 1
-            if has_shape(tuple(lst), wild - huns, melds - (not is_pair), pair - is_pair, chow):
+            if has_shape(_less(counts, nat), wild - huns, melds - (not is_pair), pair - is_pair, chow):
                 ok = True
                 break
     if len(_SHAPE) > 400_000:
@@ -704,19 +709,14 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         got = _DP.get(key)
         if got is not None:
             return got
-        k = 0
-        while k < 34 and counts[k] == 0:
-            k += 1
+        k = _lowest(counts)
         if k == 34:
             res = tuple(wild_only(m, p, tl).items()) if wild == 3 * m + 2 * p and (not tl or t_hun) else ()
             _DP[key] = res
             return res
         out = {}
         for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow):
-            lst = list(counts)
-            for x in nat:
-                lst[x] -= 1
-            rest = tuple(lst)
+            rest = _less(counts, nat)
             variants = [(g, tl)]
             if tl:
                 variants += [(gt, 0) for gt in _with_t(g, t, t_hun)]

@@ -14,6 +14,19 @@ VAR_CODE = {
 }
 
 
+def quantifier(op: str, body: str, gen: str) -> str:
+    """A quantifier as a Python generator expression; `gen` is its `for` clause."""
+    if op in ("any", "all"):
+        return f"{op}({body} {gen})"
+    if op == "count":
+        return f"sum(1 {gen} if {body})"
+    if op == "sum":
+        return f"sum({body} {gen})"
+    if op == "product":
+        return f"_prod({body} {gen})"
+    return f"{op}(({body} {gen}), default=0)"
+
+
 class Emitter:
     def __init__(self, types: dict[int, str], definitions: set[str], kinds: tuple[str, ...] = (),
                  flags: tuple[str, ...] = ()) -> None:
@@ -65,16 +78,7 @@ class Emitter:
             inner = bound | {n.var}
             body = e(n.body, inner)
             dom = e(n.domain, bound)
-            gen = f"for v_{n.var} in {dom}"
-            if n.op in ("any", "all"):
-                return f"{n.op}({body} {gen})"
-            if n.op == "count":
-                return f"sum(1 {gen} if {body})"
-            if n.op == "sum":
-                return f"sum({body} {gen})"
-            if n.op == "product":
-                return f"_prod({body} {gen})"
-            return f"{n.op}(({body} {gen}), default=0)"
+            return quantifier(n.op, body, f"for v_{n.var} in {dom}")
         if isinstance(n, A.BinOp):
             if n.op == "/":
                 return f"_div({e(n.left, bound)}, {e(n.right, bound)})"

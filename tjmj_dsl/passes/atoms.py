@@ -21,7 +21,7 @@ from typing import Any
 
 from ..expr import ast as A
 from ..expr.check import Checker, Env, scope_vars
-from ..expr.emit import Emitter
+from ..expr.emit import Emitter, quantifier
 from ..expr.vocabulary import HAND_VARS
 from ..ir import RuleSet
 
@@ -193,16 +193,7 @@ class AtomEmitter(Emitter):
             body = self.emit(n.body, bound | {n.var})
             del self.inst[n.var]
             dom = self.emit(n.domain, bound)
-            gen = f"for i_{n.var}, v_{n.var} in enumerate({dom})"
-            if n.op in ("any", "all"):
-                return f"{n.op}({body} {gen})"
-            if n.op == "count":
-                return f"sum(1 {gen} if {body})"
-            if n.op == "sum":
-                return f"sum({body} {gen})"
-            if n.op == "product":
-                return f"_prod({body} {gen})"
-            return f"{n.op}(({body} {gen}), default=0)"
+            return quantifier(n.op, body, f"for i_{n.var}, v_{n.var} in enumerate({dom})")
         if isinstance(n, (A.Not, A.Compare, A.IfElse, A.BinOp, A.Neg, A.Call)):
             was = self.positive
             self.positive = False
