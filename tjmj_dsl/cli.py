@@ -202,11 +202,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
     from .compiler import load_rules
     rs = load_rules(args.rules)
     for o in rs.options:
-        chosen = dict(rs.choices).get(o.id)
         print(f"{o.id}  [{o.acts_on}]  {o.name}")
         print(f"    {o.description}")
         print("    values: " + ", ".join(f"{c}{' (default)' if str(c) == str(o.default) else ''}" for c in o.choices))
-        del chosen
     print()
     print("profiles: " + ", ".join(f"{p}" for p, _ in rs.profiles) + f"   (default {rs.profile})")
     return EXIT_OK

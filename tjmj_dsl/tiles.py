@@ -8,7 +8,6 @@ huns, and what a pattern makes of them, is the rule file's.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 SUITS = "mps"
 HONOR_LETTERS = "ESWNCFP"  # 东 南 西 北 中 发 白, also 1z..7z
@@ -176,12 +175,3 @@ def format_tiles(kinds: list[int] | tuple[int, ...]) -> str:
     if run:
         out.append("".join(run) + run_suit)
     return "".join(out)
-
-
-@dataclass(frozen=True)
-class TileSet:
-    """Whether the rule file's tile set is the one tjmj knows (136 tiles, no flowers)."""
-
-    suits: tuple[str, ...] = ("m", "p", "s")
-    honors: tuple[str, ...] = tuple(HONOR_LETTERS)
-    copies: int = 4

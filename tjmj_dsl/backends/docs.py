@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..expr.vocabulary import DECOMP_VARS, FUNCS, GROUP_ATTRS, HAND_VARS, QUANTS, SLOT_ATTRS, TILE_ATTRS
 from ..ir import RuleSet
@@ -53,6 +52,3 @@ def vocabulary_markdown() -> str:
         out.append(f"| `{k}(x in xs: body)` | {d} |")
     return "\n".join(out) + "\n"
 
-
-def _unused(x: Any) -> None:  # pragma: no cover
-    pass

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..tiles import TileError, format_tiles, name, parse_tiles  # tjmj:inline-drop
+from ..tiles import TileError, name, parse_tiles  # tjmj:inline-drop
 
 MELD_TYPES = ("pung", "kong", "concealed_kong")
 KONG_DRAWS = ("exposed", "concealed", "hun")
@@ -148,18 +148,3 @@ def edit_distance(a: str, b: str) -> int:
 
 def _close(a: str, b: str) -> bool:
     return abs(len(a) - len(b)) <= 2 and edit_distance(a, b) <= 2
-
-
-def describe(req: Request) -> str:
-    """Human notation of a request: `345m123sEEE77m45s [5555p] +6s`."""
-    parts = [format_tiles(sorted(req.concealed))]
-    for m in req.melds:
-        t = name(m.tile)
-        face = t[:-1] if len(t) == 2 else t
-        suit = t[-1] if len(t) == 2 else ""
-        n = 3 if m.type == "pung" else 4
-        body = face * n + suit
-        parts.append(f"({body})" if m.type == "concealed_kong" else f"[{body}]")
-    if req.draw is not None:
-        parts.append("+" + name(req.draw))
-    return " ".join(parts)

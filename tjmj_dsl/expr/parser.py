@@ -88,10 +88,7 @@ def _build(t: Tree | Token) -> A.Node:
     if d == "tile":
         return A.TileLit(sp, tiles.parse_tile(str(c[0])), str(c[0]))
     if d == "name":
-        v = str(c[0])
-        if v == "true" or v == "false":
-            return A.Num(sp, int(v == "true")) if False else A.Name(sp, v)
-        return A.Name(sp, v)
+        return A.Name(sp, str(c[0]))
     if d == "list_":
         return A.ListLit(sp, tuple(_build(x) for x in c if x is not None))
     if d == "attr":

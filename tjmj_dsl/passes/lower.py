@@ -11,7 +11,7 @@ from typing import Any
 from .. import tiles
 from ..diagnostics import Diagnostic, RuleError, did_you_mean
 from ..expr import ast as A
-from ..expr.check import Checker, Env, definition_uses, scope_vars
+from ..expr.check import Checker, Env, Problem, definition_uses, scope_vars
 from ..expr.parser import ExprError, parse
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from .resolve import Resolved
@@ -45,12 +45,12 @@ class _Lowering:
             return None
         ch = Checker(env)
         ch.check(node)
-        if scope != "decomp":
+        if scope != "decomp":  # a hand-level expression may not call a definition that reads a decomposition
             for n in A.walk(node):
-                if isinstance(n, A.Name) and n.id in DECOMP_ONLY and n.id not in env.vars:
-                    pass  # already reported as unknown
                 if isinstance(n, A.Call) and env.def_scope.get(n.func) == "decomp":
-                    ch.problems.append(_problem(n, f"{n.func}() reads the decomposition, which a {scope} expression does not have"))
+                    ch.problems.append(Problem(n.span.start, n.span.end,
+                                               f"{n.func}() reads the decomposition, which a {scope} expression does not have",
+                                               "", "scope"))
         for pr in ch.problems:
             self._at(doc, dpath, pr.start, pr.end, pr.message, pr.hint, pr.code)
         return Expr(text, node, scope, doc.pos(dpath))
@@ -63,11 +63,6 @@ class _Lowering:
             self.diags.append(Diagnostic("error", code, msg, doc.pos(dpath), hint))
             return
         self.diags.append(Diagnostic("error", code, msg, doc.pos_of_offset(s, e), hint))
-
-
-def _problem(n: A.Node, msg: str):  # type: ignore[no-untyped-def]
-    from ..expr.check import Problem
-    return Problem(n.span.start, n.span.end, msg, "", "scope")
 
 
 def lower(res: Resolved) -> RuleSet:

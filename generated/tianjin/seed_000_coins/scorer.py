@@ -194,15 +194,6 @@ def format_tiles(kinds: list[int] | tuple[int, ...]) -> str:
         out.append("".join(run) + run_suit)
     return "".join(out)
 
-
-@dataclass(frozen=True)
-class TileSet:
-    """Whether the rule file's tile set is the one tjmj knows (136 tiles, no flowers)."""
-
-    suits: tuple[str, ...] = ("m", "p", "s")
-    honors: tuple[str, ...] = tuple(HONOR_LETTERS)
-    copies: int = 4
-
 # ---- inlined from tjmj_dsl/engine/request.py ----
 """A scoring request: the JSONL mapping → a checked Request, or a RequestError
 naming the field and what is wrong. Generic: no rule of any game is here."""
@@ -350,21 +341,6 @@ def edit_distance(a: str, b: str) -> int:
 
 def _close(a: str, b: str) -> bool:
     return abs(len(a) - len(b)) <= 2 and edit_distance(a, b) <= 2
-
-
-def describe(req: Request) -> str:
-    """Human notation of a request: `345m123sEEE77m45s [5555p] +6s`."""
-    parts = [format_tiles(sorted(req.concealed))]
-    for m in req.melds:
-        t = name(m.tile)
-        face = t[:-1] if len(t) == 2 else t
-        suit = t[-1] if len(t) == 2 else ""
-        n = 3 if m.type == "pung" else 4
-        body = face * n + suit
-        parts.append(f"({body})" if m.type == "concealed_kong" else f"[{body}]")
-    if req.draw is not None:
-        parts.append("+" + name(req.draw))
-    return " ".join(parts)
 
 # ---- inlined from tjmj_dsl/engine/runtime.py ----
 """Decomposition with huns, and the scoring loop around the rules' predicates.
