@@ -417,6 +417,20 @@ class Hand:
 
     __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
                  "kong_draw", "flags", "counts", "suits", "concealed", "request")
+    indicator: int
+    hun_kinds: tuple[int, ...]
+    hun_set: frozenset[int]
+    hun_suit: str
+    t: int
+    t_hun: bool
+    huns: int
+    declared: list[tuple]  # type: ignore[type-arg]
+    kong_draw: str | None
+    flags: frozenset[str]
+    counts: list[int]
+    suits: list[str]
+    concealed: tuple[int, ...]
+    request: Request
 
     def count(self, k: int) -> int:
         return self.counts[k]
@@ -495,7 +509,7 @@ def _group_options(counts: tuple[int, ...], k: int, wild: int, melds: int, pair:
             for a in (k - 2, k - 1, k):
                 if a < k - r or a + 2 > k - r + 8:
                     continue
-                options = []
+                options: list[tuple[tuple[bool, int], ...]] = []
                 for f in (a, a + 1, a + 2):
                     if f < k:
                         options.append(((True, f),))
@@ -748,7 +762,7 @@ def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
     hun_left = [k for k in h.concealed if k in h.hun_set]
     if h.t_hun:
         hun_left.remove(h.t)  # the winning tile sits in its own slot
-    out = []
+    out: list[dict[str, Any]] = []
     pending = []
     for g in groups:
         tiles: list = []  # type: ignore[type-arg]
@@ -868,7 +882,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
     except RequestError as e:
         return _invalid(req_id, str(e))
-    out = []
+    out: list = []  # type: ignore[type-arg]
     first_error = None
     any_valid = False
     huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
@@ -934,8 +948,9 @@ def jsonl(lines: Any, score_line: Any) -> Any:
 
 # ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
 
-_GMASK: dict = {}  # type: ignore[type-arg]  (group, hand context) → the group's atom bits
-_DP: dict = {}  # type: ignore[type-arg]  (hand context, t, state) → {aggregate: witness}
+_GMASK: dict = {}  # type: ignore[type-arg]
+_DP: dict = {}  # type: ignore[type-arg]
+# _GMASK: (group, hand context) → the group's atom bits; _DP: (context, state) → ((aggregate, witness), …)
 _CACHE_LIMIT = 400_000
 
 
@@ -1054,7 +1069,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             res = tuple(wild_only(m, p, tl).items()) if wild == 3 * m + 2 * p and (not tl or t_hun) else ()
             _DP[key] = res
             return res
-        out = {}
+        out: dict = {}  # type: ignore[type-arg]
         for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow):
             rest = _less(counts, nat)
             variants = [(g, tl)]

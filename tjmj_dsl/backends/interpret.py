@@ -14,6 +14,10 @@ from .tables import expression_types, static_tables
 
 
 class InterpretedRules:
+    chow: bool
+    flags: tuple[str, ...]
+    kong_points: dict[str, int]
+
     def __init__(self, rs: RuleSet) -> None:
         self.ruleset = rs
         for k, v in static_tables(rs).items():

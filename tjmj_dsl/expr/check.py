@@ -122,7 +122,7 @@ class Checker:
                 return ANY
             if n.name not in table:
                 self.err(n, f"a {ot} has no attribute {n.name!r}",
-                         did_you_mean(n.name, table) or f"{ot} attributes: " + ", ".join(table),
+                         did_you_mean(n.name, list(table)) or f"{ot} attributes: " + ", ".join(table),
                          n.name_span.start, n.name_span.end, code="name")
                 return ANY
             return table[n.name].type
@@ -201,9 +201,9 @@ class Checker:
             return BOOL
         if isinstance(n, A.IfElse):
             self.want_bool(n.cond, env, "the condition")
-            a = self.check(n.then, env)
-            b = self.check(n.other, env)
-            return a if a == b else ANY
+            then_t = self.check(n.then, env)
+            other_t = self.check(n.other, env)
+            return then_t if then_t == other_t else ANY
         if isinstance(n, A.ListLit):
             ts = {self.check(i, env) for i in n.items}
             return list_of(ts.pop()) if len(ts) == 1 else list_of(ANY)

@@ -50,7 +50,8 @@ def parse(text: str) -> A.Node:
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
-        raise ExprError(f"unexpected character {text[e.pos_in_stream]!r}", e.pos_in_stream,
+        pos = e.pos_in_stream or 0
+        raise ExprError(f"unexpected character {text[pos]!r}", pos,
                         hint="operators are and or not == != < <= > >= in + - * and quantifiers any(x in xs: …)") from None
     except UnexpectedToken as e:
         tok = e.token
@@ -82,7 +83,7 @@ def _build(t: Tree | Token) -> A.Node:
     d = t.data
     c = t.children
     if d == "number":
-        return A.Num(sp, int(c[0]))
+        return A.Num(sp, int(str(c[0])))
     if d == "string":
         return A.Str(sp, str(c[0])[1:-1])
     if d == "tile":

@@ -35,6 +35,7 @@ def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[D
 
 def _convert(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
     path = tuple(e.absolute_path)
+    sch: dict[str, Any] = e.schema if isinstance(e.schema, dict) else {}
     if e.validator in ("oneOf", "anyOf") and e.context:
         # pick the branch that got furthest, as jsonschema's best_match does
         best = jsonschema.exceptions.best_match(e.context)
@@ -42,10 +43,10 @@ def _convert(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...], bo
             return _convert(best, where)
         return [Diagnostic("error", "schema", _msg(e), where(path, True), "an option has either choices, or values with set")]
     if e.validator == "additionalProperties" and isinstance(e.instance, dict):
-        allowed = _props(e.schema)
+        allowed = _props(sch)
         out = []
         for k in e.instance:
-            if k not in allowed and not any(k == p for p in e.schema.get("patternProperties", {})):
+            if k not in allowed and not any(k == p for p in sch.get("patternProperties", {})):
                 out.append(Diagnostic("error", "schema", f"unknown key {k!r}", where(path + (k,), True),
                                       did_you_mean(k, allowed) or ("allowed keys: " + ", ".join(allowed))))
         return out
@@ -61,13 +62,13 @@ def _convert(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...], bo
         return [Diagnostic("error", "schema", f"must be {json.dumps(e.validator_value, ensure_ascii=False)}",
                            where(path, False), "tjmj knows the standard 136-tile set only")]
     if e.validator == "enum":
-        hint = did_you_mean(str(e.instance), [str(x) for x in e.validator_value])
+        hint = did_you_mean(str(e.instance), [str(x) for x in e.validator_value])  # type: ignore[union-attr]
         return [Diagnostic("error", "schema", f"{e.instance!r} is not one of {e.validator_value}", where(path, False), hint)]
     return [Diagnostic("error", "schema", _msg(e), where(path, False))]
 
 
 def _names_hint(e: jsonschema.ValidationError) -> str:
-    sch = e.schema.get("propertyNames", {})
+    sch = e.schema.get("propertyNames", {}) if isinstance(e.schema, dict) else {}
     if "enum" in sch:
         return did_you_mean(str(e.instance), sch["enum"]) or "one of " + ", ".join(sch["enum"])
     return "lower-case letters, digits and _ (a pinyin id such as zhuo5)"
