@@ -1013,27 +1013,34 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     dp_key_free = (ctx, chow)
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
-        """Distinct masks of groups made only of huns: melds and pairs, without and with t."""
-        key = (dp_key_t if tl else dp_key_free, "wild", tl)
-        got = _DP.get(key)
-        if got is None:
+        """Distinct masks of groups made only of huns, melds and pairs: those
+        without t depend on the hand context only, those with t on t too.
+        Tuples, not dicts: the garbage collector stops tracking them."""
+        key = (dp_key_free, "wild")
+        base = _DP.get(key)
+        if base is None:
             m0: dict = {}  # type: ignore[type-arg]
-            mt: dict = {}  # type: ignore[type-arg]
             p0: dict = {}  # type: ignore[type-arg]
-            pt: dict = {}  # type: ignore[type-arg]
             for g in wild_melds:
                 m0.setdefault(gmask(g), g)
-                if t_hun:
-                    for gt in _with_t(g, t, True):
-                        mt.setdefault(gmask(gt), gt)
             for g in wild_pairs:
                 p0.setdefault(gmask(g), g)
-                if t_hun:
-                    for gt in _with_t(g, t, True):
-                        pt.setdefault(gmask(gt), gt)
-            # tuples, not dicts: the garbage collector stops tracking them
-            got = _DP[key] = (tuple(m0.items()), tuple(mt.items()), tuple(p0.items()), tuple(pt.items()))
-        return got
+            base = _DP[key] = (tuple(m0.items()), tuple(p0.items()))
+        if not (tl and t_hun):
+            return base[0], (), base[1], ()
+        key = (dp_key_t, "wild")
+        with_t = _DP.get(key)
+        if with_t is None:
+            mt: dict = {}  # type: ignore[type-arg]
+            pt: dict = {}  # type: ignore[type-arg]
+            for g in wild_melds:
+                for gt in _with_t(g, t, True):
+                    mt.setdefault(gmask(gt), gt)
+            for g in wild_pairs:
+                for gt in _with_t(g, t, True):
+                    pt.setdefault(gmask(gt), gt)
+            with_t = _DP[key] = (tuple(mt.items()), tuple(pt.items()))
+        return base[0], with_t[0], base[1], with_t[1]
 
     def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
         m0, mt, p0, pt = wild_sets(tl)
