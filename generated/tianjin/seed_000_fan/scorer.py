@@ -1028,8 +1028,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             base = _DP[key] = (tuple(m0.items()), tuple(p0.items()))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
-        key = (dp_key_t, "wild")
-        with_t = _DP.get(key)
+        key_t = (dp_key_t, "wild")
+        with_t = _DP.get(key_t)
         if with_t is None:
             mt: dict = {}  # type: ignore[type-arg]
             pt: dict = {}  # type: ignore[type-arg]
@@ -1039,7 +1039,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             for g in wild_pairs:
                 for gt in _with_t(g, t, True):
                     pt.setdefault(gmask(gt), gt)
-            with_t = _DP[key] = (tuple(mt.items()), tuple(pt.items()))
+            with_t = _DP[key_t] = (tuple(mt.items()), tuple(pt.items()))
         return base[0], with_t[0], base[1], with_t[1]
 
     def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
