@@ -96,6 +96,8 @@ ALL_KINDS: tuple[int, ...] = tuple(range(NUM_KINDS))
 NAMES: tuple[str, ...] = tuple(name(k) for k in ALL_KINDS)
 
 _ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
+_COMPACT_RE = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")  # e.g. 345m123sEEE77m45s
+_COMPACT: dict[str, tuple[int, ...]] = {}
 
 
 def parse_tiles(text: str) -> list[int]:
@@ -104,6 +106,25 @@ def parse_tiles(text: str) -> list[int]:
     Digits take the suit letter that follows them (`345m` is three tiles).
     Spaces are ignored. Raises TileError with the offending offset.
     """
+    fast = _COMPACT.get(text)
+    if fast is not None:
+        return list(fast)
+    if _COMPACT_RE.fullmatch(text):  # the common compact form: one pass, no aliases
+        out_fast: list[int] = []
+        run: list[int] = []
+        for c in text:
+            if "1" <= c <= "9":
+                run.append(ord(c) - 48)
+            elif c in "mps":
+                base = 9 * "mps".index(c) - 1
+                out_fast.extend(base + r for r in run)
+                run = []
+            else:
+                out_fast.append(27 + HONOR_LETTERS.index(c))
+        if len(_COMPACT) > 100_000:
+            _COMPACT.clear()
+        _COMPACT[text] = tuple(out_fast)
+        return out_fast
     out: list[int] = []
     i = 0
     n = len(text)
