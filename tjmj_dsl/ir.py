@@ -29,6 +29,7 @@ class Definition:
 class Conflict:
     other: str
     unless: Expr | None
+    description: str = ""
 
 
 @dataclass(frozen=True)

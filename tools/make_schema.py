@@ -18,7 +18,7 @@ pattern = {
         "requires": {"type": "array", "items": ident},
         "conflicts": {"type": "array", "items": {
             "type": "object", "additionalProperties": False, "required": ["with"],
-            "properties": {"with": ident, "unless": expr}}},
+            "properties": {"with": ident, "unless": expr, "description": text}}},
         "enabled": {"type": "boolean"},
         "any_winning_tile": {"type": "boolean", "description": "when this pattern's condition holds, any tile of the hand may be taken as the winning tile"},
         "description": text,

@@ -142,7 +142,7 @@ def lower(res: Resolved) -> RuleSet:
             if c["with"] not in enabled:
                 continue
             unless = lw.expr(base + ("conflicts", i, "unless"), "decomp", env("decomp")) if "unless" in c else None
-            conflicts.append(Conflict(c["with"], unless))
+            conflicts.append(Conflict(c["with"], unless, str(c.get("description", ""))))
         if when is not None:
             patterns.append(Pattern(pid, p["name"], tuple(p.get("aka") or ()), p.get("gloss", ""), p["kind"], p["value"],
                                     when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
