@@ -51,12 +51,16 @@ def kind(suit: str, rank: int) -> int:
     return SUITS.index(suit) * 9 + rank - 1
 
 
+SUIT_OF: tuple[str, ...] = tuple("m" * 9 + "p" * 9 + "s" * 9 + "z" * 7)  # by kind; honors are "z"
+RANK_OF: tuple[int, ...] = tuple(list(range(1, 10)) * 3 + list(range(1, 8)))  # honors 1-7: E S W N C F P
+
+
 def suit_of(k: int) -> str:
-    return "z" if k >= 27 else SUITS[k // 9]
+    return SUIT_OF[k]
 
 
 def rank_of(k: int) -> int:
-    return k - 26 if k >= 27 else k % 9 + 1
+    return RANK_OF[k]
 
 
 def name(k: int) -> str:

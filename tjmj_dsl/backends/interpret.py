@@ -8,7 +8,8 @@ from typing import Any
 
 from ..engine import runtime
 from ..engine.runtime import next_kind
-from ..expr.evaluate import Interpreter
+from ..expr.evaluate import CONSTS, Interpreter
+from ..expr.vocabulary import HAND_VARS
 from ..ir import RuleSet
 from .tables import expression_types, static_tables
 
@@ -31,8 +32,7 @@ class InterpretedRules:
         self._kind_idx = {k: [(i, p.value) for i, p in enumerate(rs.patterns) if p.kind == k] for k in rs.kinds}
 
     def _hand_env(self, h: runtime.Hand) -> dict[str, Any]:
-        env = {name: getattr(h, name) for name in ("indicator", "hun_kinds", "hun_suit", "t", "t_hun", "huns",
-                                                   "declared", "kong_draw", "suits")}
+        env = {name: getattr(h, name) for name in HAND_VARS if name not in CONSTS}
         env["hun_kinds"] = list(h.hun_kinds)
         for f in self.flags:  # type: ignore[attr-defined]
             env[f] = f in h.flags

@@ -23,11 +23,9 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
-from ..tiles import NAMES  # tjmj:inline-drop
+from ..tiles import NAMES, RANK_OF, SUIT_OF  # tjmj:inline-drop
 from .request import Request, RequestError, parse_request  # tjmj:inline-drop
 
-SUIT_OF = tuple("m" * 9 + "p" * 9 + "s" * 9 + "z" * 7)
-RANK_OF = tuple(list(range(1, 10)) * 3 + list(range(1, 8)))
 PAIR, CHOW, PUNG, KONG = 0, 1, 2, 3
 GROUP_KIND_NAMES = ("pair", "chow", "pung", "kong")
 
@@ -50,6 +48,18 @@ def hun_kinds_of(indicator: int, n: int, cycles: tuple[tuple[int, ...], ...]) ->
             break
         out.append(nk)
     return tuple(out)
+
+
+def split_huns(tiles: tuple[int, ...], huns: set[int] | frozenset[int]) -> tuple[tuple[int, ...], int]:
+    """The natural tiles as counts by kind, and how many hun tiles: what every search starts from."""
+    counts = [0] * 34
+    wild = 0
+    for x in tiles:
+        if x in huns:
+            wild += 1
+        else:
+            counts[x] += 1
+    return tuple(counts), wild
 
 
 def make_group(kind: int, faces: tuple[int, ...], hunmask: tuple[bool, ...],
@@ -247,15 +257,9 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
 def decompositions(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
     """Yield each decomposition of the concealed tiles as a list of groups,
     groups of huns alone given every face rules.wild_* allows."""
-    counts = [0] * 34
-    wild = 0
-    for k in h.concealed:
-        if k in h.hun_set:
-            wild += 1
-        else:
-            counts[k] += 1
+    counts, wild = split_huns(h.concealed, h.hun_set)
     n_melds = 4 - len(h.declared)
-    for groups, wm, wp in decompose(tuple(counts), wild, n_melds, 1, rules.chow):
+    for groups, wm, wp in decompose(counts, wild, n_melds, 1, rules.chow):
         if not wm and not wp:
             yield list(groups)
             continue
@@ -474,15 +478,8 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
 
 
 def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-arg]
-    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
-    counts = [0] * 34
-    wild = 0
-    for x in req.concealed + (t,):
-        if x in huns:
-            wild += 1
-        else:
-            counts[x] += 1
-    return tuple(counts), wild, 4 - len(req.melds), 1, rules.chow
+    counts, wild = split_huns(req.concealed + (t,), set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)))
+    return counts, wild, 4 - len(req.melds), 1, rules.chow
 
 
 def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
@@ -757,13 +754,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         _DP[key] = res
         return res
 
-    counts = [0] * 34
-    wild = 0
-    for x in h.concealed:
-        if x in h.hun_set:
-            wild += 1
-        else:
-            counts[x] += 1
+    counts, wild = split_huns(h.concealed, h.hun_set)
     o0, a0 = 0, full
     for g in h.declared:
         b = gmask(g)
@@ -771,7 +762,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         a0 &= b
     best = None
     best_groups = None
-    for (o, a, pm), wit in dp(tuple(counts), wild, 4 - len(h.declared), 1, 1):
+    for (o, a, pm), wit in dp(counts, wild, 4 - len(h.declared), 1, 1):
         om, am = o | o0, a & a0
         held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
         lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0

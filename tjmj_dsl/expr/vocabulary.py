@@ -17,6 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+# the generated scorer inlines tiles.py and engine/runtime.py, so the templates
+# below may name these directly
+from ..engine.runtime import group_slots
+from ..tiles import RANK_OF, SUIT_OF
+
 BOOL, INT, STR, TILE, GROUP, SLOT, NONE, ANY = "bool", "int", "str", "tile", "group", "slot", "none", "any"
 
 
@@ -36,11 +41,8 @@ class Attr:
     fn: Callable[[Any], Any]
 
 
-SUIT_OF = tuple("m" * 9 + "p" * 9 + "s" * 9 + "z" * 7)
-RANK_OF = tuple(list(range(1, 10)) * 3 + list(range(1, 8)))
 
 
-from ..engine.runtime import group_slots  # noqa: E402 - the generated code inlines the same function
 
 
 GROUP_ATTRS: dict[str, Attr] = {

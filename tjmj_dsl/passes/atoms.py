@@ -22,10 +22,10 @@ from typing import Any
 from ..expr import ast as A
 from ..expr.check import Checker, Env, scope_vars
 from ..expr.emit import Emitter, quantifier
-from ..expr.vocabulary import HAND_VARS
+from ..expr.vocabulary import DECOMP_VARS, HAND_VARS
 from ..ir import RuleSet
 
-D_NAMES = {"melds", "groups", "pair"}
+D_NAMES = set(DECOMP_VARS)
 
 
 class NotAtomic(Exception):

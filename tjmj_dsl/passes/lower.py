@@ -13,12 +13,13 @@ from ..diagnostics import Diagnostic, RuleError, did_you_mean
 from ..expr import ast as A
 from ..expr.check import Checker, Env, Problem, definition_uses, scope_vars
 from ..expr.parser import ExprError, parse
+from ..expr.vocabulary import DECOMP_VARS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from .resolve import Resolved
 from .schema import validate
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
-DECOMP_ONLY = {"melds", "pair", "groups"}
+DECOMP_ONLY = set(DECOMP_VARS)
 
 
 class _Lowering:
