@@ -19,6 +19,7 @@ from typing import Any, Callable
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from tests.handgen import random_shape  # noqa: E402
 from tjmj_dsl import Scorer  # noqa: E402
 from tjmj_dsl.engine.runtime import hun_kinds_of  # noqa: E402
 from tjmj_dsl.tiles import NAMES, format_tiles  # noqa: E402
@@ -30,15 +31,7 @@ def winning_hand(rng: random.Random, huns: int, indicator: int) -> dict[str, Any
     """Four random melds and a pair, no declared melds; `huns` of the tiles
     replaced by hun tiles (or, for huns=0, a hand holding no hun kind)."""
     hk = hun_kinds_of(indicator, 2, CYCLES)
-    groups: list[list[int]] = []
-    for _ in range(4):
-        if rng.random() < 0.6:
-            s = rng.choice((0, 9, 18)) + rng.randrange(7)
-            groups.append([s, s + 1, s + 2])
-        else:
-            groups.append([rng.randrange(34)] * 3)
-    groups.append([rng.randrange(34)] * 2)
-    tiles = [t for g in groups for t in g]
+    tiles = [t for g in random_shape(rng) for t in g]
     if huns == 0 and any(t in hk for t in tiles):
         return None
     idx = rng.sample(range(14), huns) if huns else []

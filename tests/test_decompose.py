@@ -7,6 +7,7 @@ import random
 from functools import lru_cache
 
 import pytest
+from handgen import random_shape
 
 from tjmj_dsl.engine.runtime import CHOW, PAIR, PUNG, decompose, hun_kinds_of, next_kind
 
@@ -72,14 +73,7 @@ def wins(counts: list[int], wild: int, n_melds: int = 4) -> bool:
 def _random_hand(rng: random.Random, wild: int, winning: bool) -> list[int]:
     counts = [0] * 34
     if winning:
-        groups = []
-        for _ in range(4):
-            if rng.random() < 0.5:
-                s = rng.choice((0, 9, 18)) + rng.randrange(7)
-                groups.append([s, s + 1, s + 2])
-            else:
-                groups.append([rng.randrange(34)] * 3)
-        groups.append([rng.randrange(34)] * 2)
+        groups = random_shape(rng, chow_share=0.5)
         tiles = [t for g in groups for t in g]
         rng.shuffle(tiles)
         tiles = tiles[wild:]

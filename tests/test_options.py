@@ -239,24 +239,16 @@ def test_first_draw_multiplier_unknown_value() -> None:
     assert "first_draw_multiplier" in text and "[4, 5, 6, 7, 8]" in text
 
 
-def test_tianhu_off() -> None:
-    off = {"tianhu": "off"}
-    assert refused(score(PLAIN, tianhu=True, options=off))
-    assert won(score(PLAIN, dihu=True, options=off), 8)       # 地和 still played
+@pytest.mark.parametrize("flag, other, mult", [("tianhu", "dihu", 8), ("dihu", "tianhu", 6)])
+def test_first_draw_flag_off(flag: str, other: str, mult: int) -> None:
+    off = {flag: "off"}
+    assert refused(score(PLAIN, **{flag: True}, options=off))
+    assert won(score(PLAIN, **{other: True}, options=off), 8)      # the other one is still played
     assert won(score(PLAIN, options=off), 2)
-    assert won(score(PLAIN, tianhu=True, options={"tianhu": "on"}), 8)
-    # the multiplier still reaches 地和 when 天和 is off
-    assert won(score(PLAIN, dihu=True, options={**off, "first_draw_multiplier": 8}), 16)
-    assert refused(score(PLAIN, tianhu=True, options={**off, "first_draw_multiplier": 8}))
-
-
-def test_dihu_off() -> None:
-    off = {"dihu": "off"}
-    assert refused(score(PLAIN, dihu=True, options=off))
-    assert won(score(PLAIN, tianhu=True, options=off), 8)     # 天和 still played
-    assert won(score(PLAIN, options=off), 2)
-    assert won(score(PLAIN, dihu=True, options={"dihu": "on"}), 8)
-    assert won(score(PLAIN, tianhu=True, options={**off, "first_draw_multiplier": 6}), 12)
+    assert won(score(PLAIN, **{flag: True}, options={flag: "on"}), 8)
+    # the multiplier still reaches the other one, and the one that is off stays refused
+    assert won(score(PLAIN, **{other: True}, options={**off, "first_draw_multiplier": mult}), 2 * mult)
+    assert refused(score(PLAIN, **{flag: True}, options={**off, "first_draw_multiplier": mult}))
 
 
 # ---------------------------------------------------------------- hun_kinds

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from handgen import random_shape
 
 from tjmj_dsl import Scorer
 from tjmj_dsl.tiles import NAMES, format_tiles
@@ -40,7 +41,6 @@ def decompositions(tiles: Counter, melds_needed: int):  # type: ignore[no-untype
             return
         first = left[0]
         f = first[0]
-        same = [k for k in left if k[0] == f]
 
         def take(group: list) -> Counter:  # type: ignore[type-arg]
             c2 = c.copy()
@@ -69,7 +69,6 @@ def decompositions(tiles: Counter, melds_needed: int):  # type: ignore[no-untype
                 for g in combos([f, f + 1, f + 2]):
                     for rest in rec(take(g), m - 1, p):
                         yield [("chow", g)] + rest
-        del same
     yield from rec(tiles, melds_needed, 1)
 
 
@@ -95,7 +94,6 @@ def oracle(concealed: list[int], draw: int, indicator: int, declared: list[tuple
 
 def _value(d: list, su: bool, hun_suit: str, kong_draw: Any) -> int:  # type: ignore[type-arg]
     chows = [g for kind, g in d if kind == "chow"]
-    pair = next(g for kind, g in d if kind == "pair")
     zhuo5 = any(g[1][2] and g[1][0] == M(5) and g[0][0] == M(4) for g in chows)
     t_group = next(g for kind, g in d if any(x[2] for x in g))
     t_kind = next(kind for kind, g in d if any(x[2] for x in g))
@@ -129,14 +127,7 @@ def _value(d: list, su: bool, hun_suit: str, kong_draw: Any) -> int:  # type: ig
 def _random_hand(rng: random.Random, n_huns: int) -> dict[str, Any] | None:
     ind = rng.randrange(34)
     hk = huns_of(ind)
-    groups = []
-    for _ in range(4):
-        if rng.random() < 0.6:
-            s = rng.choice((0, 9, 18)) + rng.randrange(7)
-            groups.append([s, s + 1, s + 2])
-        else:
-            groups.append([rng.randrange(34)] * 3)
-    groups.append([rng.randrange(34)] * 2)
+    groups = random_shape(rng)
     if rng.random() < 0.35:  # often a 龙, so that 龙, 本混 and 捉5 inside a 龙 come up
         base = rng.choice((0, 9, 18))
         groups[1:4] = [[base, base + 1, base + 2], [base + 3, base + 4, base + 5], [base + 6, base + 7, base + 8]]
