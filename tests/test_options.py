@@ -433,11 +433,17 @@ def test_jsonl_command_line_defaults_and_line_overrides() -> None:
     assert won(res[1], 4, 4)
 
 
-def test_scorer_ignores_profile_and_options_in_the_request() -> None:
-    # Scorer.score strips them: the Scorer's own rules apply, not the line's
+def test_scorer_refuses_a_request_for_other_rules() -> None:
+    # a Scorer has one profile and option set; a request asking for others is refused, never scored
+    # under rules it did not ask for (`tjmj score --jsonl` picks the rules per line instead)
     r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-000-coins",
                         "options": {"score_table": "coins"}})
-    assert won(r, 4, 4)
+    assert refused(r) and "profile" in r["error"]
+    r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "options": {"score_table": "coins"}})
+    assert refused(r) and "score_table" in r["error"]
+    # naming the rules in force is fine
+    assert won(scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-001",
+                               "options": {"score_table": "separate"}}), 4, 4)
 
 
 # ---------------------------------------------------------------- an overlay rule file

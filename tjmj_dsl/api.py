@@ -34,22 +34,15 @@ class Scorer:
 
     def score(self, request: dict[str, Any]) -> dict[str, Any]:
         """A JSONL request mapping → a result mapping (never raises for a bad hand)."""
-        return runtime.score_request(self._rules, _strip(request))
+        return runtime.score_request(self._rules, request)
 
     def waits(self, request: dict[str, Any]) -> Any:
         """Every tile that wins the 13-tile hand (a request without draw), with fan and patterns."""
-        return runtime.waits_request(self._rules, _strip(request))
+        return runtime.waits_request(self._rules, request)
 
     @property
     def profile(self) -> str:
         return self.ruleset.profile
-
-
-def _strip(request: Any) -> Any:
-    """profile/options pick the Scorer; they are not part of the hand."""
-    if isinstance(request, dict) and ("profile" in request or "options" in request):
-        return {k: v for k, v in request.items() if k not in ("profile", "options")}
-    return request
 
 
 def compile_rules(path: str | None = None, out: str = "generated", check: bool = False) -> list[str]:

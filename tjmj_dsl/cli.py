@@ -84,10 +84,9 @@ def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: di
             sc = scorers.get(prof, opts)
         except RuleError as e:
             return _invalid(data.get("id"), "; ".join(d.message + (f" ({d.hint})" if d.hint else "") for d in e.diagnostics))
-        req = {k: v for k, v in data.items() if k not in ("profile", "options")}
-        if fn == "waits" or (fn == "auto" and "draw" not in req):
-            return sc.waits(req)
-        return sc.score(req)
+        if fn == "waits" or (fn == "auto" and "draw" not in data):
+            return sc.waits(data)
+        return sc.score(data)
 
     for line in jsonl(_lines(sys.stdin), one):
         sys.stdout.write(line + "\n")

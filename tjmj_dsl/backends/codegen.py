@@ -92,7 +92,7 @@ def generate_scorer(rs: RuleSet) -> str:
         free_t=em.emit(rs.free_when.ast) if rs.free_when is not None else "False",
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=em.emit(rs.algebra.ast),
         total=em.emit(rs.total.ast), tables=table_lines,
-        profile_repr=repr(rs.profile), options_repr=repr(dict(rs.choices)), masks=masks,
+        masks=masks,
     )
 
 

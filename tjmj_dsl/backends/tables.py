@@ -44,6 +44,7 @@ def static_tables(rs: RuleSet) -> dict[str, Any]:
     return {
         "name": rs.name,
         "profile": rs.profile,
+        "choices": dict(rs.choices),
         "hun_count": rs.hun_count,
         "cycles": rs.cycles,
         "chow": rs.chow,

@@ -464,10 +464,31 @@ def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
             "reason": "invalid_request", "error": msg}
 
 
+def other_rules(rules: Any, data: Any) -> str:
+    """Why a request's `profile`/`options` are not the rules in force ("" if they are):
+    a request is never scored under rules it did not ask for."""
+    if not isinstance(data, dict):
+        return ""
+    prof = data.get("profile")
+    if prof is not None and prof != rules.profile:
+        return f"profile: this scorer is compiled for profile {rules.profile!r}, not {prof!r}"
+    opts = data.get("options") or {}
+    if not isinstance(opts, dict):
+        return "options: expected a mapping of option names to values"
+    for k, v in opts.items():
+        if k not in rules.choices:
+            return f"options: no option {k!r}"
+        if str(rules.choices[k]).lower() != str(v).lower():
+            return f"options: this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}"
+    return ""
+
+
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    if other_rules(rules, data):
+        return _invalid(req_id, other_rules(rules, data))
     try:
         req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
         if req.draw is None:
@@ -535,6 +556,8 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     """Every tile that wins the 13-tile hand, each with its result; or an
     invalid-request result."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    if other_rules(rules, data):
+        return _invalid(req_id, other_rules(rules, data))
     try:
         req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
     except RequestError as e:

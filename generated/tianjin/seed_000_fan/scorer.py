@@ -829,10 +829,31 @@ def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
             "reason": "invalid_request", "error": msg}
 
 
+def other_rules(rules: Any, data: Any) -> str:
+    """Why a request's `profile`/`options` are not the rules in force ("" if they are):
+    a request is never scored under rules it did not ask for."""
+    if not isinstance(data, dict):
+        return ""
+    prof = data.get("profile")
+    if prof is not None and prof != rules.profile:
+        return f"profile: this scorer is compiled for profile {rules.profile!r}, not {prof!r}"
+    opts = data.get("options") or {}
+    if not isinstance(opts, dict):
+        return "options: expected a mapping of option names to values"
+    for k, v in opts.items():
+        if k not in rules.choices:
+            return f"options: no option {k!r}"
+        if str(rules.choices[k]).lower() != str(v).lower():
+            return f"options: this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}"
+    return ""
+
+
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    if other_rules(rules, data):
+        return _invalid(req_id, other_rules(rules, data))
     try:
         req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
         if req.draw is None:
@@ -900,6 +921,8 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     """Every tile that wins the 13-tile hand, each with its result; or an
     invalid-request result."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    if other_rules(rules, data):
+        return _invalid(req_id, other_rules(rules, data))
     try:
         req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
     except RequestError as e:
@@ -1349,6 +1372,7 @@ def _unless_agg(h: Any, OR_m: int, AND_m: int, OR_g: int, AND_g: int, PAIR: int)
 class _Rules:
     name = 'tianjin'
     profile = 'seed-000-fan'
+    choices = {'score_table': 'fan_with_kong', 'jin_gang': '4', 'tianting': 'off', 'subenlong': 'off', 'tianhu': 'on', 'dihu': 'on', 'first_draw_multiplier': 4, 'hun_kinds': 2, 'min_fan': 2, 'chan_points': 1, 'dealer_rotation': 'seed-000', 'last_tiles_claims': 'allowed'}
     hun_count = 2
     cycles = ((27, 28, 29, 30), (31, 32, 33))
     chow = True
@@ -1383,33 +1407,15 @@ class _Rules:
 RULES = _Rules()
 RULES.wild_melds, RULES.wild_pairs = wild_groups(RULES.chow)  # type: ignore[attr-defined]
 RULES.resolve_cache = {}  # type: ignore[attr-defined]
-PROFILE = 'seed-000-fan'
-OPTIONS = {'score_table': 'fan_with_kong', 'jin_gang': '4', 'tianting': 'off', 'subenlong': 'off', 'tianhu': 'on', 'dihu': 'on', 'first_draw_multiplier': 4, 'hun_kinds': 2, 'min_fan': 2, 'chan_points': 1, 'dealer_rotation': 'seed-000', 'last_tiles_claims': 'allowed'}
-
-
-def _check_profile(request: Any) -> str:
-    if isinstance(request, dict):
-        if request.get("profile") not in (None, PROFILE):
-            return f"this scorer is compiled for profile {PROFILE!r}, not {request['profile']!r}"
-        for k, v in (request.get("options") or {}).items():
-            if k not in OPTIONS or str(OPTIONS[k]).lower() != str(v).lower():
-                return f"this scorer is compiled with option {k}={OPTIONS.get(k)!r}; use `tjmj score --jsonl` for other options"
-    return ""
 
 
 def score(request: Any) -> dict:  # type: ignore[type-arg]
     """Score one request (the JSONL mapping); never raises for a bad request."""
-    err = _check_profile(request)
-    if err:
-        return _invalid(request.get("id"), err)
     return score_request(RULES, request)
 
 
 def waits(request: Any) -> Any:
     """Every tile that wins a 13-tile request (no draw), each with fan and patterns."""
-    err = _check_profile(request)
-    if err:
-        return _invalid(request.get("id"), err)
     return waits_request(RULES, request)
 
 
