@@ -198,8 +198,7 @@ def lower(res: Resolved) -> RuleSet:
         # an overlay without a name of its own must not write over its base's outputs
         name = re.sub(r"[^a-z0-9_]", "_", os.path.splitext(os.path.basename(res.top_path))[0].lower())
     return RuleSet(
-        name=name, title=d.get("title", ""), source_file=res.base.file if len(res.files) == 1
-        else list(res.files)[-1], source_sha256=sha.hexdigest(), profile=res.profile,
+        name=name, title=d.get("title", ""), source_file=(res.top or res.base).file, source_sha256=sha.hexdigest(), profile=res.profile,
         choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),
         chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),
         flags=tuple((str(k), str(v)) for k, v in (d.get("request_flags") or {}).items()), min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
