@@ -21,7 +21,7 @@ sys.path.insert(0, ROOT)
 
 from tests.handgen import random_shape  # noqa: E402
 from tjmj_dsl import Scorer  # noqa: E402
-from tjmj_dsl.engine.runtime import hun_kinds_of  # noqa: E402
+from tjmj_dsl.engine.hand import hun_kinds_of  # noqa: E402
 from tjmj_dsl.tiles import NAMES, format_tiles  # noqa: E402
 
 CYCLES = ((27, 28, 29, 30), (31, 32, 33))

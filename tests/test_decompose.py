@@ -9,7 +9,8 @@ from functools import lru_cache
 import pytest
 from handgen import random_shape
 
-from tjmj_dsl.engine.runtime import CHOW, PAIR, PUNG, decompose, hun_kinds_of, next_kind
+from tjmj_dsl.engine.hand import CHOW, PAIR, PUNG, hun_kinds_of, next_kind
+from tjmj_dsl.engine.search import decompose
 
 WINDS = (27, 28, 29, 30)
 DRAGONS = (31, 32, 33)

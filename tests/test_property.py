@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tjmj_dsl import Scorer
-from tjmj_dsl.engine.runtime import hun_kinds_of
+from tjmj_dsl.engine.hand import hun_kinds_of
 from tjmj_dsl.tiles import NAMES, format_tiles, parse_tile, parse_tiles
 
 CYCLES = ((27, 28, 29, 30), (31, 32, 33))

@@ -73,7 +73,8 @@ def _show(res: dict[str, Any]) -> str:
 
 
 def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> int:
-    from .engine.runtime import _invalid, jsonl
+    from .engine.result import _invalid
+    from .engine.runtime import jsonl
 
     def one(data: Any) -> Any:
         if not isinstance(data, dict):

@@ -18,7 +18,8 @@ from .tables import expression_types, static_tables
 
 # Inlined into every scorer, in this order: one source of truth for tiles,
 # requests and the decomposition engine.
-INLINED = ("tiles.py", "engine/request.py", "engine/runtime.py")
+INLINED = ("tiles.py", "engine/request.py", "engine/hand.py", "engine/search.py", "engine/result.py",
+           "engine/runtime.py")
 DROP = "# tjmj:inline-drop"
 
 

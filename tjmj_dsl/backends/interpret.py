@@ -1,4 +1,4 @@
-"""The reference interpreter: a `rules` object for engine/runtime.py whose
+"""The reference interpreter: a `rules` object for engine/ whose
 predicates walk the AST. Simple on purpose; the generated scorer must agree
 with it on every hand."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import runtime
-from ..engine.runtime import next_kind
+from ..engine import search
+from ..engine.hand import Hand, next_kind, wild_groups
 from ..expr.evaluate import CONSTS, Interpreter
 from ..expr.vocabulary import HAND_VARS
 from ..ir import RuleSet
@@ -23,42 +24,42 @@ class InterpretedRules:
         self.ruleset = rs
         for k, v in static_tables(rs).items():
             setattr(self, k, v)
-        self.wild_melds, self.wild_pairs = runtime.wild_groups(self.chow)
+        self.wild_melds, self.wild_pairs = wild_groups(self.chow)
         self.resolve_cache: dict[Any, Any] = {}
-        self.best = runtime.best_of  # the reference enumerates every decomposition
+        self.best = search.best_of  # the reference enumerates every decomposition
         defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
         self._i = Interpreter(expression_types(rs), defs, {"next": lambda k: next_kind(k, rs.cycles)})
         self._unless = [(c.unless.ast if c.unless is not None else None) for p in rs.patterns for c in p.conflicts]
         self._kind_idx = {k: [(i, p.value) for i, p in enumerate(rs.patterns) if p.kind == k] for k in rs.kinds}
 
-    def _hand_env(self, h: runtime.Hand) -> dict[str, Any]:
+    def _hand_env(self, h: Hand) -> dict[str, Any]:
         env = {name: getattr(h, name) for name in HAND_VARS if name not in CONSTS}
         env["hun_kinds"] = list(h.hun_kinds)
         for f in self.flags:  # type: ignore[attr-defined]
             env[f] = f in h.flags
         return env
 
-    def _funcs(self, h: runtime.Hand) -> None:
+    def _funcs(self, h: Hand) -> None:
         self._i.funcs["count"] = lambda k: h.counts[k]
 
-    def request_errors(self, h: runtime.Hand) -> list[str]:
+    def request_errors(self, h: Hand) -> list[str]:
         self._funcs(h)
         env = self._hand_env(h)
         return [r.message for r in self.ruleset.request_rules if self._i.eval(r.error_when.ast, env)]
 
-    def free_t(self, h: runtime.Hand) -> bool:
+    def free_t(self, h: Hand) -> bool:
         if self.ruleset.free_when is None:
             return False
         self._funcs(h)
         return bool(self._i.eval(self.ruleset.free_when.ast, self._hand_env(h)))
 
-    def _denv(self, h: runtime.Hand, melds: list, pair: Any, groups: list) -> dict[str, Any]:  # type: ignore[type-arg]
+    def _denv(self, h: Hand, melds: list, pair: Any, groups: list) -> dict[str, Any]:  # type: ignore[type-arg]
         self._funcs(h)
         env = self._hand_env(h)
         env.update(melds=melds, pair=pair, groups=groups)
         return env
 
-    def holds(self, h: runtime.Hand, melds: list, pair: Any, groups: list) -> int:  # type: ignore[type-arg]
+    def holds(self, h: Hand, melds: list, pair: Any, groups: list) -> int:  # type: ignore[type-arg]
         env = self._denv(h, melds, pair, groups)
         m = 0
         for i, p in enumerate(self.ruleset.patterns):
@@ -66,7 +67,7 @@ class InterpretedRules:
                 m |= 1 << i
         return m
 
-    def unless(self, h: runtime.Hand, melds: list, pair: Any, groups: list) -> int:  # type: ignore[type-arg]
+    def unless(self, h: Hand, melds: list, pair: Any, groups: list) -> int:  # type: ignore[type-arg]
         env = self._denv(h, melds, pair, groups)
         m = 0
         for j, u in enumerate(self._unless):
@@ -78,7 +79,7 @@ class InterpretedRules:
         env = {k: [v for i, v in items if mask >> i & 1] for k, items in self._kind_idx.items()}
         return int(self._i.eval(self.ruleset.algebra.ast, env))
 
-    def total(self, h: runtime.Hand, fan: int) -> int:
+    def total(self, h: Hand, fan: int) -> int:
         self._funcs(h)
         env = self._hand_env(h)
         env["fan"] = fan

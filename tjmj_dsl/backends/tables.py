@@ -1,4 +1,4 @@
-"""The plain data both backends hand to engine/runtime.py: pattern tables,
+"""The plain data both backends hand to engine/: pattern tables,
 claim bindings, the algebra's render plan. One function, so the interpreter
 and the generated scorer cannot differ in them."""
 
@@ -12,7 +12,7 @@ from ..ir import RuleSet
 
 
 def algebra_plan(n: A.Node) -> tuple[Any, ...]:
-    """The algebra as nested tuples for engine.runtime.render."""
+    """The algebra as nested tuples for engine.result.render."""
     if isinstance(n, A.Num):
         return ("num", n.value)
     if isinstance(n, A.Name):

@@ -4,7 +4,7 @@ interpreter and the Python emitter, so the three cannot drift apart.
 This is generic mahjong vocabulary (groups, slots, tiles, huns). It names no
 Tianjin pattern; the rule file builds patterns from it.
 
-Runtime shapes (shared with engine/runtime.py):
+Runtime shapes (shared with engine/hand.py):
   group = (kind, faces, hunmask, declared, concealed, t_slot, nhuns, suit, rank)
   kind: 0 pair, 1 chow, 2 pung, 3 kong; faces: tuple of tile kinds; hunmask:
   tuple of bools (that tile is a hun tile); t_slot: index of the winning tile
@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-# the generated scorer inlines tiles.py and engine/runtime.py, so the templates
+# the generated scorer inlines tiles.py and engine/, so the templates
 # below may name these directly
-from ..engine.runtime import group_slots
+from ..engine.hand import group_slots
 from ..tiles import RANK_OF, SUIT_OF
 
 BOOL, INT, STR, TILE, GROUP, SLOT, NONE, ANY = "bool", "int", "str", "tile", "group", "slot", "none", "any"

@@ -8,7 +8,7 @@ those enclosing variables. `any(g in melds: φ)` then is a bit of the OR of the
 melds' masks, `all` a bit of their AND, and a boolean expression that reads
 only `pair` a bit of the pair's mask. Decompositions with the same aggregate
 masks score alike, so the generated scorer can search over masks instead of
-over decompositions (engine/runtime.best_by_masks).
+over decompositions (engine/search.best_by_masks).
 
 Rules that step outside this form (counting groups, comparing two groups, …)
 raise NotAtomic and the generated scorer enumerates decompositions instead."""

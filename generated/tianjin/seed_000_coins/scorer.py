@@ -367,26 +367,9 @@ def edit_distance(a: str, b: str) -> int:
 def _close(a: str, b: str) -> bool:
     return abs(len(a) - len(b)) <= 2 and edit_distance(a, b) <= 2
 
-# ---- inlined from tjmj_dsl/engine/runtime.py ----
-"""Decomposition with huns, and the scoring loop around the rules' predicates.
-
-The rules reach this module as a `rules` object (compiled Python from the code
-generator, or closures over the AST from the interpreter) with these members:
-  hun_count, cycles, chow, copies, min_fan       plain data
-  flags                                          boolean request fields the rules declare
-  ids, names, kinds, kind_of, values             the patterns, in rule-file order
-  requires[i], conflicts [(i, j)]                 claim bindings
-  wild_melds, wild_pairs                          faces a group of huns alone may take
-  plan                                            the algebra as a render plan
-  request_errors(h) -> list[str]
-  free_t(h) -> bool                               may any tile of the hand be t?
-  holds(h, melds, pair, groups) -> bitmask of patterns that hold
-  unless(h, melds, pair, groups) -> bitmask of conflicts lifted
-  fan(mask) -> int                                the algebra
-  total(h, fan) -> int                            the score table
-Nothing here knows a pattern: it finds decompositions, places the winning
-tile, asks the rules, and keeps the best claim.
-"""
+# ---- inlined from tjmj_dsl/engine/hand.py ----
+"""A hand as the rules see it: its tiles split into naturals and huns, its
+groups (the tuples the expression language reads), and the request flags."""
 
 
 
@@ -497,6 +480,12 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
     h.kong_draw = req.kong_draw
     h.flags = req.flags
     return h
+
+# ---- inlined from tjmj_dsl/engine/search.py ----
+"""Finding the best claim over every decomposition: the plain enumeration
+the reference interpreter uses, and the mask search of the generated scorer."""
+
+
 
 
 _DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
@@ -712,285 +701,6 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     return best, best_groups
 
 
-def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
-    """Evaluate the algebra plan, keeping its text: (value, text, prec, used ids).
-    prec 3 atom, 2 product, 1 sum; an empty text is a factor of 1."""
-    op = plan[0]
-    if op == "num":
-        return plan[1], str(plan[1]), 3, []
-    if op == "kind":
-        return by_kind[plan[1]], None, 3, []
-    if op == "agg":
-        items = render(plan[2], by_kind)[0]
-        vals = [v for v, _ in items]
-        used = [pid for _, pid in items]
-        if plan[1] == "sum":
-            return sum(vals), "+".join(map(str, vals)) or "0", 1 if len(vals) > 1 else 3, used
-        if plan[1] == "product":
-            p = 1
-            for v in vals:
-                p *= v
-            return p, "×".join(map(str, vals)), 2 if len(vals) > 1 else 3, used
-        if plan[1] == "len":
-            return len(vals), str(len(vals)), 3, []
-        v = (min if plan[1] == "min" else max)(vals) if vals else 0
-        return v, str(v), 3, [pid for val, pid in items if val == v][:1]
-    if op == "if":
-        c = render(plan[1], by_kind)[0]
-        return render(plan[2] if c else plan[3], by_kind)
-    if op == "bin":
-        lv, lt, lp, lu = render(plan[2], by_kind)
-        rv, rt, rp, ru = render(plan[3], by_kind)
-        o = plan[1]
-        if o == "*":
-            v = lv * rv
-            if not lt:
-                return v, rt, rp, lu + ru
-            if not rt:
-                return v, lt, lp, lu + ru
-            return v, f"{_wrap(lt, lp, 2)}×{_wrap(rt, rp, 2)}", 2, lu + ru
-        if o == "+":
-            return lv + rv, f"{lt or 1}+{rt or 1}", 1, lu + ru
-        if o == "-":
-            return lv - rv, f"{lt or 1}-{_wrap(rt or '1', rp, 2)}", 1, lu + ru
-        return lv // rv if rv else 0, f"{_wrap(lt or '1', lp, 2)}/{_wrap(rt or '1', rp, 3)}", 2, lu + ru
-    if op == "not":
-        return not render(plan[1], by_kind)[0], None, 3, []
-    if op == "bool":
-        vals = [render(x, by_kind)[0] for x in plan[2]]
-        return (all(vals) if plan[1] == "and" else any(vals)), None, 3, []
-    if op == "cmp":
-        lv = render(plan[2], by_kind)[0]
-        rv = render(plan[3], by_kind)[0]
-        o = plan[1]
-        res = {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[o]
-        return res, None, 3, []
-    if op == "neg":
-        v, t, p, u = render(plan[1], by_kind)
-        return -v, "-" + _wrap(t or "1", p, 3), 3, u
-    raise ValueError(f"cannot render {op}")
-
-
-def _wrap(text: str, prec: int, need: int) -> str:
-    return f"({text})" if prec < need else text
-
-
-def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
-    by_kind: dict = {k: [] for k in rules.kinds}  # type: ignore[type-arg]
-    for i in range(len(rules.ids)):
-        if mask >> i & 1:
-            by_kind[rules.kind_of[i]].append((rules.values[i], i))
-    return by_kind
-
-
-def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
-    """The groups for people: faces, the actual tiles (a hun shows which hun
-    tile stood there; huns standing for their own face first), and a text
-    such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong)."""
-    hun_left = [k for k in h.concealed if k in h.hun_set]
-    if h.t_hun:
-        hun_left.remove(h.t)  # the winning tile sits in its own slot
-    out: list[dict[str, Any]] = []
-    pending = []
-    for g in groups:
-        tiles: list = []  # type: ignore[type-arg]
-        for s, (f, hf) in enumerate(zip(g[1], g[2])):
-            if not hf or g[3]:  # a declared meld's huns are their own faces
-                tiles.append(f)
-            elif s == g[5]:
-                tiles.append(h.t)
-            elif f in hun_left:  # a hun standing for its own face shows as itself
-                hun_left.remove(f)
-                tiles.append(f)
-            else:
-                tiles.append(None)
-                pending.append((len(out), len(tiles) - 1))
-        out.append({"meld": GROUP_KIND_NAMES[g[0]], "declared": g[3], "concealed": g[4],
-                    "faces": [NAMES[f] for f in g[1]], "tiles": tiles, "huns": list(g[2]),
-                    "winning_slot": g[5] if g[5] >= 0 else None})
-    for gi, si in pending:
-        out[gi]["tiles"][si] = hun_left.pop(0)
-    for d in out:
-        parts = []
-        for s, (f, tl) in enumerate(zip(d["faces"], d["tiles"])):
-            text = f if NAMES[tl] == f else f"{f}={NAMES[tl]}"
-            parts.append(text + ("*" if s == d["winning_slot"] else ""))
-        d["tiles"] = [NAMES[x] for x in d["tiles"]]
-        text = " ".join(parts)
-        if d["declared"]:
-            text = f"({text})" if d["concealed"] else f"[{text}]"
-        d["text"] = text
-    return out
-
-
-def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
-    return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
-            "reason": "invalid_request", "error": msg}
-
-
-def other_rules(rules: Any, data: Any) -> str:
-    """Why a request's `profile`/`options` are not the rules in force ("" if they are):
-    a request is never scored under rules it did not ask for."""
-    if not isinstance(data, dict):
-        return ""
-    prof = data.get("profile")
-    if prof is not None and prof != rules.profile:
-        return f"profile: this scorer is compiled for profile {rules.profile!r}, not {prof!r}"
-    opts = data.get("options") or {}
-    if not isinstance(opts, dict):
-        return "options: expected a mapping of option names to values"
-    for k, v in opts.items():
-        if k not in rules.choices:
-            return f"options: no option {k!r}"
-        if str(rules.choices[k]).lower() != str(v).lower():
-            return f"options: this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}"
-    return ""
-
-
-def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
-    """A request mapping (or a Request) → a result mapping. Never raises for a
-    bad request: the result says what is wrong."""
-    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-    if other_rules(rules, data):
-        return _invalid(req_id, other_rules(rules, data))
-    try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
-        if req.draw is None:
-            raise RequestError("missing", "draw")
-    except RequestError as e:
-        return _invalid(req_id, str(e))
-    return score_parsed(rules, req)
-
-
-def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-arg]
-    counts, wild = split_huns(req.concealed + (t,), set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)))
-    return counts, wild, 4 - len(req.melds), 1, rules.chow
-
-
-def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
-    assert req.draw is not None
-    h = make_hand(rules, req, req.draw)
-    errs = rules.request_errors(h)
-    if errs:
-        return _invalid(req.id, errs[0])
-    choices = sorted(set(h.concealed)) if rules.free_t(h) else [req.draw]
-    best = None
-    best_groups = None
-    best_h = h
-    for t in choices:
-        if t != h.t:
-            h2 = make_hand(rules, req, req.draw)
-            h2.t = t
-            h2.t_hun = t in h2.hun_set
-            hh = h2
-        else:
-            hh = h
-        key, groups = rules.best(rules, hh)
-        if key is not None and (best is None or key > best):
-            best, best_groups, best_h = key, groups, hh
-    return _result(rules, req, best_h, best, best_groups, display)
-
-
-def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    res: dict = {"id": req.id}  # type: ignore[type-arg]
-    if best is None:
-        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
-                   reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
-        res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
-        return res
-    fan, _, mask = best
-    value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
-    used_set = set(used)  # a claimed pattern shows when the algebra used its value
-    shown = [i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set]
-    win = fan >= rules.min_fan
-    res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
-               patterns=[rules.ids[i] for i in shown], names=[rules.names[i] for i in shown],
-               formula=f"{text or 1} = {value}")
-    if not win:
-        res["reason"] = "below_min_fan"
-        res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
-    res["winning_tile"] = NAMES[h.t]
-    res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
-    if display:
-        res["decomposition"] = _decomposition(h, groups)
-    return res
-
-
-def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
-    """Every tile that wins the 13-tile hand, each with its result; or an
-    invalid-request result."""
-    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-    if other_rules(rules, data):
-        return _invalid(req_id, other_rules(rules, data))
-    try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
-    except RequestError as e:
-        return _invalid(req_id, str(e))
-    out: list = []  # type: ignore[type-arg]
-    first_error = None
-    any_valid = False
-    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
-    near: set[int] | None = None
-    if not any(x in huns for x in req.concealed):
-        # without a hun in hand a drawn tile can only join tiles it touches
-        near = set(huns)
-        for x in req.concealed:
-            near.add(x)
-            if x < 27 and rules.chow:
-                near.update(y for y in range(x - 2, x + 3) if y // 9 == x // 9 and 0 <= y < 27)
-    for k in range(34):
-        if near is not None and k not in near:
-            continue
-        held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
-        if held >= 4:
-            continue  # no fifth tile to draw
-        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags, req.id)
-        errs = rules.request_errors(make_hand(rules, r, k))
-        if errs:
-            first_error = first_error or errs[0]
-            continue
-        any_valid = True
-        if not has_shape(*_shape_key(rules, r, k)):
-            continue
-        res = score_parsed(rules, r, display=False)
-        if res["win"]:
-            out.append({"tile": NAMES[k], "fan": res["fan"], "total": res["total"],
-                        "patterns": res["patterns"], "formula": res["formula"]})
-    if not any_valid and first_error:  # no tile could even be drawn into a valid hand
-        return _invalid(req_id, first_error)
-    return out
-
-
-def jsonl(lines: Any, score_line: Any) -> Any:
-    """The batch contract: one JSON request per line in, one JSON result per
-    line out, same order. A bad line gets an `error` and the batch goes on.
-    `score_line(request_mapping)` returns a result mapping (or list for waits)."""
-    import json as _json
-    for n, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text:
-            continue
-        try:
-            if text.startswith("\x00"):  # the reader could not decode the line (its message follows)
-                raise ValueError(text[1:])
-            data = _json.loads(text)
-        except ValueError as e:
-            what = str(e) if text.startswith("\x00") else f"not JSON: {e}"
-            yield _json.dumps({"id": None, "win": False, "fan": 0, "total": 0, "patterns": [], "formula": "",
-                               "reason": "invalid_request", "error": f"line {n}: {what}"}, ensure_ascii=False)
-            continue
-        try:
-            res = score_line(data)
-        except Exception as e:  # noqa: BLE001 - one bad line must not stop the batch
-            res = _invalid(data.get("id") if isinstance(data, dict) else None, f"line {n}: {type(e).__name__}: {e}")
-        if isinstance(res, list):
-            res = {"id": data.get("id") if isinstance(data, dict) else None, "waits": res}
-        elif isinstance(res, dict) and res.get("error") and not str(res["error"]).startswith("line "):
-            res = dict(res, error=f"line {n}: {res['error']}")
-        yield _json.dumps(res, ensure_ascii=False)
-
-
 # ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
 
 _GMASK: dict = {}  # type: ignore[type-arg]
@@ -1160,6 +870,319 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             melds = list(h.declared) + [g for g in wit if g[0] != PAIR]
             best_groups = melds + [g for g in wit if g[0] == PAIR]
     return best, best_groups
+
+# ---- inlined from tjmj_dsl/engine/result.py ----
+"""A result for people and programs: the formula text from the algebra's
+plan, the decomposition with what each hun stood for, and the result mapping."""
+
+
+
+
+def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
+    """Evaluate the algebra plan, keeping its text: (value, text, prec, used ids).
+    prec 3 atom, 2 product, 1 sum; an empty text is a factor of 1."""
+    op = plan[0]
+    if op == "num":
+        return plan[1], str(plan[1]), 3, []
+    if op == "kind":
+        return by_kind[plan[1]], None, 3, []
+    if op == "agg":
+        items = render(plan[2], by_kind)[0]
+        vals = [v for v, _ in items]
+        used = [pid for _, pid in items]
+        if plan[1] == "sum":
+            return sum(vals), "+".join(map(str, vals)) or "0", 1 if len(vals) > 1 else 3, used
+        if plan[1] == "product":
+            p = 1
+            for v in vals:
+                p *= v
+            return p, "×".join(map(str, vals)), 2 if len(vals) > 1 else 3, used
+        if plan[1] == "len":
+            return len(vals), str(len(vals)), 3, []
+        v = (min if plan[1] == "min" else max)(vals) if vals else 0
+        return v, str(v), 3, [pid for val, pid in items if val == v][:1]
+    if op == "if":
+        c = render(plan[1], by_kind)[0]
+        return render(plan[2] if c else plan[3], by_kind)
+    if op == "bin":
+        lv, lt, lp, lu = render(plan[2], by_kind)
+        rv, rt, rp, ru = render(plan[3], by_kind)
+        o = plan[1]
+        if o == "*":
+            v = lv * rv
+            if not lt:
+                return v, rt, rp, lu + ru
+            if not rt:
+                return v, lt, lp, lu + ru
+            return v, f"{_wrap(lt, lp, 2)}×{_wrap(rt, rp, 2)}", 2, lu + ru
+        if o == "+":
+            return lv + rv, f"{lt or 1}+{rt or 1}", 1, lu + ru
+        if o == "-":
+            return lv - rv, f"{lt or 1}-{_wrap(rt or '1', rp, 2)}", 1, lu + ru
+        return lv // rv if rv else 0, f"{_wrap(lt or '1', lp, 2)}/{_wrap(rt or '1', rp, 3)}", 2, lu + ru
+    if op == "not":
+        return not render(plan[1], by_kind)[0], None, 3, []
+    if op == "bool":
+        vals = [render(x, by_kind)[0] for x in plan[2]]
+        return (all(vals) if plan[1] == "and" else any(vals)), None, 3, []
+    if op == "cmp":
+        lv = render(plan[2], by_kind)[0]
+        rv = render(plan[3], by_kind)[0]
+        o = plan[1]
+        res = {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[o]
+        return res, None, 3, []
+    if op == "neg":
+        v, t, p, u = render(plan[1], by_kind)
+        return -v, "-" + _wrap(t or "1", p, 3), 3, u
+    raise ValueError(f"cannot render {op}")
+
+
+def _wrap(text: str, prec: int, need: int) -> str:
+    return f"({text})" if prec < need else text
+
+
+def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
+    by_kind: dict = {k: [] for k in rules.kinds}  # type: ignore[type-arg]
+    for i in range(len(rules.ids)):
+        if mask >> i & 1:
+            by_kind[rules.kind_of[i]].append((rules.values[i], i))
+    return by_kind
+
+
+def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
+    """The groups for people: faces, the actual tiles (a hun shows which hun
+    tile stood there; huns standing for their own face first), and a text
+    such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
+    melds in [ ] (exposed) or ( ) (concealed kong)."""
+    hun_left = [k for k in h.concealed if k in h.hun_set]
+    if h.t_hun:
+        hun_left.remove(h.t)  # the winning tile sits in its own slot
+    out: list[dict[str, Any]] = []
+    pending = []
+    for g in groups:
+        tiles: list = []  # type: ignore[type-arg]
+        for s, (f, hf) in enumerate(zip(g[1], g[2])):
+            if not hf or g[3]:  # a declared meld's huns are their own faces
+                tiles.append(f)
+            elif s == g[5]:
+                tiles.append(h.t)
+            elif f in hun_left:  # a hun standing for its own face shows as itself
+                hun_left.remove(f)
+                tiles.append(f)
+            else:
+                tiles.append(None)
+                pending.append((len(out), len(tiles) - 1))
+        out.append({"meld": GROUP_KIND_NAMES[g[0]], "declared": g[3], "concealed": g[4],
+                    "faces": [NAMES[f] for f in g[1]], "tiles": tiles, "huns": list(g[2]),
+                    "winning_slot": g[5] if g[5] >= 0 else None})
+    for gi, si in pending:
+        out[gi]["tiles"][si] = hun_left.pop(0)
+    for d in out:
+        parts = []
+        for s, (f, tl) in enumerate(zip(d["faces"], d["tiles"])):
+            text = f if NAMES[tl] == f else f"{f}={NAMES[tl]}"
+            parts.append(text + ("*" if s == d["winning_slot"] else ""))
+        d["tiles"] = [NAMES[x] for x in d["tiles"]]
+        text = " ".join(parts)
+        if d["declared"]:
+            text = f"({text})" if d["concealed"] else f"[{text}]"
+        d["text"] = text
+    return out
+
+
+def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
+    return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
+            "reason": "invalid_request", "error": msg}
+
+
+def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
+    res: dict = {"id": req.id}  # type: ignore[type-arg]
+    if best is None:
+        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
+                   reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
+        res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+        return res
+    fan, _, mask = best
+    value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
+    used_set = set(used)  # a claimed pattern shows when the algebra used its value
+    shown = [i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set]
+    win = fan >= rules.min_fan
+    res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
+               patterns=[rules.ids[i] for i in shown], names=[rules.names[i] for i in shown],
+               formula=f"{text or 1} = {value}")
+    if not win:
+        res["reason"] = "below_min_fan"
+        res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
+    res["winning_tile"] = NAMES[h.t]
+    res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+    if display:
+        res["decomposition"] = _decomposition(h, groups)
+    return res
+
+# ---- inlined from tjmj_dsl/engine/runtime.py ----
+"""The entry points: a request in, a result out (and the JSONL batch).
+
+The rules reach this module as a `rules` object (compiled Python from the code
+generator, or closures over the AST from the interpreter) with these members:
+  hun_count, cycles, chow, copies, min_fan       plain data
+  flags                                          boolean request fields the rules declare
+  ids, names, kinds, kind_of, values             the patterns, in rule-file order
+  requires[i], conflicts [(i, j)]                 claim bindings
+  wild_melds, wild_pairs                          faces a group of huns alone may take
+  plan                                            the algebra as a render plan
+  request_errors(h) -> list[str]
+  free_t(h) -> bool                               may any tile of the hand be t?
+  holds(h, melds, pair, groups) -> bitmask of patterns that hold
+  unless(h, melds, pair, groups) -> bitmask of conflicts lifted
+  fan(mask) -> int                                the algebra
+  total(h, fan) -> int                            the score table
+  best(rules, h)                                  search.best_of, or search.best_by_masks with
+                                                  nbits, ctx, gmask, holds_agg, unless_agg, monotone
+Nothing in engine/ knows a pattern: it finds decompositions, places the
+winning tile, asks the rules, and keeps the best claim. The modules import
+only the standard library and each other (marked lines), because the code
+generator inlines them, in the order tiles, request, hand, search, result,
+runtime, into the standalone scorer.
+"""
+
+
+
+
+def other_rules(rules: Any, data: Any) -> str:
+    """Why a request's `profile`/`options` are not the rules in force ("" if they are):
+    a request is never scored under rules it did not ask for."""
+    if not isinstance(data, dict):
+        return ""
+    prof = data.get("profile")
+    if prof is not None and prof != rules.profile:
+        return f"profile: this scorer is compiled for profile {rules.profile!r}, not {prof!r}"
+    opts = data.get("options") or {}
+    if not isinstance(opts, dict):
+        return "options: expected a mapping of option names to values"
+    for k, v in opts.items():
+        if k not in rules.choices:
+            return f"options: no option {k!r}"
+        if str(rules.choices[k]).lower() != str(v).lower():
+            return f"options: this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}"
+    return ""
+
+
+def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """A request mapping (or a Request) → a result mapping. Never raises for a
+    bad request: the result says what is wrong."""
+    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    if other_rules(rules, data):
+        return _invalid(req_id, other_rules(rules, data))
+    try:
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
+        if req.draw is None:
+            raise RequestError("missing", "draw")
+    except RequestError as e:
+        return _invalid(req_id, str(e))
+    return score_parsed(rules, req)
+
+
+def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-arg]
+    counts, wild = split_huns(req.concealed + (t,), set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)))
+    return counts, wild, 4 - len(req.melds), 1, rules.chow
+
+
+def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
+    assert req.draw is not None
+    h = make_hand(rules, req, req.draw)
+    errs = rules.request_errors(h)
+    if errs:
+        return _invalid(req.id, errs[0])
+    choices = sorted(set(h.concealed)) if rules.free_t(h) else [req.draw]
+    best = None
+    best_groups = None
+    best_h = h
+    for t in choices:
+        if t != h.t:
+            h2 = make_hand(rules, req, req.draw)
+            h2.t = t
+            h2.t_hun = t in h2.hun_set
+            hh = h2
+        else:
+            hh = h
+        key, groups = rules.best(rules, hh)
+        if key is not None and (best is None or key > best):
+            best, best_groups, best_h = key, groups, hh
+    return _result(rules, req, best_h, best, best_groups, display)
+
+
+def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
+    """Every tile that wins the 13-tile hand, each with its result; or an
+    invalid-request result."""
+    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
+    if other_rules(rules, data):
+        return _invalid(req_id, other_rules(rules, data))
+    try:
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
+    except RequestError as e:
+        return _invalid(req_id, str(e))
+    out: list = []  # type: ignore[type-arg]
+    first_error = None
+    any_valid = False
+    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
+    near: set[int] | None = None
+    if not any(x in huns for x in req.concealed):
+        # without a hun in hand a drawn tile can only join tiles it touches
+        near = set(huns)
+        for x in req.concealed:
+            near.add(x)
+            if x < 27 and rules.chow:
+                near.update(y for y in range(x - 2, x + 3) if y // 9 == x // 9 and 0 <= y < 27)
+    for k in range(34):
+        if near is not None and k not in near:
+            continue
+        held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
+        if held >= 4:
+            continue  # no fifth tile to draw
+        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags, req.id)
+        errs = rules.request_errors(make_hand(rules, r, k))
+        if errs:
+            first_error = first_error or errs[0]
+            continue
+        any_valid = True
+        if not has_shape(*_shape_key(rules, r, k)):
+            continue
+        res = score_parsed(rules, r, display=False)
+        if res["win"]:
+            out.append({"tile": NAMES[k], "fan": res["fan"], "total": res["total"],
+                        "patterns": res["patterns"], "formula": res["formula"]})
+    if not any_valid and first_error:  # no tile could even be drawn into a valid hand
+        return _invalid(req_id, first_error)
+    return out
+
+
+def jsonl(lines: Any, score_line: Any) -> Any:
+    """The batch contract: one JSON request per line in, one JSON result per
+    line out, same order. A bad line gets an `error` and the batch goes on.
+    `score_line(request_mapping)` returns a result mapping (or list for waits)."""
+    import json as _json
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            if text.startswith("\x00"):  # the reader could not decode the line (its message follows)
+                raise ValueError(text[1:])
+            data = _json.loads(text)
+        except ValueError as e:
+            what = str(e) if text.startswith("\x00") else f"not JSON: {e}"
+            yield _json.dumps({"id": None, "win": False, "fan": 0, "total": 0, "patterns": [], "formula": "",
+                               "reason": "invalid_request", "error": f"line {n}: {what}"}, ensure_ascii=False)
+            continue
+        try:
+            res = score_line(data)
+        except Exception as e:  # noqa: BLE001 - one bad line must not stop the batch
+            res = _invalid(data.get("id") if isinstance(data, dict) else None, f"line {n}: {type(e).__name__}: {e}")
+        if isinstance(res, list):
+            res = {"id": data.get("id") if isinstance(data, dict) else None, "waits": res}
+        elif isinstance(res, dict) and res.get("error") and not str(res["error"]).startswith("line "):
+            res = dict(res, error=f"line {n}: {res['error']}")
+        yield _json.dumps(res, ensure_ascii=False)
 
 
 # ---- the rules, compiled from rules/tianjin.yaml ----

@@ -1,0 +1,116 @@
+"""A hand as the rules see it: its tiles split into naturals and huns, its
+groups (the tuples the expression language reads), and the request flags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import RANK_OF, SUIT_OF  # tjmj:inline-drop
+from .request import Request  # tjmj:inline-drop
+
+PAIR, CHOW, PUNG, KONG = 0, 1, 2, 3
+GROUP_KIND_NAMES = ("pair", "chow", "pung", "kong")
+
+
+def next_kind(k: int, cycles: tuple[tuple[int, ...], ...]) -> int:
+    """Suits wrap 9→1; honors follow the rule file's cycles."""
+    if k < 27:
+        return k - k % 9 + (k % 9 + 1) % 9
+    for cyc in cycles:
+        if k in cyc:
+            return cyc[(cyc.index(k) + 1) % len(cyc)]
+    return k
+
+
+def hun_kinds_of(indicator: int, n: int, cycles: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    out = [indicator]
+    while len(out) < n:
+        nk = next_kind(out[-1], cycles)
+        if nk in out:
+            break
+        out.append(nk)
+    return tuple(out)
+
+
+def split_huns(tiles: tuple[int, ...], huns: set[int] | frozenset[int]) -> tuple[tuple[int, ...], int]:
+    """The natural tiles as counts by kind, and how many hun tiles: what every search starts from."""
+    counts = [0] * 34
+    wild = 0
+    for x in tiles:
+        if x in huns:
+            wild += 1
+        else:
+            counts[x] += 1
+    return tuple(counts), wild
+
+
+def make_group(kind: int, faces: tuple[int, ...], hunmask: tuple[bool, ...],
+               declared: bool = False, concealed: bool = True, t_slot: int = -1) -> tuple:  # type: ignore[type-arg]
+    f0 = faces[0]
+    return (kind, faces, hunmask, declared, concealed, t_slot, sum(hunmask), SUIT_OF[f0], RANK_OF[f0])
+
+
+def group_slots(g: tuple) -> list[tuple]:  # type: ignore[type-arg]
+    """A group's tiles as (face, hun, is_t) — the `slots` of the expression language."""
+    return [(f, g[2][i], i == g[5]) for i, f in enumerate(g[1])]
+
+
+def wild_groups(chow: bool) -> tuple[tuple, tuple]:  # type: ignore[type-arg]
+    """Every face a group made only of huns may take."""
+    pairs = tuple(make_group(PAIR, (k, k), (True, True)) for k in range(34))
+    melds = [make_group(PUNG, (k, k, k), (True, True, True)) for k in range(34)]
+    if chow:
+        melds += [make_group(CHOW, (k, k + 1, k + 2), (True, True, True)) for k in range(27) if k % 9 <= 6]
+    return tuple(melds), pairs
+
+
+class Hand:
+    """What a request says, with the huns worked out: the names rules read."""
+
+    __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
+                 "kong_draw", "flags", "counts", "suits", "concealed", "request")
+    indicator: int
+    hun_kinds: tuple[int, ...]
+    hun_set: frozenset[int]
+    hun_suit: str
+    t: int
+    t_hun: bool
+    huns: int
+    declared: list[tuple]  # type: ignore[type-arg]
+    kong_draw: str | None
+    flags: frozenset[str]
+    counts: list[int]
+    suits: list[str]
+    concealed: tuple[int, ...]
+    request: Request
+
+    def count(self, k: int) -> int:
+        return self.counts[k]
+
+
+def make_hand(rules: Any, req: Request, t: int) -> Hand:
+    h = Hand()
+    h.request = req
+    h.indicator = req.indicator
+    h.hun_kinds = hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)
+    h.hun_set = frozenset(h.hun_kinds)
+    h.hun_suit = SUIT_OF[req.indicator]
+    h.suits = rules.suits
+    h.t = t
+    h.t_hun = t in h.hun_set
+    h.concealed = tuple(req.concealed) + (t,)
+    counts = [0] * 34
+    for k in h.concealed:
+        counts[k] += 1
+    declared = []
+    for m in req.melds:
+        n = 3 if m.type == "pung" else 4
+        counts[m.tile] += n
+        hun = m.tile in h.hun_set
+        declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
+    h.counts = counts
+    h.declared = declared
+    h.huns = sum(counts[k] for k in h.hun_kinds)
+    h.kong_draw = req.kong_draw
+    h.flags = req.flags
+    return h

@@ -1,0 +1,151 @@
+"""A result for people and programs: the formula text from the algebra's
+plan, the decomposition with what each hun stood for, and the result mapping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import NAMES  # tjmj:inline-drop
+from .hand import GROUP_KIND_NAMES, Hand  # tjmj:inline-drop
+from .request import Request  # tjmj:inline-drop
+
+def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
+    """Evaluate the algebra plan, keeping its text: (value, text, prec, used ids).
+    prec 3 atom, 2 product, 1 sum; an empty text is a factor of 1."""
+    op = plan[0]
+    if op == "num":
+        return plan[1], str(plan[1]), 3, []
+    if op == "kind":
+        return by_kind[plan[1]], None, 3, []
+    if op == "agg":
+        items = render(plan[2], by_kind)[0]
+        vals = [v for v, _ in items]
+        used = [pid for _, pid in items]
+        if plan[1] == "sum":
+            return sum(vals), "+".join(map(str, vals)) or "0", 1 if len(vals) > 1 else 3, used
+        if plan[1] == "product":
+            p = 1
+            for v in vals:
+                p *= v
+            return p, "×".join(map(str, vals)), 2 if len(vals) > 1 else 3, used
+        if plan[1] == "len":
+            return len(vals), str(len(vals)), 3, []
+        v = (min if plan[1] == "min" else max)(vals) if vals else 0
+        return v, str(v), 3, [pid for val, pid in items if val == v][:1]
+    if op == "if":
+        c = render(plan[1], by_kind)[0]
+        return render(plan[2] if c else plan[3], by_kind)
+    if op == "bin":
+        lv, lt, lp, lu = render(plan[2], by_kind)
+        rv, rt, rp, ru = render(plan[3], by_kind)
+        o = plan[1]
+        if o == "*":
+            v = lv * rv
+            if not lt:
+                return v, rt, rp, lu + ru
+            if not rt:
+                return v, lt, lp, lu + ru
+            return v, f"{_wrap(lt, lp, 2)}×{_wrap(rt, rp, 2)}", 2, lu + ru
+        if o == "+":
+            return lv + rv, f"{lt or 1}+{rt or 1}", 1, lu + ru
+        if o == "-":
+            return lv - rv, f"{lt or 1}-{_wrap(rt or '1', rp, 2)}", 1, lu + ru
+        return lv // rv if rv else 0, f"{_wrap(lt or '1', lp, 2)}/{_wrap(rt or '1', rp, 3)}", 2, lu + ru
+    if op == "not":
+        return not render(plan[1], by_kind)[0], None, 3, []
+    if op == "bool":
+        vals = [render(x, by_kind)[0] for x in plan[2]]
+        return (all(vals) if plan[1] == "and" else any(vals)), None, 3, []
+    if op == "cmp":
+        lv = render(plan[2], by_kind)[0]
+        rv = render(plan[3], by_kind)[0]
+        o = plan[1]
+        res = {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[o]
+        return res, None, 3, []
+    if op == "neg":
+        v, t, p, u = render(plan[1], by_kind)
+        return -v, "-" + _wrap(t or "1", p, 3), 3, u
+    raise ValueError(f"cannot render {op}")
+
+
+def _wrap(text: str, prec: int, need: int) -> str:
+    return f"({text})" if prec < need else text
+
+
+def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
+    by_kind: dict = {k: [] for k in rules.kinds}  # type: ignore[type-arg]
+    for i in range(len(rules.ids)):
+        if mask >> i & 1:
+            by_kind[rules.kind_of[i]].append((rules.values[i], i))
+    return by_kind
+
+
+def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
+    """The groups for people: faces, the actual tiles (a hun shows which hun
+    tile stood there; huns standing for their own face first), and a text
+    such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
+    melds in [ ] (exposed) or ( ) (concealed kong)."""
+    hun_left = [k for k in h.concealed if k in h.hun_set]
+    if h.t_hun:
+        hun_left.remove(h.t)  # the winning tile sits in its own slot
+    out: list[dict[str, Any]] = []
+    pending = []
+    for g in groups:
+        tiles: list = []  # type: ignore[type-arg]
+        for s, (f, hf) in enumerate(zip(g[1], g[2])):
+            if not hf or g[3]:  # a declared meld's huns are their own faces
+                tiles.append(f)
+            elif s == g[5]:
+                tiles.append(h.t)
+            elif f in hun_left:  # a hun standing for its own face shows as itself
+                hun_left.remove(f)
+                tiles.append(f)
+            else:
+                tiles.append(None)
+                pending.append((len(out), len(tiles) - 1))
+        out.append({"meld": GROUP_KIND_NAMES[g[0]], "declared": g[3], "concealed": g[4],
+                    "faces": [NAMES[f] for f in g[1]], "tiles": tiles, "huns": list(g[2]),
+                    "winning_slot": g[5] if g[5] >= 0 else None})
+    for gi, si in pending:
+        out[gi]["tiles"][si] = hun_left.pop(0)
+    for d in out:
+        parts = []
+        for s, (f, tl) in enumerate(zip(d["faces"], d["tiles"])):
+            text = f if NAMES[tl] == f else f"{f}={NAMES[tl]}"
+            parts.append(text + ("*" if s == d["winning_slot"] else ""))
+        d["tiles"] = [NAMES[x] for x in d["tiles"]]
+        text = " ".join(parts)
+        if d["declared"]:
+            text = f"({text})" if d["concealed"] else f"[{text}]"
+        d["text"] = text
+    return out
+
+
+def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
+    return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
+            "reason": "invalid_request", "error": msg}
+
+
+def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
+    res: dict = {"id": req.id}  # type: ignore[type-arg]
+    if best is None:
+        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
+                   reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
+        res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+        return res
+    fan, _, mask = best
+    value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
+    used_set = set(used)  # a claimed pattern shows when the algebra used its value
+    shown = [i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set]
+    win = fan >= rules.min_fan
+    res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
+               patterns=[rules.ids[i] for i in shown], names=[rules.names[i] for i in shown],
+               formula=f"{text or 1} = {value}")
+    if not win:
+        res["reason"] = "below_min_fan"
+        res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
+    res["winning_tile"] = NAMES[h.t]
+    res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+    if display:
+        res["decomposition"] = _decomposition(h, groups)
+    return res

@@ -1,0 +1,392 @@
+"""Finding the best claim over every decomposition: the plain enumeration
+the reference interpreter uses, and the mask search of the generated scorer."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from .hand import CHOW, PAIR, PUNG, Hand, make_group, split_huns  # tjmj:inline-drop
+
+_DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
+
+
+def _lowest(counts: tuple[int, ...]) -> int:
+    """The lowest kind still held (34 when none): the search always places it next."""
+    for k, c in enumerate(counts):
+        if c:
+            return k
+    return 34
+
+
+def _less(counts: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    lst = list(counts)
+    for x in tiles:
+        lst[x] -= 1
+    return tuple(lst)
+
+
+def _group_options(counts: tuple[int, ...], k: int, wild: int, melds: int, pair: int, chow: bool):  # type: ignore[no-untyped-def]
+    """The groups that can hold one natural tile of kind k, the lowest natural
+    tile left: (group, natural kinds it uses, huns it uses, is pair)."""
+    c = counts[k]
+    if not wild:  # no hun left: only natural groups
+        if pair and c >= 2:
+            yield make_group(PAIR, (k, k), (False, False)), (k, k), 0, True
+        if melds:
+            if c >= 3:
+                yield make_group(PUNG, (k, k, k), (False, False, False)), (k, k, k), 0, False
+            if chow and k < 27 and k % 9 <= 6 and counts[k + 1] and counts[k + 2]:
+                yield make_group(CHOW, (k, k + 1, k + 2), (False, False, False)), (k, k + 1, k + 2), 0, False
+        return
+    if pair:
+        if c >= 2:
+            yield make_group(PAIR, (k, k), (False, False)), (k, k), 0, True
+        if wild >= 1:
+            yield make_group(PAIR, (k, k), (False, True)), (k,), 1, True
+    if melds:
+        for nat in (3, 2, 1):
+            if c >= nat and wild >= 3 - nat:
+                yield make_group(PUNG, (k, k, k), (False,) * nat + (True,) * (3 - nat)), (k,) * nat, 3 - nat, False
+        if chow and k < 27:
+            r = k % 9
+            for a in (k - 2, k - 1, k):
+                if a < k - r or a + 2 > k - r + 8:
+                    continue
+                options: list[tuple[tuple[bool, int], ...]] = []
+                for f in (a, a + 1, a + 2):
+                    if f < k:
+                        options.append(((True, f),))
+                    elif f == k:
+                        options.append(((False, f),))
+                    elif counts[f] > 0:
+                        options.append(((False, f), (True, f)))
+                    else:
+                        options.append(((True, f),))
+                for s0 in options[0]:
+                    for s1 in options[1]:
+                        for s2 in options[2]:
+                            slots = (s0, s1, s2)
+                            need = (s0[0]) + (s1[0]) + (s2[0])
+                            if need > wild:
+                                continue
+                            yield (make_group(CHOW, (a, a + 1, a + 2), (s0[0], s1[0], s2[0])),
+                                   tuple(f for hf, f in slots if not hf), need, False)
+
+
+def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: bool) -> list:  # type: ignore[type-arg]
+    """All ways to cover the natural tiles `counts` with `melds` melds and
+    `pair` pairs, `wild` hun tiles filling any slot. Groups made only of huns
+    stay abstract: each result is (groups, wild_melds, wild_pair). Memoised:
+    the same rest of a hand recurs across decompositions, draws and hands."""
+    key = (counts, wild, melds, pair, chow)
+    got = _DEC.get(key)
+    if got is not None:
+        return got
+    k = _lowest(counts)
+    out: list = []  # type: ignore[type-arg]
+    if k == 34:
+        if wild == 3 * melds + 2 * pair:
+            out.append(((), melds, pair))
+        _DEC[key] = out
+        return out
+    seen = set()
+    for g, nat, huns, is_pair in _group_options(counts, k, wild, melds, pair, chow):
+        for rest, wm, wp in decompose(_less(counts, nat), wild - huns, melds - (not is_pair), pair - is_pair, chow):
+            groups = tuple(sorted((g,) + rest))
+            if (groups, wm, wp) not in seen:
+                seen.add((groups, wm, wp))
+                out.append((groups, wm, wp))
+    if len(_DEC) > 200_000:
+        _DEC.clear()
+    _DEC[key] = out
+    return out
+
+
+_SHAPE: dict = {}  # type: ignore[type-arg]
+
+
+def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: bool) -> bool:
+    """Whether any decomposition exists (cheaper than listing them): waits
+    tries 34 draws and most make no shape at all."""
+    key = (counts, wild, melds, pair, chow)
+    got = _SHAPE.get(key)
+    if got is not None:
+        return got
+    k = _lowest(counts)
+    if k == 34:
+        ok = wild == 3 * melds + 2 * pair
+    else:
+        ok = False
+        for _, nat, huns, is_pair in _group_options(counts, k, wild, melds, pair, chow):
+            if has_shape(_less(counts, nat), wild - huns, melds - (not is_pair), pair - is_pair, chow):
+                ok = True
+                break
+    if len(_SHAPE) > 400_000:
+        _SHAPE.clear()
+    _SHAPE[key] = ok
+    return ok
+
+
+def decompositions(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
+    """Yield each decomposition of the concealed tiles as a list of groups,
+    groups of huns alone given every face rules.wild_* allows."""
+    counts, wild = split_huns(h.concealed, h.hun_set)
+    n_melds = 4 - len(h.declared)
+    for groups, wm, wp in decompose(counts, wild, n_melds, 1, rules.chow):
+        if not wm and not wp:
+            yield list(groups)
+            continue
+        for ms in combinations_with_replacement(rules.wild_melds, wm):
+            if wp:
+                for p in rules.wild_pairs:
+                    yield list(groups) + list(ms) + [p]
+            else:
+                yield list(groups) + list(ms)
+
+
+def placements(groups: list, t: int, t_hun: bool):  # type: ignore[no-untyped-def, type-arg]
+    """Where the winning tile can sit: (group index, slot). Identical groups
+    and identical faces within a group give the same decomposition once."""
+    seen = set()
+    for i, g in enumerate(groups):
+        if g in seen:
+            continue
+        seen.add(g)
+        faces, hm = g[1], g[2]
+        done = set()
+        for s, f in enumerate(faces):
+            if hm[s] == t_hun and (t_hun or f == t) and f not in done:
+                done.add(f)
+                yield i, s
+
+
+def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
+    """The best claim among the patterns that hold: a subset closed under
+    `requires` and free of unlifted conflicts; ties go to more patterns, then
+    the higher mask. Returns (fan, popcount, mask)."""
+    cache = rules.resolve_cache
+    key = (held, lifted)
+    got = cache.get(key)
+    if got is not None:
+        return got
+    best = (-1, 0, 0)
+    s = held
+    while True:
+        ok = True
+        for i, req in enumerate(rules.requires):
+            if s >> i & 1 and req & ~s:
+                ok = False
+                break
+        if ok:
+            for j, (a, b) in enumerate(rules.conflicts):
+                if s >> a & 1 and s >> b & 1 and not lifted >> j & 1:
+                    ok = False
+                    break
+        if ok:
+            cand = (rules.fan(s), bin(s).count("1"), s)
+            if cand > best:
+                best = cand
+        if s == 0:
+            break
+        s = (s - 1) & held
+    cache[key] = best
+    return best
+
+
+def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """(key, groups) of the best decomposition and placement for h.t, or None."""
+    best = None
+    best_groups = None
+    declared = h.declared
+    holds, unless = rules.holds, rules.unless
+    for cg in decompositions(rules, h):
+        for i, s in placements(cg, h.t, h.t_hun):
+            g = cg[i]
+            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
+            pair = None
+            melds = list(declared)
+            for x in placed:
+                if x[0] == PAIR:
+                    pair = x
+                else:
+                    melds.append(x)
+            groups = melds + [pair]
+            held = holds(h, melds, pair, groups)
+            lifted = unless(h, melds, pair, groups) if rules.conflicts else 0
+            key = resolve(rules, held, lifted)
+            if best is None or key > best:
+                best = key
+                best_groups = groups
+    return best, best_groups
+
+
+# ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
+
+_GMASK: dict = {}  # type: ignore[type-arg]
+_DP: dict = {}  # type: ignore[type-arg]
+# _GMASK: (group, hand context) → the group's atom bits; _DP: (context, state) → ((aggregate, witness), …)
+_CACHE_LIMIT = 400_000
+
+
+def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
+    """The group with the winning tile in each slot it can take (distinct faces)."""
+    out = []
+    seen = set()
+    for s, (f, hf) in enumerate(zip(g[1], g[2])):
+        if hf == t_hun and (t_hun or f == t) and f not in seen:
+            seen.add(f)
+            out.append(g[:5] + (s,) + g[6:])
+    return out
+
+
+def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
+    """Drop every aggregate whose bits another one has too: when the rules are
+    monotone in the bits it can never score more."""
+    aggs_out: dict = {}  # type: ignore[type-arg]
+    # a dominator has at least as many bits, so look at the fuller ones first
+    items = sorted(aggs.items(), key=lambda kv: -(kv[0][0].bit_count() + kv[0][1].bit_count() + kv[0][2].bit_count()))
+    kept: list = []  # type: ignore[type-arg]
+    for agg, wit in items:
+        o, a, pm = agg
+        for o2, a2, pm2 in kept:
+            if o & ~o2 == 0 and a & ~a2 == 0 and pm & ~pm2 == 0:
+                break
+        else:
+            kept.append(agg)
+            aggs_out[agg] = wit
+    return aggs_out
+
+
+def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """The same answer as best_of, found over aggregate masks: each group is
+    reduced to its atom bits, and a state of the search keeps one witness per
+    distinct (OR of melds, AND of melds, pair) — decompositions the rules
+    cannot tell apart are explored once."""
+    ctx = rules.ctx(h)
+    gmask_fn = rules.gmask
+    if len(_GMASK) > _CACHE_LIMIT:
+        _GMASK.clear()
+    if len(_DP) > _CACHE_LIMIT // 4:
+        _DP.clear()
+
+    def gmask(g: tuple) -> int:  # type: ignore[type-arg]
+        key = (g, ctx)
+        m = _GMASK.get(key)
+        if m is None:
+            m = _GMASK[key] = gmask_fn(h, g)
+        return m
+
+    full = (1 << rules.nbits) - 1
+    monotone = getattr(rules, "monotone", False)
+    t, t_hun = h.t, h.t_hun
+    chow = rules.chow
+    wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
+    # once the winning tile is placed, the rest of the search no longer
+    # depends on which tile it was: those states are shared across draws
+    dp_key_t = (ctx, chow, t, t_hun)
+    dp_key_free = (ctx, chow)
+
+    def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
+        """Distinct masks of groups made only of huns, melds and pairs: those
+        without t depend on the hand context only, those with t on t too.
+        Tuples, not dicts: the garbage collector stops tracking them."""
+        key = (dp_key_free, "wild")
+        base = _DP.get(key)
+        if base is None:
+            m0: dict = {}  # type: ignore[type-arg]
+            p0: dict = {}  # type: ignore[type-arg]
+            for g in wild_melds:
+                m0.setdefault(gmask(g), g)
+            for g in wild_pairs:
+                p0.setdefault(gmask(g), g)
+            base = _DP[key] = (tuple(m0.items()), tuple(p0.items()))
+        if not (tl and t_hun):
+            return base[0], (), base[1], ()
+        key_t = (dp_key_t, "wild")
+        with_t = _DP.get(key_t)
+        if with_t is None:
+            mt: dict = {}  # type: ignore[type-arg]
+            pt: dict = {}  # type: ignore[type-arg]
+            for g in wild_melds:
+                for gt in _with_t(g, t, True):
+                    mt.setdefault(gmask(gt), gt)
+            for g in wild_pairs:
+                for gt in _with_t(g, t, True):
+                    pt.setdefault(gmask(gt), gt)
+            with_t = _DP[key_t] = (tuple(mt.items()), tuple(pt.items()))
+        return base[0], with_t[0], base[1], with_t[1]
+
+    def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
+        m0, mt, p0, pt = wild_sets(tl)
+        # states: (or, and, pair mask, t placed) → witness
+        cur: dict = {(0, full, 0, 0): ()}  # type: ignore[type-arg]
+        for _ in range(m):
+            nxt: dict = {}  # type: ignore[type-arg]
+            for (o, a, pm, placed), wit in cur.items():
+                for b, g in m0:
+                    nxt.setdefault((o | b, a & b, pm, placed), wit + (g,))
+                if tl and not placed:
+                    for b, g in mt:
+                        nxt.setdefault((o | b, a & b, pm, 1), wit + (g,))
+            cur = nxt
+        if p:
+            nxt = {}
+            for (o, a, _, placed), wit in cur.items():
+                for b, g in p0:
+                    nxt.setdefault((o, a, b, placed), wit + (g,))
+                if tl and not placed:
+                    for b, g in pt:
+                        nxt.setdefault((o, a, b, 1), wit + (g,))
+            cur = nxt
+        return {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+
+    def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        key = (dp_key_t if tl else dp_key_free, counts, wild, m, p, tl)
+        got = _DP.get(key)
+        if got is not None:
+            return got
+        k = _lowest(counts)
+        if k == 34:
+            res = tuple(wild_only(m, p, tl).items()) if wild == 3 * m + 2 * p and (not tl or t_hun) else ()
+            _DP[key] = res
+            return res
+        out: dict = {}  # type: ignore[type-arg]
+        for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow):
+            rest = _less(counts, nat)
+            variants = [(g, tl)]
+            if tl:
+                variants += [(gt, 0) for gt in _with_t(g, t, t_hun)]
+            for gv, tl2 in variants:
+                b = gmask(gv)
+                sub = dp(rest, wild - huns, m - (not is_pair), p - is_pair, tl2)
+                if is_pair:
+                    for (o, a, _), wit in sub:
+                        out.setdefault((o, a, b), (gv,) + wit)
+                else:
+                    for (o, a, pm), wit in sub:
+                        out.setdefault((o | b, a & b, pm), (gv,) + wit)
+        if monotone and len(out) > 1:
+            out = _maximal(out)
+        res = tuple(out.items())
+        _DP[key] = res
+        return res
+
+    counts, wild = split_huns(h.concealed, h.hun_set)
+    o0, a0 = 0, full
+    for g in h.declared:
+        b = gmask(g)
+        o0 |= b
+        a0 &= b
+    best = None
+    best_groups = None
+    for (o, a, pm), wit in dp(counts, wild, 4 - len(h.declared), 1, 1):
+        om, am = o | o0, a & a0
+        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+        key = resolve(rules, held, lifted)
+        if best is None or key > best:
+            best = key
+            melds = list(h.declared) + [g for g in wit if g[0] != PAIR]
+            best_groups = melds + [g for g in wit if g[0] == PAIR]
+    return best, best_groups
