@@ -1137,7 +1137,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         if near is not None and k not in near:
             continue
         held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
-        if held >= 4:
+        if held >= rules.copies:
             continue  # no fifth tile to draw
         r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags, req.id)
         errs = rules.request_errors(make_hand(rules, r, k))
