@@ -70,7 +70,7 @@ def _bool(value: Any, field: str) -> bool:
     return value
 
 
-def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()) -> Request:
+def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = (), copies: int = 4) -> Request:
     """Read a request mapping. Field names are exact (the fixed ones, and the
     rule file's boolean `flags`); unknown ones are errors, so a typo never
     silently changes a score."""
@@ -111,11 +111,11 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
         indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
         flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
     )
-    _check_counts(req)
+    _check_counts(req, copies)
     return req
 
 
-def _check_counts(req: Request) -> None:
+def _check_counts(req: Request, copies: int) -> None:
     if len(req.melds) > 4:
         raise RequestError(f"{len(req.melds)} declared melds; a hand has at most 4", "melds")
     want = 13 - 3 * len(req.melds)
@@ -131,8 +131,8 @@ def _check_counts(req: Request) -> None:
     for m in req.melds:
         counts[m.tile] += 3 if m.type == "pung" else 4
     for k, c in enumerate(counts):
-        if c > 4:
-            raise RequestError(f"{c} tiles of {name(k)}; there are only 4", "concealed")
+        if c > copies:
+            raise RequestError(f"{c} tiles of {name(k)}; there are only {copies}", "concealed")
 
 
 def edit_distance(a: str, b: str) -> int:

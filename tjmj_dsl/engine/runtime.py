@@ -59,7 +59,7 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     if other_rules(rules, data):
         return _invalid(req_id, other_rules(rules, data))
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags, copies=rules.copies)
         if req.draw is None:
             raise RequestError("missing", "draw")
     except RequestError as e:
@@ -103,7 +103,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     if other_rules(rules, data):
         return _invalid(req_id, other_rules(rules, data))
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags, copies=rules.copies)
     except RequestError as e:
         return _invalid(req_id, str(e))
     out: list = []  # type: ignore[type-arg]

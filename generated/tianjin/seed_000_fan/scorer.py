@@ -288,7 +288,7 @@ def _bool(value: Any, field: str) -> bool:
     return value
 
 
-def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()) -> Request:
+def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = (), copies: int = 4) -> Request:
     """Read a request mapping. Field names are exact (the fixed ones, and the
     rule file's boolean `flags`); unknown ones are errors, so a typo never
     silently changes a score."""
@@ -329,11 +329,11 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
         indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
         flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
     )
-    _check_counts(req)
+    _check_counts(req, copies)
     return req
 
 
-def _check_counts(req: Request) -> None:
+def _check_counts(req: Request, copies: int) -> None:
     if len(req.melds) > 4:
         raise RequestError(f"{len(req.melds)} declared melds; a hand has at most 4", "melds")
     want = 13 - 3 * len(req.melds)
@@ -349,8 +349,8 @@ def _check_counts(req: Request) -> None:
     for m in req.melds:
         counts[m.tile] += 3 if m.type == "pung" else 4
     for k, c in enumerate(counts):
-        if c > 4:
-            raise RequestError(f"{c} tiles of {name(k)}; there are only 4", "concealed")
+        if c > copies:
+            raise RequestError(f"{c} tiles of {name(k)}; there are only {copies}", "concealed")
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -1074,7 +1074,7 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     if other_rules(rules, data):
         return _invalid(req_id, other_rules(rules, data))
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags)
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags, copies=rules.copies)
         if req.draw is None:
             raise RequestError("missing", "draw")
     except RequestError as e:
@@ -1118,7 +1118,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     if other_rules(rules, data):
         return _invalid(req_id, other_rules(rules, data))
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags)
+        req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags, copies=rules.copies)
     except RequestError as e:
         return _invalid(req_id, str(e))
     out: list = []  # type: ignore[type-arg]
