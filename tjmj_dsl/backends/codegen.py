@@ -75,10 +75,11 @@ def generate_scorer(rs: RuleSet) -> str:
     table_lines = [(k, repr(v)) for k, v in tables.items()]
     try:
         plan, agg_patterns, agg_unless, gmask_body = plan_atoms(rs)
-        masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "monotone": plan.monotone,
-                 "ctx": "(" + "".join((f"({c!r} in h.flags), " if c in dict(rs.flags) else f"_frz(h.{c}), ")
-                                      for c in plan.context)
-                        + ("tuple(h.counts), " if plan.uses_count else "") + ")",
+        def key_of(names: list[str]) -> str:
+            return "(" + "".join((f"({c!r} in h.flags), " if c in dict(rs.flags) else f"_frz(h.{c}), ")
+                                 for c in names) + ("tuple(h.counts), " if plan.uses_count else "") + ")"
+        masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "monotone": plan.monotone, "reads_and": plan.reads_and,
+                 "ctx": key_of(plan.context), "hkey": key_of(plan.hand_names),
                  "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
                  "unless": [{"bit": 1 << j, "code": c} for j, c in enumerate(agg_unless)]}
     except NotAtomic as e:

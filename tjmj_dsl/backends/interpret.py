@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import runtime
 from ..engine import search
-from ..engine.hand import Hand, next_kind, wild_groups
+from ..engine.hand import Hand, next_kind
 from ..expr.evaluate import CONSTS, Interpreter
 from ..expr.vocabulary import HAND_VARS
 from ..ir import RuleSet
@@ -24,8 +24,7 @@ class InterpretedRules:
         self.ruleset = rs
         for k, v in static_tables(rs).items():
             setattr(self, k, v)
-        self.wild_melds, self.wild_pairs = wild_groups(self.chow)
-        self.resolve_cache: dict[Any, Any] = {}
+        runtime.prepare(self)
         self.best = search.best_of  # the reference enumerates every decomposition
         defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
         self._i = Interpreter(expression_types(rs), defs, {"next": lambda k: next_kind(k, rs.cycles)})

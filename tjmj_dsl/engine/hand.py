@@ -68,7 +68,7 @@ class Hand:
     """What a request says, with the huns worked out: the names rules read."""
 
     __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
-                 "kong_draw", "flags", "counts", "suits", "concealed", "request")
+                 "kong_draw", "flags", "counts", "suits", "concealed")
     indicator: int
     hun_kinds: tuple[int, ...]
     hun_set: frozenset[int]
@@ -82,28 +82,28 @@ class Hand:
     counts: list[int]
     suits: list[str]
     concealed: tuple[int, ...]
-    request: Request
 
     def count(self, k: int) -> int:
         return self.counts[k]
 
 
-def make_hand(rules: Any, req: Request, t: int) -> Hand:
+def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
+             kong_draw: str | None, flags: frozenset[str]) -> Hand:
+    """The hand of 13 tiles `concealed` (before t), declared `melds` (objects
+    with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds."""
     h = Hand()
-    h.request = req
-    h.indicator = req.indicator
-    h.hun_kinds = hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)
-    h.hun_set = frozenset(h.hun_kinds)
-    h.hun_suit = SUIT_OF[req.indicator]
+    h.indicator = indicator
+    h.hun_kinds, h.hun_set = rules.hun_table[indicator]
+    h.hun_suit = SUIT_OF[indicator]
     h.suits = rules.suits
     h.t = t
     h.t_hun = t in h.hun_set
-    h.concealed = tuple(req.concealed) + (t,)
+    h.concealed = concealed + (t,)
     counts = [0] * 34
     for k in h.concealed:
         counts[k] += 1
     declared = []
-    for m in req.melds:
+    for m in melds:
         n = 3 if m.type == "pung" else 4
         counts[m.tile] += n
         hun = m.tile in h.hun_set
@@ -111,6 +111,10 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
     h.counts = counts
     h.declared = declared
     h.huns = sum(counts[k] for k in h.hun_kinds)
-    h.kong_draw = req.kong_draw
-    h.flags = req.flags
+    h.kong_draw = kong_draw
+    h.flags = flags
     return h
+
+
+def make_hand(rules: Any, req: Request, t: int) -> Hand:
+    return new_hand(rules, req.concealed, req.melds, t, req.indicator, req.kong_draw, req.flags)

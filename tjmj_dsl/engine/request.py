@@ -116,23 +116,28 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
 
 
 def _check_counts(req: Request, copies: int) -> None:
-    if len(req.melds) > 4:
-        raise RequestError(f"{len(req.melds)} declared melds; a hand has at most 4", "melds")
-    want = 13 - 3 * len(req.melds)
-    if len(req.concealed) != want:
+    check_tiles(req.concealed, req.melds, req.draw, copies)
+
+
+def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:
+    """The hand's size and the number of copies of each kind (RequestError if wrong)."""
+    if len(melds) > 4:
+        raise RequestError(f"{len(melds)} declared melds; a hand has at most 4", "melds")
+    want = 13 - 3 * len(melds)
+    if len(concealed) != want:
         raise RequestError(
-            f"{len(req.concealed)} tiles; with {len(req.melds)} declared meld(s) the hand holds {want} before the winning tile",
+            f"{len(concealed)} tiles; with {len(melds)} declared meld(s) the hand holds {want} before the winning tile",
             "concealed", hint="a kong counts as one meld of 3 plus one extra tile; do not list declared melds here")
     counts = [0] * 34
-    for k in req.concealed:
+    for k in concealed:
         counts[k] += 1
-    if req.draw is not None:
-        counts[req.draw] += 1
-    for m in req.melds:
+    if draw is not None:
+        counts[draw] += 1
+    for m in melds:
         counts[m.tile] += 3 if m.type == "pung" else 4
-    for k, c in enumerate(counts):
-        if c > copies:
-            raise RequestError(f"{c} tiles of {name(k)}; there are only {copies}", "concealed")
+    if max(counts) > copies:
+        k = next(k for k, c in enumerate(counts) if c > copies)
+        raise RequestError(f"{counts[k]} tiles of {name(k)}; there are only {copies}", "concealed")
 
 
 def edit_distance(a: str, b: str) -> int:

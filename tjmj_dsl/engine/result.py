@@ -3,7 +3,7 @@ plan, the decomposition with what each hun stood for, and the result mapping."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..tiles import NAMES  # tjmj:inline-drop
 from .hand import GROUP_KIND_NAMES, Hand  # tjmj:inline-drop
@@ -121,6 +121,32 @@ def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
     return out
 
 
+class Claim(NamedTuple):
+    """The score of one hand, without the display: what score_tiles returns.
+    reason: None on a win, else "no_winning_shape", "below_min_fan" or
+    "invalid_request" (then `error` says what is wrong)."""
+
+    win: bool
+    fan: int
+    total: int
+    patterns: tuple[str, ...]
+    reason: str | None = None
+    error: str | None = None
+
+
+def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
+    """(formula text, its value, indices of the patterns shown) for a claimed
+    mask: a claimed pattern shows when the algebra used its value. Cached per mask."""
+    cache = rules.display_cache
+    got = cache.get(mask)
+    if got is None:
+        value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
+        used_set = set(used)
+        shown = tuple(i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set)
+        got = cache[mask] = (f"{text or 1} = {value}", value, shown, tuple(rules.ids[i] for i in shown))
+    return got
+
+
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
     return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
             "reason": "invalid_request", "error": msg}
@@ -134,13 +160,10 @@ def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: 
         res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
         return res
     fan, _, mask = best
-    value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
-    used_set = set(used)  # a claimed pattern shows when the algebra used its value
-    shown = [i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set]
+    formula, _, shown, ids = claim_display(rules, mask)
     win = fan >= rules.min_fan
     res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
-               patterns=[rules.ids[i] for i in shown], names=[rules.names[i] for i in shown],
-               formula=f"{text or 1} = {value}")
+               patterns=list(ids), names=[rules.names[i] for i in shown], formula=formula)
     if not win:
         res["reason"] = "below_min_fan"
         res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"

@@ -28,9 +28,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import NAMES  # tjmj:inline-drop
-from .hand import hun_kinds_of, make_hand, split_huns  # tjmj:inline-drop
-from .request import Request, RequestError, parse_request  # tjmj:inline-drop
-from .result import _invalid, _result  # tjmj:inline-drop
+from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
+from .request import KONG_DRAWS, MELD_TYPES, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
+from .result import Claim, _invalid, _result, claim_display  # tjmj:inline-drop
 from .search import has_shape  # tjmj:inline-drop
 
 def other_rules(rules: Any, data: Any) -> str:
@@ -72,28 +72,86 @@ def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-
     return counts, wild, 4 - len(req.melds), 1, rules.chow
 
 
+def prepare(rules: Any) -> None:
+    """Give a rules object the tables and caches the engine keeps on it."""
+    rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
+    rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
+                            (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
+    rules.resolve_cache = {}  # (held, lifted) → claim
+    rules.claim_cache = {}  # (hand key, aggregate masks) → claim
+    rules.display_cache = {}  # claimed mask → formula and patterns shown
+
+
+def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """(claim, groups, hand) of the best reading; the claim is None when the
+    tiles make no shape. When the rules free the winning tile (天和/地和) every
+    tile of the hand is tried as t."""
+    if not rules.free_t(h):
+        key, groups = rules.best(rules, h)
+        return key, groups, h
+    best = None
+    best_groups = None
+    best_h = h
+    for t in sorted(set(h.concealed)):
+        hh = Hand()
+        for name in Hand.__slots__:
+            setattr(hh, name, getattr(h, name))
+        hh.t, hh.t_hun = t, t in hh.hun_set
+        key, groups = rules.best(rules, hh)
+        if key is not None and (best is None or key > best):
+            best, best_groups, best_h = key, groups, hh
+    return best, best_groups, best_h
+
+
 def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
     assert req.draw is not None
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
     if errs:
         return _invalid(req.id, errs[0])
-    choices = sorted(set(h.concealed)) if rules.free_t(h) else [req.draw]
-    best = None
-    best_groups = None
-    best_h = h
-    for t in choices:
-        if t != h.t:
-            h2 = make_hand(rules, req, req.draw)
-            h2.t = t
-            h2.t_hun = t in h2.hun_set
-            hh = h2
-        else:
-            hh = h
-        key, groups = rules.best(rules, hh)
-        if key is not None and (best is None or key > best):
-            best, best_groups, best_h = key, groups, hh
-    return _result(rules, req, best_h, best, best_groups, display)
+    best, groups, best_h = best_claim(rules, h)
+    return _result(rules, req, best_h, best, groups, display)
+
+
+def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
+                kong_draw: str | None = None, flags: Any = ()) -> Claim:
+    """The typed fast path: tiles as kind numbers (0-8 1m-9m, 9-17 1p-9p,
+    18-26 1s-9s, 27-33 E S W N C F P), melds as Meld or (type, tile) pairs.
+    The same checks and the same claim as score_request, without the
+    request's text and the result's display. Never raises for a bad hand."""
+    try:
+        concealed = tuple(concealed)
+        for x in concealed + (draw, indicator):
+            if x.__class__ is not int or not 0 <= x < 34:
+                raise RequestError(f"{x!r} is not a tile kind (an int from 0 to 33)", "concealed")
+        if melds:
+            melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
+            for m in melds:
+                if m.type not in MELD_TYPES:
+                    raise RequestError(f"unknown meld type {m.type!r}", "melds", hint="one of " + ", ".join(MELD_TYPES))
+                if m.tile.__class__ is not int or not 0 <= m.tile < 34:
+                    raise RequestError(f"{m.tile!r} is not a tile kind (an int from 0 to 33)", "melds")
+        if kong_draw is not None and kong_draw not in KONG_DRAWS:
+            raise RequestError(f"unknown kong_draw {kong_draw!r}", "kong_draw", hint="None, or one of " + ", ".join(KONG_DRAWS))
+        flags = frozenset(flags)
+        if flags and not flags <= set(rules.flags):
+            raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
+                               hint="the rules' flags are " + ", ".join(rules.flags))
+        check_tiles(concealed, melds, draw, rules.copies)
+    except RequestError as e:
+        return Claim(False, 0, 0, (), "invalid_request", str(e))
+    h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+    errs = rules.request_errors(h)
+    if errs:
+        return Claim(False, 0, 0, (), "invalid_request", errs[0])
+    best, _, best_h = best_claim(rules, h)
+    if best is None:
+        return Claim(False, 0, 0, (), "no_winning_shape")
+    fan = best[0]
+    ids = claim_display(rules, best[2])[3]
+    if fan < rules.min_fan:
+        return Claim(False, fan, 0, ids, "below_min_fan")
+    return Claim(True, fan, rules.total(best_h, fan), ids)
 
 
 def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]

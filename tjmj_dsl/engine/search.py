@@ -258,11 +258,35 @@ def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
     return aggs_out
 
 
+# the parts of the tile set a natural group never leaves: one per suit, the honors
+_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _part_of(k: int) -> int:
+    for i, (lo, hi) in enumerate(_PARTS):
+        if lo <= k < hi:
+            return i
+    return -1
+
+
+def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-arg]
+    """Every aggregate of a left one with a right one (OR, AND, pair OR), one witness each."""
+    for (o, a, pm), w in left.items():
+        for (o2, a2, pm2), w2 in right:
+            k = (o | o2, a & a2, pm | pm2)
+            if k not in out:
+                out[k] = w + w2
+
+
 def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     """The same answer as best_of, found over aggregate masks: each group is
-    reduced to its atom bits, and a state of the search keeps one witness per
-    distinct (OR of melds, AND of melds, pair) — decompositions the rules
-    cannot tell apart are explored once."""
+    reduced to its atom bits, and a state keeps one witness per distinct
+    (OR of melds, AND of melds, pair) — decompositions the rules cannot tell
+    apart are explored once. The search runs per part of the tile set (each
+    suit, the honors, and the groups made only of huns), each part's table
+    keyed by its own tiles and hun budget: a new hand reuses the tables of
+    every part it shares with hands seen before, and the parts are joined by
+    how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
     gmask_fn = rules.gmask
     if len(_GMASK) > _CACHE_LIMIT:
@@ -278,12 +302,13 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         return m
 
     full = (1 << rules.nbits) - 1
+    # the AND of the melds' masks stays `full` when no test reads it: fewer distinct states
+    no_and = 0 if rules.reads_and else full
     monotone = getattr(rules, "monotone", False)
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
-    # once the winning tile is placed, the rest of the search no longer
-    # depends on which tile it was: those states are shared across draws
+    # a table with the winning tile placed depends on it; one without does not
     dp_key_t = (ctx, chow, t, t_hun)
     dp_key_free = (ctx, chow)
 
@@ -317,7 +342,12 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             with_t = _DP[key_t] = (tuple(mt.items()), tuple(pt.items()))
         return base[0], with_t[0], base[1], with_t[1]
 
-    def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
+    def wild_only(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """The part made only of huns: m melds and p pairs, t among them if tl."""
+        key = (dp_key_t if tl else dp_key_free, "wild", m, p, tl)
+        got = _DP.get(key)
+        if got is not None:
+            return got
         m0, mt, p0, pt = wild_sets(tl)
         # states: (or, and, pair mask, t placed) → witness
         cur: dict = {(0, full, 0, 0): ()}  # type: ignore[type-arg]
@@ -325,10 +355,10 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             nxt: dict = {}  # type: ignore[type-arg]
             for (o, a, pm, placed), wit in cur.items():
                 for b, g in m0:
-                    nxt.setdefault((o | b, a & b, pm, placed), wit + (g,))
+                    nxt.setdefault((o | b, a & (b | no_and), pm, placed), wit + (g,))
                 if tl and not placed:
                     for b, g in mt:
-                        nxt.setdefault((o | b, a & b, pm, 1), wit + (g,))
+                        nxt.setdefault((o | b, a & (b | no_and), pm, 1), wit + (g,))
             cur = nxt
         if p:
             nxt = {}
@@ -339,16 +369,22 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                     for b, g in pt:
                         nxt.setdefault((o, a, b, 1), wit + (g,))
             cur = nxt
-        return {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+        out = {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+        if monotone and len(out) > 1:
+            out = _maximal(out)
+        res = _DP[key] = tuple(out.items())
+        return res
 
     def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """One part's natural tiles `counts` as exactly m melds and p pairs,
+        using exactly `wild` huns beside them, t placed among them if tl."""
         key = (dp_key_t if tl else dp_key_free, counts, wild, m, p, tl)
         got = _DP.get(key)
         if got is not None:
             return got
         k = _lowest(counts)
         if k == 34:
-            res = tuple(wild_only(m, p, tl).items()) if wild == 3 * m + 2 * p and (not tl or t_hun) else ()
+            res: tuple = (((0, full, 0), ()),) if not (wild or m or p or tl) else ()  # type: ignore[type-arg]
             _DP[key] = res
             return res
         out: dict = {}  # type: ignore[type-arg]
@@ -365,28 +401,84 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                         out.setdefault((o, a, b), (gv,) + wit)
                 else:
                     for (o, a, pm), wit in sub:
-                        out.setdefault((o | b, a & b, pm), (gv,) + wit)
+                        out.setdefault((o | b, a & (b | no_and), pm), (gv,) + wit)
         if monotone and len(out) > 1:
             out = _maximal(out)
         res = tuple(out.items())
         _DP[key] = res
         return res
 
+    def part(i: int, vec: tuple[int, ...], j: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        key = (dp_key_t if tl else dp_key_free, i, vec, j, tl)
+        got = _DP.get(key)
+        if got is None:
+            lo, hi = _PARTS[i]
+            got = _DP[key] = dp((0,) * lo + vec + (0,) * (34 - hi), j, m, p, tl)
+        return got
+
     counts, wild = split_huns(h.concealed, h.hun_set)
+    n_melds = 4 - len(h.declared)
     o0, a0 = 0, full
     for g in h.declared:
         b = gmask(g)
         o0 |= b
-        a0 &= b
+        a0 &= b | no_and
+    t_part = -1 if t_hun else _part_of(t)
+    # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
+    states: dict = {(0, 0, 0, 0): {(o0, a0, 0): ()}}  # type: ignore[type-arg]
+    for i, (lo, hi) in enumerate(_PARTS):
+        vec = counts[lo:hi]
+        n = sum(vec)
+        if not n:
+            continue
+        new: dict = {}  # type: ignore[type-arg]
+        for (ju, mu, pu, tu), aggs in states.items():
+            for j in range(wild - ju + 1):
+                m, r = divmod(n + j, 3)
+                if r == 1:
+                    continue
+                p = r // 2
+                if mu + m > n_melds:
+                    break
+                if pu + p > 1:
+                    continue
+                for tl in ((1,) if i == t_part else ((0, 1) if t_hun and not tu else (0,))):
+                    sub = part(i, vec, j, m, p, tl)
+                    if sub:
+                        _product(aggs, sub, new.setdefault((ju + j, mu + m, pu + p, tu | tl), {}))
+        if monotone:
+            for k2, v in new.items():
+                if len(v) > 1:
+                    new[k2] = _maximal(v)
+        states = new
+    final: dict = {}  # type: ignore[type-arg]
+    for (ju, mu, pu, tu), aggs in states.items():
+        mw, pw, tlw = n_melds - mu, 1 - pu, 1 - tu
+        if wild - ju != 3 * mw + 2 * pw or (tlw and not t_hun):
+            continue
+        sub = wild_only(mw, pw, tlw)
+        if sub:
+            _product(aggs, sub, final)
+    if monotone and len(final) > 1:
+        final = _maximal(final)
     best = None
-    best_groups = None
-    for (o, a, pm), wit in dp(counts, wild, 4 - len(h.declared), 1, 1):
-        om, am = o | o0, a & a0
-        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
-        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-        key = resolve(rules, held, lifted)
+    best_wit: tuple = ()  # type: ignore[type-arg]
+    claims = rules.claim_cache
+    if len(claims) > _CACHE_LIMIT:
+        claims.clear()
+    hk = rules.hkey(h)
+    for agg, wit in final.items():
+        ck = (hk, agg)
+        key = claims.get(ck)
+        if key is None:
+            om, am, pm = agg
+            held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+            lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+            key = claims[ck] = resolve(rules, held, lifted)
         if best is None or key > best:
             best = key
-            melds = list(h.declared) + [g for g in wit if g[0] != PAIR]
-            best_groups = melds + [g for g in wit if g[0] == PAIR]
-    return best, best_groups
+            best_wit = wit
+    if best is None:
+        return None, None
+    melds = list(h.declared) + [g for g in best_wit if g[0] != PAIR]
+    return best, melds + [g for g in best_wit if g[0] == PAIR]

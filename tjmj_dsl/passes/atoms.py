@@ -52,8 +52,10 @@ class AtomPlan:
     atoms: list[Atom] = field(default_factory=list)
     types: dict[int, str] = field(default_factory=dict)
     context: list[str] = field(default_factory=list)  # hand-level names the atoms read
+    hand_names: list[str] = field(default_factory=list)  # hand-level names any pattern or conflict test reads
     uses_count: bool = False
     monotone: bool = True  # every atom test stands where more bits can only make more patterns hold
+    reads_and: bool = False  # some test reads the AND of the melds' or groups' masks (an all() over them)
 
     @property
     def nbits(self) -> int:
@@ -175,6 +177,7 @@ class AtomEmitter(Emitter):
             idx = self._atom(n.body, n.var)
             self.groupvars.discard(n.var)
             src = ("OR_" if n.op == "any" else "AND_") + ("m" if n.domain.id == "melds" else "g")
+            self.plan.reads_and |= n.op == "all"
             if not self.positive:
                 self.plan.monotone = False
             return f"({src} >> ({idx}) & 1 == 1)"
@@ -227,8 +230,17 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
         plan.types.update(ch.types)
         return node
 
-    pats = [em.emit(prep(p.when)) for p in rs.patterns]
-    unl = [em.emit(prep(c.unless)) if c.unless is not None else "False" for p in rs.patterns for c in p.conflicts]
+    nodes = [prep(p.when) for p in rs.patterns]
+    unl_nodes = [prep(c.unless) if c.unless is not None else None for p in rs.patterns for c in p.conflicts]
+    pats = [em.emit(n) for n in nodes]
+    unl = [em.emit(n) if n is not None else "False" for n in unl_nodes]
+    hand_level = set(HAND_VARS) - {"true", "false", "none"} | {f for f, _ in rs.flags}
+    for n in nodes + [u for u in unl_nodes if u is not None]:
+        for x in sorted(_free(n) & hand_level):
+            if x not in plan.hand_names:
+                plan.hand_names.append(x)
+        if any(isinstance(x, A.Call) and x.func == "count" for x in A.walk(n)):
+            plan.uses_count = True
     body = Emitter(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
     lines = []
     for a in plan.atoms:

@@ -3,6 +3,8 @@
 """Standalone scorer for 天津麻将 (Tianjin Mahjong), profile seed-000-coins.
 
     score(request) -> result      request: the JSONL mapping (concealed, melds, draw, indicator, ...)
+    score_tiles(concealed, draw, indicator, melds=(), kong_draw=None, flags=()) -> Claim
+                                  the same score from tile numbers 0-33, without the display
     waits(request) -> list        a request without draw: every tile that wins, with its fan
 
 Standard library only. Run as a program it reads JSONL requests on stdin and
@@ -14,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
+from typing import Any, NamedTuple
 import re
 
 
@@ -334,23 +337,28 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
 
 
 def _check_counts(req: Request, copies: int) -> None:
-    if len(req.melds) > 4:
-        raise RequestError(f"{len(req.melds)} declared melds; a hand has at most 4", "melds")
-    want = 13 - 3 * len(req.melds)
-    if len(req.concealed) != want:
+    check_tiles(req.concealed, req.melds, req.draw, copies)
+
+
+def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:
+    """The hand's size and the number of copies of each kind (RequestError if wrong)."""
+    if len(melds) > 4:
+        raise RequestError(f"{len(melds)} declared melds; a hand has at most 4", "melds")
+    want = 13 - 3 * len(melds)
+    if len(concealed) != want:
         raise RequestError(
-            f"{len(req.concealed)} tiles; with {len(req.melds)} declared meld(s) the hand holds {want} before the winning tile",
+            f"{len(concealed)} tiles; with {len(melds)} declared meld(s) the hand holds {want} before the winning tile",
             "concealed", hint="a kong counts as one meld of 3 plus one extra tile; do not list declared melds here")
     counts = [0] * 34
-    for k in req.concealed:
+    for k in concealed:
         counts[k] += 1
-    if req.draw is not None:
-        counts[req.draw] += 1
-    for m in req.melds:
+    if draw is not None:
+        counts[draw] += 1
+    for m in melds:
         counts[m.tile] += 3 if m.type == "pung" else 4
-    for k, c in enumerate(counts):
-        if c > copies:
-            raise RequestError(f"{c} tiles of {name(k)}; there are only {copies}", "concealed")
+    if max(counts) > copies:
+        k = next(k for k, c in enumerate(counts) if c > copies)
+        raise RequestError(f"{counts[k]} tiles of {name(k)}; there are only {copies}", "concealed")
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -434,7 +442,7 @@ class Hand:
     """What a request says, with the huns worked out: the names rules read."""
 
     __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
-                 "kong_draw", "flags", "counts", "suits", "concealed", "request")
+                 "kong_draw", "flags", "counts", "suits", "concealed")
     indicator: int
     hun_kinds: tuple[int, ...]
     hun_set: frozenset[int]
@@ -448,28 +456,28 @@ class Hand:
     counts: list[int]
     suits: list[str]
     concealed: tuple[int, ...]
-    request: Request
 
     def count(self, k: int) -> int:
         return self.counts[k]
 
 
-def make_hand(rules: Any, req: Request, t: int) -> Hand:
+def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
+             kong_draw: str | None, flags: frozenset[str]) -> Hand:
+    """The hand of 13 tiles `concealed` (before t), declared `melds` (objects
+    with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds."""
     h = Hand()
-    h.request = req
-    h.indicator = req.indicator
-    h.hun_kinds = hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)
-    h.hun_set = frozenset(h.hun_kinds)
-    h.hun_suit = SUIT_OF[req.indicator]
+    h.indicator = indicator
+    h.hun_kinds, h.hun_set = rules.hun_table[indicator]
+    h.hun_suit = SUIT_OF[indicator]
     h.suits = rules.suits
     h.t = t
     h.t_hun = t in h.hun_set
-    h.concealed = tuple(req.concealed) + (t,)
+    h.concealed = concealed + (t,)
     counts = [0] * 34
     for k in h.concealed:
         counts[k] += 1
     declared = []
-    for m in req.melds:
+    for m in melds:
         n = 3 if m.type == "pung" else 4
         counts[m.tile] += n
         hun = m.tile in h.hun_set
@@ -477,9 +485,13 @@ def make_hand(rules: Any, req: Request, t: int) -> Hand:
     h.counts = counts
     h.declared = declared
     h.huns = sum(counts[k] for k in h.hun_kinds)
-    h.kong_draw = req.kong_draw
-    h.flags = req.flags
+    h.kong_draw = kong_draw
+    h.flags = flags
     return h
+
+
+def make_hand(rules: Any, req: Request, t: int) -> Hand:
+    return new_hand(rules, req.concealed, req.melds, t, req.indicator, req.kong_draw, req.flags)
 
 # ---- inlined from tjmj_dsl/engine/search.py ----
 """Finding the best claim over every decomposition: the plain enumeration
@@ -738,11 +750,35 @@ def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
     return aggs_out
 
 
+# the parts of the tile set a natural group never leaves: one per suit, the honors
+_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _part_of(k: int) -> int:
+    for i, (lo, hi) in enumerate(_PARTS):
+        if lo <= k < hi:
+            return i
+    return -1
+
+
+def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-arg]
+    """Every aggregate of a left one with a right one (OR, AND, pair OR), one witness each."""
+    for (o, a, pm), w in left.items():
+        for (o2, a2, pm2), w2 in right:
+            k = (o | o2, a & a2, pm | pm2)
+            if k not in out:
+                out[k] = w + w2
+
+
 def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     """The same answer as best_of, found over aggregate masks: each group is
-    reduced to its atom bits, and a state of the search keeps one witness per
-    distinct (OR of melds, AND of melds, pair) — decompositions the rules
-    cannot tell apart are explored once."""
+    reduced to its atom bits, and a state keeps one witness per distinct
+    (OR of melds, AND of melds, pair) — decompositions the rules cannot tell
+    apart are explored once. The search runs per part of the tile set (each
+    suit, the honors, and the groups made only of huns), each part's table
+    keyed by its own tiles and hun budget: a new hand reuses the tables of
+    every part it shares with hands seen before, and the parts are joined by
+    how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
     gmask_fn = rules.gmask
     if len(_GMASK) > _CACHE_LIMIT:
@@ -758,12 +794,13 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         return m
 
     full = (1 << rules.nbits) - 1
+    # the AND of the melds' masks stays `full` when no test reads it: fewer distinct states
+    no_and = 0 if rules.reads_and else full
     monotone = getattr(rules, "monotone", False)
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
-    # once the winning tile is placed, the rest of the search no longer
-    # depends on which tile it was: those states are shared across draws
+    # a table with the winning tile placed depends on it; one without does not
     dp_key_t = (ctx, chow, t, t_hun)
     dp_key_free = (ctx, chow)
 
@@ -797,7 +834,12 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             with_t = _DP[key_t] = (tuple(mt.items()), tuple(pt.items()))
         return base[0], with_t[0], base[1], with_t[1]
 
-    def wild_only(m: int, p: int, tl: int) -> dict:  # type: ignore[type-arg]
+    def wild_only(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """The part made only of huns: m melds and p pairs, t among them if tl."""
+        key = (dp_key_t if tl else dp_key_free, "wild", m, p, tl)
+        got = _DP.get(key)
+        if got is not None:
+            return got
         m0, mt, p0, pt = wild_sets(tl)
         # states: (or, and, pair mask, t placed) → witness
         cur: dict = {(0, full, 0, 0): ()}  # type: ignore[type-arg]
@@ -805,10 +847,10 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             nxt: dict = {}  # type: ignore[type-arg]
             for (o, a, pm, placed), wit in cur.items():
                 for b, g in m0:
-                    nxt.setdefault((o | b, a & b, pm, placed), wit + (g,))
+                    nxt.setdefault((o | b, a & (b | no_and), pm, placed), wit + (g,))
                 if tl and not placed:
                     for b, g in mt:
-                        nxt.setdefault((o | b, a & b, pm, 1), wit + (g,))
+                        nxt.setdefault((o | b, a & (b | no_and), pm, 1), wit + (g,))
             cur = nxt
         if p:
             nxt = {}
@@ -819,16 +861,22 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                     for b, g in pt:
                         nxt.setdefault((o, a, b, 1), wit + (g,))
             cur = nxt
-        return {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+        out = {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+        if monotone and len(out) > 1:
+            out = _maximal(out)
+        res = _DP[key] = tuple(out.items())
+        return res
 
     def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """One part's natural tiles `counts` as exactly m melds and p pairs,
+        using exactly `wild` huns beside them, t placed among them if tl."""
         key = (dp_key_t if tl else dp_key_free, counts, wild, m, p, tl)
         got = _DP.get(key)
         if got is not None:
             return got
         k = _lowest(counts)
         if k == 34:
-            res = tuple(wild_only(m, p, tl).items()) if wild == 3 * m + 2 * p and (not tl or t_hun) else ()
+            res: tuple = (((0, full, 0), ()),) if not (wild or m or p or tl) else ()  # type: ignore[type-arg]
             _DP[key] = res
             return res
         out: dict = {}  # type: ignore[type-arg]
@@ -845,31 +893,87 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                         out.setdefault((o, a, b), (gv,) + wit)
                 else:
                     for (o, a, pm), wit in sub:
-                        out.setdefault((o | b, a & b, pm), (gv,) + wit)
+                        out.setdefault((o | b, a & (b | no_and), pm), (gv,) + wit)
         if monotone and len(out) > 1:
             out = _maximal(out)
         res = tuple(out.items())
         _DP[key] = res
         return res
 
+    def part(i: int, vec: tuple[int, ...], j: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        key = (dp_key_t if tl else dp_key_free, i, vec, j, tl)
+        got = _DP.get(key)
+        if got is None:
+            lo, hi = _PARTS[i]
+            got = _DP[key] = dp((0,) * lo + vec + (0,) * (34 - hi), j, m, p, tl)
+        return got
+
     counts, wild = split_huns(h.concealed, h.hun_set)
+    n_melds = 4 - len(h.declared)
     o0, a0 = 0, full
     for g in h.declared:
         b = gmask(g)
         o0 |= b
-        a0 &= b
+        a0 &= b | no_and
+    t_part = -1 if t_hun else _part_of(t)
+    # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
+    states: dict = {(0, 0, 0, 0): {(o0, a0, 0): ()}}  # type: ignore[type-arg]
+    for i, (lo, hi) in enumerate(_PARTS):
+        vec = counts[lo:hi]
+        n = sum(vec)
+        if not n:
+            continue
+        new: dict = {}  # type: ignore[type-arg]
+        for (ju, mu, pu, tu), aggs in states.items():
+            for j in range(wild - ju + 1):
+                m, r = divmod(n + j, 3)
+                if r == 1:
+                    continue
+                p = r // 2
+                if mu + m > n_melds:
+                    break
+                if pu + p > 1:
+                    continue
+                for tl in ((1,) if i == t_part else ((0, 1) if t_hun and not tu else (0,))):
+                    sub = part(i, vec, j, m, p, tl)
+                    if sub:
+                        _product(aggs, sub, new.setdefault((ju + j, mu + m, pu + p, tu | tl), {}))
+        if monotone:
+            for k2, v in new.items():
+                if len(v) > 1:
+                    new[k2] = _maximal(v)
+        states = new
+    final: dict = {}  # type: ignore[type-arg]
+    for (ju, mu, pu, tu), aggs in states.items():
+        mw, pw, tlw = n_melds - mu, 1 - pu, 1 - tu
+        if wild - ju != 3 * mw + 2 * pw or (tlw and not t_hun):
+            continue
+        sub = wild_only(mw, pw, tlw)
+        if sub:
+            _product(aggs, sub, final)
+    if monotone and len(final) > 1:
+        final = _maximal(final)
     best = None
-    best_groups = None
-    for (o, a, pm), wit in dp(counts, wild, 4 - len(h.declared), 1, 1):
-        om, am = o | o0, a & a0
-        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
-        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-        key = resolve(rules, held, lifted)
+    best_wit: tuple = ()  # type: ignore[type-arg]
+    claims = rules.claim_cache
+    if len(claims) > _CACHE_LIMIT:
+        claims.clear()
+    hk = rules.hkey(h)
+    for agg, wit in final.items():
+        ck = (hk, agg)
+        key = claims.get(ck)
+        if key is None:
+            om, am, pm = agg
+            held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+            lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+            key = claims[ck] = resolve(rules, held, lifted)
         if best is None or key > best:
             best = key
-            melds = list(h.declared) + [g for g in wit if g[0] != PAIR]
-            best_groups = melds + [g for g in wit if g[0] == PAIR]
-    return best, best_groups
+            best_wit = wit
+    if best is None:
+        return None, None
+    melds = list(h.declared) + [g for g in best_wit if g[0] != PAIR]
+    return best, melds + [g for g in best_wit if g[0] == PAIR]
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
 """A result for people and programs: the formula text from the algebra's
@@ -990,6 +1094,32 @@ def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
     return out
 
 
+class Claim(NamedTuple):
+    """The score of one hand, without the display: what score_tiles returns.
+    reason: None on a win, else "no_winning_shape", "below_min_fan" or
+    "invalid_request" (then `error` says what is wrong)."""
+
+    win: bool
+    fan: int
+    total: int
+    patterns: tuple[str, ...]
+    reason: str | None = None
+    error: str | None = None
+
+
+def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
+    """(formula text, its value, indices of the patterns shown) for a claimed
+    mask: a claimed pattern shows when the algebra used its value. Cached per mask."""
+    cache = rules.display_cache
+    got = cache.get(mask)
+    if got is None:
+        value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
+        used_set = set(used)
+        shown = tuple(i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set)
+        got = cache[mask] = (f"{text or 1} = {value}", value, shown, tuple(rules.ids[i] for i in shown))
+    return got
+
+
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
     return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
             "reason": "invalid_request", "error": msg}
@@ -1003,13 +1133,10 @@ def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: 
         res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
         return res
     fan, _, mask = best
-    value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
-    used_set = set(used)  # a claimed pattern shows when the algebra used its value
-    shown = [i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set]
+    formula, _, shown, ids = claim_display(rules, mask)
     win = fan >= rules.min_fan
     res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
-               patterns=[rules.ids[i] for i in shown], names=[rules.names[i] for i in shown],
-               formula=f"{text or 1} = {value}")
+               patterns=list(ids), names=[rules.names[i] for i in shown], formula=formula)
     if not win:
         res["reason"] = "below_min_fan"
         res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
@@ -1087,28 +1214,86 @@ def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-
     return counts, wild, 4 - len(req.melds), 1, rules.chow
 
 
+def prepare(rules: Any) -> None:
+    """Give a rules object the tables and caches the engine keeps on it."""
+    rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
+    rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
+                            (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
+    rules.resolve_cache = {}  # (held, lifted) → claim
+    rules.claim_cache = {}  # (hand key, aggregate masks) → claim
+    rules.display_cache = {}  # claimed mask → formula and patterns shown
+
+
+def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """(claim, groups, hand) of the best reading; the claim is None when the
+    tiles make no shape. When the rules free the winning tile (天和/地和) every
+    tile of the hand is tried as t."""
+    if not rules.free_t(h):
+        key, groups = rules.best(rules, h)
+        return key, groups, h
+    best = None
+    best_groups = None
+    best_h = h
+    for t in sorted(set(h.concealed)):
+        hh = Hand()
+        for name in Hand.__slots__:
+            setattr(hh, name, getattr(h, name))
+        hh.t, hh.t_hun = t, t in hh.hun_set
+        key, groups = rules.best(rules, hh)
+        if key is not None and (best is None or key > best):
+            best, best_groups, best_h = key, groups, hh
+    return best, best_groups, best_h
+
+
 def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
     assert req.draw is not None
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
     if errs:
         return _invalid(req.id, errs[0])
-    choices = sorted(set(h.concealed)) if rules.free_t(h) else [req.draw]
-    best = None
-    best_groups = None
-    best_h = h
-    for t in choices:
-        if t != h.t:
-            h2 = make_hand(rules, req, req.draw)
-            h2.t = t
-            h2.t_hun = t in h2.hun_set
-            hh = h2
-        else:
-            hh = h
-        key, groups = rules.best(rules, hh)
-        if key is not None and (best is None or key > best):
-            best, best_groups, best_h = key, groups, hh
-    return _result(rules, req, best_h, best, best_groups, display)
+    best, groups, best_h = best_claim(rules, h)
+    return _result(rules, req, best_h, best, groups, display)
+
+
+def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
+                kong_draw: str | None = None, flags: Any = ()) -> Claim:
+    """The typed fast path: tiles as kind numbers (0-8 1m-9m, 9-17 1p-9p,
+    18-26 1s-9s, 27-33 E S W N C F P), melds as Meld or (type, tile) pairs.
+    The same checks and the same claim as score_request, without the
+    request's text and the result's display. Never raises for a bad hand."""
+    try:
+        concealed = tuple(concealed)
+        for x in concealed + (draw, indicator):
+            if x.__class__ is not int or not 0 <= x < 34:
+                raise RequestError(f"{x!r} is not a tile kind (an int from 0 to 33)", "concealed")
+        if melds:
+            melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
+            for m in melds:
+                if m.type not in MELD_TYPES:
+                    raise RequestError(f"unknown meld type {m.type!r}", "melds", hint="one of " + ", ".join(MELD_TYPES))
+                if m.tile.__class__ is not int or not 0 <= m.tile < 34:
+                    raise RequestError(f"{m.tile!r} is not a tile kind (an int from 0 to 33)", "melds")
+        if kong_draw is not None and kong_draw not in KONG_DRAWS:
+            raise RequestError(f"unknown kong_draw {kong_draw!r}", "kong_draw", hint="None, or one of " + ", ".join(KONG_DRAWS))
+        flags = frozenset(flags)
+        if flags and not flags <= set(rules.flags):
+            raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
+                               hint="the rules' flags are " + ", ".join(rules.flags))
+        check_tiles(concealed, melds, draw, rules.copies)
+    except RequestError as e:
+        return Claim(False, 0, 0, (), "invalid_request", str(e))
+    h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+    errs = rules.request_errors(h)
+    if errs:
+        return Claim(False, 0, 0, (), "invalid_request", errs[0])
+    best, _, best_h = best_claim(rules, h)
+    if best is None:
+        return Claim(False, 0, 0, (), "no_winning_shape")
+    fan = best[0]
+    ids = claim_display(rules, best[2])[3]
+    if fan < rules.min_fan:
+        return Claim(False, fan, 0, ids, "below_min_fan")
+    return Claim(True, fan, rules.total(best_h, fan), ids)
 
 
 def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
@@ -1332,6 +1517,11 @@ def _ctx(h: Any) -> tuple:  # type: ignore[type-arg]
     return (_frz(h.suits), _frz(h.hun_suit), )
 
 
+def _hkey(h: Any) -> tuple:  # type: ignore[type-arg]
+    """The hand-level values the pattern tests read: with the aggregate masks they decide the claim."""
+    return (_frz(h.suits), _frz(h.huns), _frz(h.hun_suit), _frz(h.kong_draw), ('tianhu' in h.flags), ('dihu' in h.flags), )
+
+
 def _gmask(h: Any, g: tuple) -> int:  # type: ignore[type-arg]
     m = 0
     v_g = g
@@ -1420,21 +1610,29 @@ class _Rules:
     total = staticmethod(_total)
     nbits = 24
     ctx = staticmethod(_ctx)
+    hkey = staticmethod(_hkey)
     gmask = staticmethod(_gmask)
     holds_agg = staticmethod(_holds_agg)
     unless_agg = staticmethod(_unless_agg)
     best = staticmethod(best_by_masks)
     monotone = True  # keep only the aggregate masks no other one covers
+    reads_and = False  # False: the AND of the melds' masks is never read, so not kept
 
 
 RULES = _Rules()
-RULES.wild_melds, RULES.wild_pairs = wild_groups(RULES.chow)  # type: ignore[attr-defined]
-RULES.resolve_cache = {}  # type: ignore[attr-defined]
+prepare(RULES)
 
 
 def score(request: Any) -> dict:  # type: ignore[type-arg]
     """Score one request (the JSONL mapping); never raises for a bad request."""
     return score_request(RULES, request)
+
+
+def score_tiles(concealed: Any, draw: int, indicator: int, melds: Any = (), kong_draw: str | None = None,
+                flags: Any = ()) -> Claim:
+    """The typed fast path: tiles as kind numbers 0-33, melds as (type, tile)
+    pairs; returns Claim(win, fan, total, patterns, reason, error)."""
+    return score_tiles_in(RULES, concealed, draw, indicator, melds, kong_draw, flags)
 
 
 def waits(request: Any) -> Any:
