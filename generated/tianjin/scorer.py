@@ -770,16 +770,9 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
                 out[k] = w + w2
 
 
-def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """The same answer as best_of, found over aggregate masks: each group is
-    reduced to its atom bits, and a state keeps one witness per distinct
-    (OR of melds, AND of melds, pair) — decompositions the rules cannot tell
-    apart are explored once. The search runs per part of the tile set (each
-    suit, the honors, and the groups made only of huns), each part's table
-    keyed by its own tiles and hun budget: a new hand reuses the tables of
-    every part it shares with hands seen before, and the parts are joined by
-    how many huns, melds and pairs each takes."""
-    ctx = rules.ctx(h)
+def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
+    """The table builders for hand h: (gmask, part, wild_only), each memoised
+    in _GMASK/_DP under keys that name only what the table depends on."""
     gmask_fn = rules.gmask
     if len(_GMASK) > _CACHE_LIMIT:
         _GMASK.clear()
@@ -908,7 +901,35 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             got = _DP[key] = dp((0,) * lo + vec + (0,) * (34 - hi), j, m, p, tl)
         return got
 
-    counts, wild = split_huns(h.concealed, h.hun_set)
+    return gmask, part, wild_only
+
+
+def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """The same answer as best_of, found over aggregate masks: each group is
+    reduced to its atom bits, and a state keeps one witness per distinct
+    (OR of melds, AND of melds, pair) — decompositions the rules cannot tell
+    apart are explored once. The search runs per part of the tile set (each
+    suit, the honors, and the groups made only of huns), each part's table
+    keyed by its own tiles and hun budget: a new hand reuses the tables of
+    every part it shares with hands seen before, and the parts are joined by
+    how many huns, melds and pairs each takes."""
+    ctx = rules.ctx(h)
+    if h.declared:
+        counts, wild = split_huns(h.concealed, h.hun_set)
+    else:  # the hand's counts are the concealed tiles': take the huns out
+        c = h.counts[:]
+        wild = 0
+        for k in h.hun_kinds:
+            wild += c[k]
+            c[k] = 0
+        counts = tuple(c)
+    if not wild:
+        return _best_hun_free(rules, h, ctx, counts)
+    gmask, part, wild_only = _tables(rules, h, ctx)
+    full = (1 << rules.nbits) - 1
+    no_and = 0 if rules.reads_and else full
+    monotone = rules.monotone
+    t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
     o0, a0 = 0, full
     for g in h.declared:
@@ -951,15 +972,87 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         sub = wild_only(mw, pw, tlw)
         if sub:
             _product(aggs, sub, final)
-    if monotone and len(final) > 1:
-        final = _maximal(final)
+    return _best_claim_of(rules, h, final)
+
+
+_HF: dict = {}  # type: ignore[type-arg]
+# hun-free part tables: (ctx, chow) → ([one dict per part: its tiles → aggregates], {t: its part's dict})
+
+
+def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: tuple[int, ...]) -> tuple:  # type: ignore[type-arg]
+    """best_by_masks for a hand without huns: one table per part, no budget to
+    share out; the tables are the same _DP entries, indexed for one lookup each."""
+    t = h.t
+    chow = rules.chow
+    tabs = _HF.get((ctx, chow))
+    if tabs is None:
+        if len(_HF) > 64:
+            _HF.clear()
+        tabs = _HF[(ctx, chow)] = ([{} for _ in _PARTS], {})
+    free: list[dict] = tabs[0]  # type: ignore[type-arg]
+    by_t: dict = tabs[1]  # type: ignore[type-arg]
+    t_part = _part_of(t)
+    t_tab = by_t.get(t)
+    if t_tab is None:
+        t_tab = by_t[t] = {}
+    tables = None
+    acc: Any = None
+    mu = pu = 0
+    for i, (lo, hi) in enumerate(_PARTS):
+        vec = counts[lo:hi]
+        n = sum(vec)
+        if not n:
+            continue
+        m, r = divmod(n, 3)
+        if r == 1:
+            return None, None
+        tab = t_tab if i == t_part else free[i]
+        sub = tab.get(vec)
+        if sub is None:
+            if len(tab) > _CACHE_LIMIT // 16:
+                tab.clear()
+            tables = tables or _tables(rules, h, ctx)
+            sub = tab[vec] = tables[1](i, vec, 0, m, r // 2, 1 if i == t_part else 0)
+        if not sub:
+            return None, None
+        mu += m
+        pu += r // 2
+        if acc is None:
+            acc = sub
+        elif len(acc) == 1 and len(sub) == 1:
+            (o, a, pm), w = acc[0]
+            (o2, a2, pm2), w2 = sub[0]
+            acc = (((o | o2, a & a2, pm | pm2), w + w2),)
+        else:
+            acc = tuple(((o | o2, a & a2, pm | pm2), w + w2) for (o, a, pm), w in acc for (o2, a2, pm2), w2 in sub)
+    if mu != 4 - len(h.declared) or pu != 1:
+        return None, None
+    if h.declared:
+        tables = tables or _tables(rules, h, ctx)
+        o0, a0 = 0, (1 << rules.nbits) - 1
+        no_and = 0 if rules.reads_and else a0
+        for g in h.declared:
+            b = tables[0](g)
+            o0 |= b
+            a0 &= b | no_and
+        acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
+    return _best_claim_of(rules, h, acc)
+
+
+def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
+    """The best claim among the final aggregates (a dict, or (aggregate,
+    witness) pairs), and its decomposition."""
+    if isinstance(final, dict):
+        if rules.monotone and len(final) > 1:
+            final = _maximal(final)
+        final = final.items()
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
     claims = rules.claim_cache
     if len(claims) > _CACHE_LIMIT:
         claims.clear()
     hk = rules.hkey(h)
-    for agg, wit in final.items():
+    for agg, wit in final:
         ck = (hk, agg)
         key = claims.get(ck)
         if key is None:
@@ -1279,10 +1372,11 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
         if flags and not flags <= set(rules.flags):
             raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
                                hint="the rules' flags are " + ", ".join(rules.flags))
-        check_tiles(concealed, melds, draw, rules.copies)
+        h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+        if len(melds) > 4 or len(concealed) != 13 - 3 * len(melds) or max(h.counts) > rules.copies:
+            check_tiles(concealed, melds, draw, rules.copies)  # says what is wrong
     except RequestError as e:
         return Claim(False, 0, 0, (), "invalid_request", str(e))
-    h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
     errs = rules.request_errors(h)
     if errs:
         return Claim(False, 0, 0, (), "invalid_request", errs[0])
@@ -1387,7 +1481,13 @@ def _div(a: int, b: int) -> int:
 def _cmp(a: Any, op: str, b: Any) -> bool:
     if a is None or b is None:
         return False
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    if op == "<":
+        return a < b  # type: ignore[no-any-return]
+    if op == "<=":
+        return a <= b  # type: ignore[no-any-return]
+    if op == ">":
+        return a > b  # type: ignore[no-any-return]
+    return a >= b  # type: ignore[no-any-return]
 
 
 _ANY_ATTR = {
@@ -1435,11 +1535,11 @@ def d_long_apart_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any
 def _request_errors(h: Any) -> list:  # type: ignore[type-arg]
     melds = pair = groups = None  # noqa: F841 - request rules see no decomposition
     out = []
-    if _cmp(h.counts[h.indicator], '>', 3):  # indicator_on_wall
+    if (h.counts[h.indicator] > 3):  # indicator_on_wall
         out.append('the indicator stays face up on the wall, so a hand holds at most 3 tiles of its kind')
     if any(((v_g[0] == 2) and bool((v_g[1][0] in h.hun_kinds))) for v_g in h.declared):  # no_hun_pung
         out.append('a pung of hun tiles cannot be claimed (两个相同的混 + 打出的混 不能碰)')
-    if ((('tianhu' in h.flags) or bool(('dihu' in h.flags))) and bool((_cmp(len(h.declared), '>', 0) or bool((h.kong_draw != None))))):  # first_draw_no_melds
+    if ((('tianhu' in h.flags) or bool(('dihu' in h.flags))) and bool(((len(h.declared) > 0) or bool((h.kong_draw != None))))):  # first_draw_no_melds
         out.append('天和 and 地和 are won on the first draw, before any pong or kong')
     if (('tianhu' in h.flags) and bool(('dihu' in h.flags))):  # tianhu_or_dihu
         out.append('a hand is 天和 (dealer) or 地和 (non-dealer), not both')
@@ -1508,18 +1608,14 @@ def _total(h: Any, fan: int) -> int:
 # ---- the same predicates over aggregate group masks (passes/atoms.py) ----
 
 
-def _frz(x: Any) -> Any:
-    return tuple(x) if isinstance(x, list) else x
-
-
 def _ctx(h: Any) -> tuple:  # type: ignore[type-arg]
     """The hand-level values the group atoms read: a group's mask depends on nothing else."""
-    return (_frz(h.suits), _frz(h.hun_suit), )
+    return (h.hun_suit, )
 
 
 def _hkey(h: Any) -> tuple:  # type: ignore[type-arg]
     """The hand-level values the pattern tests read: with the aggregate masks they decide the claim."""
-    return (_frz(h.suits), _frz(h.huns), _frz(h.hun_suit), _frz(h.kong_draw), ('tianhu' in h.flags), ('dihu' in h.flags), )
+    return (h.huns, h.hun_suit, h.kong_draw, ('tianhu' in h.flags), ('dihu' in h.flags), )
 
 
 def _gmask(h: Any, g: tuple) -> int:  # type: ignore[type-arg]

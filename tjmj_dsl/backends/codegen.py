@@ -11,7 +11,7 @@ from typing import Any
 import jinja2
 
 from ..expr.emit import Emitter
-from ..expr.vocabulary import ATTRS_BY_TYPE
+from ..expr.vocabulary import ATTRS_BY_TYPE, HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, plan_atoms
 from .tables import expression_types, static_tables
@@ -76,8 +76,14 @@ def generate_scorer(rs: RuleSet) -> str:
     try:
         plan, agg_patterns, agg_unless, gmask_body = plan_atoms(rs)
         def key_of(names: list[str]) -> str:
-            return "(" + "".join((f"({c!r} in h.flags), " if c in dict(rs.flags) else f"_frz(h.{c}), ")
-                                 for c in names) + ("tuple(h.counts), " if plan.uses_count else "") + ")"
+            """A hashable tuple of the hand-level values `names`: values fixed by the rules left out."""
+            parts = []
+            for c in names:
+                if c in dict(rs.flags):
+                    parts.append(f"({c!r} in h.flags), ")
+                elif not HAND_VARS[c].fixed:
+                    parts.append(f"tuple(h.{c}), " if elem(HAND_VARS[c].type) else f"h.{c}, ")
+            return "(" + "".join(parts) + ("tuple(h.counts), " if plan.uses_count else "") + ")"
         masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "monotone": plan.monotone, "reads_and": plan.reads_and,
                  "ctx": key_of(plan.context), "hkey": key_of(plan.hand_names),
                  "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],

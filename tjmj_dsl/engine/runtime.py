@@ -137,10 +137,11 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
         if flags and not flags <= set(rules.flags):
             raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
                                hint="the rules' flags are " + ", ".join(rules.flags))
-        check_tiles(concealed, melds, draw, rules.copies)
+        h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+        if len(melds) > 4 or len(concealed) != 13 - 3 * len(melds) or max(h.counts) > rules.copies:
+            check_tiles(concealed, melds, draw, rules.copies)  # says what is wrong
     except RequestError as e:
         return Claim(False, 0, 0, (), "invalid_request", str(e))
-    h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
     errs = rules.request_errors(h)
     if errs:
         return Claim(False, 0, 0, (), "invalid_request", errs[0])

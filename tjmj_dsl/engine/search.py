@@ -278,16 +278,9 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
                 out[k] = w + w2
 
 
-def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """The same answer as best_of, found over aggregate masks: each group is
-    reduced to its atom bits, and a state keeps one witness per distinct
-    (OR of melds, AND of melds, pair) — decompositions the rules cannot tell
-    apart are explored once. The search runs per part of the tile set (each
-    suit, the honors, and the groups made only of huns), each part's table
-    keyed by its own tiles and hun budget: a new hand reuses the tables of
-    every part it shares with hands seen before, and the parts are joined by
-    how many huns, melds and pairs each takes."""
-    ctx = rules.ctx(h)
+def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
+    """The table builders for hand h: (gmask, part, wild_only), each memoised
+    in _GMASK/_DP under keys that name only what the table depends on."""
     gmask_fn = rules.gmask
     if len(_GMASK) > _CACHE_LIMIT:
         _GMASK.clear()
@@ -416,7 +409,35 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             got = _DP[key] = dp((0,) * lo + vec + (0,) * (34 - hi), j, m, p, tl)
         return got
 
-    counts, wild = split_huns(h.concealed, h.hun_set)
+    return gmask, part, wild_only
+
+
+def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+    """The same answer as best_of, found over aggregate masks: each group is
+    reduced to its atom bits, and a state keeps one witness per distinct
+    (OR of melds, AND of melds, pair) — decompositions the rules cannot tell
+    apart are explored once. The search runs per part of the tile set (each
+    suit, the honors, and the groups made only of huns), each part's table
+    keyed by its own tiles and hun budget: a new hand reuses the tables of
+    every part it shares with hands seen before, and the parts are joined by
+    how many huns, melds and pairs each takes."""
+    ctx = rules.ctx(h)
+    if h.declared:
+        counts, wild = split_huns(h.concealed, h.hun_set)
+    else:  # the hand's counts are the concealed tiles': take the huns out
+        c = h.counts[:]
+        wild = 0
+        for k in h.hun_kinds:
+            wild += c[k]
+            c[k] = 0
+        counts = tuple(c)
+    if not wild:
+        return _best_hun_free(rules, h, ctx, counts)
+    gmask, part, wild_only = _tables(rules, h, ctx)
+    full = (1 << rules.nbits) - 1
+    no_and = 0 if rules.reads_and else full
+    monotone = rules.monotone
+    t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
     o0, a0 = 0, full
     for g in h.declared:
@@ -459,15 +480,87 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         sub = wild_only(mw, pw, tlw)
         if sub:
             _product(aggs, sub, final)
-    if monotone and len(final) > 1:
-        final = _maximal(final)
+    return _best_claim_of(rules, h, final)
+
+
+_HF: dict = {}  # type: ignore[type-arg]
+# hun-free part tables: (ctx, chow) → ([one dict per part: its tiles → aggregates], {t: its part's dict})
+
+
+def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: tuple[int, ...]) -> tuple:  # type: ignore[type-arg]
+    """best_by_masks for a hand without huns: one table per part, no budget to
+    share out; the tables are the same _DP entries, indexed for one lookup each."""
+    t = h.t
+    chow = rules.chow
+    tabs = _HF.get((ctx, chow))
+    if tabs is None:
+        if len(_HF) > 64:
+            _HF.clear()
+        tabs = _HF[(ctx, chow)] = ([{} for _ in _PARTS], {})
+    free: list[dict] = tabs[0]  # type: ignore[type-arg]
+    by_t: dict = tabs[1]  # type: ignore[type-arg]
+    t_part = _part_of(t)
+    t_tab = by_t.get(t)
+    if t_tab is None:
+        t_tab = by_t[t] = {}
+    tables = None
+    acc: Any = None
+    mu = pu = 0
+    for i, (lo, hi) in enumerate(_PARTS):
+        vec = counts[lo:hi]
+        n = sum(vec)
+        if not n:
+            continue
+        m, r = divmod(n, 3)
+        if r == 1:
+            return None, None
+        tab = t_tab if i == t_part else free[i]
+        sub = tab.get(vec)
+        if sub is None:
+            if len(tab) > _CACHE_LIMIT // 16:
+                tab.clear()
+            tables = tables or _tables(rules, h, ctx)
+            sub = tab[vec] = tables[1](i, vec, 0, m, r // 2, 1 if i == t_part else 0)
+        if not sub:
+            return None, None
+        mu += m
+        pu += r // 2
+        if acc is None:
+            acc = sub
+        elif len(acc) == 1 and len(sub) == 1:
+            (o, a, pm), w = acc[0]
+            (o2, a2, pm2), w2 = sub[0]
+            acc = (((o | o2, a & a2, pm | pm2), w + w2),)
+        else:
+            acc = tuple(((o | o2, a & a2, pm | pm2), w + w2) for (o, a, pm), w in acc for (o2, a2, pm2), w2 in sub)
+    if mu != 4 - len(h.declared) or pu != 1:
+        return None, None
+    if h.declared:
+        tables = tables or _tables(rules, h, ctx)
+        o0, a0 = 0, (1 << rules.nbits) - 1
+        no_and = 0 if rules.reads_and else a0
+        for g in h.declared:
+            b = tables[0](g)
+            o0 |= b
+            a0 &= b | no_and
+        acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
+    return _best_claim_of(rules, h, acc)
+
+
+def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
+    """The best claim among the final aggregates (a dict, or (aggregate,
+    witness) pairs), and its decomposition."""
+    if isinstance(final, dict):
+        if rules.monotone and len(final) > 1:
+            final = _maximal(final)
+        final = final.items()
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
     claims = rules.claim_cache
     if len(claims) > _CACHE_LIMIT:
         claims.clear()
     hk = rules.hkey(h)
-    for agg, wit in final.items():
+    for agg, wit in final:
         ck = (hk, agg)
         key = claims.get(ck)
         if key is None:

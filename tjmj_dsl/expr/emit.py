@@ -98,6 +98,9 @@ class Emitter:
                 return f"({a} not in {b})"
             if n.op in ("==", "!="):
                 return f"({a} {n.op} {b})"
+            ta, tb = self.types.get(id(n.left), ANY), self.types.get(id(n.right), ANY)
+            if {ta, tb} <= {"int", "tile"}:  # neither side can be none: a plain comparison
+                return f"({a} {n.op} {b})"
             return f"_cmp({a}, {n.op!r}, {b})"
         if isinstance(n, A.IfElse):
             return f"({e(n.then, bound)} if {e(n.cond, bound)} else {e(n.other, bound)})"

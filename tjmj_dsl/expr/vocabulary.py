@@ -85,6 +85,7 @@ ATTRS_BY_TYPE = {GROUP: GROUP_ATTRS, SLOT: SLOT_ATTRS, TILE: TILE_ATTRS}
 class Var:
     type: str
     doc: str
+    fixed: bool = False  # the same for every hand under one rule set (no cache key needs it)
 
 
 # Names a request rule, a pattern, the algebra or the score table may read.
@@ -92,7 +93,7 @@ HAND_VARS: dict[str, Var] = {
     "true": Var(BOOL, "true"),
     "false": Var(BOOL, "false"),
     "none": Var(NONE, "no value (e.g. kong_draw when the win is not after a kong)"),
-    "suits": Var(list_of(STR), 'the numbered suits of the tile set: ["m", "p", "s"]'),
+    "suits": Var(list_of(STR), 'the numbered suits of the tile set: ["m", "p", "s"]', fixed=True),
     "indicator": Var(TILE, "the flipped tile that names the huns"),
     "hun_kinds": Var(list_of(TILE), "the hun kinds, the indicator's first"),
     "hun_suit": Var(STR, "the suit of the indicator"),
