@@ -31,7 +31,7 @@ from ..tiles import NAMES  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
 from .request import KONG_DRAWS, MELD_TYPES, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
 from .result import Claim, _invalid, _result, claim_display  # tjmj:inline-drop
-from .search import has_shape  # tjmj:inline-drop
+from .search import shape_by_parts  # tjmj:inline-drop
 
 def other_rules(rules: Any, data: Any) -> str:
     """Why a request's `profile`/`options` are not the rules in force ("" if they are):
@@ -65,11 +65,6 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     except RequestError as e:
         return _invalid(req_id, str(e))
     return score_parsed(rules, req)
-
-
-def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-arg]
-    counts, wild = split_huns(req.concealed + (t,), set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)))
-    return counts, wild, 4 - len(req.melds), 1, rules.chow
 
 
 def prepare(rules: Any) -> None:
@@ -180,21 +175,23 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     for k in range(34):
         if near is not None and k not in near:
             continue
-        held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
-        if held >= rules.copies:
+        h = new_hand(rules, req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags)
+        if h.counts[k] > rules.copies:
             continue  # no fifth tile to draw
-        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags, req.id)
-        errs = rules.request_errors(make_hand(rules, r, k))
+        errs = rules.request_errors(h)
         if errs:
             first_error = first_error or errs[0]
             continue
         any_valid = True
-        if not has_shape(*_shape_key(rules, r, k)):
+        counts, wild = split_huns(h.concealed, h.hun_set)
+        if not shape_by_parts(counts, wild, 4 - len(req.melds), rules.chow):
             continue
-        res = score_parsed(rules, r, display=False)
-        if res["win"]:
-            out.append({"tile": NAMES[k], "fan": res["fan"], "total": res["total"],
-                        "patterns": res["patterns"], "formula": res["formula"]})
+        best, _, best_h = best_claim(rules, h)
+        if best is None or best[0] < rules.min_fan:
+            continue
+        formula, _, _, ids = claim_display(rules, best[2])
+        out.append({"tile": NAMES[k], "fan": best[0], "total": rules.total(best_h, best[0]),
+                    "patterns": list(ids), "formula": formula})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
         return _invalid(req_id, first_error)
     return out

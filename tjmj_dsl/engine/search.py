@@ -9,6 +9,9 @@ from typing import Any
 from .hand import CHOW, PAIR, PUNG, Hand, make_group, split_huns  # tjmj:inline-drop
 
 _DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
+_CACHE_LIMIT = 400_000
+# the parts of the tile set a natural group never leaves: one per suit, the honors
+_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 def _lowest(counts: tuple[int, ...]) -> int:
@@ -128,6 +131,36 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
     return ok
 
 
+_PART_SHAPE: dict = {}  # type: ignore[type-arg]
+
+
+def shape_by_parts(counts: tuple[int, ...], wild: int, melds: int, chow: bool) -> bool:
+    """has_shape(counts, wild, melds, 1, chow), found part by part (each suit,
+    the honors): which hun budgets each part can take is memoised per part, so
+    the draws of `waits` and hands sharing a suit reuse it; the budgets are
+    then joined, the huns left over forming groups of their own."""
+    reach = {(0, 0, 0)}  # (huns, melds, pairs) taken by the parts so far
+    for lo, hi in _PARTS:
+        vec = counts[lo:hi]
+        n = sum(vec)
+        if not n:
+            continue
+        key = (lo, vec, wild, chow)
+        ok = _PART_SHAPE.get(key)
+        if ok is None:
+            if len(_PART_SHAPE) > _CACHE_LIMIT:
+                _PART_SHAPE.clear()
+            full = (0,) * lo + vec + (0,) * (34 - hi)
+            ok = _PART_SHAPE[key] = tuple(
+                (j, (n + j) // 3, (n + j) % 3 // 2) for j in range(wild + 1)
+                if (n + j) % 3 != 1 and has_shape(full, j, (n + j) // 3, (n + j) % 3 // 2, chow))
+        reach = {(ju + j, mu + m, pu + p) for ju, mu, pu in reach for j, m, p in ok
+                 if ju + j <= wild and mu + m <= melds and pu + p <= 1}
+        if not reach:
+            return False
+    return any(wild - ju == 3 * (melds - mu) + 2 * (1 - pu) for ju, mu, pu in reach)
+
+
 def decompositions(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
     """Yield each decomposition of the concealed tiles as a list of groups,
     groups of huns alone given every face rules.wild_* allows."""
@@ -226,7 +259,6 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 _GMASK: dict = {}  # type: ignore[type-arg]
 _DP: dict = {}  # type: ignore[type-arg]
 # _GMASK: (group, hand context) → the group's atom bits; _DP: (context, state) → ((aggregate, witness), …)
-_CACHE_LIMIT = 400_000
 
 
 def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
@@ -258,8 +290,6 @@ def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
     return aggs_out
 
 
-# the parts of the tile set a natural group never leaves: one per suit, the honors
-_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 def _part_of(k: int) -> int:

@@ -501,6 +501,9 @@ the reference interpreter uses, and the mask search of the generated scorer."""
 
 
 _DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
+_CACHE_LIMIT = 400_000
+# the parts of the tile set a natural group never leaves: one per suit, the honors
+_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 def _lowest(counts: tuple[int, ...]) -> int:
@@ -620,6 +623,36 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
     return ok
 
 
+_PART_SHAPE: dict = {}  # type: ignore[type-arg]
+
+
+def shape_by_parts(counts: tuple[int, ...], wild: int, melds: int, chow: bool) -> bool:
+    """has_shape(counts, wild, melds, 1, chow), found part by part (each suit,
+    the honors): which hun budgets each part can take is memoised per part, so
+    the draws of `waits` and hands sharing a suit reuse it; the budgets are
+    then joined, the huns left over forming groups of their own."""
+    reach = {(0, 0, 0)}  # (huns, melds, pairs) taken by the parts so far
+    for lo, hi in _PARTS:
+        vec = counts[lo:hi]
+        n = sum(vec)
+        if not n:
+            continue
+        key = (lo, vec, wild, chow)
+        ok = _PART_SHAPE.get(key)
+        if ok is None:
+            if len(_PART_SHAPE) > _CACHE_LIMIT:
+                _PART_SHAPE.clear()
+            full = (0,) * lo + vec + (0,) * (34 - hi)
+            ok = _PART_SHAPE[key] = tuple(
+                (j, (n + j) // 3, (n + j) % 3 // 2) for j in range(wild + 1)
+                if (n + j) % 3 != 1 and has_shape(full, j, (n + j) // 3, (n + j) % 3 // 2, chow))
+        reach = {(ju + j, mu + m, pu + p) for ju, mu, pu in reach for j, m, p in ok
+                 if ju + j <= wild and mu + m <= melds and pu + p <= 1}
+        if not reach:
+            return False
+    return any(wild - ju == 3 * (melds - mu) + 2 * (1 - pu) for ju, mu, pu in reach)
+
+
 def decompositions(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
     """Yield each decomposition of the concealed tiles as a list of groups,
     groups of huns alone given every face rules.wild_* allows."""
@@ -718,7 +751,6 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 _GMASK: dict = {}  # type: ignore[type-arg]
 _DP: dict = {}  # type: ignore[type-arg]
 # _GMASK: (group, hand context) → the group's atom bits; _DP: (context, state) → ((aggregate, witness), …)
-_CACHE_LIMIT = 400_000
 
 
 def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
@@ -750,8 +782,6 @@ def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
     return aggs_out
 
 
-# the parts of the tile set a natural group never leaves: one per suit, the honors
-_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 def _part_of(k: int) -> int:
@@ -1302,11 +1332,6 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
-def _shape_key(rules: Any, req: Request, t: int) -> tuple:  # type: ignore[type-arg]
-    counts, wild = split_huns(req.concealed + (t,), set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles)))
-    return counts, wild, 4 - len(req.melds), 1, rules.chow
-
-
 def prepare(rules: Any) -> None:
     """Give a rules object the tables and caches the engine keeps on it."""
     rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
@@ -1415,21 +1440,23 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     for k in range(34):
         if near is not None and k not in near:
             continue
-        held = sum(1 for x in req.concealed if x == k) + sum((3 if m.type == "pung" else 4) for m in req.melds if m.tile == k)
-        if held >= rules.copies:
+        h = new_hand(rules, req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags)
+        if h.counts[k] > rules.copies:
             continue  # no fifth tile to draw
-        r = Request(req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags, req.id)
-        errs = rules.request_errors(make_hand(rules, r, k))
+        errs = rules.request_errors(h)
         if errs:
             first_error = first_error or errs[0]
             continue
         any_valid = True
-        if not has_shape(*_shape_key(rules, r, k)):
+        counts, wild = split_huns(h.concealed, h.hun_set)
+        if not shape_by_parts(counts, wild, 4 - len(req.melds), rules.chow):
             continue
-        res = score_parsed(rules, r, display=False)
-        if res["win"]:
-            out.append({"tile": NAMES[k], "fan": res["fan"], "total": res["total"],
-                        "patterns": res["patterns"], "formula": res["formula"]})
+        best, _, best_h = best_claim(rules, h)
+        if best is None or best[0] < rules.min_fan:
+            continue
+        formula, _, _, ids = claim_display(rules, best[2])
+        out.append({"tile": NAMES[k], "fan": best[0], "total": rules.total(best_h, best[0]),
+                    "patterns": list(ids), "formula": formula})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
         return _invalid(req_id, first_error)
     return out
