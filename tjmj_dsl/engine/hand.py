@@ -110,7 +110,7 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
     h.counts = counts
     h.declared = declared
-    h.huns = sum(counts[k] for k in h.hun_kinds)
+    h.huns = sum(map(counts.__getitem__, h.hun_kinds))
     h.kong_draw = kong_draw
     h.flags = flags
     return h

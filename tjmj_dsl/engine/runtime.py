@@ -116,9 +116,6 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     request's text and the result's display. Never raises for a bad hand."""
     try:
         concealed = tuple(concealed)
-        for x in concealed + (draw, indicator):
-            if x.__class__ is not int or not 0 <= x < 34:
-                raise RequestError(f"{x!r} is not a tile kind (an int from 0 to 33)", "concealed")
         if melds:
             melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
             for m in melds:
@@ -132,7 +129,15 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
         if flags and not flags <= set(rules.flags):
             raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
                                hint="the rules' flags are " + ", ".join(rules.flags))
-        h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+        every = concealed + (draw, indicator)
+        try:  # min/max refuse None and str, indexing in new_hand refuses floats
+            if min(every) < 0 or max(every) > 33:
+                raise TypeError
+            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+        except TypeError:
+            bad = next((x for x in every if not (isinstance(x, int) and 0 <= x < 34)), every)
+            field = "concealed" if any(x is bad for x in concealed) else ("draw" if bad is draw else "indicator")
+            raise RequestError(f"{bad!r} is not a tile kind (an int from 0 to 33)", field) from None
         if len(melds) > 4 or len(concealed) != 13 - 3 * len(melds) or max(h.counts) > rules.copies:
             check_tiles(concealed, melds, draw, rules.copies)  # says what is wrong
     except RequestError as e:

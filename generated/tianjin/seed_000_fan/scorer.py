@@ -484,7 +484,7 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
     h.counts = counts
     h.declared = declared
-    h.huns = sum(counts[k] for k in h.hun_kinds)
+    h.huns = sum(map(counts.__getitem__, h.hun_kinds))
     h.kong_draw = kong_draw
     h.flags = flags
     return h
@@ -784,11 +784,8 @@ def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
 
 
 
-def _part_of(k: int) -> int:
-    for i, (lo, hi) in enumerate(_PARTS):
-        if lo <= k < hi:
-            return i
-    return -1
+_PART_RANGES = tuple((i, lo, hi) for i, (lo, hi) in enumerate(_PARTS))
+_PART_OF = tuple(i for i, (lo, hi) in enumerate(_PARTS) for _ in range(lo, hi))  # kind → its part
 
 
 def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-arg]
@@ -952,9 +949,11 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         for k in h.hun_kinds:
             wild += c[k]
             c[k] = 0
+        if not wild:
+            return _best_hun_free(rules, h, ctx, bytes(c))
         counts = tuple(c)
     if not wild:
-        return _best_hun_free(rules, h, ctx, counts)
+        return _best_hun_free(rules, h, ctx, bytes(counts))
     gmask, part, wild_only = _tables(rules, h, ctx)
     full = (1 << rules.nbits) - 1
     no_and = 0 if rules.reads_and else full
@@ -966,7 +965,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         b = gmask(g)
         o0 |= b
         a0 &= b | no_and
-    t_part = -1 if t_hun else _part_of(t)
+    t_part = -1 if t_hun else _PART_OF[t]
     # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
     states: dict = {(0, 0, 0, 0): {(o0, a0, 0): ()}}  # type: ignore[type-arg]
     for i, (lo, hi) in enumerate(_PARTS):
@@ -1006,47 +1005,52 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 
 _HF: dict = {}  # type: ignore[type-arg]
-# hun-free part tables: (ctx, chow) → ([one dict per part: its tiles → aggregates], {t: its part's dict})
+# hun-free part tables: ctx → ([one dict per part: its tiles → aggregates], {t: its part's dict})
 
 
-def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: tuple[int, ...]) -> tuple:  # type: ignore[type-arg]
+def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # type: ignore[type-arg]
     """best_by_masks for a hand without huns: one table per part, no budget to
-    share out; the tables are the same _DP entries, indexed for one lookup each."""
+    share out. The hand's counts come as bytes, whose slices hash fast; each
+    part's entry is (melds, pairs, aggregates), aggregates None when the
+    part's tiles make no shape (the same tables as _DP, indexed for one lookup)."""
     t = h.t
-    chow = rules.chow
-    tabs = _HF.get((ctx, chow))
+    tabs: Any = _HF.get(ctx)  # one rule set per module: ctx is the whole key
     if tabs is None:
         if len(_HF) > 64:
             _HF.clear()
-        tabs = _HF[(ctx, chow)] = ([{} for _ in _PARTS], {})
-    free: list[dict] = tabs[0]  # type: ignore[type-arg]
-    by_t: dict = tabs[1]  # type: ignore[type-arg]
-    t_part = _part_of(t)
-    t_tab = by_t.get(t)
+        tabs = _HF[ctx] = ([{} for _ in _PARTS], {})
+    t_part = _PART_OF[t]
+    t_tab = tabs[1].get(t)
     if t_tab is None:
-        t_tab = by_t[t] = {}
+        t_tab = tabs[1][t] = {}
+    free = tabs[0]
     tables = None
     acc: Any = None
     mu = pu = 0
-    for i, (lo, hi) in enumerate(_PARTS):
+    for i, lo, hi in _PART_RANGES:
         vec = counts[lo:hi]
-        n = sum(vec)
-        if not n:
-            continue
-        m, r = divmod(n, 3)
-        if r == 1:
-            return None, None
         tab = t_tab if i == t_part else free[i]
-        sub = tab.get(vec)
-        if sub is None:
+        ent = tab.get(vec)
+        if ent is None:
             if len(tab) > _CACHE_LIMIT // 16:
                 tab.clear()
-            tables = tables or _tables(rules, h, ctx)
-            sub = tab[vec] = tables[1](i, vec, 0, m, r // 2, 1 if i == t_part else 0)
-        if not sub:
+            n = sum(vec)
+            m, r = divmod(n, 3)
+            if not n:
+                ent = (0, 0, ())
+            elif r == 1:
+                ent = (0, 0, None)
+            else:
+                tables = tables or _tables(rules, h, ctx)
+                ent = (m, r // 2, tables[1](i, tuple(vec), 0, m, r // 2, 1 if i == t_part else 0) or None)
+            tab[vec] = ent
+        m, p, sub = ent
+        if sub is None:
             return None, None
+        if not sub:
+            continue
         mu += m
-        pu += r // 2
+        pu += p
         if acc is None:
             acc = sub
         elif len(acc) == 1 and len(sub) == 1:
@@ -1095,8 +1099,20 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
             best_wit = wit
     if best is None:
         return None, None
-    melds = list(h.declared) + [g for g in best_wit if g[0] != PAIR]
-    return best, melds + [g for g in best_wit if g[0] == PAIR]
+    return best, _Witness(h.declared, best_wit)
+
+
+class _Witness:
+    """The groups of a best reading, built only when someone looks (the display)."""
+
+    __slots__ = ("declared", "wit")
+
+    def __init__(self, declared: list, wit: tuple) -> None:  # type: ignore[type-arg]
+        self.declared, self.wit = declared, wit
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        melds = list(self.declared) + [g for g in self.wit if g[0] != PAIR]
+        return iter(melds + [g for g in self.wit if g[0] == PAIR])
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
 """A result for people and programs: the formula text from the algebra's
@@ -1381,9 +1397,6 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     request's text and the result's display. Never raises for a bad hand."""
     try:
         concealed = tuple(concealed)
-        for x in concealed + (draw, indicator):
-            if x.__class__ is not int or not 0 <= x < 34:
-                raise RequestError(f"{x!r} is not a tile kind (an int from 0 to 33)", "concealed")
         if melds:
             melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
             for m in melds:
@@ -1397,7 +1410,15 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
         if flags and not flags <= set(rules.flags):
             raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
                                hint="the rules' flags are " + ", ".join(rules.flags))
-        h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+        every = concealed + (draw, indicator)
+        try:  # min/max refuse None and str, indexing in new_hand refuses floats
+            if min(every) < 0 or max(every) > 33:
+                raise TypeError
+            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
+        except TypeError:
+            bad = next((x for x in every if not (isinstance(x, int) and 0 <= x < 34)), every)
+            field = "concealed" if any(x is bad for x in concealed) else ("draw" if bad is draw else "indicator")
+            raise RequestError(f"{bad!r} is not a tile kind (an int from 0 to 33)", field) from None
         if len(melds) > 4 or len(concealed) != 13 - 3 * len(melds) or max(h.counts) > rules.copies:
             check_tiles(concealed, melds, draw, rules.copies)  # says what is wrong
     except RequestError as e:
