@@ -1,0 +1,96 @@
+"""score_tiles, the typed fast path: the same claim as score() on the same
+hand (checked against the reference interpreter), and a named error for
+every kind of bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+from tests.test_property import SETTINGS, requests
+from tjmj_dsl import Scorer
+from tjmj_dsl.tiles import parse_tile, parse_tiles
+
+FLAGS = ("tianhu", "dihu", "tianting")
+
+
+def typed(request: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A request mapping → score_tiles' arguments."""
+    args = (tuple(parse_tiles(request["concealed"])), parse_tile(request["draw"]), parse_tile(request["indicator"]))
+    kw = {"melds": [(m["type"], parse_tile(m["tile"])) for m in request.get("melds") or []],
+          "kong_draw": request.get("kong_draw"), "flags": [f for f in FLAGS if request.get(f)]}
+    return args, kw
+
+
+def same_claim(claim: Any, result: dict[str, Any]) -> None:
+    assert claim.win == result["win"]
+    assert claim.fan == result["fan"]
+    assert claim.total == result["total"]
+    assert list(claim.patterns) == result["patterns"]
+    assert claim.reason == result.get("reason")
+    assert claim.error == result.get("error")
+
+
+@settings(max_examples=1000, **SETTINGS)
+@given(requests(0, 8))
+def test_score_tiles_is_score(gen: Scorer, request: dict[str, Any]) -> None:
+    args, kw = typed(request)
+    same_claim(gen.score_tiles(*args, **kw), gen.score(request))
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(requests(0, 2))
+def test_score_tiles_is_the_interpreters_score(gen: Scorer, interp: Scorer, request: dict[str, Any]) -> None:
+    args, kw = typed(request)
+    same_claim(gen.score_tiles(*args, **kw), interp.score(request))
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(requests(0, 1))
+def test_interpreter_score_tiles_is_its_score(interp: Scorer, request: dict[str, Any]) -> None:
+    args, kw = typed(request)
+    same_claim(interp.score_tiles(*args, **kw), interp.score(request))
+
+
+def test_standalone_module_has_it() -> None:
+    from generated.tianjin.scorer import score_tiles
+    c = score_tiles(tuple(parse_tiles("123456789m1m2mEE")), parse_tile("5m"), parse_tile("1m"))
+    assert (c.win, c.fan, c.total, c.patterns, c.reason) == (True, 28, 28, ("zhuo5", "long", "shuanghun", "benhun"), None)
+
+
+@pytest.mark.parametrize("args, kw, field, text", [
+    (((0, 1, 2) * 4 + (None,), 5, 9), {}, "concealed", "None is not a tile kind"),
+    (((0, 1, 2) * 4 + ("5m",), 5, 9), {}, "concealed", "'5m' is not a tile kind"),
+    (((0, 1, 2) * 4 + (34,), 5, 9), {}, "concealed", "34 is not a tile kind"),
+    (((0, 1, 2) * 4 + (-1,), 5, 9), {}, "concealed", "-1 is not a tile kind"),
+    (((0, 1, 2) * 4 + (5,), 5.0, 9), {}, "draw", "5.0 is not a tile kind"),
+    (((0, 1, 2) * 4 + (5,), 5, None), {}, "indicator", "None is not a tile kind"),
+    (((0, 1, 2) * 4,), {}, "concealed", None),  # draw and indicator missing: a TypeError of Python's own
+    (((0, 1, 2) * 4 + (5,), 5, 9), {"melds": [("pong", 3)]}, "melds", "unknown meld type 'pong'"),
+    (((0, 1, 2) * 4 + (5,), 5, 9), {"melds": [("pung", 40)]}, "melds", "40 is not a tile kind"),
+    (((0, 1, 2) * 4 + (5,), 5, 9), {"kong_draw": "open"}, "kong_draw", "unknown kong_draw 'open'"),
+    (((0, 1, 2) * 4 + (5,), 5, 9), {"flags": ["tianhoo"]}, "flags", "unknown flag(s) ['tianhoo']"),
+    (((0, 1, 2) * 4, 5, 9), {}, "concealed", "12 tiles"),
+    (((0,) * 4 + (1, 2) * 4 + (5,), 0, 9), {}, "concealed", "5 tiles of 1m; there are only 4"),
+    (((9,) * 3 + (0, 1, 2) * 3 + (5,), 5, 9), {"flags": ["tianting"]}, None, "天听 is not played"),
+    (((9,) * 4 + (0, 1, 2) * 3, 5, 9), {}, None, "the indicator stays face up"),
+])
+def test_bad_input_is_named(gen: Scorer, args: tuple[Any, ...], kw: dict[str, Any], field: str | None, text: str | None) -> None:
+    if text is None:
+        with pytest.raises(TypeError):  # a call with missing arguments is a programming error
+            gen.score_tiles(*args, **kw)
+        return
+    c = gen.score_tiles(*args, **kw)
+    assert (c.win, c.fan, c.total, c.patterns, c.reason) == (False, 0, 0, (), "invalid_request")
+    assert c.error is not None and text in c.error
+    if field is not None:
+        assert c.error.startswith(field + ":")
+
+
+def test_not_a_win_says_why(gen: Scorer) -> None:
+    no_shape = gen.score_tiles((0, 1, 3) * 4 + (5,), 5, 9)
+    assert (no_shape.win, no_shape.fan, no_shape.reason) == (False, 0, "no_winning_shape")
+    low = gen.score_tiles(tuple(parse_tiles("345m123sEEE456s9m")), parse_tile("7p"), parse_tile("7p"))  # a bare 提溜
+    assert (low.win, low.fan, low.total, low.patterns, low.reason) == (False, 1, 0, ("tiliu",), "below_min_fan")
