@@ -821,7 +821,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
     # a table with the winning tile placed depends on it; one without does not
-    dp_key_t = (ctx, chow, t, t_hun)
+    # (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
+    dp_key_t = (ctx, chow, -1 if t_hun else t, t_hun)
     dp_key_free = (ctx, chow)
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
@@ -887,6 +888,19 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         res = _DP[key] = tuple(out.items())
         return res
 
+    def options(counts: tuple[int, ...], k: int, wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """_group_options with each group's mask, and its variants with t
+        placed when tl: memoised on what the options read of the counts."""
+        key = (dp_key_t if tl else dp_key_free, "opts", k, min(counts[k], 3),
+               k + 1 < 34 and counts[k + 1] > 0, k + 2 < 34 and counts[k + 2] > 0, min(wild, 3), m > 0, p > 0, tl)
+        got = _DP.get(key)
+        if got is None:
+            got = _DP[key] = tuple(
+                (g, nat, huns, is_pair,
+                 ((g, gmask(g), tl),) + (tuple((gt, gmask(gt), 0) for gt in _with_t(g, t, t_hun)) if tl else ()))
+                for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow))
+        return got
+
     def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
         """One part's natural tiles `counts` as exactly m melds and p pairs,
         using exactly `wild` huns beside them, t placed among them if tl."""
@@ -900,13 +914,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             _DP[key] = res
             return res
         out: dict = {}  # type: ignore[type-arg]
-        for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow):
+        for g, nat, huns, is_pair, variants in options(counts, k, wild, m, p, tl):
             rest = _less(counts, nat)
-            variants = [(g, tl)]
-            if tl:
-                variants += [(gt, 0) for gt in _with_t(g, t, t_hun)]
-            for gv, tl2 in variants:
-                b = gmask(gv)
+            for gv, b, tl2 in variants:
                 sub = dp(rest, wild - huns, m - (not is_pair), p - is_pair, tl2)
                 if is_pair:
                     for (o, a, _), wit in sub:
@@ -941,6 +951,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     every part it shares with hands seen before, and the parts are joined by
     how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
+    if not h.huns and not h.declared:  # h.counts are the concealed tiles, none a hun
+        return _best_hun_free(rules, h, ctx, bytes(h.counts))
     if h.declared:
         counts, wild = split_huns(h.concealed, h.hun_set)
     else:  # the hand's counts are the concealed tiles': take the huns out
@@ -1076,16 +1088,21 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
     """The best claim among the final aggregates (a dict, or (aggregate,
     witness) pairs), and its decomposition."""
+    claims = rules.claim_cache
+    hk = rules.hkey(h)
+    if final.__class__ is tuple and len(final) == 1:  # one reading: no comparing
+        agg, wit = final[0]
+        key = claims.get((hk, agg))
+        if key is not None:
+            return key, _Witness(h.declared, wit)
     if isinstance(final, dict):
         if rules.monotone and len(final) > 1:
             final = _maximal(final)
         final = final.items()
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
-    claims = rules.claim_cache
     if len(claims) > _CACHE_LIMIT:
         claims.clear()
-    hk = rules.hkey(h)
     for agg, wit in final:
         ck = (hk, agg)
         key = claims.get(ck)
