@@ -180,6 +180,20 @@ def main() -> None:
         c, d, i = worst[1]
         print(f"  worst 7-hun hand found: {format_tiles(list(c))} +{NAMES[d]} (indicator {NAMES[i]}):"
               f" first {worst[0] * 1000:.2f} ms, then median {statistics.median(again) * 1000:.2f} ms")
+        # the same measure on other 7-hun hands with the garbage collector paused:
+        # how much of the worst case is the collector walking the tables
+        import gc
+        per = []
+        gc.disable()
+        try:
+            for h in [typed(x) for x in hands(max(40, n // 4), 7, 27)]:
+                t = time.perf_counter()
+                gen.score_tiles(*h)
+                per.append(time.perf_counter() - t)
+        finally:
+            gc.enable()
+        print(f"  other 7-hun hands, collector paused: median {statistics.median(per) * 1000:.3f} ms,"
+              f" worst first sight {max(per) * 1000:.2f} ms")
 
     print("\nwaits on 13-tile hands, each hand once (ms per hand: median, max):")
     ws = []

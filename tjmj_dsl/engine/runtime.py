@@ -15,7 +15,9 @@ generator, or closures over the AST from the interpreter) with these members:
   fan(mask) -> int                                the algebra
   total(h, fan) -> int                            the score table
   best(rules, h)                                  search.best_of, or search.best_by_masks with
-                                                  nbits, ctx, gmask, holds_agg, unless_agg, monotone
+                                                  nbits, ctx, hkey, gmask, holds_agg, unless_agg,
+                                                  monotone, reads_and
+and the tables and caches prepare(rules) adds.
 Nothing in engine/ knows a pattern: it finds decompositions, places the
 winning tile, asks the rules, and keeps the best claim. The modules import
 only the standard library and each other (marked lines), because the code
