@@ -953,18 +953,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     ctx = rules.ctx(h)
     if not h.huns and not h.declared:  # h.counts are the concealed tiles, none a hun
         return _best_hun_free(rules, h, ctx, bytes(h.counts))
-    if h.declared:
-        counts, wild = split_huns(h.concealed, h.hun_set)
-    else:  # the hand's counts are the concealed tiles': take the huns out
-        c = h.counts[:]
-        wild = 0
-        for k in h.hun_kinds:
-            wild += c[k]
-            c[k] = 0
-        if not wild:
-            return _best_hun_free(rules, h, ctx, bytes(c))
-        counts = tuple(c)
-    if not wild:
+    counts, wild = split_huns(h.concealed, h.hun_set)
+    if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
     gmask, part, wild_only = _tables(rules, h, ctx)
     full = (1 << rules.nbits) - 1
