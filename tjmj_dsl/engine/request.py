@@ -111,12 +111,8 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
         indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
         flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
     )
-    _check_counts(req, copies)
-    return req
-
-
-def _check_counts(req: Request, copies: int) -> None:
     check_tiles(req.concealed, req.melds, req.draw, copies)
+    return req
 
 
 def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:

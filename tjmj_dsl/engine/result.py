@@ -147,6 +147,18 @@ def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
     return got
 
 
+def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
+    """The Claim of the best reading `best` (None: no shape) of hand h: a win
+    needs the rules' minimum fan, and only a win has a total."""
+    if best is None:
+        return Claim(False, 0, 0, (), "no_winning_shape")
+    fan = best[0]
+    ids = claim_display(rules, best[2])[3]
+    if fan < rules.min_fan:
+        return Claim(False, fan, 0, ids, "below_min_fan")
+    return Claim(True, fan, rules.total(h, fan), ids)
+
+
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
     return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
             "reason": "invalid_request", "error": msg}
@@ -159,14 +171,13 @@ def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: 
                    reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
         res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
         return res
-    fan, _, mask = best
-    formula, _, shown, ids = claim_display(rules, mask)
-    win = fan >= rules.min_fan
-    res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
-               patterns=list(ids), names=[rules.names[i] for i in shown], formula=formula)
-    if not win:
-        res["reason"] = "below_min_fan"
-        res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
+    c = claim_of(rules, best, h)
+    formula, _, shown, _ = claim_display(rules, best[2])
+    res.update(win=c.win, fan=c.fan, total=c.total, patterns=list(c.patterns),
+               names=[rules.names[i] for i in shown], formula=formula)
+    if c.reason:
+        res["reason"] = c.reason
+        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     res["winning_tile"] = NAMES[h.t]
     res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
     if display:

@@ -32,7 +32,7 @@ from typing import Any
 from ..tiles import NAMES  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
 from .request import KONG_DRAWS, MELD_TYPES, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
-from .result import Claim, _invalid, _result, claim_display  # tjmj:inline-drop
+from .result import Claim, _invalid, _result, claim_display, claim_of  # tjmj:inline-drop
 from .search import shape_by_parts  # tjmj:inline-drop
 
 def other_rules(rules: Any, data: Any) -> str:
@@ -148,13 +148,7 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     if errs:
         return Claim(False, 0, 0, (), "invalid_request", errs[0])
     best, _, best_h = best_claim(rules, h)
-    if best is None:
-        return Claim(False, 0, 0, (), "no_winning_shape")
-    fan = best[0]
-    ids = claim_display(rules, best[2])[3]
-    if fan < rules.min_fan:
-        return Claim(False, fan, 0, ids, "below_min_fan")
-    return Claim(True, fan, rules.total(best_h, fan), ids)
+    return claim_of(rules, best, best_h)
 
 
 def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
@@ -170,7 +164,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     out: list = []  # type: ignore[type-arg]
     first_error = None
     any_valid = False
-    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
+    huns = rules.hun_table[req.indicator][1]
     near: set[int] | None = None
     if not any(x in huns for x in req.concealed):
         # without a hun in hand a drawn tile can only join tiles it touches
@@ -194,11 +188,10 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         if not shape_by_parts(counts, wild, 4 - len(req.melds), rules.chow):
             continue
         best, _, best_h = best_claim(rules, h)
-        if best is None or best[0] < rules.min_fan:
-            continue
-        formula, _, _, ids = claim_display(rules, best[2])
-        out.append({"tile": NAMES[k], "fan": best[0], "total": rules.total(best_h, best[0]),
-                    "patterns": list(ids), "formula": formula})
+        c = claim_of(rules, best, best_h)
+        if c.win:
+            out.append({"tile": NAMES[k], "fan": c.fan, "total": c.total, "patterns": list(c.patterns),
+                        "formula": claim_display(rules, best[2])[0]})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
         return _invalid(req_id, first_error)
     return out

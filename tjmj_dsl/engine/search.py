@@ -131,6 +131,29 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
     return ok
 
 
+def _budgets(n: int, wild: int) -> list[tuple[int, int, int]]:
+    """The ways a part of n natural tiles can take j of `wild` huns: (j, melds,
+    pairs) with n + j = 3 melds + 2 pairs and at most one pair."""
+    out = []
+    for j in range(wild + 1):
+        m, r = divmod(n + j, 3)
+        if r != 1:
+            out.append((j, m, r // 2))
+    return out
+
+
+def _declared_masks(rules: Any, h: Hand, gmask: Any) -> tuple[int, int]:
+    """(OR, AND) of the declared melds' masks: the start of every aggregate."""
+    full = (1 << rules.nbits) - 1
+    no_and = 0 if rules.reads_and else full  # an AND no test reads stays full
+    o0, a0 = 0, full
+    for g in h.declared:
+        b = gmask(g)
+        o0 |= b
+        a0 &= b | no_and
+    return o0, a0
+
+
 _PART_SHAPE: dict = {}  # type: ignore[type-arg]
 
 
@@ -151,9 +174,7 @@ def shape_by_parts(counts: tuple[int, ...], wild: int, melds: int, chow: bool) -
             if len(_PART_SHAPE) > _CACHE_LIMIT:
                 _PART_SHAPE.clear()
             full = (0,) * lo + vec + (0,) * (34 - hi)
-            ok = _PART_SHAPE[key] = tuple(
-                (j, (n + j) // 3, (n + j) % 3 // 2) for j in range(wild + 1)
-                if (n + j) % 3 != 1 and has_shape(full, j, (n + j) // 3, (n + j) % 3 // 2, chow))
+            ok = _PART_SHAPE[key] = tuple((j, m, p) for j, m, p in _budgets(n, wild) if has_shape(full, j, m, p, chow))
         reach = {(ju + j, mu + m, pu + p) for ju, mu, pu in reach for j, m, p in ok
                  if ju + j <= wild and mu + m <= melds and pu + p <= 1}
         if not reach:
@@ -324,7 +345,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     full = (1 << rules.nbits) - 1
     # the AND of the melds' masks stays `full` when no test reads it: fewer distinct states
     no_and = 0 if rules.reads_and else full
-    monotone = getattr(rules, "monotone", False)
+    monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
@@ -465,16 +486,10 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
     gmask, part, wild_only = _tables(rules, h, ctx)
-    full = (1 << rules.nbits) - 1
-    no_and = 0 if rules.reads_and else full
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
-    o0, a0 = 0, full
-    for g in h.declared:
-        b = gmask(g)
-        o0 |= b
-        a0 &= b | no_and
+    o0, a0 = _declared_masks(rules, h, gmask)
     t_part = -1 if t_hun else _PART_OF[t]
     # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
     states: dict = {(0, 0, 0, 0): {(o0, a0, 0): ()}}  # type: ignore[type-arg]
@@ -485,11 +500,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             continue
         new: dict = {}  # type: ignore[type-arg]
         for (ju, mu, pu, tu), aggs in states.items():
-            for j in range(wild - ju + 1):
-                m, r = divmod(n + j, 3)
-                if r == 1:
-                    continue
-                p = r // 2
+            for j, m, p in _budgets(n, wild - ju):
                 if mu + m > n_melds:
                     break
                 if pu + p > 1:
@@ -573,12 +584,7 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
         return None, None
     if h.declared:
         tables = tables or _tables(rules, h, ctx)
-        o0, a0 = 0, (1 << rules.nbits) - 1
-        no_and = 0 if rules.reads_and else a0
-        for g in h.declared:
-            b = tables[0](g)
-            o0 |= b
-            a0 &= b | no_and
+        o0, a0 = _declared_masks(rules, h, tables[0])
         acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
     return _best_claim_of(rules, h, acc)
 

@@ -332,12 +332,8 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
         indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
         flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
     )
-    _check_counts(req, copies)
-    return req
-
-
-def _check_counts(req: Request, copies: int) -> None:
     check_tiles(req.concealed, req.melds, req.draw, copies)
+    return req
 
 
 def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:
@@ -623,6 +619,29 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
     return ok
 
 
+def _budgets(n: int, wild: int) -> list[tuple[int, int, int]]:
+    """The ways a part of n natural tiles can take j of `wild` huns: (j, melds,
+    pairs) with n + j = 3 melds + 2 pairs and at most one pair."""
+    out = []
+    for j in range(wild + 1):
+        m, r = divmod(n + j, 3)
+        if r != 1:
+            out.append((j, m, r // 2))
+    return out
+
+
+def _declared_masks(rules: Any, h: Hand, gmask: Any) -> tuple[int, int]:
+    """(OR, AND) of the declared melds' masks: the start of every aggregate."""
+    full = (1 << rules.nbits) - 1
+    no_and = 0 if rules.reads_and else full  # an AND no test reads stays full
+    o0, a0 = 0, full
+    for g in h.declared:
+        b = gmask(g)
+        o0 |= b
+        a0 &= b | no_and
+    return o0, a0
+
+
 _PART_SHAPE: dict = {}  # type: ignore[type-arg]
 
 
@@ -643,9 +662,7 @@ def shape_by_parts(counts: tuple[int, ...], wild: int, melds: int, chow: bool) -
             if len(_PART_SHAPE) > _CACHE_LIMIT:
                 _PART_SHAPE.clear()
             full = (0,) * lo + vec + (0,) * (34 - hi)
-            ok = _PART_SHAPE[key] = tuple(
-                (j, (n + j) // 3, (n + j) % 3 // 2) for j in range(wild + 1)
-                if (n + j) % 3 != 1 and has_shape(full, j, (n + j) // 3, (n + j) % 3 // 2, chow))
+            ok = _PART_SHAPE[key] = tuple((j, m, p) for j, m, p in _budgets(n, wild) if has_shape(full, j, m, p, chow))
         reach = {(ju + j, mu + m, pu + p) for ju, mu, pu in reach for j, m, p in ok
                  if ju + j <= wild and mu + m <= melds and pu + p <= 1}
         if not reach:
@@ -816,7 +833,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     full = (1 << rules.nbits) - 1
     # the AND of the melds' masks stays `full` when no test reads it: fewer distinct states
     no_and = 0 if rules.reads_and else full
-    monotone = getattr(rules, "monotone", False)
+    monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
@@ -957,16 +974,10 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
     gmask, part, wild_only = _tables(rules, h, ctx)
-    full = (1 << rules.nbits) - 1
-    no_and = 0 if rules.reads_and else full
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
-    o0, a0 = 0, full
-    for g in h.declared:
-        b = gmask(g)
-        o0 |= b
-        a0 &= b | no_and
+    o0, a0 = _declared_masks(rules, h, gmask)
     t_part = -1 if t_hun else _PART_OF[t]
     # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
     states: dict = {(0, 0, 0, 0): {(o0, a0, 0): ()}}  # type: ignore[type-arg]
@@ -977,11 +988,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             continue
         new: dict = {}  # type: ignore[type-arg]
         for (ju, mu, pu, tu), aggs in states.items():
-            for j in range(wild - ju + 1):
-                m, r = divmod(n + j, 3)
-                if r == 1:
-                    continue
-                p = r // 2
+            for j, m, p in _budgets(n, wild - ju):
                 if mu + m > n_melds:
                     break
                 if pu + p > 1:
@@ -1065,12 +1072,7 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
         return None, None
     if h.declared:
         tables = tables or _tables(rules, h, ctx)
-        o0, a0 = 0, (1 << rules.nbits) - 1
-        no_and = 0 if rules.reads_and else a0
-        for g in h.declared:
-            b = tables[0](g)
-            o0 |= b
-            a0 &= b | no_and
+        o0, a0 = _declared_masks(rules, h, tables[0])
         acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
     return _best_claim_of(rules, h, acc)
 
@@ -1266,6 +1268,18 @@ def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
     return got
 
 
+def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
+    """The Claim of the best reading `best` (None: no shape) of hand h: a win
+    needs the rules' minimum fan, and only a win has a total."""
+    if best is None:
+        return Claim(False, 0, 0, (), "no_winning_shape")
+    fan = best[0]
+    ids = claim_display(rules, best[2])[3]
+    if fan < rules.min_fan:
+        return Claim(False, fan, 0, ids, "below_min_fan")
+    return Claim(True, fan, rules.total(h, fan), ids)
+
+
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
     return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
             "reason": "invalid_request", "error": msg}
@@ -1278,14 +1292,13 @@ def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: 
                    reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
         res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
         return res
-    fan, _, mask = best
-    formula, _, shown, ids = claim_display(rules, mask)
-    win = fan >= rules.min_fan
-    res.update(win=win, fan=fan, total=rules.total(h, fan) if win else 0,
-               patterns=list(ids), names=[rules.names[i] for i in shown], formula=formula)
-    if not win:
-        res["reason"] = "below_min_fan"
-        res["message"] = f"fan {fan} is below the {rules.min_fan} needed to win"
+    c = claim_of(rules, best, h)
+    formula, _, shown, _ = claim_display(rules, best[2])
+    res.update(win=c.win, fan=c.fan, total=c.total, patterns=list(c.patterns),
+               names=[rules.names[i] for i in shown], formula=formula)
+    if c.reason:
+        res["reason"] = c.reason
+        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     res["winning_tile"] = NAMES[h.t]
     res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
     if display:
@@ -1436,13 +1449,7 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     if errs:
         return Claim(False, 0, 0, (), "invalid_request", errs[0])
     best, _, best_h = best_claim(rules, h)
-    if best is None:
-        return Claim(False, 0, 0, (), "no_winning_shape")
-    fan = best[0]
-    ids = claim_display(rules, best[2])[3]
-    if fan < rules.min_fan:
-        return Claim(False, fan, 0, ids, "below_min_fan")
-    return Claim(True, fan, rules.total(best_h, fan), ids)
+    return claim_of(rules, best, best_h)
 
 
 def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
@@ -1458,7 +1465,7 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
     out: list = []  # type: ignore[type-arg]
     first_error = None
     any_valid = False
-    huns = set(hun_kinds_of(req.indicator, rules.hun_count, rules.cycles))
+    huns = rules.hun_table[req.indicator][1]
     near: set[int] | None = None
     if not any(x in huns for x in req.concealed):
         # without a hun in hand a drawn tile can only join tiles it touches
@@ -1482,11 +1489,10 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         if not shape_by_parts(counts, wild, 4 - len(req.melds), rules.chow):
             continue
         best, _, best_h = best_claim(rules, h)
-        if best is None or best[0] < rules.min_fan:
-            continue
-        formula, _, _, ids = claim_display(rules, best[2])
-        out.append({"tile": NAMES[k], "fan": best[0], "total": rules.total(best_h, best[0]),
-                    "patterns": list(ids), "formula": formula})
+        c = claim_of(rules, best, best_h)
+        if c.win:
+            out.append({"tile": NAMES[k], "fan": c.fan, "total": c.total, "patterns": list(c.patterns),
+                        "formula": claim_display(rules, best[2])[0]})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
         return _invalid(req_id, first_error)
     return out
