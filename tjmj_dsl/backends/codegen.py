@@ -83,7 +83,7 @@ def generate_scorer(rs: RuleSet) -> str:
                     parts.append(f"({c!r} in h.flags), ")
                 elif not HAND_VARS[c].fixed:
                     parts.append(f"tuple(h.{c}), " if elem(HAND_VARS[c].type) else f"h.{c}, ")
-            return "(" + "".join(parts) + ("tuple(h.counts), " if plan.uses_count else "") + ")"
+            return "(" + "".join(parts) + ("bytes(h.counts), " if plan.uses_count else "") + ")"
         masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "monotone": plan.monotone, "reads_and": plan.reads_and,
                  "ctx": key_of(plan.context), "hkey": key_of(plan.hand_names),
                  "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],

@@ -79,7 +79,7 @@ class Hand:
     declared: list[tuple]  # type: ignore[type-arg]
     kong_draw: str | None
     flags: frozenset[str]
-    counts: list[int]
+    counts: bytearray
     suits: list[str]
     concealed: tuple[int, ...]
 
@@ -93,24 +93,27 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds."""
     h = Hand()
     h.indicator = indicator
-    h.hun_kinds, h.hun_set = rules.hun_table[indicator]
+    h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
     h.hun_suit = SUIT_OF[indicator]
     h.suits = rules.suits
     h.t = t
-    h.t_hun = t in h.hun_set
-    h.concealed = concealed + (t,)
-    counts = [0] * 34
-    for k in h.concealed:
+    h.t_hun = t in hun_set
+    h.concealed = concealed = concealed + (t,)
+    counts = bytearray(34)  # bytes(counts) is the search's key; a float index raises TypeError
+    for k in concealed:
         counts[k] += 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
         counts[m.tile] += n
-        hun = m.tile in h.hun_set
+        hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
     h.counts = counts
     h.declared = declared
-    h.huns = sum(map(counts.__getitem__, h.hun_kinds))
+    huns = 0
+    for k in kinds:
+        huns += counts[k]
+    h.huns = huns
     h.kong_draw = kong_draw
     h.flags = flags
     return h

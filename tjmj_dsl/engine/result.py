@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..tiles import NAMES  # tjmj:inline-drop
-from .hand import GROUP_KIND_NAMES, Hand  # tjmj:inline-drop
+from .hand import GROUP_KIND_NAMES, PAIR, Hand  # tjmj:inline-drop
 from .request import Request  # tjmj:inline-drop
 
 def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
@@ -80,8 +80,8 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
-    """The groups for people: faces, the actual tiles (a hun shows which hun
+def _decomposition(h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
+    """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
     melds in [ ] (exposed) or ( ) (concealed kong)."""
@@ -90,6 +90,7 @@ def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
         hun_left.remove(h.t)  # the winning tile sits in its own slot
     out: list[dict[str, Any]] = []
     pending = []
+    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
     for g in groups:
         tiles: list = []  # type: ignore[type-arg]
         for s, (f, hf) in enumerate(zip(g[1], g[2])):
@@ -134,6 +135,9 @@ class Claim(NamedTuple):
     error: str | None = None
 
 
+_NO_SHAPE = Claim(False, 0, 0, (), "no_winning_shape")
+
+
 def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
     """(formula text, its value, indices of the patterns shown) for a claimed
     mask: a claimed pattern shows when the algebra used its value. Cached per mask."""
@@ -151,12 +155,16 @@ def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
     """The Claim of the best reading `best` (None: no shape) of hand h: a win
     needs the rules' minimum fan, and only a win has a total."""
     if best is None:
-        return Claim(False, 0, 0, (), "no_winning_shape")
+        return _NO_SHAPE
     fan = best[0]
-    ids = claim_display(rules, best[2])[3]
-    if fan < rules.min_fan:
-        return Claim(False, fan, 0, ids, "below_min_fan")
-    return Claim(True, fan, rules.total(h, fan), ids)
+    win = fan >= rules.min_fan
+    total = rules.total(h, fan) if win else 0
+    key = (best[2], fan, total)  # Claims are immutable: one object per distinct claim
+    c = rules.claim_objs.get(key)
+    if c is None:
+        ids = claim_display(rules, best[2])[3]
+        c = rules.claim_objs[key] = Claim(True, fan, total, ids) if win else Claim(False, fan, 0, ids, "below_min_fan")
+    return c
 
 
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]

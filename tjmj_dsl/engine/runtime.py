@@ -77,10 +77,13 @@ def prepare(rules: Any) -> None:
     rules.resolve_cache = {}  # (held, lifted) → claim
     rules.claim_cache = {}  # (hand key, aggregate masks) → claim
     rules.display_cache = {}  # claimed mask → formula and patterns shown
+    rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
+    rules.flag_set = frozenset(rules.flags)
+    rules.allowed_counts = bytes(range(rules.copies + 1))
 
 
 def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """(claim, groups, hand) of the best reading; the claim is None when the
+    """(claim, concealed groups, hand) of the best reading; the claim is None when the
     tiles make no shape. When the rules free the winning tile (天和/地和) every
     tile of the hand is tried as t."""
     if not rules.free_t(h):
@@ -110,6 +113,9 @@ def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # typ
     return _result(rules, req, best_h, best, groups, display)
 
 
+_NO_FLAGS: frozenset[str] = frozenset()
+
+
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
                 kong_draw: str | None = None, flags: Any = ()) -> Claim:
     """The typed fast path: tiles as kind numbers (0-8 1m-9m, 9-17 1p-9p,
@@ -117,7 +123,11 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     The same checks and the same claim as score_request, without the
     request's text and the result's display. Never raises for a bad hand."""
     try:
-        concealed = tuple(concealed)
+        if concealed.__class__ is not tuple:
+            try:
+                concealed = tuple(concealed)
+            except TypeError:
+                raise RequestError(f"{concealed!r} is not a sequence of tile kinds", "concealed") from None
         if melds:
             melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
             for m in melds:
@@ -127,20 +137,27 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
                     raise RequestError(f"{m.tile!r} is not a tile kind (an int from 0 to 33)", "melds")
         if kong_draw is not None and kong_draw not in KONG_DRAWS:
             raise RequestError(f"unknown kong_draw {kong_draw!r}", "kong_draw", hint="None, or one of " + ", ".join(KONG_DRAWS))
-        flags = frozenset(flags)
-        if flags and not flags <= set(rules.flags):
-            raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
-                               hint="the rules' flags are " + ", ".join(rules.flags))
-        every = concealed + (draw, indicator)
-        try:  # min/max refuse None and str, indexing in new_hand refuses floats
-            if min(every) < 0 or max(every) > 33:
+        if flags:
+            flags = frozenset(flags)
+            if not flags <= rules.flag_set:
+                raise RequestError(f"unknown flag(s) {sorted(flags - rules.flag_set)}", "flags",
+                                   hint="the rules' flags are " + ", ".join(rules.flags))
+        else:
+            flags = _NO_FLAGS
+        try:  # comparisons refuse None and str, the counting in new_hand refuses floats
+            if not (0 <= draw < 34 and 0 <= indicator < 34 and min(concealed) >= 0):
                 raise TypeError
-            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
-        except TypeError:
-            bad = next((x for x in every if not (isinstance(x, int) and 0 <= x < 34)), every)
-            field = "concealed" if any(x is bad for x in concealed) else ("draw" if bad is draw else "indicator")
+            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)  # IndexError past 33
+        except (TypeError, ValueError, IndexError):  # ValueError: min() of no tiles
+            every = concealed + (draw, indicator)
+            i = next((i for i, x in enumerate(every) if not (isinstance(x, int) and 0 <= x < 34)), -1)
+            if i < 0:
+                check_tiles(concealed, melds, draw, rules.copies)  # no tiles: says what is wrong
+            bad = every[i]
+            field = "concealed" if i < len(concealed) else ("draw" if i == len(concealed) else "indicator")
             raise RequestError(f"{bad!r} is not a tile kind (an int from 0 to 33)", field) from None
-        if len(melds) > 4 or len(concealed) != 13 - 3 * len(melds) or max(h.counts) > rules.copies:
+        # counts.translate drops every allowed count: what is left is a kind held too often
+        if len(concealed) != 13 - 3 * len(melds) or len(melds) > 4 or h.counts.translate(None, rules.allowed_counts):
             check_tiles(concealed, melds, draw, rules.copies)  # says what is wrong
     except RequestError as e:
         return Claim(False, 0, 0, (), "invalid_request", str(e))

@@ -249,7 +249,9 @@ def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
 
 
 def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """(key, groups) of the best decomposition and placement for h.t, or None."""
+    """(key, groups) of the best decomposition and placement for h.t, or
+    (None, None); groups are the concealed tiles' (result.display_groups adds
+    the declared melds)."""
     best = None
     best_groups = None
     declared = h.declared
@@ -271,7 +273,7 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             key = resolve(rules, held, lifted)
             if best is None or key > best:
                 best = key
-                best_groups = groups
+                best_groups = placed
     return best, best_groups
 
 
@@ -526,67 +528,75 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 
 _HF: dict = {}  # type: ignore[type-arg]
-# hun-free part tables: ctx → ([one dict per part: its tiles → aggregates], {t: its part's dict})
+# hun-free part tables: ctx → for each t, a dict per part: its tiles → (pairs, aggregates, the one)
 
 
 def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # type: ignore[type-arg]
     """best_by_masks for a hand without huns: one table per part, no budget to
     share out. The hand's counts come as bytes, whose slices hash fast; each
-    part's entry is (melds, pairs, aggregates), aggregates None when the
-    part's tiles make no shape (the same tables as _DP, indexed for one lookup)."""
+    part's entry is (pairs, aggregates, the aggregate when there is only one),
+    aggregates None when the part's tiles make no shape (the same tables as
+    _DP, indexed for one lookup). With one pair among the concealed tiles
+    their melds are the 4 - declared needed."""
     t = h.t
-    tabs: Any = _HF.get(ctx)  # one rule set per module: ctx is the whole key
-    if tabs is None:
+    rows: Any = _HF.get(ctx)  # one rule set per module: ctx is the whole key
+    if rows is None:
         if len(_HF) > 64:
             _HF.clear()
-        tabs = _HF[ctx] = ([{} for _ in _PARTS], {})
-    t_part = _PART_OF[t]
-    t_tab = tabs[1].get(t)
-    if t_tab is None:
-        t_tab = tabs[1][t] = {}
-    free = tabs[0]
-    tables = None
-    acc: Any = None
-    mu = pu = 0
-    for i, lo, hi in _PART_RANGES:
-        vec = counts[lo:hi]
-        tab = t_tab if i == t_part else free[i]
-        ent = tab.get(vec)
-        if ent is None:
-            if len(tab) > _CACHE_LIMIT // 16:
-                tab.clear()
-            n = sum(vec)
-            m, r = divmod(n, 3)
-            if not n:
-                ent = (0, 0, ())
-            elif r == 1:
-                ent = (0, 0, None)
-            else:
-                tables = tables or _tables(rules, h, ctx)
-                ent = (m, r // 2, tables[1](i, tuple(vec), 0, m, r // 2, 1 if i == t_part else 0) or None)
-            tab[vec] = ent
-        m, p, sub = ent
-        if sub is None:
+        free = [{} for _ in _PARTS]  # type: ignore[var-annotated]
+        # per t: the four parts' tables, t's own part keyed by where t sits
+        rows = _HF[ctx] = [tuple({} if i == _PART_OF[k] else free[i] for i in range(4)) for k in range(34)]
+    d0, d1, d2, d3 = row = rows[t]
+    ents = (d0.get(counts[:9]) or _hun_free_entry(rules, h, ctx, row, counts, 0),
+            d1.get(counts[9:18]) or _hun_free_entry(rules, h, ctx, row, counts, 1),
+            d2.get(counts[18:27]) or _hun_free_entry(rules, h, ctx, row, counts, 2),
+            d3.get(counts[27:]) or _hun_free_entry(rules, h, ctx, row, counts, 3))
+    o = pm = pairs = 0
+    a = -1  # all ones: the AND of no part
+    wit: tuple = ()  # type: ignore[type-arg]
+    multi: Any = None  # the parts with several aggregates, joined
+    for p, sub, one in ents:
+        if one is not None:  # one aggregate (or an empty part): fold it in
+            (o2, a2, pm2), w2 = one
+            o |= o2
+            a &= a2
+            pm |= pm2
+            wit += w2
+            pairs += p
+        elif sub is None:
             return None, None
-        if not sub:
-            continue
-        mu += m
-        pu += p
-        if acc is None:
-            acc = sub
-        elif len(acc) == 1 and len(sub) == 1:
-            (o, a, pm), w = acc[0]
-            (o2, a2, pm2), w2 = sub[0]
-            acc = (((o | o2, a & a2, pm | pm2), w + w2),)
         else:
-            acc = tuple(((o | o2, a & a2, pm | pm2), w + w2) for (o, a, pm), w in acc for (o2, a2, pm2), w2 in sub)
-    if mu != 4 - len(h.declared) or pu != 1:
+            pairs += p
+            multi = sub if multi is None else tuple(
+                ((o1 | o2, a1 & a2, pm1 | pm2), w1 + w2) for (o1, a1, pm1), w1 in multi for (o2, a2, pm2), w2 in sub)
+    acc: Any = (((o, a, pm), wit),) if multi is None else tuple(
+        ((o | o2, a & a2, pm | pm2), wit + w2) for (o2, a2, pm2), w2 in multi)
+    if pairs != 1:
         return None, None
     if h.declared:
-        tables = tables or _tables(rules, h, ctx)
-        o0, a0 = _declared_masks(rules, h, tables[0])
+        o0, a0 = _declared_masks(rules, h, _tables(rules, h, ctx)[0])
         acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
     return _best_claim_of(rules, h, acc)
+
+
+def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
+    """Part i's entry in the hun-free index, built from its _DP table."""
+    tab = row[i]
+    if len(tab) > _CACHE_LIMIT // 16:
+        tab.clear()
+    lo, hi = _PARTS[i]
+    vec = counts[lo:hi]
+    n = sum(vec)
+    m, r = divmod(n, 3)
+    if not n:  # an empty part: an aggregate that changes nothing
+        ent: tuple = (0, (), ((0, -1, 0), ()))  # type: ignore[type-arg]
+    elif r == 1:
+        ent = (0, None, None)
+    else:
+        sub = _tables(rules, h, ctx)[1](i, tuple(vec), 0, m, r // 2, 1 if i == _PART_OF[h.t] else 0) or None
+        ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
+    tab[vec] = ent
+    return ent
 
 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
@@ -598,7 +608,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         agg, wit = final[0]
         key = claims.get((hk, agg))
         if key is not None:
-            return key, _Witness(h.declared, wit)
+            return key, wit
     if isinstance(final, dict):
         if rules.monotone and len(final) > 1:
             final = _maximal(final)
@@ -620,17 +630,4 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
             best_wit = wit
     if best is None:
         return None, None
-    return best, _Witness(h.declared, best_wit)
-
-
-class _Witness:
-    """The groups of a best reading, built only when someone looks (the display)."""
-
-    __slots__ = ("declared", "wit")
-
-    def __init__(self, declared: list, wit: tuple) -> None:  # type: ignore[type-arg]
-        self.declared, self.wit = declared, wit
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        melds = list(self.declared) + [g for g in self.wit if g[0] != PAIR]
-        return iter(melds + [g for g in self.wit if g[0] == PAIR])
+    return best, best_wit

@@ -449,7 +449,7 @@ class Hand:
     declared: list[tuple]  # type: ignore[type-arg]
     kong_draw: str | None
     flags: frozenset[str]
-    counts: list[int]
+    counts: bytearray
     suits: list[str]
     concealed: tuple[int, ...]
 
@@ -463,24 +463,27 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds."""
     h = Hand()
     h.indicator = indicator
-    h.hun_kinds, h.hun_set = rules.hun_table[indicator]
+    h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
     h.hun_suit = SUIT_OF[indicator]
     h.suits = rules.suits
     h.t = t
-    h.t_hun = t in h.hun_set
-    h.concealed = concealed + (t,)
-    counts = [0] * 34
-    for k in h.concealed:
+    h.t_hun = t in hun_set
+    h.concealed = concealed = concealed + (t,)
+    counts = bytearray(34)  # bytes(counts) is the search's key; a float index raises TypeError
+    for k in concealed:
         counts[k] += 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
         counts[m.tile] += n
-        hun = m.tile in h.hun_set
+        hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
     h.counts = counts
     h.declared = declared
-    h.huns = sum(map(counts.__getitem__, h.hun_kinds))
+    huns = 0
+    for k in kinds:
+        huns += counts[k]
+    h.huns = huns
     h.kong_draw = kong_draw
     h.flags = flags
     return h
@@ -737,7 +740,9 @@ def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
 
 
 def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """(key, groups) of the best decomposition and placement for h.t, or None."""
+    """(key, groups) of the best decomposition and placement for h.t, or
+    (None, None); groups are the concealed tiles' (result.display_groups adds
+    the declared melds)."""
     best = None
     best_groups = None
     declared = h.declared
@@ -759,7 +764,7 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             key = resolve(rules, held, lifted)
             if best is None or key > best:
                 best = key
-                best_groups = groups
+                best_groups = placed
     return best, best_groups
 
 
@@ -1014,67 +1019,75 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 
 _HF: dict = {}  # type: ignore[type-arg]
-# hun-free part tables: ctx → ([one dict per part: its tiles → aggregates], {t: its part's dict})
+# hun-free part tables: ctx → for each t, a dict per part: its tiles → (pairs, aggregates, the one)
 
 
 def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # type: ignore[type-arg]
     """best_by_masks for a hand without huns: one table per part, no budget to
     share out. The hand's counts come as bytes, whose slices hash fast; each
-    part's entry is (melds, pairs, aggregates), aggregates None when the
-    part's tiles make no shape (the same tables as _DP, indexed for one lookup)."""
+    part's entry is (pairs, aggregates, the aggregate when there is only one),
+    aggregates None when the part's tiles make no shape (the same tables as
+    _DP, indexed for one lookup). With one pair among the concealed tiles
+    their melds are the 4 - declared needed."""
     t = h.t
-    tabs: Any = _HF.get(ctx)  # one rule set per module: ctx is the whole key
-    if tabs is None:
+    rows: Any = _HF.get(ctx)  # one rule set per module: ctx is the whole key
+    if rows is None:
         if len(_HF) > 64:
             _HF.clear()
-        tabs = _HF[ctx] = ([{} for _ in _PARTS], {})
-    t_part = _PART_OF[t]
-    t_tab = tabs[1].get(t)
-    if t_tab is None:
-        t_tab = tabs[1][t] = {}
-    free = tabs[0]
-    tables = None
-    acc: Any = None
-    mu = pu = 0
-    for i, lo, hi in _PART_RANGES:
-        vec = counts[lo:hi]
-        tab = t_tab if i == t_part else free[i]
-        ent = tab.get(vec)
-        if ent is None:
-            if len(tab) > _CACHE_LIMIT // 16:
-                tab.clear()
-            n = sum(vec)
-            m, r = divmod(n, 3)
-            if not n:
-                ent = (0, 0, ())
-            elif r == 1:
-                ent = (0, 0, None)
-            else:
-                tables = tables or _tables(rules, h, ctx)
-                ent = (m, r // 2, tables[1](i, tuple(vec), 0, m, r // 2, 1 if i == t_part else 0) or None)
-            tab[vec] = ent
-        m, p, sub = ent
-        if sub is None:
+        free = [{} for _ in _PARTS]  # type: ignore[var-annotated]
+        # per t: the four parts' tables, t's own part keyed by where t sits
+        rows = _HF[ctx] = [tuple({} if i == _PART_OF[k] else free[i] for i in range(4)) for k in range(34)]
+    d0, d1, d2, d3 = row = rows[t]
+    ents = (d0.get(counts[:9]) or _hun_free_entry(rules, h, ctx, row, counts, 0),
+            d1.get(counts[9:18]) or _hun_free_entry(rules, h, ctx, row, counts, 1),
+            d2.get(counts[18:27]) or _hun_free_entry(rules, h, ctx, row, counts, 2),
+            d3.get(counts[27:]) or _hun_free_entry(rules, h, ctx, row, counts, 3))
+    o = pm = pairs = 0
+    a = -1  # all ones: the AND of no part
+    wit: tuple = ()  # type: ignore[type-arg]
+    multi: Any = None  # the parts with several aggregates, joined
+    for p, sub, one in ents:
+        if one is not None:  # one aggregate (or an empty part): fold it in
+            (o2, a2, pm2), w2 = one
+            o |= o2
+            a &= a2
+            pm |= pm2
+            wit += w2
+            pairs += p
+        elif sub is None:
             return None, None
-        if not sub:
-            continue
-        mu += m
-        pu += p
-        if acc is None:
-            acc = sub
-        elif len(acc) == 1 and len(sub) == 1:
-            (o, a, pm), w = acc[0]
-            (o2, a2, pm2), w2 = sub[0]
-            acc = (((o | o2, a & a2, pm | pm2), w + w2),)
         else:
-            acc = tuple(((o | o2, a & a2, pm | pm2), w + w2) for (o, a, pm), w in acc for (o2, a2, pm2), w2 in sub)
-    if mu != 4 - len(h.declared) or pu != 1:
+            pairs += p
+            multi = sub if multi is None else tuple(
+                ((o1 | o2, a1 & a2, pm1 | pm2), w1 + w2) for (o1, a1, pm1), w1 in multi for (o2, a2, pm2), w2 in sub)
+    acc: Any = (((o, a, pm), wit),) if multi is None else tuple(
+        ((o | o2, a & a2, pm | pm2), wit + w2) for (o2, a2, pm2), w2 in multi)
+    if pairs != 1:
         return None, None
     if h.declared:
-        tables = tables or _tables(rules, h, ctx)
-        o0, a0 = _declared_masks(rules, h, tables[0])
+        o0, a0 = _declared_masks(rules, h, _tables(rules, h, ctx)[0])
         acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
     return _best_claim_of(rules, h, acc)
+
+
+def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
+    """Part i's entry in the hun-free index, built from its _DP table."""
+    tab = row[i]
+    if len(tab) > _CACHE_LIMIT // 16:
+        tab.clear()
+    lo, hi = _PARTS[i]
+    vec = counts[lo:hi]
+    n = sum(vec)
+    m, r = divmod(n, 3)
+    if not n:  # an empty part: an aggregate that changes nothing
+        ent: tuple = (0, (), ((0, -1, 0), ()))  # type: ignore[type-arg]
+    elif r == 1:
+        ent = (0, None, None)
+    else:
+        sub = _tables(rules, h, ctx)[1](i, tuple(vec), 0, m, r // 2, 1 if i == _PART_OF[h.t] else 0) or None
+        ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
+    tab[vec] = ent
+    return ent
 
 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
@@ -1086,7 +1099,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         agg, wit = final[0]
         key = claims.get((hk, agg))
         if key is not None:
-            return key, _Witness(h.declared, wit)
+            return key, wit
     if isinstance(final, dict):
         if rules.monotone and len(final) > 1:
             final = _maximal(final)
@@ -1108,20 +1121,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
             best_wit = wit
     if best is None:
         return None, None
-    return best, _Witness(h.declared, best_wit)
-
-
-class _Witness:
-    """The groups of a best reading, built only when someone looks (the display)."""
-
-    __slots__ = ("declared", "wit")
-
-    def __init__(self, declared: list, wit: tuple) -> None:  # type: ignore[type-arg]
-        self.declared, self.wit = declared, wit
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        melds = list(self.declared) + [g for g in self.wit if g[0] != PAIR]
-        return iter(melds + [g for g in self.wit if g[0] == PAIR])
+    return best, best_wit
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
 """A result for people and programs: the formula text from the algebra's
@@ -1201,8 +1201,8 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
-    """The groups for people: faces, the actual tiles (a hun shows which hun
+def _decomposition(h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
+    """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
     melds in [ ] (exposed) or ( ) (concealed kong)."""
@@ -1211,6 +1211,7 @@ def _decomposition(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
         hun_left.remove(h.t)  # the winning tile sits in its own slot
     out: list[dict[str, Any]] = []
     pending = []
+    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
     for g in groups:
         tiles: list = []  # type: ignore[type-arg]
         for s, (f, hf) in enumerate(zip(g[1], g[2])):
@@ -1255,6 +1256,9 @@ class Claim(NamedTuple):
     error: str | None = None
 
 
+_NO_SHAPE = Claim(False, 0, 0, (), "no_winning_shape")
+
+
 def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
     """(formula text, its value, indices of the patterns shown) for a claimed
     mask: a claimed pattern shows when the algebra used its value. Cached per mask."""
@@ -1272,12 +1276,16 @@ def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
     """The Claim of the best reading `best` (None: no shape) of hand h: a win
     needs the rules' minimum fan, and only a win has a total."""
     if best is None:
-        return Claim(False, 0, 0, (), "no_winning_shape")
+        return _NO_SHAPE
     fan = best[0]
-    ids = claim_display(rules, best[2])[3]
-    if fan < rules.min_fan:
-        return Claim(False, fan, 0, ids, "below_min_fan")
-    return Claim(True, fan, rules.total(h, fan), ids)
+    win = fan >= rules.min_fan
+    total = rules.total(h, fan) if win else 0
+    key = (best[2], fan, total)  # Claims are immutable: one object per distinct claim
+    c = rules.claim_objs.get(key)
+    if c is None:
+        ids = claim_display(rules, best[2])[3]
+        c = rules.claim_objs[key] = Claim(True, fan, total, ids) if win else Claim(False, fan, 0, ids, "below_min_fan")
+    return c
 
 
 def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
@@ -1378,10 +1386,13 @@ def prepare(rules: Any) -> None:
     rules.resolve_cache = {}  # (held, lifted) → claim
     rules.claim_cache = {}  # (hand key, aggregate masks) → claim
     rules.display_cache = {}  # claimed mask → formula and patterns shown
+    rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
+    rules.flag_set = frozenset(rules.flags)
+    rules.allowed_counts = bytes(range(rules.copies + 1))
 
 
 def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """(claim, groups, hand) of the best reading; the claim is None when the
+    """(claim, concealed groups, hand) of the best reading; the claim is None when the
     tiles make no shape. When the rules free the winning tile (天和/地和) every
     tile of the hand is tried as t."""
     if not rules.free_t(h):
@@ -1411,6 +1422,9 @@ def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # typ
     return _result(rules, req, best_h, best, groups, display)
 
 
+_NO_FLAGS: frozenset[str] = frozenset()
+
+
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
                 kong_draw: str | None = None, flags: Any = ()) -> Claim:
     """The typed fast path: tiles as kind numbers (0-8 1m-9m, 9-17 1p-9p,
@@ -1418,7 +1432,11 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     The same checks and the same claim as score_request, without the
     request's text and the result's display. Never raises for a bad hand."""
     try:
-        concealed = tuple(concealed)
+        if concealed.__class__ is not tuple:
+            try:
+                concealed = tuple(concealed)
+            except TypeError:
+                raise RequestError(f"{concealed!r} is not a sequence of tile kinds", "concealed") from None
         if melds:
             melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
             for m in melds:
@@ -1428,20 +1446,27 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
                     raise RequestError(f"{m.tile!r} is not a tile kind (an int from 0 to 33)", "melds")
         if kong_draw is not None and kong_draw not in KONG_DRAWS:
             raise RequestError(f"unknown kong_draw {kong_draw!r}", "kong_draw", hint="None, or one of " + ", ".join(KONG_DRAWS))
-        flags = frozenset(flags)
-        if flags and not flags <= set(rules.flags):
-            raise RequestError(f"unknown flag(s) {sorted(flags - set(rules.flags))}", "flags",
-                               hint="the rules' flags are " + ", ".join(rules.flags))
-        every = concealed + (draw, indicator)
-        try:  # min/max refuse None and str, indexing in new_hand refuses floats
-            if min(every) < 0 or max(every) > 33:
+        if flags:
+            flags = frozenset(flags)
+            if not flags <= rules.flag_set:
+                raise RequestError(f"unknown flag(s) {sorted(flags - rules.flag_set)}", "flags",
+                                   hint="the rules' flags are " + ", ".join(rules.flags))
+        else:
+            flags = _NO_FLAGS
+        try:  # comparisons refuse None and str, the counting in new_hand refuses floats
+            if not (0 <= draw < 34 and 0 <= indicator < 34 and min(concealed) >= 0):
                 raise TypeError
-            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)
-        except TypeError:
-            bad = next((x for x in every if not (isinstance(x, int) and 0 <= x < 34)), every)
-            field = "concealed" if any(x is bad for x in concealed) else ("draw" if bad is draw else "indicator")
+            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)  # IndexError past 33
+        except (TypeError, ValueError, IndexError):  # ValueError: min() of no tiles
+            every = concealed + (draw, indicator)
+            i = next((i for i, x in enumerate(every) if not (isinstance(x, int) and 0 <= x < 34)), -1)
+            if i < 0:
+                check_tiles(concealed, melds, draw, rules.copies)  # no tiles: says what is wrong
+            bad = every[i]
+            field = "concealed" if i < len(concealed) else ("draw" if i == len(concealed) else "indicator")
             raise RequestError(f"{bad!r} is not a tile kind (an int from 0 to 33)", field) from None
-        if len(melds) > 4 or len(concealed) != 13 - 3 * len(melds) or max(h.counts) > rules.copies:
+        # counts.translate drops every allowed count: what is left is a kind held too often
+        if len(concealed) != 13 - 3 * len(melds) or len(melds) > 4 or h.counts.translate(None, rules.allowed_counts):
             check_tiles(concealed, melds, draw, rules.copies)  # says what is wrong
     except RequestError as e:
         return Claim(False, 0, 0, (), "invalid_request", str(e))
