@@ -16,6 +16,8 @@ raise NotAtomic and the generated scorer enumerates decompositions instead."""
 from __future__ import annotations
 
 import itertools
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,6 +123,30 @@ def _free(n: A.Node) -> set[str]:
     return out
 
 
+UNROLL = 9  # quantifiers over lists of at most this many items are written out item by item
+
+
+def _bind(code: str, var: str, item: str, i: int) -> str:
+    """Emitted code with a quantifier's index fixed to i and its item to `item`;
+    bit positions that became constant are folded, for a reader's sake."""
+    code = re.sub(rf"\bi_{re.escape(var)}\b", str(i), code)
+    code = re.sub(rf"\bv_{re.escape(var)}\b", item, code)
+    return re.sub(r">> \(([\d +*]+)\)", lambda mt: f">> {_sum_of_products(mt.group(1))}", code)
+
+
+def _sum_of_products(text: str) -> int:
+    """The value of an index such as "15 + 2 * 3 + 1"."""
+    return sum(math.prod(int(x) for x in term.split("*")) for term in text.split("+"))
+
+
+def _items(em: Emitter, dom: A.Node, size: int) -> list[str]:
+    """The code of each item of a list of known size."""
+    if isinstance(dom, A.ListLit):
+        return [em.emit(x) for x in dom.items]
+    code = em.emit(dom)
+    return [f"{code}[{i}]" for i in range(size)]
+
+
 class AtomEmitter(Emitter):
     """Emits a decomposition predicate as bit tests over OR_m, AND_m, OR_g,
     AND_g (melds / groups) and PAIR, registering the atoms it needs."""
@@ -192,10 +218,16 @@ class AtomEmitter(Emitter):
         if isinstance(n, A.Quant):
             if _names(n.domain) & D_NAMES:
                 raise NotAtomic("a list built from the decomposition")
-            self.inst[n.var] = (n.domain, self._size(n.domain))
+            size = self._size(n.domain)
+            self.inst[n.var] = (n.domain, size)
             body = self.emit(n.body, bound | {n.var})
             del self.inst[n.var]
             dom = self.emit(n.domain, bound)
+            if n.op in ("any", "all") and size is not None and 0 < size <= UNROLL and not (_free(n.domain) & bound):
+                # a list of known size: one test per item, joined (no generator to run)
+                joiner = " or " if n.op == "any" else " and "
+                items = _items(super(), n.domain, size)
+                return "(" + joiner.join(_bind(body, n.var, items[i], i) for i in range(size)) + ")"
             return quantifier(n.op, body, f"for i_{n.var}, v_{n.var} in enumerate({dom})")
         if isinstance(n, (A.Not, A.Compare, A.IfElse, A.BinOp, A.Neg, A.Call)):
             was = self.positive
@@ -244,19 +276,15 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
     body = Emitter(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
     lines = []
     for a in plan.atoms:
-        ind = "    "
-        lines.append(f"{ind}{'pair' if a.var == 'pair' else 'v_' + a.var} = g")
-        strides = []
-        w = 1
-        for _, _, size in reversed(a.inst):
-            strides.append(w)
-            w *= size
-        strides.reverse()
-        for v, dom, _ in a.inst:
-            lines.append(f"{ind}for i_{v}, v_{v} in enumerate({body.emit(dom)}):")
-            ind += "    "
+        lines.append(f"    {'pair' if a.var == 'pair' else 'v_' + a.var} = g")
         bound = frozenset(v for v, _, _ in a.inst) | ({a.var} if a.var != "pair" else frozenset())
-        idx = " + ".join([str(a.base)] + [f"i_{v} * {s}" for (v, _, _), s in zip(a.inst, strides)])
-        lines.append(f"{ind}if {body.emit(a.body, bound)}:")
-        lines.append(f"{ind}    m |= 1 << ({idx})")
+        test = body.emit(a.body, bound)
+        items = [_items(body, dom, size) for _, dom, size in a.inst]
+        # one test per binding of the enclosing variables (their lists have known sizes), bit = base + offset
+        for offset, idxs in enumerate(itertools.product(*(range(size) for _, _, size in a.inst))):
+            t = test
+            for (v, _, _), its, i in zip(a.inst, items, idxs):
+                t = _bind(t, v, its[i], i)
+            lines.append(f"    if {t}:")
+            lines.append(f"        m |= {1 << (a.base + offset)}")
     return plan, pats, unl, "\n".join(lines) if lines else "    pass"

@@ -1710,27 +1710,58 @@ def _gmask(h: Any, g: tuple) -> int:  # type: ignore[type-arg]
     m = 0
     v_g = g
     if ((v_g[0] == 1) and (v_g[1][0] == 3) and bool(((v_g[1][v_g[5]] if v_g[5] >= 0 else None) == 4))):
-        m |= 1 << (0)
+        m |= 1
     v_g_1 = g
-    for i_s, v_s in enumerate(h.suits):
-        for i_r_0, v_r_0 in enumerate((1, 4, 7)):
-            if ((v_g_1[0] == 1) and (v_g_1[7] == v_s) and bool((v_g_1[8] == v_r_0))):
-                m |= 1 << (1 + i_s * 3 + i_r_0 * 1)
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and bool((v_g_1[8] == 1))):
+        m |= 2
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and bool((v_g_1[8] == 4))):
+        m |= 4
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and bool((v_g_1[8] == 7))):
+        m |= 8
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and bool((v_g_1[8] == 1))):
+        m |= 16
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and bool((v_g_1[8] == 4))):
+        m |= 32
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and bool((v_g_1[8] == 7))):
+        m |= 64
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and bool((v_g_1[8] == 1))):
+        m |= 128
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and bool((v_g_1[8] == 4))):
+        m |= 256
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and bool((v_g_1[8] == 7))):
+        m |= 512
     pair = g
     if ((pair[5] >= 0) and bool(((pair[6] - (pair[5] >= 0 and pair[2][pair[5]])) == 1))):
-        m |= 1 << (10)
+        m |= 1024
     v_g = g
     if ((v_g[5] >= 0) and bool(((v_g[6] - (v_g[5] >= 0 and v_g[2][v_g[5]])) == 2))):
-        m |= 1 << (11)
+        m |= 2048
     v_g_3 = g
-    for i_r_2, v_r_2 in enumerate((1, 4, 7)):
-        if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == v_r_2))):
-            m |= 1 << (12 + i_r_2 * 1)
+    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == 1))):
+        m |= 4096
+    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == 4))):
+        m |= 8192
+    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == 7))):
+        m |= 16384
     v_g_5 = g
-    for i_s, v_s in enumerate(h.suits):
-        for i_r_4, v_r_4 in enumerate((1, 4, 7)):
-            if ((v_g_5[0] == 1) and (v_g_5[7] == v_s) and (v_g_5[8] == v_r_4) and bool((not (v_g_5[5] >= 0)))):
-                m |= 1 << (15 + i_s * 3 + i_r_4 * 1)
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 1) and bool((not (v_g_5[5] >= 0)))):
+        m |= 32768
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 4) and bool((not (v_g_5[5] >= 0)))):
+        m |= 65536
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 7) and bool((not (v_g_5[5] >= 0)))):
+        m |= 131072
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 1) and bool((not (v_g_5[5] >= 0)))):
+        m |= 262144
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 4) and bool((not (v_g_5[5] >= 0)))):
+        m |= 524288
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 7) and bool((not (v_g_5[5] >= 0)))):
+        m |= 1048576
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 1) and bool((not (v_g_5[5] >= 0)))):
+        m |= 2097152
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 4) and bool((not (v_g_5[5] >= 0)))):
+        m |= 4194304
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 7) and bool((not (v_g_5[5] >= 0)))):
+        m |= 8388608
     return m
 
 
@@ -1740,7 +1771,7 @@ def _holds_agg(h: Any, OR_m: int, AND_m: int, OR_g: int, AND_g: int, PAIR: int) 
         m |= 1
     if (OR_m >> (0) & 1 == 1):  # zhuo5
         m |= 2
-    if any(all((OR_m >> (1 + i_s * 3 + i_r_0) & 1 == 1) for i_r_0, v_r_0 in enumerate((1, 4, 7))) for i_s, v_s in enumerate(h.suits)):  # long
+    if (((OR_m >> 1 & 1 == 1) and (OR_m >> 2 & 1 == 1) and (OR_m >> 3 & 1 == 1)) or ((OR_m >> 4 & 1 == 1) and (OR_m >> 5 & 1 == 1) and (OR_m >> 6 & 1 == 1)) or ((OR_m >> 7 & 1 == 1) and (OR_m >> 8 & 1 == 1) and (OR_m >> 9 & 1 == 1))):  # long
         m |= 4
     if (h.huns == 0):  # su
         m |= 8
@@ -1748,7 +1779,7 @@ def _holds_agg(h: Any, OR_m: int, AND_m: int, OR_g: int, AND_g: int, PAIR: int) 
         m |= 16
     if (OR_m >> (11) & 1 == 1):  # shuanghun
         m |= 32
-    if all((OR_m >> (12 + i_r_2) & 1 == 1) for i_r_2, v_r_2 in enumerate((1, 4, 7))):  # benhun
+    if ((OR_m >> 12 & 1 == 1) and (OR_m >> 13 & 1 == 1) and (OR_m >> 14 & 1 == 1)):  # benhun
         m |= 64
     if (h.kong_draw != None):  # gangkai
         m |= 128
@@ -1761,7 +1792,7 @@ def _holds_agg(h: Any, OR_m: int, AND_m: int, OR_g: int, AND_g: int, PAIR: int) 
 
 def _unless_agg(h: Any, OR_m: int, AND_m: int, OR_g: int, AND_g: int, PAIR: int) -> int:
     m = 0
-    if any(all((OR_m >> (15 + i_s * 3 + i_r_4) & 1 == 1) for i_r_4, v_r_4 in enumerate((1, 4, 7))) for i_s, v_s in enumerate(h.suits)):
+    if (((OR_m >> 15 & 1 == 1) and (OR_m >> 16 & 1 == 1) and (OR_m >> 17 & 1 == 1)) or ((OR_m >> 18 & 1 == 1) and (OR_m >> 19 & 1 == 1) and (OR_m >> 20 & 1 == 1)) or ((OR_m >> 21 & 1 == 1) and (OR_m >> 22 & 1 == 1) and (OR_m >> 23 & 1 == 1))):
         m |= 1
     return m
 
