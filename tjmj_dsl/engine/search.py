@@ -142,16 +142,18 @@ def _budgets(n: int, wild: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def _declared_masks(rules: Any, h: Hand, gmask: Any) -> tuple[int, int]:
-    """(OR, AND) of the declared melds' masks: the start of every aggregate."""
-    full = (1 << rules.nbits) - 1
-    no_and = 0 if rules.reads_and else full  # an AND no test reads stays full
-    o0, a0 = 0, full
+def _meld_x(b: int, n: int, full: int, na: int) -> int:
+    """A meld's bits b as an aggregate (the AND field kept only when read)."""
+    return b | (((full & ~b) << n) & na)
+
+
+def _declared_masks(rules: Any, h: Hand, gmask: Any) -> int:
+    """The declared melds' aggregate: the start of every reading."""
+    n, full, na = _layout(rules)
+    x0 = 0
     for g in h.declared:
-        b = gmask(g)
-        o0 |= b
-        a0 &= b | no_and
-    return o0, a0
+        x0 |= _meld_x(gmask(g), n, full, na)
+    return x0
 
 
 _PART_SHAPE: dict = {}  # type: ignore[type-arg]
@@ -282,6 +284,22 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 _GMASK: dict = {}  # type: ignore[type-arg]
 _DP: dict = {}  # type: ignore[type-arg]
 # _GMASK: (group, hand context) → the group's atom bits; _DP: (context, state) → ((aggregate, witness), …)
+#
+# An aggregate is one int: the OR of the melds' bits, the complement of the AND of
+# their bits shifted up by nbits, and the pair's bits shifted up by 2 * nbits, so
+# joining two partial readings is a single OR (see _layout).
+
+
+def _layout(rules: Any) -> tuple[int, int, int]:
+    """(nbits, the low nbits set, the complemented-AND field when a test reads it, else 0)."""
+    n = rules.nbits
+    full = (1 << n) - 1
+    return n, full, (full << n) if rules.reads_and else 0
+
+
+def _unpack(x: int, n: int, full: int) -> tuple[int, int, int]:
+    """(OR of the melds' bits, AND of the melds' bits, the pair's bits) of an aggregate."""
+    return x & full, full & ~(x >> n), x >> 2 * n
 
 
 def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
@@ -295,21 +313,29 @@ def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
     return out
 
 
-def _maximal(aggs: dict) -> dict:  # type: ignore[type-arg]
+def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
     """Drop every aggregate whose bits another one has too: when the rules are
-    monotone in the bits it can never score more."""
+    monotone in the bits it can never score more. `na` is the complemented-AND
+    field, where fewer bits are more (0 when no test reads the AND)."""
     aggs_out: dict = {}  # type: ignore[type-arg]
-    # a dominator has at least as many bits, so look at the fuller ones first
-    items = sorted(aggs.items(), key=lambda kv: -(kv[0][0].bit_count() + kv[0][1].bit_count() + kv[0][2].bit_count()))
-    kept: list = []  # type: ignore[type-arg]
-    for agg, wit in items:
-        o, a, pm = agg
-        for o2, a2, pm2 in kept:
-            if o & ~o2 == 0 and a & ~a2 == 0 and pm & ~pm2 == 0:
+    kept: list[int] = []
+    if not na:
+        # a dominator has at least as many bits, so look at the fuller ones first
+        for x in sorted(aggs, key=int.bit_count, reverse=True):
+            for y in kept:
+                if x & ~y == 0:
+                    break
+            else:
+                kept.append(x)
+                aggs_out[x] = aggs[x]
+        return aggs_out
+    for x in sorted(aggs, key=lambda x: (x & ~na).bit_count() - (x & na).bit_count(), reverse=True):
+        for y in kept:
+            if x & ~y & ~na == 0 and y & ~x & na == 0:
                 break
         else:
-            kept.append(agg)
-            aggs_out[agg] = wit
+            kept.append(x)
+            aggs_out[x] = aggs[x]
     return aggs_out
 
 
@@ -320,12 +346,31 @@ _PART_OF = tuple(i for i, (lo, hi) in enumerate(_PARTS) for _ in range(lo, hi)) 
 
 
 def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-arg]
-    """Every aggregate of a left one with a right one (OR, AND, pair OR), one witness each."""
-    for (o, a, pm), w in left.items():
-        for (o2, a2, pm2), w2 in right:
-            k = (o | o2, a & a2, pm | pm2)
+    """Every aggregate of a left one with a right one, one witness each."""
+    for x, w in left.items():
+        for y, w2 in right:
+            k = x | y
             if k not in out:
                 out[k] = w + w2
+
+
+_RAW: dict = {}  # type: ignore[type-arg]
+
+
+def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool, pair: bool, chow: bool, lo: int) -> tuple:  # type: ignore[type-arg]
+    """The groups that can hold the lowest natural kind k, whatever the hand:
+    (group, its natural tiles packed 3 bits per kind from lo, how many, huns,
+    is pair, its variants with a hun t, {natural t: its variants with t})."""
+    key = (k, c, has1, has2, wild, melds, pair, chow)
+    got = _RAW.get(key)
+    if got is None:
+        near = [0] * 36
+        near[k], near[k + 1], near[k + 2] = c, has1, has2
+        got = _RAW[key] = tuple(
+            (g, sum(1 << 3 * (x - lo) for x in nat), len(nat), huns, is_pair, tuple(_with_t(g, -1, True)),
+             {f: tuple(_with_t(g, f, False)) for f in set(g[1])})
+            for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, melds, pair, chow))
+    return got
 
 
 def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
@@ -344,9 +389,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             m = _GMASK[key] = gmask_fn(h, g)
         return m
 
-    full = (1 << rules.nbits) - 1
-    # the AND of the melds' masks stays `full` when no test reads it: fewer distinct states
-    no_and = 0 if rules.reads_and else full
+    nb, full, na = _layout(rules)  # the AND field stays empty when no test reads it: fewer distinct states
+    pair_shift = 2 * nb
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     chow = rules.chow
@@ -366,9 +410,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             m0: dict = {}  # type: ignore[type-arg]
             p0: dict = {}  # type: ignore[type-arg]
             for g in wild_melds:
-                m0.setdefault(gmask(g), g)
+                m0.setdefault(_meld_x(gmask(g), nb, full, na), g)
             for g in wild_pairs:
-                p0.setdefault(gmask(g), g)
+                p0.setdefault(gmask(g) << pair_shift, g)
             base = _DP[key] = (tuple(m0.items()), tuple(p0.items()))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
@@ -379,10 +423,10 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             pt: dict = {}  # type: ignore[type-arg]
             for g in wild_melds:
                 for gt in _with_t(g, t, True):
-                    mt.setdefault(gmask(gt), gt)
+                    mt.setdefault(_meld_x(gmask(gt), nb, full, na), gt)
             for g in wild_pairs:
                 for gt in _with_t(g, t, True):
-                    pt.setdefault(gmask(gt), gt)
+                    pt.setdefault(gmask(gt) << pair_shift, gt)
             with_t = _DP[key_t] = (tuple(mt.items()), tuple(pt.items()))
         return base[0], with_t[0], base[1], with_t[1]
 
@@ -393,70 +437,68 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         if got is not None:
             return got
         m0, mt, p0, pt = wild_sets(tl)
-        # states: (or, and, pair mask, t placed) → witness
-        cur: dict = {(0, full, 0, 0): ()}  # type: ignore[type-arg]
-        for _ in range(m):
+        # states: (aggregate, t placed) → witness
+        cur: dict = {(0, 0): ()}  # type: ignore[type-arg]
+        for groups, with_t in ((m0, mt),) * m + (((p0, pt),) if p else ()):
             nxt: dict = {}  # type: ignore[type-arg]
-            for (o, a, pm, placed), wit in cur.items():
-                for b, g in m0:
-                    nxt.setdefault((o | b, a & (b | no_and), pm, placed), wit + (g,))
+            for (x, placed), wit in cur.items():
+                for b, g in groups:
+                    nxt.setdefault((x | b, placed), wit + (g,))
                 if tl and not placed:
-                    for b, g in mt:
-                        nxt.setdefault((o | b, a & (b | no_and), pm, 1), wit + (g,))
+                    for b, g in with_t:
+                        nxt.setdefault((x | b, 1), wit + (g,))
             cur = nxt
-        if p:
-            nxt = {}
-            for (o, a, _, placed), wit in cur.items():
-                for b, g in p0:
-                    nxt.setdefault((o, a, b, placed), wit + (g,))
-                if tl and not placed:
-                    for b, g in pt:
-                        nxt.setdefault((o, a, b, 1), wit + (g,))
-            cur = nxt
-        out = {(o, a, pm): wit for (o, a, pm, placed), wit in cur.items() if placed == tl}
+        out = {x: wit for (x, placed), wit in cur.items() if placed == tl}
         if monotone and len(out) > 1:
-            out = _maximal(out)
+            out = _maximal(out, na)
         res = _DP[key] = tuple(out.items())
         return res
 
-    def options(counts: tuple[int, ...], k: int, wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
-        """_group_options with each group's mask, and its variants with t
-        placed when tl: memoised on what the options read of the counts."""
-        key = (dp_key_t if tl else dp_key_free, "opts", k, min(counts[k], 3),
-               k + 1 < 34 and counts[k + 1] > 0, k + 2 < 34 and counts[k + 2] > 0, min(wild, 3), m > 0, p > 0, tl)
+    def options(k: int, c: int, has1: bool, has2: bool, wild: int, m: int, p: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
+        """_group_options for the lowest natural kind k (c of it, whether k+1 and
+        k+2 are held), each group with the packed counts it removes and its
+        variants (the group, t placed when tl) with their aggregates: memoised
+        on exactly what they read."""
+        key = (dp_key_t if tl else dp_key_free, "opts", k, min(c, 3), has1, has2, min(wild, 3), m > 0, p > 0, tl)
         got = _DP.get(key)
         if got is None:
+            raw = _raw_options(k, min(c, 3), has1, has2, min(wild, 3), m > 0, p > 0, chow, lo)
+            def agg(g: tuple) -> int:  # type: ignore[type-arg]
+                return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
             got = _DP[key] = tuple(
-                (g, nat, huns, is_pair,
-                 ((g, gmask(g), tl),) + (tuple((gt, gmask(gt), 0) for gt in _with_t(g, t, t_hun)) if tl else ()))
-                for g, nat, huns, is_pair in _group_options(counts, k, wild, m, p, chow))
+                (delta, nn, huns, is_pair,
+                 ((g, agg(g), tl),) + (tuple((gt, agg(gt), 0) for gt in (hun_ts if t_hun else nat_ts.get(t, ())))
+                                       if tl else ()))
+                for g, delta, nn, huns, is_pair, hun_ts, nat_ts in raw)
         return got
 
-    def dp(counts: tuple[int, ...], wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
-        """One part's natural tiles `counts` as exactly m melds and p pairs,
-        using exactly `wild` huns beside them, t placed among them if tl."""
-        key = (dp_key_t if tl else dp_key_free, counts, wild, m, p, tl)
+    def dp(lo: int, v: int, n: int, wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """One part's natural tiles as exactly m melds and p pairs, using
+        exactly `wild` huns beside them, t placed among them if tl. The part's
+        counts are packed in an int v, 3 bits per kind from kind lo up (n tiles
+        in all): removing a group is one subtraction, the lowest kind one bit trick."""
+        key = (dp_key_t if tl else dp_key_free, lo, v, wild, m, p, tl)
         got = _DP.get(key)
         if got is not None:
             return got
-        k = _lowest(counts)
-        if k == 34:
-            res: tuple = (((0, full, 0), ()),) if not (wild or m or p or tl) else ()  # type: ignore[type-arg]
+        if not v:
+            res: tuple = ((0, ()),) if not (wild or m or p or tl) else ()  # type: ignore[type-arg]
             _DP[key] = res
             return res
+        if m + p > n or wild > 2 * m + p:  # a group holds a natural tile and at most 2 huns (a pair 1)
+            _DP[key] = ()
+            return ()
+        kl = ((v & -v).bit_length() - 1) // 3
+        sh = 3 * kl
         out: dict = {}  # type: ignore[type-arg]
-        for g, nat, huns, is_pair, variants in options(counts, k, wild, m, p, tl):
-            rest = _less(counts, nat)
+        for delta, nn, huns, is_pair, variants in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
+                                                          wild, m, p, tl, lo):
+            rest = v - delta
             for gv, b, tl2 in variants:
-                sub = dp(rest, wild - huns, m - (not is_pair), p - is_pair, tl2)
-                if is_pair:
-                    for (o, a, _), wit in sub:
-                        out.setdefault((o, a, b), (gv,) + wit)
-                else:
-                    for (o, a, pm), wit in sub:
-                        out.setdefault((o | b, a & (b | no_and), pm), (gv,) + wit)
+                for x, wit in dp(lo, rest, n - nn, wild - huns, m - (not is_pair), p - is_pair, tl2):
+                    out.setdefault(x | b, (gv,) + wit)
         if monotone and len(out) > 1:
-            out = _maximal(out)
+            out = _maximal(out, na)
         res = tuple(out.items())
         _DP[key] = res
         return res
@@ -465,8 +507,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         key = (dp_key_t if tl else dp_key_free, i, vec, j, tl)
         got = _DP.get(key)
         if got is None:
-            lo, hi = _PARTS[i]
-            got = _DP[key] = dp((0,) * lo + vec + (0,) * (34 - hi), j, m, p, tl)
+            got = _DP[key] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), sum(vec), j, m, p, tl)
         return got
 
     return gmask, part, wild_only
@@ -491,10 +532,10 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
-    o0, a0 = _declared_masks(rules, h, gmask)
+    na = _layout(rules)[2]
     t_part = -1 if t_hun else _PART_OF[t]
     # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
-    states: dict = {(0, 0, 0, 0): {(o0, a0, 0): ()}}  # type: ignore[type-arg]
+    states: dict = {(0, 0, 0, 0): {_declared_masks(rules, h, gmask): ()}}  # type: ignore[type-arg]
     for i, (lo, hi) in enumerate(_PARTS):
         vec = counts[lo:hi]
         n = sum(vec)
@@ -514,7 +555,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         if monotone:
             for k2, v in new.items():
                 if len(v) > 1:
-                    new[k2] = _maximal(v)
+                    new[k2] = _maximal(v, na)
         states = new
     final: dict = {}  # type: ignore[type-arg]
     for (ju, mu, pu, tu), aggs in states.items():
@@ -551,32 +592,24 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
             d1.get(counts[9:18]) or _hun_free_entry(rules, h, ctx, row, counts, 1),
             d2.get(counts[18:27]) or _hun_free_entry(rules, h, ctx, row, counts, 2),
             d3.get(counts[27:]) or _hun_free_entry(rules, h, ctx, row, counts, 3))
-    o = pm = pairs = 0
-    a = -1  # all ones: the AND of no part
+    x = pairs = 0
     wit: tuple = ()  # type: ignore[type-arg]
     multi: Any = None  # the parts with several aggregates, joined
     for p, sub, one in ents:
         if one is not None:  # one aggregate (or an empty part): fold it in
-            (o2, a2, pm2), w2 = one
-            o |= o2
-            a &= a2
-            pm |= pm2
-            wit += w2
+            x |= one[0]
+            wit += one[1]
             pairs += p
         elif sub is None:
             return None, None
         else:
             pairs += p
-            multi = sub if multi is None else tuple(
-                ((o1 | o2, a1 & a2, pm1 | pm2), w1 + w2) for (o1, a1, pm1), w1 in multi for (o2, a2, pm2), w2 in sub)
-    acc: Any = (((o, a, pm), wit),) if multi is None else tuple(
-        ((o | o2, a & a2, pm | pm2), wit + w2) for (o2, a2, pm2), w2 in multi)
+            multi = sub if multi is None else tuple((x1 | x2, w1 + w2) for x1, w1 in multi for x2, w2 in sub)
     if pairs != 1:
         return None, None
     if h.declared:
-        o0, a0 = _declared_masks(rules, h, _tables(rules, h, ctx)[0])
-        acc = tuple(((o | o0, a & a0, pm), w) for (o, a, pm), w in acc)
-    return _best_claim_of(rules, h, acc)
+        x |= _declared_masks(rules, h, _tables(rules, h, ctx)[0])
+    return _best_claim_of(rules, h, ((x, wit),) if multi is None else tuple((x | x2, wit + w2) for x2, w2 in multi))
 
 
 def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
@@ -589,7 +622,7 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     n = sum(vec)
     m, r = divmod(n, 3)
     if not n:  # an empty part: an aggregate that changes nothing
-        ent: tuple = (0, (), ((0, -1, 0), ()))  # type: ignore[type-arg]
+        ent: tuple = (0, (), (0, ()))  # type: ignore[type-arg]
     elif r == 1:
         ent = (0, None, None)
     else:
@@ -609,9 +642,10 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         key = claims.get((hk, agg))
         if key is not None:
             return key, wit
+    n, full, na = _layout(rules)
     if isinstance(final, dict):
         if rules.monotone and len(final) > 1:
-            final = _maximal(final)
+            final = _maximal(final, na)
         final = final.items()
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
@@ -621,7 +655,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         ck = (hk, agg)
         key = claims.get(ck)
         if key is None:
-            om, am, pm = agg
+            om, am, pm = _unpack(agg, n, full)
             held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
             lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
             key = claims[ck] = resolve(rules, held, lifted)

@@ -19,7 +19,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..expr import ast as A
 from ..expr.check import Checker, Env, scope_vars
@@ -139,11 +139,11 @@ def _sum_of_products(text: str) -> int:
     return sum(math.prod(int(x) for x in term.split("*")) for term in text.split("+"))
 
 
-def _items(em: Emitter, dom: A.Node, size: int) -> list[str]:
+def _items(emit: Callable[[A.Node], str], dom: A.Node, size: int) -> list[str]:
     """The code of each item of a list of known size."""
     if isinstance(dom, A.ListLit):
-        return [em.emit(x) for x in dom.items]
-    code = em.emit(dom)
+        return [emit(x) for x in dom.items]
+    code = emit(dom)
     return [f"{code}[{i}]" for i in range(size)]
 
 
@@ -226,7 +226,7 @@ class AtomEmitter(Emitter):
             if n.op in ("any", "all") and size is not None and 0 < size <= UNROLL and not (_free(n.domain) & bound):
                 # a list of known size: one test per item, joined (no generator to run)
                 joiner = " or " if n.op == "any" else " and "
-                items = _items(super(), n.domain, size)
+                items = _items(self.emit, n.domain, size)
                 return "(" + joiner.join(_bind(body, n.var, items[i], i) for i in range(size)) + ")"
             return quantifier(n.op, body, f"for i_{n.var}, v_{n.var} in enumerate({dom})")
         if isinstance(n, (A.Not, A.Compare, A.IfElse, A.BinOp, A.Neg, A.Call)):
@@ -279,7 +279,7 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
         lines.append(f"    {'pair' if a.var == 'pair' else 'v_' + a.var} = g")
         bound = frozenset(v for v, _, _ in a.inst) | ({a.var} if a.var != "pair" else frozenset())
         test = body.emit(a.body, bound)
-        items = [_items(body, dom, size) for _, dom, size in a.inst]
+        items = [_items(body.emit, dom, size) for _, dom, size in a.inst]
         # one test per binding of the enclosing variables (their lists have known sizes), bit = base + offset
         for offset, idxs in enumerate(itertools.product(*(range(size) for _, _, size in a.inst))):
             t = test
