@@ -624,9 +624,10 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
 
 def _budgets(n: int, wild: int) -> list[tuple[int, int, int]]:
     """The ways a part of n natural tiles can take j of `wild` huns: (j, melds,
-    pairs) with n + j = 3 melds + 2 pairs and at most one pair."""
+    pairs) with n + j = 3 melds + 2 pairs and at most one pair (each group
+    holds a natural tile and at most 2 huns, so j <= 2n)."""
     out = []
-    for j in range(wild + 1):
+    for j in range(min(wild, 2 * n) + 1):
         m, r = divmod(n + j, 3)
         if r != 1:
             out.append((j, m, r // 2))
@@ -711,27 +712,23 @@ def placements(groups: list, t: int, t_hun: bool):  # type: ignore[no-untyped-de
 def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
     """The best claim among the patterns that hold: a subset closed under
     `requires` and free of unlifted conflicts; ties go to more patterns, then
-    the higher mask. Returns (fan, popcount, mask)."""
+    the higher mask. Returns (fan, popcount, mask). Every subset of `held` is
+    tried (the algebra need not be monotone); what a subset is, closed or
+    not, which conflicts it holds and its fan, is worked out once per rule set."""
     cache = rules.resolve_cache
     key = (held, lifted)
     got = cache.get(key)
     if got is not None:
         return got
+    info = rules.subset_info
     best = (-1, 0, 0)
     s = held
     while True:
-        ok = True
-        for i, req in enumerate(rules.requires):
-            if s >> i & 1 and req & ~s:
-                ok = False
-                break
-        if ok:
-            for j, (a, b) in enumerate(rules.conflicts):
-                if s >> a & 1 and s >> b & 1 and not lifted >> j & 1:
-                    ok = False
-                    break
-        if ok:
-            cand = (rules.fan(s), bin(s).count("1"), s)
+        inf = info.get(s)
+        if inf is None:
+            inf = info[s] = _subset_info(rules, s)
+        if inf[0] and not inf[1] & ~lifted:
+            cand = (inf[2], s.bit_count(), s)
             if cand > best:
                 best = cand
         if s == 0:
@@ -739,6 +736,18 @@ def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
         s = (s - 1) & held
     cache[key] = best
     return best
+
+
+def _subset_info(rules: Any, s: int) -> tuple[bool, int, int]:
+    """(closed under requires, the conflicts it holds as a mask, its fan when closed)."""
+    for i, req in enumerate(rules.requires):
+        if s >> i & 1 and req & ~s:
+            return False, 0, 0
+    conf = 0
+    for j, (a, b) in enumerate(rules.conflicts):
+        if s >> a & 1 and s >> b & 1:
+            conf |= 1 << j
+    return True, conf, rules.fan(s)
 
 
 def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
@@ -846,6 +855,16 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
 
 
 _RAW: dict = {}  # type: ignore[type-arg]
+_OPTS: dict = {}  # type: ignore[type-arg]
+_CTX_ID: dict = {}  # type: ignore[type-arg]
+
+
+def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
+    """A small int for a table context, so that table keys are flat ints."""
+    got = _CTX_ID.get(key)
+    if got is None:
+        got = _CTX_ID[key] = len(_CTX_ID) + 1
+    return got
 
 
 def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool, pair: bool, chow: bool, lo: int) -> tuple:  # type: ignore[type-arg]
@@ -872,6 +891,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         _GMASK.clear()
     if len(_DP) > _CACHE_LIMIT // 4:
         _DP.clear()
+        _OPTS.clear()
 
     def gmask(g: tuple) -> int:  # type: ignore[type-arg]
         key = (g, ctx)
@@ -888,8 +908,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
     # a table with the winning tile placed depends on it; one without does not
     # (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
-    dp_key_t = (ctx, chow, -1 if t_hun else t, t_hun)
-    dp_key_free = (ctx, chow)
+    dp_key_t = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)) << 56
+    dp_key_free = _ctx_id((ctx, chow)) << 56
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
         """Distinct masks of groups made only of huns, melds and pairs: those
@@ -950,13 +970,14 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         k+2 are held), each group with the packed counts it removes and its
         variants (the group, t placed when tl) with their aggregates: memoised
         on exactly what they read."""
-        key = (dp_key_t if tl else dp_key_free, "opts", k, min(c, 3), has1, has2, min(wild, 3), m > 0, p > 0, tl)
-        got = _DP.get(key)
+        key = (dp_key_t if tl else dp_key_free) | k << 9 | min(c, 3) << 7 | has1 << 6 | has2 << 5 | min(wild, 3) << 3 \
+            | (m > 0) << 2 | (p > 0) << 1 | tl
+        got = _OPTS.get(key)
         if got is None:
             raw = _raw_options(k, min(c, 3), has1, has2, min(wild, 3), m > 0, p > 0, chow, lo)
             def agg(g: tuple) -> int:  # type: ignore[type-arg]
                 return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
-            got = _DP[key] = tuple(
+            got = _OPTS[key] = tuple(
                 (delta, nn, huns, is_pair,
                  ((g, agg(g), tl),) + (tuple((gt, agg(gt), 0) for gt in (hun_ts if t_hun else nat_ts.get(t, ())))
                                        if tl else ()))
@@ -968,7 +989,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         exactly `wild` huns beside them, t placed among them if tl. The part's
         counts are packed in an int v, 3 bits per kind from kind lo up (n tiles
         in all): removing a group is one subtraction, the lowest kind one bit trick."""
-        key = (dp_key_t if tl else dp_key_free, lo, v, wild, m, p, tl)
+        key = (dp_key_t if tl else dp_key_free) | v << 24 | wild << 16 | m << 11 | p << 9 | tl << 8 | lo  # one int: fast to hash
         got = _DP.get(key)
         if got is not None:
             return got
@@ -1048,15 +1069,54 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                 if len(v) > 1:
                     new[k2] = _maximal(v, na)
         states = new
-    final: dict = {}  # type: ignore[type-arg]
+    joins = []  # (the natural parts' aggregates, the hun-only readings that complete them)
     for (ju, mu, pu, tu), aggs in states.items():
         mw, pw, tlw = n_melds - mu, 1 - pu, 1 - tu
         if wild - ju != 3 * mw + 2 * pw or (tlw and not t_hun):
             continue
         sub = wild_only(mw, pw, tlw)
         if sub:
-            _product(aggs, sub, final)
+            joins.append((aggs, sub))
+    if monotone:
+        return _best_bounded(rules, h, joins, na)
+    final: dict = {}  # type: ignore[type-arg]
+    for aggs, sub in joins:
+        _product(aggs, sub, final)
     return _best_claim_of(rules, h, final)
+
+
+def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: ignore[type-arg]
+    """The best claim over every aggregate x | y (x of the natural parts, y a
+    hun-only reading), without scoring them all: when the rules are monotone
+    in the bits, x joined with every bit any y could add bounds what x can
+    reach; the x are tried from the highest bound down, and stop once the
+    bound cannot beat the best found (a y reaching x's bound ends x's turn)."""
+    hk = rules.hkey(h)
+    cands = []
+    for aggs, sub in joins:
+        top = 0
+        top_na = -1
+        for y, _ in sub:
+            top |= y
+            top_na &= y
+        top = (top & ~na) | (top_na & na)  # most bits, and the fewest of the complemented AND
+        for x, w in aggs.items():
+            cands.append((_claim(rules, h, hk, x | top), x, w, sub))
+    cands.sort(key=lambda c: c[0], reverse=True)
+    best = None
+    best_wit: tuple = ()  # type: ignore[type-arg]
+    for bound, x, w, sub in cands:
+        if best is not None and bound <= best:
+            break
+        for y, w2 in sub:
+            c = _claim(rules, h, hk, x | y)
+            if best is None or c > best:
+                best, best_wit = c, w + w2
+            if c == bound:
+                break
+    if best is None:
+        return None, None
+    return best, best_wit
 
 
 _HF: dict = {}  # type: ignore[type-arg]
@@ -1133,29 +1193,35 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         key = claims.get((hk, agg))
         if key is not None:
             return key, wit
-    n, full, na = _layout(rules)
     if isinstance(final, dict):
         if rules.monotone and len(final) > 1:
-            final = _maximal(final, na)
+            final = _maximal(final, _layout(rules)[2])
         final = final.items()
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
-    if len(claims) > _CACHE_LIMIT:
-        claims.clear()
     for agg, wit in final:
-        ck = (hk, agg)
-        key = claims.get(ck)
-        if key is None:
-            om, am, pm = _unpack(agg, n, full)
-            held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
-            lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-            key = claims[ck] = resolve(rules, held, lifted)
+        key = _claim(rules, h, hk, agg)
         if best is None or key > best:
             best = key
             best_wit = wit
     if best is None:
         return None, None
     return best, best_wit
+
+
+def _claim(rules: Any, h: Hand, hk: tuple, agg: int) -> tuple[int, int, int]:  # type: ignore[type-arg]
+    """The claim of one aggregate, cached per (the hand-level values the tests read, aggregate)."""
+    claims = rules.claim_cache
+    key = claims.get((hk, agg))
+    if key is None:
+        if len(claims) > _CACHE_LIMIT:
+            claims.clear()
+        n, full, _ = _layout(rules)
+        om, am, pm = _unpack(agg, n, full)
+        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+        key = claims[(hk, agg)] = resolve(rules, held, lifted)
+    return key
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
 """A result for people and programs: the formula text from the algebra's
@@ -1418,6 +1484,7 @@ def prepare(rules: Any) -> None:
     rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
     rules.resolve_cache = {}  # (held, lifted) → claim
+    rules.subset_info = {}  # a set of patterns → (closed under requires, its conflicts, fan)
     rules.claim_cache = {}  # (hand key, aggregate masks) → claim
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
