@@ -76,7 +76,7 @@ def prepare(rules: Any) -> None:
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
     rules.resolve_cache = {}  # (held, lifted) → claim
     rules.subset_info = {}  # a set of patterns → (closed under requires, its conflicts, fan)
-    rules.claim_cache = {}  # (hand key, aggregate masks) → claim
+    rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
     rules.flag_set = frozenset(rules.flags)

@@ -856,6 +856,7 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
 
 _RAW: dict = {}  # type: ignore[type-arg]
 _OPTS: dict = {}  # type: ignore[type-arg]
+_SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across hun budgets
 _CTX_ID: dict = {}  # type: ignore[type-arg]
 
 
@@ -884,7 +885,7 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool,
 
 
 def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
-    """The table builders for hand h: (gmask, part, wild_only), each memoised
+    """The table builders for hand h: (gmask, part, wild_only, wild_chunks), each memoised
     in _GMASK/_DP under keys that name only what the table depends on."""
     gmask_fn = rules.gmask
     if len(_GMASK) > _CACHE_LIMIT:
@@ -914,7 +915,12 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
         """Distinct masks of groups made only of huns, melds and pairs: those
         without t depend on the hand context only, those with t on t too.
-        Tuples, not dicts: the garbage collector stops tracking them."""
+        Only the maximal ones when the rules are monotone (a group whose bits
+        another has too never scores more). Tuples, not dicts: the garbage
+        collector stops tracking them."""
+
+        def keep(d: dict) -> tuple:  # type: ignore[type-arg]
+            return tuple((_maximal(d, na) if monotone and len(d) > 1 else d).items())
         key = (dp_key_free, "wild")
         base = _DP.get(key)
         if base is None:
@@ -924,7 +930,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 m0.setdefault(_meld_x(gmask(g), nb, full, na), g)
             for g in wild_pairs:
                 p0.setdefault(gmask(g) << pair_shift, g)
-            base = _DP[key] = (tuple(m0.items()), tuple(p0.items()))
+            base = _DP[key] = (keep(m0), keep(p0))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
         key_t = (dp_key_t, "wild")
@@ -938,43 +944,49 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             for g in wild_pairs:
                 for gt in _with_t(g, t, True):
                     pt.setdefault(gmask(gt) << pair_shift, gt)
-            with_t = _DP[key_t] = (tuple(mt.items()), tuple(pt.items()))
+            with_t = _DP[key_t] = (keep(mt), keep(pt))
         return base[0], with_t[0], base[1], with_t[1]
 
     def wild_only(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
-        """The part made only of huns: m melds and p pairs, t among them if tl."""
+        """The part made only of huns: m melds and p pairs, t among them if tl.
+        Built one group at a time from the table with one meld fewer (or, for
+        the pair, from the pair alone), keeping only maximal aggregates at
+        each step when the rules are monotone (a dominated partial reading
+        stays dominated whatever is joined to it)."""
         key = (dp_key_t if tl else dp_key_free, "wild", m, p, tl)
         got = _DP.get(key)
         if got is not None:
             return got
         m0, mt, p0, pt = wild_sets(tl)
-        # states: (aggregate, t placed) → witness
-        cur: dict = {(0, 0): ()}  # type: ignore[type-arg]
-        for groups, with_t in ((m0, mt),) * m + (((p0, pt),) if p else ()):
-            nxt: dict = {}  # type: ignore[type-arg]
-            for (x, placed), wit in cur.items():
-                for b, g in groups:
-                    nxt.setdefault((x | b, placed), wit + (g,))
-                if tl and not placed:
-                    for b, g in with_t:
-                        nxt.setdefault((x | b, 1), wit + (g,))
-            cur = nxt
-        out = {x: wit for (x, placed), wit in cur.items() if placed == tl}
+        out: dict = {}  # type: ignore[type-arg]
+        if m == 0:
+            for b, g in (pt if tl else p0) if p else ():
+                out.setdefault(b, (g,))
+            if not p and not tl:
+                out[0] = ()
+        else:
+            for x, wit in wild_only(m - 1, p, tl):
+                for b, g in m0:
+                    out.setdefault(x | b, wit + (g,))
+            if tl:
+                for x, wit in wild_only(m - 1, p, 0):
+                    for b, g in mt:
+                        out.setdefault(x | b, wit + (g,))
         if monotone and len(out) > 1:
             out = _maximal(out, na)
         res = _DP[key] = tuple(out.items())
         return res
 
-    def options(k: int, c: int, has1: bool, has2: bool, wild: int, m: int, p: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
+    def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
         """_group_options for the lowest natural kind k (c of it, whether k+1 and
-        k+2 are held), each group with the packed counts it removes and its
-        variants (the group, t placed when tl) with their aggregates: memoised
-        on exactly what they read."""
-        key = (dp_key_t if tl else dp_key_free) | k << 9 | min(c, 3) << 7 | has1 << 6 | has2 << 5 | min(wild, 3) << 3 \
-            | (m > 0) << 2 | (p > 0) << 1 | tl
+        k+2 are held, up to `cap` huns in a group), each group with the packed
+        counts it removes and its variants (the group, t placed when tl) with
+        their aggregates: memoised on exactly what they read."""
+        key = (dp_key_t if tl else dp_key_free) | k << 9 | min(c, 3) << 7 | has1 << 6 | has2 << 5 | min(cap, 2) << 3 | tl
         got = _OPTS.get(key)
         if got is None:
-            raw = _raw_options(k, min(c, 3), has1, has2, min(wild, 3), m > 0, p > 0, chow, lo)
+            raw = _raw_options(k, min(c, 3), has1, has2, min(cap, 2), True, True, chow, lo)
+
             def agg(g: tuple) -> int:  # type: ignore[type-arg]
                 return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
             got = _OPTS[key] = tuple(
@@ -984,45 +996,72 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 for g, delta, nn, huns, is_pair, hun_ts, nat_ts in raw)
         return got
 
-    def dp(lo: int, v: int, n: int, wild: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
-        """One part's natural tiles as exactly m melds and p pairs, using
-        exactly `wild` huns beside them, t placed among them if tl. The part's
-        counts are packed in an int v, 3 bits per kind from kind lo up (n tiles
-        in all): removing a group is one subtraction, the lowest kind one bit trick."""
-        key = (dp_key_t if tl else dp_key_free) | v << 24 | wild << 16 | m << 11 | p << 9 | tl << 8 | lo  # one int: fast to hash
+    def dp(lo: int, v: int, n: int, tl: int, cap: int) -> dict:  # type: ignore[type-arg]
+        """Every way to make one part's natural tiles into groups, each holding
+        a natural tile, with up to `cap` huns beside them, t placed among them
+        if tl: {2 * huns used + pairs: its maximal aggregates}. n counts the tiles. The melds follow
+        (3 melds + 2 pairs = tiles + huns). The part's counts are packed in an
+        int v, 3 bits per kind from kind lo up: removing a group is one
+        subtraction, finding the lowest kind one bit trick. One table serves
+        every hun budget up to cap, so the recursion is not repeated per budget."""
+        key = (dp_key_t if tl else dp_key_free) | v << 24 | cap << 9 | tl << 8 | lo  # one int: fast to hash
         got = _DP.get(key)
         if got is not None:
             return got
-        if not v:
-            res: tuple = ((0, ()),) if not (wild or m or p or tl) else ()  # type: ignore[type-arg]
+        if not v or (not cap and n % 3 == 1):  # no tile left; or n tiles and no hun: no shape
+            res: dict = {} if tl or v else {0: ((0, ()),)}  # type: ignore[type-arg]
             _DP[key] = res
             return res
-        if m + p > n or wild > 2 * m + p:  # a group holds a natural tile and at most 2 huns (a pair 1)
-            _DP[key] = ()
-            return ()
         kl = ((v & -v).bit_length() - 1) // 3
         sh = 3 * kl
+        top = 2 * cap + 1
         out: dict = {}  # type: ignore[type-arg]
         for delta, nn, huns, is_pair, variants in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
-                                                          wild, m, p, tl, lo):
+                                                      cap, tl, lo):
             rest = v - delta
+            step = 2 * huns + is_pair
+            # with few huns the rest gets what is left (no budget it cannot use); with many,
+            # every rest shares one table up to cap (the recursion is not repeated per budget)
+            sub_cap = cap if cap >= _SHARED_CAP else cap - huns
             for gv, b, tl2 in variants:
-                for x, wit in dp(lo, rest, n - nn, wild - huns, m - (not is_pair), p - is_pair, tl2):
-                    out.setdefault(x | b, (gv,) + wit)
-        if monotone and len(out) > 1:
-            out = _maximal(out, na)
-        res = tuple(out.items())
+                for bk, sub in dp(lo, rest, n - nn, tl2, sub_cap).items():
+                    if bk & is_pair:  # a second pair
+                        continue
+                    bk += step
+                    if bk > top:  # more huns than cap
+                        continue
+                    bucket = out.get(bk)
+                    if bucket is None:
+                        bucket = out[bk] = {}
+                    for x, wit in sub:
+                        x |= b
+                        if x not in bucket:  # (setdefault would build the witness every time)
+                            bucket[x] = (gv,) + wit
+        res = {}
+        for bk, bucket in out.items():
+            if monotone and len(bucket) > 1:
+                bucket = _maximal(bucket, na)
+            res[bk] = tuple(bucket.items())
         _DP[key] = res
         return res
 
-    def part(i: int, vec: tuple[int, ...], j: int, m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
-        key = (dp_key_t if tl else dp_key_free, i, vec, j, tl)
+    def part(i: int, vec: tuple[int, ...], tl: int, cap: int) -> dict:  # type: ignore[type-arg]
+        """dp for part i's tiles `vec` (memoised by them)."""
+        key = (dp_key_t if tl else dp_key_free, i, vec, tl, cap)
         got = _DP.get(key)
         if got is None:
-            got = _DP[key] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), sum(vec), j, m, p, tl)
+            got = _DP[key] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), sum(vec), tl, cap)
         return got
 
-    return gmask, part, wild_only
+    def wild_chunks(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
+        """wild_only(m, p, tl) as bounded chunks for _best_bounded."""
+        key = (dp_key_t if tl else dp_key_free, "chunks", m, p, tl)
+        got = _DP.get(key)
+        if got is None:
+            got = _DP[key] = _chunks(wild_only(m, p, tl), na)
+        return got
+
+    return gmask, part, wild_only, wild_chunks
 
 
 def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
@@ -1040,7 +1079,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     counts, wild = split_huns(h.concealed, h.hun_set)
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
-    gmask, part, wild_only = _tables(rules, h, ctx)
+    gmask, part, wild_only, wild_chunks = _tables(rules, h, ctx)
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
@@ -1054,16 +1093,18 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
         if not n:
             continue
         new: dict = {}  # type: ignore[type-arg]
-        for (ju, mu, pu, tu), aggs in states.items():
-            for j, m, p in _budgets(n, wild - ju):
-                if mu + m > n_melds:
-                    break
-                if pu + p > 1:
+        cap = min(wild, 2 * n)  # a group holds a natural tile and at most 2 huns
+        for tl in ((1,) if i == t_part else ((0, 1) if t_hun else (0,))):
+            table = part(i, vec, tl, cap)
+            for (ju, mu, pu, tu), aggs in states.items():
+                if tl and tu:
                     continue
-                for tl in ((1,) if i == t_part else ((0, 1) if t_hun and not tu else (0,))):
-                    sub = part(i, vec, j, m, p, tl)
-                    if sub:
-                        _product(aggs, sub, new.setdefault((ju + j, mu + m, pu + p, tu | tl), {}))
+                for bk, sub in table.items():
+                    j, p = bk >> 1, bk & 1
+                    m = (n + j - 2 * p) // 3
+                    if ju + j > wild or pu + p > 1 or mu + m > n_melds:
+                        continue
+                    _product(aggs, sub, new.setdefault((ju + j, mu + m, pu + p, tu | tl), {}))
         if monotone:
             for k2, v in new.items():
                 if len(v) > 1:
@@ -1076,11 +1117,11 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             continue
         sub = wild_only(mw, pw, tlw)
         if sub:
-            joins.append((aggs, sub))
+            joins.append((aggs, sub, (mw, pw, tlw)))
     if monotone:
-        return _best_bounded(rules, h, joins, na)
+        return _best_bounded(rules, h, [(aggs, wild_chunks(*mpt)) for aggs, _, mpt in joins], na)
     final: dict = {}  # type: ignore[type-arg]
-    for aggs, sub in joins:
+    for aggs, sub, _ in joins:
         _product(aggs, sub, final)
     return _best_claim_of(rules, h, final)
 
@@ -1088,35 +1129,56 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: ignore[type-arg]
     """The best claim over every aggregate x | y (x of the natural parts, y a
     hun-only reading), without scoring them all: when the rules are monotone
-    in the bits, x joined with every bit any y could add bounds what x can
-    reach; the x are tried from the highest bound down, and stop once the
-    bound cannot beat the best found (a y reaching x's bound ends x's turn)."""
-    hk = rules.hkey(h)
+    in the bits, x joined with every bit a set of y could add bounds what x
+    can reach with them. The x are tried from the highest bound down and stop
+    once the bound cannot beat the best found; within x, each chunk of the
+    y (_chunks) is skipped the same way, and a y reaching x's bound ends x's turn."""
+    d = _claims_for(rules, rules.hkey(h))
     cands = []
-    for aggs, sub in joins:
-        top = 0
-        top_na = -1
-        for y, _ in sub:
-            top |= y
-            top_na &= y
-        top = (top & ~na) | (top_na & na)  # most bits, and the fewest of the complemented AND
+    for aggs, chunks in joins:
+        top = chunks[0][0]
         for x, w in aggs.items():
-            cands.append((_claim(rules, h, hk, x | top), x, w, sub))
+            xt = x | top
+            cands.append((d.get(xt) or _claim_new(rules, h, d, xt), x, w, chunks))
     cands.sort(key=lambda c: c[0], reverse=True)
-    best = None
+    best: Any = None
     best_wit: tuple = ()  # type: ignore[type-arg]
-    for bound, x, w, sub in cands:
+    for bound, x, w, chunks in cands:
         if best is not None and bound <= best:
             break
-        for y, w2 in sub:
-            c = _claim(rules, h, hk, x | y)
-            if best is None or c > best:
-                best, best_wit = c, w + w2
-            if c == bound:
-                break
+        for ctop, items in chunks[1:] if len(chunks) > 2 else chunks[:1]:
+            if best is not None and len(chunks) > 2:
+                xt = x | ctop
+                if (d.get(xt) or _claim_new(rules, h, d, xt)) <= best:
+                    continue
+            for y, w2 in items:
+                xy = x | y
+                c = d.get(xy) or _claim_new(rules, h, d, xy)
+                if best is None or c > best:
+                    best, best_wit = c, w + w2
+                if c == bound:
+                    break
+            else:
+                continue
+            break
     if best is None:
         return None, None
     return best, best_wit
+
+
+def _chunks(items: tuple, na: int, size: int = 8) -> tuple:  # type: ignore[type-arg]
+    """(bound, items) for all the items, then for each run of `size` of them
+    in order of their bits: the bound of a set is every bit any item has, and
+    the fewest complemented-AND bits any item has (what joining one can add at most)."""
+    def bound(part: Any) -> int:
+        top, top_na = 0, -1
+        for y, _ in part:
+            top |= y
+            top_na &= y
+        return (top & ~na) | (top_na & na)
+    ordered = tuple(sorted(items))
+    runs = [ordered[i:i + size] for i in range(0, len(ordered), size)]
+    return ((bound(items), items),) + (tuple((bound(r), r) for r in runs) if len(runs) > 1 else ())
 
 
 _HF: dict = {}  # type: ignore[type-arg]
@@ -1171,13 +1233,13 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     lo, hi = _PARTS[i]
     vec = counts[lo:hi]
     n = sum(vec)
-    m, r = divmod(n, 3)
+    r = n % 3
     if not n:  # an empty part: an aggregate that changes nothing
         ent: tuple = (0, (), (0, ()))  # type: ignore[type-arg]
     elif r == 1:
         ent = (0, None, None)
     else:
-        sub = _tables(rules, h, ctx)[1](i, tuple(vec), 0, m, r // 2, 1 if i == _PART_OF[h.t] else 0) or None
+        sub = _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0).get(r // 2) or None
         ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
     tab[vec] = ent
     return ent
@@ -1186,13 +1248,10 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
     """The best claim among the final aggregates (a dict, or (aggregate,
     witness) pairs), and its decomposition."""
-    claims = rules.claim_cache
-    hk = rules.hkey(h)
+    d = _claims_for(rules, rules.hkey(h))
     if final.__class__ is tuple and len(final) == 1:  # one reading: no comparing
         agg, wit = final[0]
-        key = claims.get((hk, agg))
-        if key is not None:
-            return key, wit
+        return d.get(agg) or _claim_new(rules, h, d, agg), wit
     if isinstance(final, dict):
         if rules.monotone and len(final) > 1:
             final = _maximal(final, _layout(rules)[2])
@@ -1200,7 +1259,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
     for agg, wit in final:
-        key = _claim(rules, h, hk, agg)
+        key = d.get(agg) or _claim_new(rules, h, d, agg)
         if best is None or key > best:
             best = key
             best_wit = wit
@@ -1209,18 +1268,25 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
     return best, best_wit
 
 
-def _claim(rules: Any, h: Hand, hk: tuple, agg: int) -> tuple[int, int, int]:  # type: ignore[type-arg]
-    """The claim of one aggregate, cached per (the hand-level values the tests read, aggregate)."""
-    claims = rules.claim_cache
-    key = claims.get((hk, agg))
-    if key is None:
-        if len(claims) > _CACHE_LIMIT:
-            claims.clear()
-        n, full, _ = _layout(rules)
-        om, am, pm = _unpack(agg, n, full)
-        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
-        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-        key = claims[(hk, agg)] = resolve(rules, held, lifted)
+def _claims_for(rules: Any, hk: tuple) -> dict:  # type: ignore[type-arg]
+    """The claims cached for one set of hand-level values: aggregate → claim."""
+    d = rules.claim_cache.get(hk)
+    if d is None:
+        if len(rules.claim_cache) > 4096:
+            rules.claim_cache.clear()
+        d = rules.claim_cache[hk] = {}
+    return d
+
+
+def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> tuple[int, int, int]:  # type: ignore[type-arg]
+    """The claim of one aggregate not yet in d (the claims for h's hand-level values)."""
+    if len(d) > _CACHE_LIMIT:
+        d.clear()
+    n, full, _ = _layout(rules)
+    om, am, pm = _unpack(agg, n, full)
+    held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+    lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+    d[agg] = key = resolve(rules, held, lifted)
     return key
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
@@ -1485,7 +1551,7 @@ def prepare(rules: Any) -> None:
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
     rules.resolve_cache = {}  # (held, lifted) → claim
     rules.subset_info = {}  # a set of patterns → (closed under requires, its conflicts, fan)
-    rules.claim_cache = {}  # (hand key, aggregate masks) → claim
+    rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
     rules.flag_set = frozenset(rules.flags)
