@@ -9,6 +9,7 @@ compile time. Not a test: run it and read the numbers.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import statistics
@@ -77,6 +78,25 @@ def rounds(fns: dict[str, tuple[Callable[[Any], Any], list[Any]]], reps: int) ->
             for x in items:
                 fn(x)
             out[k].append(len(items) / (time.perf_counter() - t))
+    return out
+
+
+def timed(fn: Callable[..., Any], items: list[Any], star: bool = True, collector: bool = False) -> list[tuple[float, Any]]:
+    """(seconds, item) for one call of fn on each item. The collector is paused
+    while timing (unless `collector`): a full collection walks every object of
+    the process, whoever made it, and lands on whichever call is running; it
+    runs untimed after the set and is measured on its own."""
+    out = []
+    if not collector:
+        gc.disable()
+    try:
+        for x in items:
+            t = time.perf_counter()
+            fn(*x) if star else fn(x)
+            out.append((time.perf_counter() - t, x))
+    finally:
+        gc.enable()
+    gc.collect()
     return out
 
 
@@ -159,49 +179,34 @@ def main() -> None:
     else:
         print("  mahjong not installed (pip install -e '.[bench]')")
 
-    print("\nscore_tiles by hun tiles in the hand, each hand scored once (hands/s, median ms, max ms):")
+    print("\nscore_tiles by hun tiles in the hand, each hand scored once, at first sight (tables left by")
+    print("the hands before it), the collector paused while timing (hands/s, median ms, max ms):")
     worst: tuple[float, Any] = (0.0, None)
     for k in (0, 2, 4, 7):
-        hs = [typed(h) for h in hands(n if k < 7 else max(40, n // 4), k, 10 + k)]
-        per = []
-        for h in hs:
-            t = time.perf_counter()
-            gen.score_tiles(*h)
-            per.append(time.perf_counter() - t)
-            if k == 7 and per[-1] > worst[0]:
-                worst = (per[-1], h)
-        print(f"  {k} huns: {len(hs) / sum(per):10.0f}   {statistics.median(per) * 1000:7.3f}   {max(per) * 1000:8.2f}")
+        per = timed(gen.score_tiles, [typed(h) for h in hands(n if k < 7 else n // 2, k, 10 + k)])
+        if k == 7:
+            worst = max(per)
+        print(f"  {k} huns: {len(per) / sum(t for t, _ in per):10.0f}   {statistics.median(t for t, _ in per) * 1000:7.3f}"
+              f"   {max(t for t, _ in per) * 1000:8.2f}")
     if worst[1]:
-        again = []
-        for _ in range(5):
-            t = time.perf_counter()
-            gen.score_tiles(*worst[1])
-            again.append(time.perf_counter() - t)
         c, d, i = worst[1]
-        print(f"  worst 7-hun hand found: {format_tiles(list(c))} +{NAMES[d]} (indicator {NAMES[i]}):"
-              f" first {worst[0] * 1000:.2f} ms, then median {statistics.median(again) * 1000:.2f} ms")
-        # the same measure on other 7-hun hands with the garbage collector paused:
-        # how much of the worst case is the collector walking the tables
-        import gc
-        per = []
-        gc.disable()
-        try:
-            for h in [typed(x) for x in hands(max(40, n // 4), 7, 27)]:
-                t = time.perf_counter()
-                gen.score_tiles(*h)
-                per.append(time.perf_counter() - t)
-        finally:
-            gc.enable()
-        print(f"  other 7-hun hands, collector paused: median {statistics.median(per) * 1000:.3f} ms,"
-              f" worst first sight {max(per) * 1000:.2f} ms")
+        again = statistics.median(t for t, _ in timed(gen.score_tiles, [worst[1]] * 5))
+        cold = timed(Scorer().score_tiles, [worst[1]])[0][0]
+        print(f"  worst 7-hun hand: {format_tiles(list(c))} +{NAMES[d]} (indicator {NAMES[i]}): first sight"
+              f" {worst[0] * 1000:.2f} ms, again {again * 1000:.2f} ms; as the first hand of a new scorer {cold * 1000:.2f} ms")
+    # the collector's share: the same kind of hands (another set) with the collector running,
+    # and what one full collection over this process's objects costs
+    per = timed(gen.score_tiles, [typed(h) for h in hands(n // 4, 7, 27)], collector=True)
+    t = time.perf_counter()
+    gc.collect()
+    full = time.perf_counter() - t
+    print(f"  with the collector running (other 7-hun hands): median {statistics.median(t for t, _ in per) * 1000:.3f} ms,"
+          f" max {max(t for t, _ in per) * 1000:.2f} ms; a full collection of this process's"
+          f" {len(gc.get_objects())} tracked objects takes {full * 1000:.1f} ms")
 
-    print("\nwaits on 13-tile hands, each hand once (ms per hand: median, max):")
-    ws = []
-    for h in hands(max(40, n // 4), 0, 99) + hands(max(40, n // 4), 2, 98):
-        q = {k: v for k, v in h.items() if k != "draw"}
-        t = time.perf_counter()
-        gen.waits(q)
-        ws.append(time.perf_counter() - t)
+    print("\nwaits on 13-tile hands, each hand once, the collector paused while timing (ms per hand: median, max):")
+    qs = [{k: v for k, v in h.items() if k != "draw"} for h in hands(max(40, n // 4), 0, 99) + hands(max(40, n // 4), 2, 98)]
+    ws = [t for t, _ in timed(gen.waits, qs, star=False)]
     print(f"  {statistics.median(ws) * 1000:.2f} ms, {max(ws) * 1000:.2f} ms")
     print(f"\ncompile rules/tianjin.yaml, every profile and output: {compile_s:.2f} s")
 

@@ -74,7 +74,7 @@ def generate_scorer(rs: RuleSet) -> str:
     kind_items = [(k, repr(tuple((i, p.value) for i, p in enumerate(rs.patterns) if p.kind == k))) for k in rs.kinds]
     table_lines = [(k, repr(v)) for k, v in tables.items()]
     try:
-        plan, agg_patterns, agg_unless, gmask_body = plan_atoms(rs)
+        plan, agg_patterns, agg_unless, gmask_body, gmask_ctx_body = plan_atoms(rs)
         def key_of(names: list[str]) -> str:
             """A hashable tuple of the hand-level values `names`: values fixed by the rules left out."""
             parts = []
@@ -84,8 +84,9 @@ def generate_scorer(rs: RuleSet) -> str:
                 elif not HAND_VARS[c].fixed:
                     parts.append(f"tuple(h.{c}), " if elem(HAND_VARS[c].type) else f"h.{c}, ")
             return "(" + "".join(parts) + ("bytes(h.counts), " if plan.uses_count else "") + ")"
-        masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "monotone": plan.monotone, "reads_and": plan.reads_and,
-                 "ctx": key_of(plan.context), "hkey": key_of(plan.hand_names),
+        masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "gmask_ctx_body": gmask_ctx_body,
+                 "ctx_atoms": any(a.ctx for a in plan.atoms), "monotone": plan.monotone, "reads_and": plan.reads_and,
+                 "ctx": key_of(plan.context), "hkey": "(" + "".join(f"{c}, " for c in plan.hand_terms) + ")",
                  "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
                  "unless": [{"bit": 1 << j, "code": c} for j, c in enumerate(agg_unless)]}
     except NotAtomic as e:

@@ -15,7 +15,7 @@ generator, or closures over the AST from the interpreter) with these members:
   fan(mask) -> int                                the algebra
   total(h, fan) -> int                            the score table
   best(rules, h)                                  search.best_of, or search.best_by_masks with
-                                                  nbits, ctx, hkey, gmask, holds_agg, unless_agg,
+                                                  nbits, ctx, hkey, gmask, gmask_ctx, holds_agg, unless_agg,
                                                   monotone, reads_and
 and the tables and caches prepare(rules) adds.
 Nothing in engine/ knows a pattern: it finds decompositions, places the
@@ -72,6 +72,7 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
 def prepare(rules: Any) -> None:
     """Give a rules object the tables and caches the engine keeps on it."""
     rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
+    rules.wild_static = None  # the mask search's hun-only groups with their static bits (search._tables)
     rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
     rules.resolve_cache = {}  # (held, lifted) → claim

@@ -292,7 +292,8 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 _GMASK: dict = {}  # type: ignore[type-arg]
 _DP: dict = {}  # type: ignore[type-arg]
-# _GMASK: (group, hand context) → the group's atom bits; _DP: (context, state) → ((aggregate, witness), …)
+# _GMASK: group → its atom bits that read the group alone, (group, hand context) → those that
+# read the hand; _DP: (context, state) → ((aggregate, witness), …)
 #
 # An aggregate is one int: the OR of the melds' bits, the complement of the AND of
 # their bits shifted up by nbits, and the pair's bits shifted up by 2 * nbits, so
@@ -329,13 +330,14 @@ def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
     aggs_out: dict = {}  # type: ignore[type-arg]
     kept: list[int] = []
     if not na:
-        # a dominator has at least as many bits, so look at the fuller ones first
+        # a dominator has at least as many bits, so look at the fuller ones first;
+        # kept holds the complements: x is covered by y when x & ~y is 0
         for x in sorted(aggs, key=int.bit_count, reverse=True):
-            for y in kept:
-                if x & ~y == 0:
+            for ny in kept:
+                if not x & ny:
                     break
             else:
-                kept.append(x)
+                kept.append(~x)
                 aggs_out[x] = aggs[x]
         return aggs_out
     for x in sorted(aggs, key=lambda x: (x & ~na).bit_count() - (x & na).bit_count(), reverse=True):
@@ -396,7 +398,7 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool,
 def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     """The table builders for hand h: (gmask, part, wild_only, wild_chunks), each memoised
     in _GMASK/_DP under keys that name only what the table depends on."""
-    gmask_fn = rules.gmask
+    gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
     if len(_GMASK) > _CACHE_LIMIT:
         _GMASK.clear()
     if len(_DP) > _CACHE_LIMIT // 4:
@@ -404,10 +406,17 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         _OPTS.clear()
 
     def gmask(g: tuple) -> int:  # type: ignore[type-arg]
-        key = (g, ctx)
-        m = _GMASK.get(key)
+        """The group's atom bits: those of the group alone cached once for
+        every hand, those that read the hand context per context."""
+        m = _GMASK.get(g)
         if m is None:
-            m = _GMASK[key] = gmask_fn(h, g)
+            m = _GMASK[g] = gmask_fn(h, g)
+        if gmask_ctx is not None:
+            key = (g, ctx)
+            c = _GMASK.get(key)
+            if c is None:
+                c = _GMASK[key] = gmask_ctx(h, g)
+            m |= c
         return m
 
     nb, full, na = _layout(rules)  # the AND field stays empty when no test reads it: fewer distinct states
@@ -430,15 +439,25 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
 
         def keep(d: dict) -> tuple:  # type: ignore[type-arg]
             return tuple((_maximal(d, na) if monotone and len(d) > 1 else d).items())
+        # every hun-only group and its variants with a hun t, with the bits that read the group
+        # alone: the same for every hand, worked out once
+        ws = rules.wild_static
+        if ws is None:
+            ws = rules.wild_static = tuple(
+                tuple((g, gmask_fn(h, g), tuple((gt, gmask_fn(h, gt)) for gt in _with_t(g, -1, True))) for g in groups)
+                for groups in (wild_melds, wild_pairs))
+
+        def bits(g: tuple, static: int) -> int:  # type: ignore[type-arg]
+            return static | gmask_ctx(h, g) if gmask_ctx is not None else static
         key = (dp_key_free, "wild")
         base = _DP.get(key)
         if base is None:
             m0: dict = {}  # type: ignore[type-arg]
             p0: dict = {}  # type: ignore[type-arg]
-            for g in wild_melds:
-                m0.setdefault(_meld_x(gmask(g), nb, full, na), g)
-            for g in wild_pairs:
-                p0.setdefault(gmask(g) << pair_shift, g)
+            for g, sm, _ in ws[0]:
+                m0.setdefault(_meld_x(bits(g, sm), nb, full, na), g)
+            for g, sm, _ in ws[1]:
+                p0.setdefault(bits(g, sm) << pair_shift, g)
             base = _DP[key] = (keep(m0), keep(p0))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
@@ -447,12 +466,12 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         if with_t is None:
             mt: dict = {}  # type: ignore[type-arg]
             pt: dict = {}  # type: ignore[type-arg]
-            for g in wild_melds:
-                for gt in _with_t(g, t, True):
-                    mt.setdefault(_meld_x(gmask(gt), nb, full, na), gt)
-            for g in wild_pairs:
-                for gt in _with_t(g, t, True):
-                    pt.setdefault(gmask(gt) << pair_shift, gt)
+            for _, _, variants in ws[0]:
+                for gt, sm in variants:
+                    mt.setdefault(_meld_x(bits(gt, sm), nb, full, na), gt)
+            for _, _, variants in ws[1]:
+                for gt, sm in variants:
+                    pt.setdefault(bits(gt, sm) << pair_shift, gt)
             with_t = _DP[key_t] = (keep(mt), keep(pt))
         return base[0], with_t[0], base[1], with_t[1]
 
@@ -490,7 +509,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         """_group_options for the lowest natural kind k (c of it, whether k+1 and
         k+2 are held, up to `cap` huns in a group), each group with the packed
         counts it removes and its variants (the group, t placed when tl) with
-        their aggregates: memoised on exactly what they read."""
+        their aggregates, grouped by whether t is still to place after them
+        (((tl after, (((group,), aggregate), ...)), ...): one sub-table each):
+        memoised on exactly what they read."""
         key = (dp_key_t if tl else dp_key_free) | k << 9 | min(c, 3) << 7 | has1 << 6 | has2 << 5 | min(cap, 2) << 3 | tl
         got = _OPTS.get(key)
         if got is None:
@@ -498,11 +519,14 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
 
             def agg(g: tuple) -> int:  # type: ignore[type-arg]
                 return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
-            got = _OPTS[key] = tuple(
-                (delta, nn, huns, is_pair,
-                 ((g, agg(g), tl),) + (tuple((gt, agg(gt), 0) for gt in (hun_ts if t_hun else nat_ts.get(t, ())))
-                                       if tl else ()))
-                for g, delta, nn, huns, is_pair, hun_ts, nat_ts in raw)
+            got = []
+            for g, delta, nn, huns, is_pair, hun_ts, nat_ts in raw:
+                by_tl: list = [(tl, (((g,), agg(g)),))]  # type: ignore[type-arg]
+                with_t = tuple(((gt,), agg(gt)) for gt in (hun_ts if t_hun else nat_ts.get(t, ()))) if tl else ()
+                if with_t:
+                    by_tl.append((0, with_t))
+                got.append((delta, nn, huns, is_pair, tuple(by_tl)))
+            got = _OPTS[key] = tuple(got)
         return got
 
     def dp(lo: int, v: int, n: int, tl: int, cap: int) -> dict:  # type: ignore[type-arg]
@@ -525,15 +549,19 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         sh = 3 * kl
         top = 2 * cap + 1
         out: dict = {}  # type: ignore[type-arg]
-        for delta, nn, huns, is_pair, variants in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
-                                                      cap, tl, lo):
+        get = _DP.get
+        for delta, nn, huns, is_pair, by_tl in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
+                                                       cap, tl, lo):
             rest = v - delta
             step = 2 * huns + is_pair
             # with few huns the rest gets what is left (no budget it cannot use); with many,
             # every rest shares one table up to cap (the recursion is not repeated per budget)
             sub_cap = cap if cap >= _SHARED_CAP else cap - huns
-            for gv, b, tl2 in variants:
-                for bk, sub in dp(lo, rest, n - nn, tl2, sub_cap).items():
+            for tl2, variants in by_tl:
+                sub_map = get((dp_key_t if tl2 else dp_key_free) | rest << 24 | sub_cap << 9 | tl2 << 8 | lo)  # dp's key
+                if sub_map is None:
+                    sub_map = dp(lo, rest, n - nn, tl2, sub_cap)
+                for bk, sub in sub_map.items():
                     if bk & is_pair:  # a second pair
                         continue
                     bk += step
@@ -542,10 +570,11 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                     bucket = out.get(bk)
                     if bucket is None:
                         bucket = out[bk] = {}
-                    for x, wit in sub:
-                        x |= b
-                        if x not in bucket:  # (setdefault would build the witness every time)
-                            bucket[x] = (gv,) + wit
+                    for gv, b in variants:
+                        for x, wit in sub:
+                            x |= b
+                            if x not in bucket:  # (setdefault would build the witness every time)
+                                bucket[x] = gv + wit
         res = {}
         for bk, bucket in out.items():
             if monotone and len(bucket) > 1:

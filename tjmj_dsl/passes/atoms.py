@@ -40,6 +40,7 @@ class Atom:
     var: str  # the group variable; "pair" for atoms on the pair
     inst: list[tuple[str, A.Node, int]]  # (variable, its domain, the domain's size)
     base: int
+    ctx: bool = False  # reads the hand (beyond what the rules fix): its bit depends on the hand context
 
     @property
     def width(self) -> int:
@@ -54,7 +55,7 @@ class AtomPlan:
     atoms: list[Atom] = field(default_factory=list)
     types: dict[int, str] = field(default_factory=dict)
     context: list[str] = field(default_factory=list)  # hand-level names the atoms read
-    hand_names: list[str] = field(default_factory=list)  # hand-level names any pattern or conflict test reads
+    hand_terms: list[str] = field(default_factory=list)  # code of the hand-level parts of the pattern and conflict tests
     uses_count: bool = False
     monotone: bool = True  # every atom test stands where more bits can only make more patterns hold
     reads_and: bool = False  # some test reads the AND of the melds' or groups' masks (an all() over them)
@@ -158,6 +159,7 @@ class AtomEmitter(Emitter):
         self.inst: dict[str, tuple[A.Node, int | None]] = {}  # enclosing non-group quantifier vars
         self.groupvars: set[str] = set()
         self.positive = True  # False under not, inside a comparison, a condition or arithmetic
+        self.terms = True  # record hand-level terms (the pattern tests; not the group atoms)
 
     def _size(self, dom: A.Node) -> int | None:
         if isinstance(dom, A.ListLit):
@@ -176,13 +178,16 @@ class AtomEmitter(Emitter):
             if size is None or (_free(dom) & (set(self.inst) | self.groupvars | D_NAMES)):
                 raise NotAtomic(f"{var} depends on {v}, whose list has no fixed size")
             inst.append((v, dom, size))
+        ctx = False
         for x in [y for part in [body] + [d for _, d, _ in inst] for y in A.walk(part)]:
             if isinstance(x, A.Name) and (x.id in HAND_VARS or x.id in self.flags) and x.id not in ("true", "false", "none"):
                 if x.id not in self.plan.context:
                     self.plan.context.append(x.id)
+                ctx |= x.id in self.flags or not HAND_VARS[x.id].fixed
             if isinstance(x, A.Call) and x.func == "count":
                 self.plan.uses_count = True
-        atom = Atom(body, var, inst, self.plan.nbits)
+                ctx = True
+        atom = Atom(body, var, inst, self.plan.nbits, ctx)
         self.plan.atoms.append(atom)
         strides = []
         w = 1
@@ -193,7 +198,27 @@ class AtomEmitter(Emitter):
         idx = " + ".join([str(atom.base)] + [f"i_{v} * {s}" if s != 1 else f"i_{v}" for (v, _, _), s in zip(inst, strides)])
         return idx
 
+    def _hand_term(self, n: A.Node, bound: frozenset[str]) -> bool:
+        """Whether n reads the hand and nothing else: no decomposition, no
+        group, no variable bound outside it, and some value not fixed by the rules."""
+        free = _free(n)
+        if free & (D_NAMES | bound | self.groupvars | set(self.inst)) or isinstance(n, A.ListLit):
+            return False
+        return any((isinstance(x, A.Name) and x.id in free and (x.id in self.flags or (
+                    x.id in HAND_VARS and not HAND_VARS[x.id].fixed and x.id not in ("true", "false", "none"))))
+                   or (isinstance(x, A.Call) and x.func == "count") for x in A.walk(n))
+
     def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:
+        if self.terms and self._hand_term(n, bound):
+            # a hand-level part of a test: its value, with the aggregate, decides the test
+            self.terms = False  # (its own parts are not terms of their own)
+            try:
+                code = Emitter.emit(self, n, bound)
+            finally:
+                self.terms = True
+            if code not in self.plan.hand_terms:
+                self.plan.hand_terms.append(code)
+            return code
         if isinstance(n, A.Quant) and isinstance(n.domain, A.Name) and n.domain.id in ("melds", "groups"):
             if n.op not in ("any", "all"):
                 raise NotAtomic(f"{n.op}() over {n.domain.id}")
@@ -244,9 +269,11 @@ class AtomEmitter(Emitter):
                    for x in A.walk(n))
 
 
-def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
+def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str, str]:
     """(plan, code of each pattern, code of each conflict's unless, code of the
-    gmask body). Raises NotAtomic when the rules do not fit."""
+    group-mask bodies for the atoms that read only the group (and what the
+    rules fix), and for those that read the hand too). Raises NotAtomic when
+    the rules do not fit."""
     defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
     fresh = itertools.count()
     plan = AtomPlan()
@@ -266,16 +293,10 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
     unl_nodes = [prep(c.unless) if c.unless is not None else None for p in rs.patterns for c in p.conflicts]
     pats = [em.emit(n) for n in nodes]
     unl = [em.emit(n) if n is not None else "False" for n in unl_nodes]
-    hand_level = set(HAND_VARS) - {"true", "false", "none"} | {f for f, _ in rs.flags}
-    for n in nodes + [u for u in unl_nodes if u is not None]:
-        for x in sorted(_free(n) & hand_level):
-            if x not in plan.hand_names:
-                plan.hand_names.append(x)
-        if any(isinstance(x, A.Call) and x.func == "count" for x in A.walk(n)):
-            plan.uses_count = True
     body = Emitter(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
-    lines = []
+    bodies: dict[bool, list[str]] = {False: [], True: []}
     for a in plan.atoms:
+        lines = bodies[a.ctx]
         lines.append(f"    {'pair' if a.var == 'pair' else 'v_' + a.var} = g")
         bound = frozenset(v for v, _, _ in a.inst) | ({a.var} if a.var != "pair" else frozenset())
         test = body.emit(a.body, bound)
@@ -287,4 +308,4 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str]:
                 t = _bind(t, v, its[i], i)
             lines.append(f"    if {t}:")
             lines.append(f"        m |= {1 << (a.base + offset)}")
-    return plan, pats, unl, "\n".join(lines) if lines else "    pass"
+    return plan, pats, unl, "\n".join(bodies[False]) or "    pass", "\n".join(bodies[True]) or "    pass"
