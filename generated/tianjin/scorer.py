@@ -859,6 +859,12 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
 _RAW: dict = {}  # type: ignore[type-arg]
 _OPTS: dict = {}  # type: ignore[type-arg]
 _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across hun budgets
+# budgets as bits: bit 2 * huns + pairs. _UPTO[c]: up to c huns; _FEASIBLE[n % 3]: those that n
+# natural tiles can meet (n + huns - 2 * pairs a multiple of 3); _NO_PAIR: those without a pair
+_UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(16))
+_FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(16) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
+_NO_PAIR = sum(1 << (2 * w) for w in range(16))
+_NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
 _CTX_ID: dict = {}  # type: ignore[type-arg]
 
 
@@ -1020,43 +1026,50 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             got = _OPTS[key] = tuple(got)
         return got
 
-    def dp(lo: int, v: int, n: int, tl: int, cap: int) -> dict:  # type: ignore[type-arg]
+    def dp(lo: int, v: int, n: int, tl: int, want: int, shared: int) -> dict:  # type: ignore[type-arg]
         """Every way to make one part's natural tiles into groups, each holding
-        a natural tile, with up to `cap` huns beside them, t placed among them
-        if tl: {2 * huns used + pairs: its maximal aggregates}. n counts the tiles. The melds follow
-        (3 melds + 2 pairs = tiles + huns). The part's counts are packed in an
-        int v, 3 bits per kind from kind lo up: removing a group is one
-        subtraction, finding the lowest kind one bit trick. One table serves
-        every hun budget up to cap, so the recursion is not repeated per budget."""
-        key = (dp_key_t if tl else dp_key_free) | v << 24 | cap << 9 | tl << 8 | lo  # one int: fast to hash
+        a natural tile, with huns beside them, t placed among them if tl:
+        {2 * huns used + pairs: its maximal aggregates}, for the budgets whose
+        bits `want` sets (n counts the tiles; the melds follow: 3 melds + 2
+        pairs = tiles + huns). The part's counts are packed in an int v, 3 bits
+        per kind from kind lo up: removing a group is one subtraction, finding
+        the lowest kind one bit trick. With few huns each rest is asked for
+        exactly the budgets left (no work on budgets nobody needs); with many
+        (`shared`: the cap), every rest is asked for every budget up to the cap,
+        so one table serves all the budgets and the recursion is not repeated."""
+        if not v:  # no tile left: no group, no hun, no pair; t must be placed already
+            return {} if tl or not want & 1 else _NOTHING
+        key = (dp_key_t if tl else dp_key_free) | v << 24 | want << 6 | tl << 5 | lo  # one int: fast to hash
         got = _DP.get(key)
         if got is not None:
             return got
-        if not v or (not cap and n % 3 == 1):  # no tile left; or n tiles and no hun: no shape
-            res: dict = {} if tl or v else {0: ((0, ()),)}  # type: ignore[type-arg]
-            _DP[key] = res
-            return res
         kl = ((v & -v).bit_length() - 1) // 3
         sh = 3 * kl
-        top = 2 * cap + 1
         out: dict = {}  # type: ignore[type-arg]
         get = _DP.get
         for delta, nn, huns, is_pair, by_tl in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
-                                                       cap, tl, lo):
+                                                       (want.bit_length() - 1) >> 1, tl, lo):
             rest = v - delta
+            n2 = n - nn
             step = 2 * huns + is_pair
-            # with few huns the rest gets what is left (no budget it cannot use); with many,
-            # every rest shares one table up to cap (the recursion is not repeated per budget)
-            sub_cap = cap if cap >= _SHARED_CAP else cap - huns
+            if shared:
+                want2 = _UPTO[shared] & _FEASIBLE[n2 % 3]
+            else:  # the budgets left for the rest; after a pair, none with a pair
+                want2 = want >> step & (_NO_PAIR if is_pair else -1) & _FEASIBLE[n2 % 3]
+                if not want2:
+                    continue
             for tl2, variants in by_tl:
-                sub_map = get((dp_key_t if tl2 else dp_key_free) | rest << 24 | sub_cap << 9 | tl2 << 8 | lo)  # dp's key
-                if sub_map is None:
-                    sub_map = dp(lo, rest, n - nn, tl2, sub_cap)
+                if rest:
+                    sub_map = get((dp_key_t if tl2 else dp_key_free) | rest << 24 | want2 << 6 | tl2 << 5 | lo)  # dp's key
+                    if sub_map is None:
+                        sub_map = dp(lo, rest, n2, tl2, want2, shared)
+                else:
+                    sub_map = {} if tl2 or not want2 & 1 else _NOTHING
                 for bk, sub in sub_map.items():
                     if bk & is_pair:  # a second pair
                         continue
                     bk += step
-                    if bk > top:  # more huns than cap
+                    if not want >> bk & 1:  # a budget not asked for
                         continue
                     bucket = out.get(bk)
                     if bucket is None:
@@ -1075,11 +1088,13 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         return res
 
     def part(i: int, vec: tuple[int, ...], tl: int, cap: int) -> dict:  # type: ignore[type-arg]
-        """dp for part i's tiles `vec` (memoised by them)."""
+        """dp for part i's tiles `vec` and every hun budget up to cap (memoised by them)."""
         key = (dp_key_t if tl else dp_key_free, i, vec, tl, cap)
         got = _DP.get(key)
         if got is None:
-            got = _DP[key] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), sum(vec), tl, cap)
+            n = sum(vec)
+            got = _DP[key] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), n, tl,
+                                _UPTO[cap] & _FEASIBLE[n % 3], cap if cap >= _SHARED_CAP else 0)
         return got
 
     def wild_chunks(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
