@@ -861,9 +861,9 @@ _OPTS: dict = {}  # type: ignore[type-arg]
 _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across hun budgets
 # budgets as bits: bit 2 * huns + pairs. _UPTO[c]: up to c huns; _FEASIBLE[n % 3]: those that n
 # natural tiles can meet (n + huns - 2 * pairs a multiple of 3); _NO_PAIR: those without a pair
-_UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(16))
-_FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(16) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
-_NO_PAIR = sum(1 << (2 * w) for w in range(16))
+_UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
+_FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
+_NO_PAIR = sum(1 << (2 * w) for w in range(32))
 _NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
 _CTX_ID: dict = {}  # type: ignore[type-arg]
 
@@ -1052,10 +1052,11 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             rest = v - delta
             n2 = n - nn
             step = 2 * huns + is_pair
+            # a group holds a natural tile and at most 2 huns: the rest takes at most 2 * n2
             if shared:
-                want2 = _UPTO[shared] & _FEASIBLE[n2 % 3]
+                want2 = _UPTO[min(shared, 2 * n2)] & _FEASIBLE[n2 % 3]
             else:  # the budgets left for the rest; after a pair, none with a pair
-                want2 = want >> step & (_NO_PAIR if is_pair else -1) & _FEASIBLE[n2 % 3]
+                want2 = want >> step & (_NO_PAIR if is_pair else -1) & _UPTO[2 * n2] & _FEASIBLE[n2 % 3]
                 if not want2:
                     continue
             for tl2, variants in by_tl:
