@@ -4,6 +4,7 @@ every kind of bad input."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -94,3 +95,52 @@ def test_not_a_win_says_why(gen: Scorer) -> None:
     assert (no_shape.win, no_shape.fan, no_shape.reason) == (False, 0, "no_winning_shape")
     low = gen.score_tiles(tuple(parse_tiles("345m123sEEE456s9m")), parse_tile("7p"), parse_tile("7p"))  # a bare 提溜
     assert (low.win, low.fan, low.total, low.patterns, low.reason) == (False, 1, 0, ("tiliu",), "below_min_fan")
+
+
+def many_hun_hands(n: int, seed: int) -> list[tuple[tuple[int, ...], int, int]]:
+    """Winning shapes under three hun kinds with 0 to 11 huns (the widest hun
+    budgets a hand can have), as score_tiles arguments."""
+    from tests.handgen import random_shape
+    from tjmj_dsl.engine.hand import hun_kinds_of
+    rng = random.Random(seed)
+    out: list[tuple[tuple[int, ...], int, int]] = []
+    while len(out) < n:
+        indicator = rng.randrange(34)
+        kinds = hun_kinds_of(indicator, 3, ((27, 28, 29, 30), (31, 32, 33)))
+        tiles = [t for g in random_shape(rng) for t in g]
+        for i in rng.sample(range(14), rng.randrange(12)):
+            tiles[i] = rng.choice(kinds)
+        if max(tiles.count(k) for k in tiles) > 4 or tiles.count(indicator) > 3:
+            continue
+        rng.shuffle(tiles)
+        out.append((tuple(sorted(tiles[:13])), tiles[13], indicator))
+    return out
+
+
+def test_tables_do_not_depend_on_the_hands_before() -> None:
+    """The mask search shares its tables across hands under keys that must
+    name everything a table depends on; a key too narrow would hand one hand
+    another's table. A scorer that has scored many hands first must claim what
+    a scorer with no table at all claims, with up to 11 huns (three hun kinds)."""
+    warm, cold = Scorer(options={"hun_kinds": 3}), Scorer(options={"hun_kinds": 3})
+    hands = many_hun_hands(400, 5)
+    for h in hands:
+        warm.score_tiles(*h)
+    wins = 0
+    for h in hands[::4]:
+        cold._module.clear_tables(cold._rules)
+        c = cold.score_tiles(*h)
+        assert warm.score_tiles(*h) == c, h
+        wins += c.win
+    assert wins > 40  # the hands mostly win: the claims compared are real ones
+
+
+def test_three_hun_kinds_agree_with_the_interpreter() -> None:
+    """Under three hun kinds the generated scorer claims what the reference
+    interpreter claims (hands with up to 5 huns: the interpreter spells out
+    every face of a group of huns alone, so more would take minutes)."""
+    gen, ref = Scorer(options={"hun_kinds": 3}), Scorer(options={"hun_kinds": 3}, backend="interpreter")
+    hands = [h for h in many_hun_hands(300, 11) if sum(x in ref._rules.hun_table[h[2]][1] for x in h[0] + (h[1],)) <= 5][:40]
+    assert len(hands) == 40
+    for h in hands:
+        assert gen.score_tiles(*h) == ref.score_tiles(*h), h

@@ -864,6 +864,8 @@ _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across
 _UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
 _FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
 _NO_PAIR = sum(1 << (2 * w) for w in range(32))
+# a part table's key is one int: lo (5 bits), tl (1), the budgets asked for (42 bits: up to
+# 20 huns), the packed counts (9 kinds x 3 bits, from bit 48), the table context's id (from bit 96)
 _NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
 _CTX_ID: dict = {}  # type: ignore[type-arg]
 
@@ -924,8 +926,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
     # a table with the winning tile placed depends on it; one without does not
     # (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
-    dp_key_t = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)) << 56
-    dp_key_free = _ctx_id((ctx, chow)) << 56
+    dp_key_t = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)) << 96
+    dp_key_free = _ctx_id((ctx, chow)) << 96
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
         """Distinct masks of groups made only of huns, melds and pairs: those
@@ -1039,7 +1041,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         so one table serves all the budgets and the recursion is not repeated."""
         if not v:  # no tile left: no group, no hun, no pair; t must be placed already
             return {} if tl or not want & 1 else _NOTHING
-        key = (dp_key_t if tl else dp_key_free) | v << 24 | want << 6 | tl << 5 | lo  # one int: fast to hash
+        key = (dp_key_t if tl else dp_key_free) | v << 48 | want << 6 | tl << 5 | lo  # one int: fast to hash
         got = _DP.get(key)
         if got is not None:
             return got
@@ -1061,7 +1063,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                     continue
             for tl2, variants in by_tl:
                 if rest:
-                    sub_map = get((dp_key_t if tl2 else dp_key_free) | rest << 24 | want2 << 6 | tl2 << 5 | lo)  # dp's key
+                    sub_map = get((dp_key_t if tl2 else dp_key_free) | rest << 48 | want2 << 6 | tl2 << 5 | lo)  # dp's key
                     if sub_map is None:
                         sub_map = dp(lo, rest, n2, tl2, want2, shared)
                 else:
@@ -1227,6 +1229,17 @@ def _chunks(items: tuple, na: int, size: int = 8) -> tuple:  # type: ignore[type
 
 
 _HF: dict = {}  # type: ignore[type-arg]
+
+
+def clear_tables(rules: Any) -> None:
+    """Forget every table and cache the search keeps (the module's and those
+    prepare() put on rules): for memory, and for tests that a table's key
+    names everything it depends on."""
+    for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _RAW, _OPTS, _HF):
+        cache.clear()
+    for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info"):
+        getattr(rules, name).clear()
+    rules.wild_static = None
 # hun-free part tables: ctx → for each t, a dict per part: its tiles → (pairs, aggregates, the one)
 
 
