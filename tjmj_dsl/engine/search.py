@@ -292,6 +292,7 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 _GMASK: dict = {}  # type: ignore[type-arg]
 _DP: dict = {}  # type: ignore[type-arg]
+_TAB: dict = {}  # type: ignore[type-arg]
 # _GMASK: group → its atom bits that read the group alone, (group, hand context) → those that
 # read the hand; _DP: (context, state) → ((aggregate, witness), …)
 #
@@ -373,8 +374,7 @@ _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across
 _UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
 _FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
 _NO_PAIR = sum(1 << (2 * w) for w in range(32))
-# a part table's key is one int: lo (5 bits), tl (1), the budgets asked for (42 bits: up to
-# 20 huns), the packed counts (9 kinds x 3 bits, from bit 48), the table context's id (from bit 96)
+# _TAB: a table context's id (shifted, as in _tables) → that context's part tables (dp)
 _NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
 _CTX_ID: dict = {}  # type: ignore[type-arg]
 
@@ -409,8 +409,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
     if len(_GMASK) > _CACHE_LIMIT:
         _GMASK.clear()
-    if len(_DP) > _CACHE_LIMIT // 4:
+    if len(_DP) > _CACHE_LIMIT // 4 or len(_TAB) > 256:
         _DP.clear()
+        _TAB.clear()
         _OPTS.clear()
 
     def gmask(g: tuple) -> int:  # type: ignore[type-arg]
@@ -435,8 +436,21 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
     # a table with the winning tile placed depends on it; one without does not
     # (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
-    dp_key_t = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)) << 96
-    dp_key_free = _ctx_id((ctx, chow)) << 96
+    dp_key_t = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)) << 32
+    dp_key_free = _ctx_id((ctx, chow)) << 32
+    # the part tables of this hand's contexts (with t to place, and without): small int keys
+    tab_t = _TAB.get(dp_key_t)
+    if tab_t is None:
+        tab_t = _TAB[dp_key_t] = {}
+    tab_free = _TAB.get(dp_key_free)
+    if tab_free is None:
+        tab_free = _TAB[dp_key_free] = {}
+    if len(tab_t) + len(tab_free) > _CACHE_LIMIT // 8:
+        tab_t.clear()
+        tab_free.clear()
+    # a part table's key: lo (5 bits), the budgets asked for (2 bits per hun a hand can hold, and
+    # 2), the packed counts above them
+    vshift = 7 + 2 * rules.hun_count * rules.copies
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
         """Distinct masks of groups made only of huns, melds and pairs: those
@@ -550,14 +564,15 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         so one table serves all the budgets and the recursion is not repeated."""
         if not v:  # no tile left: no group, no hun, no pair; t must be placed already
             return {} if tl or not want & 1 else _NOTHING
-        key = (dp_key_t if tl else dp_key_free) | v << 48 | want << 6 | tl << 5 | lo  # one int: fast to hash
-        got = _DP.get(key)
+        tab = tab_t if tl else tab_free
+        key = v << vshift | want << 5 | lo  # one small int: fast to hash
+        got = tab.get(key)
         if got is not None:
             return got
         kl = ((v & -v).bit_length() - 1) // 3
         sh = 3 * kl
         out: dict = {}  # type: ignore[type-arg]
-        get = _DP.get
+        get_t, get_free = tab_t.get, tab_free.get
         for delta, nn, huns, is_pair, by_tl in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
                                                        (want.bit_length() - 1) >> 1, tl, lo):
             rest = v - delta
@@ -572,7 +587,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                     continue
             for tl2, variants in by_tl:
                 if rest:
-                    sub_map = get((dp_key_t if tl2 else dp_key_free) | rest << 48 | want2 << 6 | tl2 << 5 | lo)  # dp's key
+                    sub_map = (get_t if tl2 else get_free)(rest << vshift | want2 << 5 | lo)  # dp's key
                     if sub_map is None:
                         sub_map = dp(lo, rest, n2, tl2, want2, shared)
                 else:
@@ -596,7 +611,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             if monotone and len(bucket) > 1:
                 bucket = _maximal(bucket, na)
             res[bk] = tuple(bucket.items())
-        _DP[key] = res
+        tab[key] = res
         return res
 
     def part(i: int, vec: tuple[int, ...], tl: int, cap: int) -> dict:  # type: ignore[type-arg]
@@ -744,7 +759,7 @@ def clear_tables(rules: Any) -> None:
     """Forget every table and cache the search keeps (the module's and those
     prepare() put on rules): for memory, and for tests that a table's key
     names everything it depends on."""
-    for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _RAW, _OPTS, _HF):
+    for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF):
         cache.clear()
     for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info"):
         getattr(rules, name).clear()
