@@ -781,15 +781,18 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 # ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
 
-_GMASK: dict = {}  # type: ignore[type-arg]
-_DP: dict = {}  # type: ignore[type-arg]
-_TAB: dict = {}  # type: ignore[type-arg]
-# _GMASK: group → its atom bits that read the group alone, (group, hand context) → those that
-# read the hand; _DP: (context, state) → ((aggregate, witness), …)
-#
 # An aggregate is one int: the OR of the melds' bits, the complement of the AND of
 # their bits shifted up by nbits, and the pair's bits shifted up by 2 * nbits, so
 # joining two partial readings is a single OR (see _layout).
+#
+# The tables, all keyed by what they depend on and nothing else:
+_GMASK: dict = {}  # type: ignore[type-arg]  # group → its atom bits that read the group alone;
+#                                             (group, hand context) → those that read the hand
+_TAB: dict = {}  # type: ignore[type-arg]  # table context id → {part table key: part table} (dp)
+_DP: dict = {}  # type: ignore[type-arg]  # (context, what) → the part tables by tiles, hun-only tables
+_RAW: dict = {}  # type: ignore[type-arg]  # the groups holding a lowest kind, whatever the hand
+_OPTS: dict = {}  # type: ignore[type-arg]  # the same with their aggregates, per table context
+_CTX_ID: dict = {}  # type: ignore[type-arg]  # table context → its small id
 
 
 def _layout(rules: Any) -> tuple[int, int, int]:
@@ -842,9 +845,6 @@ def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
     return aggs_out
 
 
-
-
-_PART_RANGES = tuple((i, lo, hi) for i, (lo, hi) in enumerate(_PARTS))
 _PART_OF = tuple(i for i, (lo, hi) in enumerate(_PARTS) for _ in range(lo, hi))  # kind → its part
 
 
@@ -857,17 +857,13 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
                 out[k] = w + w2
 
 
-_RAW: dict = {}  # type: ignore[type-arg]
-_OPTS: dict = {}  # type: ignore[type-arg]
 _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across hun budgets
 # budgets as bits: bit 2 * huns + pairs. _UPTO[c]: up to c huns; _FEASIBLE[n % 3]: those that n
 # natural tiles can meet (n + huns - 2 * pairs a multiple of 3); _NO_PAIR: those without a pair
 _UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
 _FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
 _NO_PAIR = sum(1 << (2 * w) for w in range(32))
-# _TAB: a table context's id (shifted, as in _tables) → that context's part tables (dp)
 _NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
-_CTX_ID: dict = {}  # type: ignore[type-arg]
 
 
 def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
@@ -896,7 +892,7 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool,
 
 def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     """The table builders for hand h: (gmask, part, wild_only, wild_chunks), each memoised
-    in _GMASK/_DP under keys that name only what the table depends on."""
+    in the tables above under keys that name only what the table depends on."""
     gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
     if len(_GMASK) > _CACHE_LIMIT:
         _GMASK.clear()
