@@ -1028,14 +1028,20 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
 
             def agg(g: tuple) -> int:  # type: ignore[type-arg]
                 return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
-            got = []
+            # options that take the same natural tiles and huns lead to the same rest: of
+            # those (and the same t still to place) only the maximal aggregates can matter
+            # when the rules are monotone; the others are dropped here, once
+            same: dict = {}  # type: ignore[type-arg]
             for g, delta, nn, huns, is_pair, hun_ts, nat_ts in raw:
-                by_tl: list = [(tl, (((g,), agg(g)),))]  # type: ignore[type-arg]
-                with_t = tuple(((gt,), agg(gt)) for gt in (hun_ts if t_hun else nat_ts.get(t, ()))) if tl else ()
-                if with_t:
-                    by_tl.append((0, with_t))
-                got.append((delta, nn, huns, is_pair, tuple(by_tl)))
-            got = _OPTS[key] = tuple(got)
+                by = same.setdefault((delta, nn, huns, is_pair), {})
+                by.setdefault(tl, {}).setdefault(agg(g), (g,))
+                for gt in (hun_ts if t_hun else nat_ts.get(t, ())) if tl else ():
+                    by.setdefault(0, {}).setdefault(agg(gt), (gt,))
+            got = _OPTS[key] = tuple(
+                (delta, nn, huns, is_pair,
+                 tuple((tl2, tuple((gv, b) for b, gv in (_maximal(d, na) if monotone and len(d) > 1 else d).items()))
+                       for tl2, d in by.items()))
+                for (delta, nn, huns, is_pair), by in same.items())
         return got
 
     def dp(lo: int, v: int, n: int, tl: int, want: int, shared: int) -> dict:  # type: ignore[type-arg]
