@@ -334,6 +334,9 @@ def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
     aggs_out: dict = {}  # type: ignore[type-arg]
     kept: list[int] = []
     if not na:
+        if len(aggs) == 2:  # the most common case, without sorting
+            (x, wx), (y, wy) = aggs.items()
+            return {y: wy} if not x & ~y else ({x: wx} if not y & ~x else aggs)
         # a dominator has at least as many bits, so look at the fuller ones first;
         # kept holds the complements: x is covered by y when x & ~y is 0
         for x in sorted(aggs, key=int.bit_count, reverse=True):
