@@ -339,13 +339,31 @@ def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
             return {y: wy} if not x & ~y else ({x: wx} if not y & ~x else aggs)
         # a dominator has at least as many bits, so look at the fuller ones first;
         # kept holds the complements: x is covered by y when x & ~y is 0
+        if len(aggs) <= 16:
+            for x in sorted(aggs, key=int.bit_count, reverse=True):
+                for ny in kept:
+                    if not x & ny:
+                        break
+                else:
+                    kept.append(~x)
+                    aggs_out[x] = aggs[x]
+            return aggs_out
+        # many: only a kept one holding x's highest bit can cover x, so the kept
+        # ones are listed by each of their bits and x looks at one list
+        by_bit: dict = {}  # type: ignore[type-arg]
         for x in sorted(aggs, key=int.bit_count, reverse=True):
-            for ny in kept:
+            if not x and aggs_out:  # no bit: covered by anything kept
+                break
+            for ny in by_bit.get(x.bit_length(), ()):
                 if not x & ny:
                     break
             else:
-                kept.append(~x)
                 aggs_out[x] = aggs[x]
+                y = x
+                while y:
+                    b = y.bit_length()
+                    by_bit.setdefault(b, []).append(~x)
+                    y ^= 1 << (b - 1)
         return aggs_out
     for x in sorted(aggs, key=lambda x: (x & ~na).bit_count() - (x & na).bit_count(), reverse=True):
         for y in kept:
