@@ -544,34 +544,47 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         res = _DP[key] = tuple(out.items())
         return res
 
+    def agg(g: tuple) -> int:  # type: ignore[type-arg]
+        """A group's contribution to an aggregate (as a meld or as the pair)."""
+        return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
+
+    def variants_of(groups: Any) -> tuple:  # type: ignore[type-arg]
+        """((group,), aggregate) for the groups, one per distinct aggregate, only the maximal ones when monotone."""
+        d: dict = {}  # type: ignore[type-arg]
+        for g in groups:
+            d.setdefault(agg(g), (g,))
+        return tuple((w, b) for b, w in (_maximal(d, na) if monotone and len(d) > 1 else d).items())
+
     def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
         """_group_options for the lowest natural kind k (c of it, whether k+1 and
         k+2 are held, up to `cap` huns in a group), each group with the packed
         counts it removes and its variants (the group, t placed when tl) with
         their aggregates, grouped by whether t is still to place after them
-        (((tl after, (((group,), aggregate), ...)), ...): one sub-table each):
-        memoised on exactly what they read."""
-        key = (dp_key_t if tl else dp_key_free) | k << 9 | min(c, 3) << 7 | has1 << 6 | has2 << 5 | min(cap, 2) << 3 | tl
+        (((tl after, (((group,), aggregate), ...)), ...): one sub-table each).
+        Options that take the same natural tiles and huns lead to the same
+        rest: of those (and the same t still to place) only the maximal
+        aggregates can matter when the rules are monotone, so the others are
+        dropped here, once. The groups without t are worked out once per
+        hand context, the variants with t once per winning tile."""
+        c, cap = min(c, 3), min(cap, 2)
+        fkey = dp_key_free | k << 9 | c << 7 | has1 << 6 | has2 << 5 | cap << 3
+        base = _OPTS.get(fkey)
+        if base is None:
+            same: dict = {}  # type: ignore[type-arg]
+            for item in _raw_options(k, c, has1, has2, cap, True, True, chow, lo):
+                same.setdefault(item[1:5], []).append(item)
+            entries = tuple((dkey, variants_of(it[0] for it in items), tuple(items)) for dkey, items in same.items())
+            base = _OPTS[fkey] = (tuple(dkey + (((0, v),),) for dkey, v, _ in entries), entries)
+        if not tl:
+            return base[0]
+        key = dp_key_t | k << 9 | c << 7 | has1 << 6 | has2 << 5 | cap << 3 | 1
         got = _OPTS.get(key)
         if got is None:
-            raw = _raw_options(k, min(c, 3), has1, has2, min(cap, 2), True, True, chow, lo)
-
-            def agg(g: tuple) -> int:  # type: ignore[type-arg]
-                return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
-            # options that take the same natural tiles and huns lead to the same rest: of
-            # those (and the same t still to place) only the maximal aggregates can matter
-            # when the rules are monotone; the others are dropped here, once
-            same: dict = {}  # type: ignore[type-arg]
-            for g, delta, nn, huns, is_pair, hun_ts, nat_ts in raw:
-                by = same.setdefault((delta, nn, huns, is_pair), {})
-                by.setdefault(tl, {}).setdefault(agg(g), (g,))
-                for gt in (hun_ts if t_hun else nat_ts.get(t, ())) if tl else ():
-                    by.setdefault(0, {}).setdefault(agg(gt), (gt,))
-            got = _OPTS[key] = tuple(
-                (delta, nn, huns, is_pair,
-                 tuple((tl2, tuple((gv, b) for b, gv in (_maximal(d, na) if monotone and len(d) > 1 else d).items()))
-                       for tl2, d in by.items()))
-                for (delta, nn, huns, is_pair), by in same.items())
+            out = []
+            for dkey, variants, items in base[1]:
+                with_t = variants_of(gt for it in items for gt in (it[5] if t_hun else it[6].get(t, ())))
+                out.append(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),))
+            got = _OPTS[key] = tuple(out)
         return got
 
     def dp(lo: int, v: int, n: int, tl: int, want: int, shared: int) -> dict:  # type: ignore[type-arg]
