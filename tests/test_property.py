@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -139,3 +141,48 @@ def _consistent(r: dict[str, Any]) -> None:
     # the formula's right-hand side is the fan; a win needs the minimum fan (2)
     assert r["formula"].endswith(f"= {r['fan']}")
     assert r["win"] == (r["fan"] >= 2)
+
+
+# Rule sets that take the mask search's other paths: 对对 reads the AND of the
+# melds' masks (all(g in melds: ...)), which differs from reading to reading;
+# a pattern under `not` makes the rules non-monotone (no dominance pruning, no
+# bounded join, every aggregate scored). Test overlays, not Tianjin rules.
+OVERLAY = """\
+extends: {base}
+name: {name}
+patterns:
+  {pid}:
+    name: {pid}
+    kind: mul
+    value: 2
+    when: "{when}"
+    description: A test overlay, not a Tianjin rule.
+    source: tests/test_property.py (test overlay)
+"""
+OVERLAYS = (("all_pungs_demo", "duidui", "all(g in melds: g.is_pung or g.is_kong)"),
+            ("not_monotone_demo", "wuchi", "not any(g in melds: g.is_chow)"))
+
+
+@pytest.fixture(scope="module")
+def other_rules(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Scorer, Scorer]]:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = []
+    for name, pid, when in OVERLAYS:
+        path = tmp_path_factory.mktemp("rules") / f"{name}.yaml"
+        path.write_text(OVERLAY.format(base=os.path.join(root, "rules", "tianjin.yaml"), name=name, pid=pid, when=when),
+                        encoding="utf-8")
+        out.append((Scorer(str(path)), Scorer(str(path), backend="interpreter")))
+    return out
+
+
+def test_other_rule_shapes_take_the_paths_they_should(other_rules: list[tuple[Scorer, Scorer]]) -> None:
+    (all_pungs, _), (not_monotone, _) = other_rules
+    assert all_pungs._rules.reads_and and all_pungs._rules.monotone
+    assert not not_monotone._rules.monotone
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(requests(0, 3))
+def test_other_rule_shapes_agree_with_interpreter(other_rules: list[tuple[Scorer, Scorer]], request: dict[str, Any]) -> None:
+    for gen, interp in other_rules:
+        _agree(gen, interp, request)
