@@ -818,6 +818,11 @@ def _with_t(g: tuple, t: int, t_hun: bool) -> list:  # type: ignore[type-arg]
     return out
 
 
+def _pruned(aggs: dict, monotone: bool, na: int) -> dict:  # type: ignore[type-arg]
+    """aggs, cut to the maximal aggregates when the rules are monotone (the others can never score more)."""
+    return _maximal(aggs, na) if monotone and len(aggs) > 1 else aggs
+
+
 def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
     """Drop every aggregate whose bits another one has too: when the rules are
     monotone in the bits it can never score more. `na` is the complemented-AND
@@ -839,8 +844,9 @@ def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
                     kept.append(~x)
                     aggs_out[x] = aggs[x]
             return aggs_out
-        # many: only a kept one holding x's highest bit can cover x, so the kept
-        # ones are listed by each of their bits and x looks at one list
+        # many (measured: faster from about 16 on, slower below): only a kept one
+        # holding x's highest bit can cover x, so the kept ones are listed by each
+        # of their bits and x looks at one list
         by_bit: dict = {}  # type: ignore[type-arg]
         for x in sorted(aggs, key=int.bit_count, reverse=True):
             if not x and aggs_out:  # no bit: covered by anything kept
@@ -895,11 +901,11 @@ def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
     return got
 
 
-def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool, pair: bool, chow: bool, lo: int) -> tuple:  # type: ignore[type-arg]
+def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, lo: int) -> tuple:  # type: ignore[type-arg]
     """The groups that can hold the lowest natural kind k, whatever the hand:
     (group, its natural tiles packed 3 bits per kind from lo, how many, huns,
     is pair, its variants with a hun t, {natural t: its variants with t})."""
-    key = (k, c, has1, has2, wild, melds, pair, chow)
+    key = (k, c, has1, has2, wild, chow)
     got = _RAW.get(key)
     if got is None:
         near = [0] * 36
@@ -907,7 +913,7 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, melds: bool,
         got = _RAW[key] = tuple(
             (g, sum(1 << 3 * (x - lo) for x in nat), len(nat), huns, is_pair, tuple(_with_t(g, -1, True)),
              {f: tuple(_with_t(g, f, False)) for f in set(g[1])})
-            for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, melds, pair, chow))
+            for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, 1, 1, chow))
     return got
 
 
@@ -966,9 +972,6 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         Only the maximal ones when the rules are monotone (a group whose bits
         another has too never scores more). Tuples, not dicts: the garbage
         collector stops tracking them."""
-
-        def keep(d: dict) -> tuple:  # type: ignore[type-arg]
-            return tuple((_maximal(d, na) if monotone and len(d) > 1 else d).items())
         # every hun-only group and its variants with a hun t, with the bits that read the group
         # alone: the same for every hand, worked out once
         ws = rules.wild_static
@@ -988,7 +991,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 m0.setdefault(_meld_x(bits(g, sm), nb, full, na), g)
             for g, sm, _ in ws[1]:
                 p0.setdefault(bits(g, sm) << pair_shift, g)
-            base = _DP[key] = (keep(m0), keep(p0))
+            base = _DP[key] = (tuple(_pruned(m0, monotone, na).items()), tuple(_pruned(p0, monotone, na).items()))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
         key_t = (dp_key_t, "wild")
@@ -1002,7 +1005,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             for _, _, variants in ws[1]:
                 for gt, sm in variants:
                     pt.setdefault(bits(gt, sm) << pair_shift, gt)
-            with_t = _DP[key_t] = (keep(mt), keep(pt))
+            with_t = _DP[key_t] = (tuple(_pruned(mt, monotone, na).items()), tuple(_pruned(pt, monotone, na).items()))
         return base[0], with_t[0], base[1], with_t[1]
 
     def wild_only(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
@@ -1030,9 +1033,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 for x, wit in wild_only(m - 1, p, 0):
                     for b, g in mt:
                         out.setdefault(x | b, wit + (g,))
-        if monotone and len(out) > 1:
-            out = _maximal(out, na)
-        res = _DP[key] = tuple(out.items())
+        res = _DP[key] = tuple(_pruned(out, monotone, na).items())
         return res
 
     def agg(g: tuple) -> int:  # type: ignore[type-arg]
@@ -1044,7 +1045,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         d: dict = {}  # type: ignore[type-arg]
         for g in groups:
             d.setdefault(agg(g), (g,))
-        return tuple((w, b) for b, w in (_maximal(d, na) if monotone and len(d) > 1 else d).items())
+        return tuple((w, b) for b, w in _pruned(d, monotone, na).items())
 
     def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
         """_group_options for the lowest natural kind k (c of it, whether k+1 and
@@ -1062,7 +1063,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         base = _OPTS.get(fkey)
         if base is None:
             same: dict = {}  # type: ignore[type-arg]
-            for item in _raw_options(k, c, has1, has2, cap, True, True, chow, lo):
+            for item in _raw_options(k, c, has1, has2, cap, chow, lo):
                 same.setdefault(item[1:5], []).append(item)
             entries = tuple((dkey, variants_of(it[0] for it in items), tuple(items)) for dkey, items in same.items())
             base = _OPTS[fkey] = (tuple(dkey + (((0, v),),) for dkey, v, _ in entries), entries)
@@ -1133,11 +1134,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                             x |= b
                             if x not in bucket:  # (setdefault would build the witness every time)
                                 bucket[x] = gv + wit
-        res = {}
-        for bk, bucket in out.items():
-            if monotone and len(bucket) > 1:
-                bucket = _maximal(bucket, na)
-            res[bk] = tuple(bucket.items())
+        res = {bk: tuple(_pruned(bucket, monotone, na).items()) for bk, bucket in out.items()}
         tab[key] = res
         return res
 
@@ -1203,11 +1200,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
                     if ju + j > wild or pu + p > 1 or mu + m > n_melds:
                         continue
                     _product(aggs, sub, new.setdefault((ju + j, mu + m, pu + p, tu | tl), {}))
-        if monotone:
-            for k2, v in new.items():
-                if len(v) > 1:
-                    new[k2] = _maximal(v, na)
-        states = new
+        states = {k2: _pruned(v, monotone, na) for k2, v in new.items()}
     joins = []  # (the natural parts' aggregates, the hun-only readings that complete them)
     for (ju, mu, pu, tu), aggs in states.items():
         mw, pw, tlw = n_melds - mu, 1 - pu, 1 - tu
@@ -1221,7 +1214,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     final: dict = {}  # type: ignore[type-arg]
     for aggs, sub, _ in joins:
         _product(aggs, sub, final)
-    return _best_claim_of(rules, h, final)
+    return _best_claim_of(rules, h, final.items())
 
 
 def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: ignore[type-arg]
@@ -1279,9 +1272,6 @@ def _chunks(items: tuple, na: int, size: int = 8) -> tuple:  # type: ignore[type
     return ((bound(items), items),) + (tuple((bound(r), r) for r in runs) if len(runs) > 1 else ())
 
 
-_HF: dict = {}  # type: ignore[type-arg]
-
-
 def clear_tables(rules: Any) -> None:
     """Forget every table and cache the search keeps (the module's and those
     prepare() put on rules): for memory, and for tests that a table's key
@@ -1291,6 +1281,9 @@ def clear_tables(rules: Any) -> None:
     for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info"):
         getattr(rules, name).clear()
     rules.wild_static = None
+
+
+_HF: dict = {}  # type: ignore[type-arg]
 # hun-free part tables: ctx → for each t, a dict per part: its tiles → (pairs, aggregates, the one)
 
 
@@ -1355,16 +1348,11 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
 
 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
-    """The best claim among the final aggregates (a dict, or (aggregate,
-    witness) pairs), and its decomposition."""
+    """The best claim among the final (aggregate, witness) pairs, and its decomposition."""
     d = _claims_for(rules, rules.hkey(h))
     if final.__class__ is tuple and len(final) == 1:  # one reading: no comparing
         agg, wit = final[0]
         return d.get(agg) or _claim_new(rules, h, d, agg), wit
-    if isinstance(final, dict):
-        if rules.monotone and len(final) > 1:
-            final = _maximal(final, _layout(rules)[2])
-        final = final.items()
     best = None
     best_wit: tuple = ()  # type: ignore[type-arg]
     for agg, wit in final:
