@@ -179,14 +179,14 @@ class AtomEmitter(Emitter):
                 raise NotAtomic(f"{var} depends on {v}, whose list has no fixed size")
             inst.append((v, dom, size))
         ctx = False
+        free = _free(body).union(*(_free(d) for _, d, _ in inst))
         for x in [y for part in [body] + [d for _, d, _ in inst] for y in A.walk(part)]:
             if isinstance(x, A.Name) and (x.id in HAND_VARS or x.id in self.flags) and x.id not in ("true", "false", "none"):
                 if x.id not in self.plan.context:
                     self.plan.context.append(x.id)
-                ctx |= x.id in self.flags or not HAND_VARS[x.id].fixed
             if isinstance(x, A.Call) and x.func == "count":
                 self.plan.uses_count = True
-                ctx = True
+            ctx |= self._reads_hand(x, free)
         atom = Atom(body, var, inst, self.plan.nbits, ctx)
         self.plan.atoms.append(atom)
         strides = []
@@ -198,15 +198,22 @@ class AtomEmitter(Emitter):
         idx = " + ".join([str(atom.base)] + [f"i_{v} * {s}" if s != 1 else f"i_{v}" for (v, _, _), s in zip(inst, strides)])
         return idx
 
+    def _reads_hand(self, x: A.Node, free: set[str]) -> bool:
+        """Whether node x reads a value of the hand that the rules do not fix:
+        a flag or a hand-level name among `free` (not one a quantifier binds),
+        or count()."""
+        if isinstance(x, A.Call):
+            return x.func == "count"
+        return isinstance(x, A.Name) and x.id in free and (x.id in self.flags or (
+            x.id in HAND_VARS and not HAND_VARS[x.id].fixed and x.id not in ("true", "false", "none")))
+
     def _hand_term(self, n: A.Node, bound: frozenset[str]) -> bool:
         """Whether n reads the hand and nothing else: no decomposition, no
         group, no variable bound outside it, and some value not fixed by the rules."""
         free = _free(n)
         if free & (D_NAMES | bound | self.groupvars | set(self.inst)) or isinstance(n, A.ListLit):
             return False
-        return any((isinstance(x, A.Name) and x.id in free and (x.id in self.flags or (
-                    x.id in HAND_VARS and not HAND_VARS[x.id].fixed and x.id not in ("true", "false", "none"))))
-                   or (isinstance(x, A.Call) and x.func == "count") for x in A.walk(n))
+        return any(self._reads_hand(x, free) for x in A.walk(n))
 
     def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:
         if self.terms and self._hand_term(n, bound):
