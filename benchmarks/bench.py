@@ -56,17 +56,6 @@ def hands(n: int, huns: int, seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def rate(fn: Callable[[dict[str, Any]], Any], items: list[Any], reps: int) -> float:
-    """Hands per second, the median of `reps` passes over the items."""
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        for x in items:
-            fn(x)
-        times.append(time.perf_counter() - t)
-    return len(items) / statistics.median(times)
-
-
 def rounds(fns: dict[str, tuple[Callable[[Any], Any], list[Any]]], reps: int) -> dict[str, list[float]]:
     """hands/s of each function in each of `reps` rounds, the functions taking
     turns within a round: on a shared machine a slow spell then hits all of
@@ -134,6 +123,11 @@ def mahjong_peer() -> Callable[[dict[str, Any]], Any] | None:
     return score
 
 
+def hun_sets(n: int) -> list[tuple[int, list[tuple[tuple[int, ...], int, int]]]]:
+    """The per-hun-count sets, in the order the main run scores them: (huns, hands)."""
+    return [(k, [typed(h) for h in hands(n if k < 7 else n // 2, k, 10 + k)]) for k in (0, 2, 4, 7)]
+
+
 def first_sight_child(n: int) -> None:
     """In a fresh process: the hands the main run scores before its 7-hun set
     (untimed), then that set timed hand by hand; the times as JSON on stdout."""
@@ -141,10 +135,12 @@ def first_sight_child(n: int) -> None:
     gen = Scorer()
     for h in hands(n, 0, 1):
         gen.score_tiles(*typed(h))
-    for k in (0, 2, 4):
-        for h in hands(n, k, 10 + k):
-            gen.score_tiles(*typed(h))
-    print(json.dumps([t for t, _ in timed(gen.score_tiles, [typed(h) for h in hands(n // 2, 7, 17)])]))
+    for k, hs in hun_sets(n):
+        if k == 7:
+            print(json.dumps([t for t, _ in timed(gen.score_tiles, hs)]))
+        else:
+            for h in hs:
+                gen.score_tiles(*h)
 
 
 def first_sight_least(n: int, runs: int) -> list[float]:
@@ -192,7 +188,7 @@ def main() -> None:
         fns["mahjong"] = (peer, plain)
     res = rounds(fns, reps)
     med = {k: statistics.median(v) for k, v in res.items()}
-    r = rate(ref.score, plain, 1)
+    r = rounds({"ref": (ref.score, plain)}, 1)["ref"][0]
     print("hun-free winning hands (hands/s, median of the rounds):")
     print(f"  generated score_tiles (typed fast path) {med['score_tiles']:9.0f}")
     print(f"  generated score (request in, result with display out) {med['score']:9.0f}")
@@ -209,8 +205,8 @@ def main() -> None:
     print("\nscore_tiles by hun tiles in the hand, each hand scored once, at first sight (tables left by")
     print("the hands before it), the collector paused while timing (hands/s, median ms, max ms):")
     worst: tuple[float, Any] = (0.0, None)
-    for k in (0, 2, 4, 7):
-        per = timed(gen.score_tiles, [typed(h) for h in hands(n if k < 7 else n // 2, k, 10 + k)])
+    for k, hs in hun_sets(n):
+        per = timed(gen.score_tiles, hs)
         if k == 7:
             worst = max(per)
         print(f"  {k} huns: {len(per) / sum(t for t, _ in per):10.0f}   {statistics.median(t for t, _ in per) * 1000:7.3f}"

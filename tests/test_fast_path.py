@@ -97,16 +97,16 @@ def test_not_a_win_says_why(gen: Scorer) -> None:
     assert (low.win, low.fan, low.total, low.patterns, low.reason) == (False, 1, 0, ("tiliu",), "below_min_fan")
 
 
-def many_hun_hands(n: int, seed: int) -> list[tuple[tuple[int, ...], int, int]]:
-    """Winning shapes under three hun kinds with 0 to 11 huns (the widest hun
-    budgets a hand can have), as score_tiles arguments."""
+def many_hun_hands(scorer: Scorer, n: int, seed: int) -> list[tuple[tuple[int, ...], int, int]]:
+    """Winning shapes with 0 to 11 huns (under three hun kinds, the widest hun
+    budgets a hand can have; the hun kinds as the scorer's rules give them),
+    as score_tiles arguments."""
     from tests.handgen import random_shape
-    from tjmj_dsl.engine.hand import hun_kinds_of
     rng = random.Random(seed)
     out: list[tuple[tuple[int, ...], int, int]] = []
     while len(out) < n:
         indicator = rng.randrange(34)
-        kinds = hun_kinds_of(indicator, 3, ((27, 28, 29, 30), (31, 32, 33)))
+        kinds = scorer._rules.hun_table[indicator][0]
         tiles = [t for g in random_shape(rng) for t in g]
         for i in rng.sample(range(14), rng.randrange(12)):
             tiles[i] = rng.choice(kinds)
@@ -123,7 +123,7 @@ def test_tables_do_not_depend_on_the_hands_before() -> None:
     another's table. A scorer that has scored many hands first must claim what
     a scorer with no table at all claims, with up to 11 huns (three hun kinds)."""
     warm, cold = Scorer(options={"hun_kinds": 3}), Scorer(options={"hun_kinds": 3})
-    hands = many_hun_hands(400, 5)
+    hands = many_hun_hands(warm, 400, 5)
     for h in hands:
         warm.score_tiles(*h)
     wins = 0
@@ -140,7 +140,7 @@ def test_three_hun_kinds_agree_with_the_interpreter() -> None:
     interpreter claims (hands with up to 5 huns: the interpreter spells out
     every face of a group of huns alone, so more would take minutes)."""
     gen, ref = Scorer(options={"hun_kinds": 3}), Scorer(options={"hun_kinds": 3}, backend="interpreter")
-    hands = [h for h in many_hun_hands(300, 11) if sum(x in ref._rules.hun_table[h[2]][1] for x in h[0] + (h[1],)) <= 5][:40]
+    hands = [h for h in many_hun_hands(gen, 300, 11) if sum(x in ref._rules.hun_table[h[2]][1] for x in h[0] + (h[1],)) <= 5][:40]
     assert len(hands) == 40
     for h in hands:
         assert gen.score_tiles(*h) == ref.score_tiles(*h), h

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from .backends.codegen import generate_scorer, load_generated
@@ -32,8 +31,6 @@ class Scorer:
         else:
             raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
         self.backend = backend
-        # the fast path bound once: a method's Python-level call costs as much as a part lookup
-        self.score_tiles = partial(runtime.score_tiles_in, self._rules)  # type: ignore[method-assign]
 
     def score(self, request: dict[str, Any]) -> dict[str, Any]:
         """A JSONL request mapping → a result mapping (never raises for a bad hand)."""
