@@ -7,7 +7,7 @@ from typing import Any
 from .backends.codegen import generate_scorer, load_generated
 from .backends.interpret import interpreter
 from .compiler import load_rules
-from .engine import runtime
+from .engine import runtime, settle
 from .ir import RuleSet
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
@@ -48,6 +48,12 @@ class Scorer:
     def waits(self, request: dict[str, Any]) -> Any:
         """Every tile that wins the 13-tile hand (a request without draw), with fan and patterns."""
         return runtime.waits_request(self._rules, request)
+
+    def settle(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """Settle a hand's outcome: payments (from, to, amount, reason, rule,
+        formula), the four balances and the next dealer, by the rule file's
+        settlement section. Never raises for a bad outcome: the result says."""
+        return settle.settle_in(self._rules, outcome)
 
     @property
     def profile(self) -> str:

@@ -67,6 +67,67 @@ class OptionDecl:
 
 
 @dataclass(frozen=True)
+class SettleDefinition:
+    """A named settlement expression with typed parameters, e.g. pair(a: seat, b: seat)."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]  # (name, type)
+    body: Expr
+    title: str  # the Chinese name
+    gloss: str
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Payment:
+    """For each item of `items` (bound as `var`) when `when` holds: every seat
+    of `payer` pays every other seat of `payee` the `amount`."""
+
+    id: str
+    name: str
+    gloss: str
+    reason: str
+    var: str | None
+    items: Expr | None
+    when: Expr | None
+    payer: Expr
+    payee: Expr
+    amount: Expr
+    terms: tuple[tuple[int, int], ...]  # spans of the amount's terms, shown with their values
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class OutcomeRule:
+    id: str
+    error_when: Expr
+    field: str
+    message: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Rotation:
+    id: str
+    name: str
+    gloss: str
+    next_dealer: Expr
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Settlement:
+    definitions: tuple[SettleDefinition, ...]
+    payments: tuple[Payment, ...]
+    outcome_rules: tuple[OutcomeRule, ...]
+    rotation: Rotation  # the one play.dealer_rotation picks
+    play: tuple[tuple[str, Any], ...]  # the play values the expressions read (constants)
+
+
+@dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
@@ -97,6 +158,7 @@ class RuleSet:
     profiles: tuple[tuple[str, str], ...]
     sources: tuple[tuple[str, str], ...]
     disabled_patterns: tuple[str, ...] = ()
+    settlement: Settlement | None = None
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

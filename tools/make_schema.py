@@ -47,6 +47,68 @@ option = {
     },
     "oneOf": [{"required": ["choices"]}, {"required": ["values", "set"]}],
 }
+# §8-9: play settings and the settlement (payments as expressions over the outcome of a hand)
+scalar = {"type": ["string", "integer", "boolean"]}
+play = {
+    "type": "object", "additionalProperties": scalar,
+    "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+    "description": "settings of play, read by the game engine; each is also a name the settlement reads",
+    "properties": {
+        "deal_start": {"type": "integer", "minimum": 0, "maximum": 16,
+                       "description": "the deal starts at stack (dice sum + this) of the dealer's wall"},
+        "replacement_at_indicator": {"enum": ["take", "skip"],
+                                     "description": "a kong replacement at the indicator's stack takes its remaining tile, or skips the stack"},
+        "no_claim_in_last_tiles": {"type": "integer", "minimum": 0, "maximum": 136,
+                                   "description": "no pong or exposed kong once fewer live tiles than this are left"},
+        "hun_discard_bars_win": {"type": "boolean", "description": "小相公: discarding a hun bars the player from winning"},
+        "added_kong_as": {"enum": ["exposed", "concealed"], "description": "the kong_points key and kong_draw of an added kong (补杠)"},
+        "added_kong_from_hand": {"type": "boolean", "description": "an added kong may use a tile held before the draw"},
+        "first_draw_ends_on_claim": {"type": "boolean", "description": "天和/地和 end once anyone pongs or kongs"},
+        "may_zuozhuang": {"type": "boolean", "description": "the dealer may 坐庄"},
+        "lazhuang_max": {"type": "integer", "minimum": 0, "maximum": 8, "description": "how many times a non-dealer may 拉庄"},
+        "base_unit": {"type": "integer", "minimum": 0},
+        "chan_points": {"type": "integer", "minimum": 0},
+        "dealer_rotation": {"type": "string", "description": "which of settlement.rotations passes the deal"},
+    },
+}
+entry = {"name": {"type": "string", "description": "Chinese name"}, "gloss": text, "description": text, "source": text}
+settle_definition = {
+    "type": "object", "additionalProperties": False, "required": ["name", "value", "description", "source"],
+    "properties": {**entry, "value": expr},
+}
+payment = {
+    "type": "object", "additionalProperties": False, "required": ["name", "from", "to", "amount", "description", "source"],
+    "properties": {
+        **entry,
+        "reason": {**ident, "description": "what a payment record says (default: the rule's id)"},
+        "for": {"type": "string", "pattern": "^\\s*[a-z][a-z0-9_]*\\s+in\\s+\\S",
+                "description": "x in LIST: one round of payments per item, the item named x"},
+        "when": expr,
+        "from": {**expr, "description": "the seat (or list of seats) that pays"},
+        "to": {**expr, "description": "the seat (or list of seats) paid"},
+        "amount": {**expr, "description": "what each payer pays each payee; payer and payee name them"},
+        "enabled": {"type": "boolean"},
+    },
+}
+outcome_rule = {
+    "type": "object", "additionalProperties": False, "required": ["error_when", "field", "message"],
+    "properties": {"error_when": expr, "field": text, "message": text, "source": text, "enabled": {"type": "boolean"}},
+}
+rotation = {
+    "type": "object", "additionalProperties": False, "required": ["name", "next_dealer", "description", "source"],
+    "properties": {**entry, "next_dealer": expr},
+}
+settlement = {
+    "type": "object", "additionalProperties": False, "required": ["payments", "rotations"],
+    "properties": {
+        "definitions": {"type": "object", "additionalProperties": settle_definition,
+                        "propertyNames": {"pattern": "^[a-z][a-z0-9_]*\\(([a-z][a-z0-9_]*: *[a-z]+(, *[a-z][a-z0-9_]*: *[a-z]+)*)?\\)$"}},
+        "payments": {"type": "object", "additionalProperties": payment, "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
+        "outcome_rules": {"type": "object", "additionalProperties": outcome_rule,
+                          "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
+        "rotations": {"type": "object", "minProperties": 1, "additionalProperties": rotation},
+    },
+}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://tjmj.invalid/schema/rules.json",
@@ -87,7 +149,8 @@ schema = {
         "score_table": ident,
         "score_tables": {"type": "object", "minProperties": 1, "additionalProperties": expr},
         "request_rules": {"type": "object", "additionalProperties": request_rule},
-        "play": {"type": "object", "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+        "play": play,
+        "settlement": settlement,
         "options": {"type": "object", "additionalProperties": option,
                     "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
         "profiles": {"type": "object", "additionalProperties": {

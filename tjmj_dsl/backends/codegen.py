@@ -14,12 +14,13 @@ from ..expr.emit import Emitter
 from ..expr.vocabulary import ATTRS_BY_TYPE, HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, plan_atoms
+from .settlement import settlement_code
 from .tables import expression_types, static_tables
 
 # Inlined into every scorer, in this order: one source of truth for tiles,
 # requests and the decomposition engine.
 INLINED = ("tiles.py", "engine/request.py", "engine/hand.py", "engine/search.py", "engine/result.py",
-           "engine/runtime.py")
+           "engine/runtime.py", "engine/settle.py")
 DROP = "# tjmj:inline-drop"
 
 
@@ -101,7 +102,7 @@ def generate_scorer(rs: RuleSet) -> str:
         free_t=em.emit(rs.free_when.ast) if rs.free_when is not None else "False",
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=em.emit(rs.algebra.ast),
         total=em.emit(rs.total.ast), tables=table_lines,
-        masks=masks,
+        masks=masks, settlement=settlement_code(rs),
     )
 
 

@@ -52,3 +52,22 @@ def vocabulary_markdown() -> str:
         out.append(f"| `{k}(x in xs: body)` | {d} |")
     return "\n".join(out) + "\n"
 
+
+
+def settle_vocabulary_markdown() -> str:
+    """The settlement's names, for the README (kept in sync by a test)."""
+    from ..expr.settle import BOUND, KONG_ATTRS, SEAT_ATTRS, SETTLE_FUNCS, SETTLE_VARS
+    out = ["| name | type | meaning |", "|---|---|---|"]
+    for k, v in SETTLE_VARS.items():
+        out.append(f"| `{k}` | {v.type} | {v.doc} |")
+    for k, doc in BOUND.items():
+        out.append(f"| `{k}` | seat | {doc} |")
+    out += ["", "| attribute | of | type | meaning |", "|---|---|---|---|"]
+    for of, table in (("seat", SEAT_ATTRS), ("kong", KONG_ATTRS)):
+        for k, a in table.items():
+            out.append(f"| `.{k}` | {of} | {a.type} | {a.doc} |")
+    out += ["", "| function | meaning |", "|---|---|"]
+    for k, f in SETTLE_FUNCS.items():
+        out.append(f"| `{k}({', '.join(f.params)})` | {f.doc} |")
+    out.append("| `any/all/count/sum/product/min/max(x in xs: body)` | as in the patterns |")
+    return "\n".join(out) + "\n"

@@ -12,6 +12,7 @@ from ..engine.hand import Hand, next_kind
 from ..expr.evaluate import CONSTS, Interpreter
 from ..expr.vocabulary import HAND_VARS
 from ..ir import RuleSet
+from .settlement import interpreted_settlement
 from .tables import expression_types, static_tables
 
 
@@ -25,6 +26,7 @@ class InterpretedRules:
         for k, v in static_tables(rs).items():
             setattr(self, k, v)
         runtime.prepare(self)
+        self.settlement = interpreted_settlement(rs)
         self.best = search.best_of  # the reference enumerates every decomposition
         defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
         self._i = Interpreter(expression_types(rs), defs, {"next": lambda k: next_kind(k, rs.cycles)})

@@ -5,6 +5,7 @@ problems with offsets into the expression text."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..diagnostics import did_you_mean
 from . import ast as A
@@ -65,8 +66,13 @@ def _compatible(a: str, b: str) -> bool:
 
 
 class Checker:
-    def __init__(self, env: Env) -> None:
+    """`attrs` and `funcs` default to the hand vocabulary; the settlement
+    passes its own (seats and kongs, pow and others)."""
+
+    def __init__(self, env: Env, attrs: dict[str, Any] | None = None, funcs: dict[str, Any] | None = None) -> None:
         self.env = env
+        self.attrs: dict[str, Any] = ATTRS_BY_TYPE if attrs is None else attrs
+        self.funcs: dict[str, Any] = FUNCS if funcs is None else funcs
         self.types: dict[int, str] = {}
         self.problems: list[Problem] = []
 
@@ -100,7 +106,7 @@ class Checker:
         if isinstance(n, A.Name):
             if n.id in env.vars:
                 return env.vars[n.id]
-            if n.id in env.definitions or n.id in FUNCS:
+            if n.id in env.definitions or n.id in self.funcs:
                 self.err(n, f"{n.id!r} is a function: call it with ( )", f"{n.id}(…)", code="name")
                 return ANY
             self.err(n, f"unknown name {n.id!r}", did_you_mean(n.id, set(env.vars) | set(env.definitions))
@@ -109,14 +115,14 @@ class Checker:
         if isinstance(n, A.Attr):
             ot = _base(self.check(n.obj, env))
             if ot == ANY:
-                known = {a for tbl in ATTRS_BY_TYPE.values() for a in tbl}
+                known = {a for tbl in self.attrs.values() for a in tbl}
                 if n.name not in known:
                     self.err(n, f"no attribute {n.name!r}", did_you_mean(n.name, known), n.name_span.start, n.name_span.end,
                              code="name")
                     return ANY
-                types = {tbl[n.name].type for tbl in ATTRS_BY_TYPE.values() if n.name in tbl}
+                types = {tbl[n.name].type for tbl in self.attrs.values() if n.name in tbl}
                 return types.pop() if len(types) == 1 else ANY
-            table = ATTRS_BY_TYPE.get(ot)
+            table = self.attrs.get(ot)
             if table is None:
                 self.err(n, f"a {ot} has no attributes", start=n.name_span.start, end=n.name_span.end)
                 return ANY
@@ -135,10 +141,10 @@ class Checker:
                 for a in n.args:
                     self.check(a, env)
                 return ANY
-            f = FUNCS.get(n.func)
+            f = self.funcs.get(n.func)
             if f is None:
                 self.err(n, f"unknown function {n.func!r}",
-                         did_you_mean(n.func, set(FUNCS) | set(env.definitions)), n.func_span.start, n.func_span.end,
+                         did_you_mean(n.func, set(self.funcs) | set(env.definitions)), n.func_span.start, n.func_span.end,
                          code="name")
                 for a in n.args:
                     self.check(a, env)

@@ -17,6 +17,7 @@ from ..expr.vocabulary import DECOMP_VARS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from .resolve import Resolved
 from .schema import validate
+from .settlement import lower_settlement
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
 DECOMP_ONLY = set(DECOMP_VARS)
@@ -186,6 +187,7 @@ def lower(res: Resolved) -> RuleSet:
         choices = tuple(o["choices"]) if "choices" in o else tuple(o.get("values") or ())
         options.append(OptionDecl(oid, o.get("name", ""), o["description"], o["default"], choices,
                                   o.get("acts_on", "scoring"), o.get("source", "")))
+    settlement = lower_settlement(lw, d)
     if lw.diags:
         raise RuleError(sorted(lw.diags, key=lambda x: (x.pos.file, x.pos.line, x.pos.col) if x.pos else ("", 0, 0)),
                         res.sources())
@@ -209,6 +211,7 @@ def lower(res: Resolved) -> RuleSet:
         profiles=tuple((k, v.get("description", "")) for k, v in (d.get("profiles") or {}).items()),
         sources=tuple((d.get("sources") or {}).items()),
         disabled_patterns=tuple(pid for pid in pats if pid not in enabled),
+        settlement=settlement,
     )
 
 

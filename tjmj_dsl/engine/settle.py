@@ -1,0 +1,290 @@
+"""Settlement at run time: an outcome mapping (what happened at the table) →
+the payments the rule file's payment rules produce, the four balances and the
+next dealer.
+
+Generic: no payment of any game is written here. The rules object (generated
+code or the interpreter) carries `settlement`, None when the rule file has no
+`settlement:` section, else an object with
+  play: dict                 the rule file's play values
+  score_table: str           the score table in force
+  checks(o) -> [(field, message)]                    the outcome rules that hold
+  payments: ((id, reason, amount_text, spans, when_text, fn), ...)  in rule-file order;
+      fn(o) -> ([(payer, payee, amount, term values)], [indexes of the items
+      whose `when` did not hold]), term values in the order of `spans`: the
+      (start, end) of each term of amount_text
+  next_dealer(o) -> seat
+and the rules object's kong_points. Seats are ints 0-3, turn order 0→1→2→3→0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import NAMES, TileError, parse_tiles  # tjmj:inline-drop
+from .request import RequestError, _close  # tjmj:inline-drop
+from .runtime import other_rules  # tjmj:inline-drop
+
+SEATS = 4
+KONG_TYPES = ("exposed", "added", "concealed", "hun")
+OUTCOME_FIELDS = ("id", "dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "xianggong",
+                  "profile", "options")
+KONG_FIELDS = ("seat", "type", "tile", "won")
+MAX_KONGS = 16  # four melds a seat, each at most a kong
+MAX_LAZHUANG = 62  # far above any rule's limit; keeps pow() of a hostile count small
+
+
+class Outcome:
+    """A checked outcome: the names the settlement's expressions read.
+    kongs are (seat, type, tile, points, won) tuples."""
+
+    __slots__ = ("dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "xianggong", "seats",
+                 "score_table")
+    dealer: int
+    zuozhuang: bool
+    lazhuang: tuple[int, ...]
+    winner: int | None
+    total: int
+    kongs: list[tuple[int, str, int, int, bool]]
+    chan: bool
+    xianggong: frozenset[int]
+    seats: list[int]
+    score_table: str
+
+
+def seat_list(x: Any) -> list[int]:
+    """A `from`/`to` value as a list of seats: a seat, a list of seats, or none."""
+    if x is None:
+        return []
+    if isinstance(x, list):
+        return x
+    return [x]
+
+
+def others(s: Any) -> list[int]:
+    """The three seats other than s, in turn order after s (none: no seat)."""
+    if s is None:
+        return []
+    return [(s + 1) % SEATS, (s + 2) % SEATS, (s + 3) % SEATS]
+
+
+def bounded_pow(b: int, e: int) -> int:
+    """b to the power e, with e taken between 0 and 63: expressions are total and small."""
+    return int(b) ** min(max(int(e), 0), 63)
+
+
+def kong_points_of(rules: Any, typ: str) -> int:
+    """A kong's points by its record type; an added kong (补杠) counts as play.added_kong_as."""
+    key = rules.settlement.play.get("added_kong_as", "exposed") if typ == "added" else typ
+    return int(rules.kong_points[key])
+
+
+def kong_draw_of(rules: Any, typ: str) -> str:
+    """The scoring request's kong_draw for a win on this kind of kong's replacement."""
+    return str(rules.settlement.play.get("added_kong_as", "exposed")) if typ == "added" else typ
+
+
+def _seat(v: Any, field: str, nullable: bool = False) -> int | None:
+    if v is None and nullable:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < SEATS:
+        want = "a seat (0-3) or null" if nullable else "a seat (0-3)"
+        raise RequestError(f"expected {want}, got {v!r}", field)
+    return v
+
+
+def _flag(v: Any, field: str) -> bool:
+    if v is None:
+        return False
+    if not isinstance(v, bool):
+        raise RequestError(f"expected true or false, got {v!r}", field)
+    return v
+
+
+def parse_outcome(rules: Any, data: Any) -> Outcome:
+    """Read an outcome mapping; RequestError names the field that is wrong.
+    Absent or null optional fields mean false / none / empty."""
+    if not isinstance(data, dict):
+        raise RequestError(f"an outcome is a JSON object, got {type(data).__name__}")
+    for k in data:
+        if k not in OUTCOME_FIELDS:
+            near = [f for f in OUTCOME_FIELDS if _close(str(k), f)]
+            raise RequestError(f"unknown field {k!r}", str(k),
+                               hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(OUTCOME_FIELDS))
+    o = Outcome()
+    if "dealer" not in data:
+        raise RequestError("missing", "dealer", hint="the dealer's seat, 0-3")
+    o.dealer = _seat(data["dealer"], "dealer")  # type: ignore[assignment]
+    if "winner" not in data:
+        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (荒庄)")
+    o.winner = _seat(data["winner"], "winner", nullable=True)
+    total = data.get("total")
+    if o.winner is None:
+        if total not in (None, 0) or isinstance(total, bool):
+            raise RequestError(f"a drawn hand (winner null) has no total, got {total!r}", "total")
+        o.total = 0
+    else:
+        if total is None:
+            raise RequestError("missing", "total", hint="the winner's score-table total (score()'s `total`)")
+        if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 10 ** 9:
+            raise RequestError(f"expected a whole number from 0 to 10^9, got {total!r}", "total")
+        o.total = total
+    o.zuozhuang = _flag(data.get("zuozhuang"), "zuozhuang")
+    lz = data.get("lazhuang")
+    if lz is None:
+        lz = [0] * SEATS
+    if not isinstance(lz, list) or len(lz) != SEATS:
+        raise RequestError(f"expected a list of {SEATS} counts, one per seat", "lazhuang")
+    for i, n in enumerate(lz):
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_LAZHUANG:
+            raise RequestError(f"expected a count from 0 to {MAX_LAZHUANG}, got {n!r}", f"lazhuang[{i}]")
+    o.lazhuang = tuple(lz)
+    kongs_in = data.get("kongs")
+    if kongs_in is None:
+        kongs_in = []
+    if not isinstance(kongs_in, list):
+        raise RequestError('expected a list of {"seat", "type", "tile", "won"}', "kongs")
+    if len(kongs_in) > MAX_KONGS:
+        raise RequestError(f"{len(kongs_in)} kongs; a hand has at most {MAX_KONGS}", "kongs")
+    kongs = []
+    seen: dict[int, int] = {}
+    per_seat = [0] * SEATS
+    won = -1
+    for i, k in enumerate(kongs_in):
+        f = f"kongs[{i}]"
+        if not isinstance(k, dict):
+            raise RequestError('expected {"seat": 0-3, "type": "exposed"|"added"|"concealed"|"hun", "tile": "5p"}', f)
+        for key in k:
+            if key not in KONG_FIELDS:
+                raise RequestError(f"unknown field {key!r}", f"{f}.{key}", hint="fields are " + ", ".join(KONG_FIELDS))
+        for key in ("seat", "type", "tile"):
+            if key not in k:
+                raise RequestError("missing", f"{f}.{key}")
+        seat = _seat(k["seat"], f + ".seat")
+        assert seat is not None
+        if k["type"] not in KONG_TYPES:
+            raise RequestError(f"unknown kong type {k['type']!r}", f + ".type", hint="one of " + ", ".join(KONG_TYPES))
+        if not isinstance(k["tile"], str):
+            raise RequestError(f"expected a tile such as \"5p\", got {k['tile']!r}", f + ".tile")
+        try:
+            ts = parse_tiles(k["tile"])
+        except TileError as e:
+            raise RequestError(e.message, f + ".tile", e.pos, e.hint) from None
+        if len(ts) != 1:
+            raise RequestError(f"expected one tile, found {len(ts)}", f + ".tile")
+        if ts[0] in seen:
+            raise RequestError(f"a second kong of {NAMES[ts[0]]} (kongs[{seen[ts[0]]}]); there are only 4 tiles of a kind",
+                               f + ".tile")
+        seen[ts[0]] = i
+        per_seat[seat] += 1
+        if per_seat[seat] > 4:
+            raise RequestError(f"seat {seat} has more than 4 kongs", f + ".seat")
+        w = _flag(k.get("won"), f + ".won")
+        if w:
+            if won >= 0:
+                raise RequestError(f"kongs[{won}] already won the hand: one replacement tile wins", f + ".won")
+            if seat != o.winner:
+                raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
+                                   f + ".won")
+            won = i
+        kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w))
+    o.kongs = kongs
+    o.chan = _flag(data.get("chan"), "chan")
+    xg = data.get("xianggong")
+    if xg is None:
+        xg = []
+    if not isinstance(xg, list):
+        raise RequestError("expected a list of seats", "xianggong")
+    xs = set()
+    for i, s in enumerate(xg):
+        seat = _seat(s, f"xianggong[{i}]")
+        if seat in xs:
+            raise RequestError(f"seat {seat} is listed twice", f"xianggong[{i}]")
+        xs.add(seat)
+    o.xianggong = frozenset(xs)  # type: ignore[arg-type]
+    o.seats = list(range(SEATS))
+    o.score_table = rules.settlement.score_table
+    return o
+
+
+def _show(v: Any) -> str:
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "none"
+    return str(v)
+
+
+def formula(text: str, spans: tuple, values: tuple, amount: int) -> str:  # type: ignore[type-arg]
+    """The amount's expression, then the same with each term's value, then the amount:
+    `k.points * pair(payer, payee) = 2 * 4 = 8`."""
+    out = []
+    last = 0
+    for (a, b), v in zip(spans, values):
+        out.append(text[last:a])
+        out.append(_show(v))
+        last = b
+    out.append(text[last:])
+    middle = "".join(out).strip()
+    text = text.strip()
+    parts = [text]
+    if middle not in (text, str(amount)):
+        parts.append(middle)
+    if str(amount) != text:
+        parts.append(str(amount))
+    return " = ".join(parts)
+
+
+def _refused(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
+    return {"id": req_id, "payments": [], "balances": [0] * SEATS, "next_dealer": None, "kongs": [], "unpaid": [],
+            "reason": "invalid_request", "error": msg}
+
+
+def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """An outcome mapping → {id, payments, balances, next_dealer, kongs, unpaid};
+    a bad outcome gets reason "invalid_request" and `error` (never an exception).
+    Each payment: from, to, amount, reason, rule (the payment rule's id) and
+    formula (the amount's expression with its values). `unpaid` lists each
+    rule and item (the index in its `for` list, or null) whose `when` did not
+    hold, with that condition: why a kong was not paid, why no win was paid.
+    `kongs` are the outcome's kongs with their points."""
+    req_id = data.get("id") if isinstance(data, dict) else None
+    s = rules.settlement
+    if s is None:
+        return _refused(req_id, "these rules have no settlement section")
+    why = other_rules(rules, data)
+    if why:
+        return _refused(req_id, why)
+    try:
+        o = parse_outcome(rules, data)
+    except RequestError as e:
+        return _refused(req_id, str(e))
+    try:
+        bad = s.checks(o)
+        if bad:
+            return _refused(req_id, f"{bad[0][0]}: {bad[0][1]}")
+        payments = []
+        unpaid = []
+        balances = [0] * SEATS
+        for rid, reason, text, spans, when, fn in s.payments:
+            rows, skipped = fn(o)
+            for i in skipped:
+                unpaid.append({"rule": rid, "reason": reason, "item": i, "when": when})
+            for payer, payee, amount, values in rows:
+                if isinstance(amount, bool) or not isinstance(amount, int):
+                    return _refused(req_id, f"payment rule {rid}: the amount is {amount!r}, not a whole number")
+                if amount == 0:
+                    continue
+                payments.append({"from": payer, "to": payee, "amount": amount, "reason": reason, "rule": rid,
+                                 "formula": formula(text, spans, values, amount)})
+                balances[payer] -= amount
+                balances[payee] += amount
+        nd = s.next_dealer(o)
+    except (TypeError, IndexError, KeyError, ValueError, AttributeError, OverflowError) as e:
+        return _refused(req_id, f"the settlement rules cannot settle this outcome ({type(e).__name__}: {e})")
+    if isinstance(nd, bool) or not isinstance(nd, int) or not 0 <= nd < SEATS:
+        return _refused(req_id, f"the rotation gives {nd!r}, not a seat")
+    kongs = [{"seat": k[0], "type": k[1], "tile": NAMES[k[2]], "points": k[3], "won": k[4]} for k in o.kongs]
+    return {"id": req_id, "payments": payments, "balances": balances, "next_dealer": nd, "kongs": kongs,
+            "unpaid": unpaid}

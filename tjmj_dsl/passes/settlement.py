@@ -1,0 +1,182 @@
+"""Lowering of the `settlement:` section: definitions with typed parameters,
+payment rules, outcome rules and the rotation the play value `dealer_rotation`
+picks. Every expression is parsed and type-checked against the settlement's
+vocabulary (expr/settle.py); problems are positioned in the rule file."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .. import tiles
+from ..diagnostics import did_you_mean
+from ..expr import ast as A
+from ..expr.check import Env, definition_uses
+from ..expr.parser import ExprError, parse
+from ..expr.settle import BOUND, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
+from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
+from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lower import _Lowering
+
+_DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
+_FOR_RE = re.compile(r"^(\s*)([a-z][a-z0-9_]*)(\s+in\s+)(.*)$", re.S)
+SEAT_TYPES = (SEAT, SEAT + "?", list_of(SEAT), ANY)
+
+
+def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...], what: str,
+          offset: int = 0) -> tuple[Expr | None, str]:
+    """Parse and check the expression at `path` (from character `offset` on);
+    (Expr, its type), or (None, "") after reporting the problem."""
+    node_text = lw.res.data
+    for p in path:
+        node_text = node_text[p]
+    full = str(node_text)
+    text = full[offset:]
+    doc, dpath = lw.res.origin(path)
+    try:
+        node = parse(text)
+    except ExprError as e:
+        lw._at(doc, dpath, offset + e.start, offset + e.end, e.message, e.hint, "syntax")
+        return None, ""
+    except tiles.TileError as e:
+        lw._at(doc, dpath, offset, len(full), e.message, e.hint, "syntax")
+        return None, ""
+    ch = checker(env)
+    t = ch.check(node)
+    for pr in ch.problems:
+        lw._at(doc, dpath, offset + pr.start, offset + pr.end, pr.message, pr.hint, pr.code)
+    if not ch.problems and want and t not in want and ANY not in (t,):
+        lw._at(doc, dpath, offset, len(full), f"{what} must be {' or '.join(want[:3])}, this is {t}", "", "type")
+    return Expr(text, node, "settle", doc.pos(dpath)), t
+
+
+def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
+    st = d.get("settlement")
+    if not isinstance(st, dict):
+        return None
+    play = {str(k): v for k, v in (d.get("play") or {}).items() if isinstance(v, (bool, int, str))} \
+        if isinstance(d.get("play"), dict) else {}
+    for k in play:
+        if k in SETTLE_VARS or k in BOUND:
+            lw.error(("play", k), f"play value {k!r} has the name of an outcome value the settlement reads",
+                     "rename the play value", key=True)
+
+    # definitions: names and parameter types first, so bodies may call each other
+    heads: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {}
+    for key in st.get("definitions") or {}:
+        m = _DEF_RE.match(str(key))
+        if not m:
+            continue  # the schema reported it
+        params: list[tuple[str, str]] = []
+        for part in (x.strip() for x in m.group(2).split(",") if x.strip()):
+            pname, _, ptype = (y.strip() for y in part.partition(":"))
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", pname):
+                continue  # the schema reported it
+            if ptype not in PARAM_TYPES:
+                lw.error(("settlement", "definitions", key), f"unknown parameter type {ptype!r}",
+                         did_you_mean(ptype, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES), key=True)
+                ptype = ANY
+            params.append((pname, ptype))
+        if m.group(1) in heads:
+            lw.error(("settlement", "definitions", key), f"definition {m.group(1)!r} is given twice", key=True)
+        heads[m.group(1)] = (str(key), tuple(params))
+    ndefs = {name: len(ps) for name, (_, ps) in heads.items()}
+    definitions = []
+    bodies: dict[str, A.Node] = {}
+    for name, (key, typed) in heads.items():
+        entry = st["definitions"][key]
+        if not isinstance(entry, dict) or not isinstance(entry.get("value"), str):
+            continue
+        e, _ = _expr(lw, ("settlement", "definitions", key, "value"), settle_env(play, ndefs, dict(typed)), (), "")
+        if e is not None:
+            bodies[name] = e.ast
+            definitions.append(SettleDefinition(name, typed, e, str(entry.get("name", name)), str(entry.get("gloss", "")),
+                                                str(entry.get("description", "")), str(entry.get("source", ""))))
+    _cycles(lw, bodies, {n: k for n, (k, _) in heads.items()})
+
+    payments = []
+    for pid, p in (st.get("payments") or {}).items():
+        if not isinstance(p, dict) or not p.get("enabled", True):
+            continue
+        base = ("settlement", "payments", pid)
+        need = [k for k in ("from", "to", "amount") if not isinstance(p.get(k), str)]
+        if need:
+            continue  # the schema reported it
+        var, items = None, None
+        extra: dict[str, str] = {}
+        if isinstance(p.get("for"), str):
+            m = _FOR_RE.match(p["for"])
+            if m is None:
+                lw.error(base + ("for",), "`for` is `name in LIST`", "e.g. for: \"k in kongs\"")
+                continue
+            var = m.group(2)
+            if var in SETTLE_VARS or var in BOUND or var in play:
+                lw.error(base + ("for",), f"{var!r} is already a name of the settlement", "pick another name")
+            items, t = _expr(lw, base + ("for",), settle_env(play, ndefs), (), "", offset=m.end(3))
+            et = elem(t.rstrip("?")) if t else None
+            if items is not None and et is None:
+                lw.error(base + ("for",), f"`for` needs a list, this is {t}")
+            extra[var] = et or ANY
+        when = None
+        if "when" in p:
+            when, _ = _expr(lw, base + ("when",), settle_env(play, ndefs, extra), (BOOL,), "when")
+        payer, _ = _expr(lw, base + ("from",), settle_env(play, ndefs, extra), SEAT_TYPES, "from")
+        payee, _ = _expr(lw, base + ("to",), settle_env(play, ndefs, extra), SEAT_TYPES, "to")
+        amount, _ = _expr(lw, base + ("amount",), settle_env(play, ndefs, {**extra, "payer": SEAT, "payee": SEAT}),
+                          (INT,), "amount")
+        if payer is None or payee is None or amount is None:
+            continue
+        terms = tuple((n.span.start, n.span.end) for n in amount_terms(amount.ast))
+        payments.append(Payment(pid, str(p.get("name", pid)), str(p.get("gloss", "")), str(p.get("reason", pid)), var,
+                                items, when, payer, payee, amount, terms, str(p.get("description", "")),
+                                str(p.get("source", ""))))
+
+    rules = []
+    for rid, r in (st.get("outcome_rules") or {}).items():
+        if not isinstance(r, dict) or not r.get("enabled", True) or not isinstance(r.get("error_when"), str):
+            continue
+        e, _ = _expr(lw, ("settlement", "outcome_rules", rid, "error_when"), settle_env(play, ndefs), (BOOL,),
+                     "error_when")
+        if e is not None:
+            rules.append(OutcomeRule(rid, e, str(r.get("field", "")), str(r.get("message", rid)), str(r.get("source", ""))))
+
+    rotations: dict[str, Any] = st["rotations"] if isinstance(st.get("rotations"), dict) else {}
+    chosen = play.get("dealer_rotation")
+    rotation = None
+    if chosen not in rotations:
+        lw.error(("play", "dealer_rotation") if "dealer_rotation" in play else ("settlement", "rotations"),
+                 f"play.dealer_rotation {chosen!r} names none of settlement.rotations",
+                 did_you_mean(str(chosen), list(rotations)) or "rotations: " + ", ".join(map(str, rotations)),
+                 key="dealer_rotation" not in play)
+    else:
+        r = rotations[chosen]
+        if isinstance(r, dict) and isinstance(r.get("next_dealer"), str):
+            e, _ = _expr(lw, ("settlement", "rotations", chosen, "next_dealer"), settle_env(play, ndefs),
+                         (SEAT,), "next_dealer")
+            if e is not None:
+                rotation = Rotation(str(chosen), str(r.get("name", chosen)), str(r.get("gloss", "")), e,
+                                    str(r.get("description", "")), str(r.get("source", "")))
+    if rotation is None:
+        return None
+    return Settlement(tuple(definitions), tuple(payments), tuple(rules), rotation, tuple(sorted(play.items())))
+
+
+def _cycles(lw: _Lowering, bodies: dict[str, A.Node], keys: dict[str, str]) -> None:
+    state: dict[str, int] = {}
+
+    def visit(n: str, trail: list[str]) -> None:
+        if state.get(n) == 2 or n not in bodies:
+            return
+        if state.get(n) == 1:
+            lw.error(("settlement", "definitions", keys[n]), "definitions call each other in a circle: "
+                     + " → ".join(trail + [n]), "expressions cannot recurse", key=True)
+            return
+        state[n] = 1
+        for m in sorted(definition_uses(bodies[n])):
+            visit(m, trail + [n])
+        state[n] = 2
+
+    for n in bodies:
+        visit(n, [])
