@@ -15,7 +15,35 @@ sys.path.insert(0, ROOT)
 
 from tjmj_dsl import Scorer  # noqa: E402
 from tjmj_dsl.cli import main  # noqa: E402
+from tjmj_dsl.engine import runtime  # noqa: E402
 from tjmj_dsl.notation import parse_hand  # noqa: E402
+from tjmj_dsl.schemas import schemas  # noqa: E402
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def check_answer(answer: Any, kind: str | None = None) -> Any:
+    """Hold an answer to its JSON Schema (score-result or waits-result; by its
+    shape unless `kind` says): every answer the suite sees goes through here."""
+    import jsonschema
+    if not _VALIDATORS:
+        for name, s in schemas().items():
+            _VALIDATORS[name] = jsonschema.Draft202012Validator(s)
+    kind = kind or ("waits-result" if isinstance(answer, dict) and "waits" in answer else "score-result")
+    errors = sorted(_VALIDATORS[kind].iter_errors(answer), key=lambda e: list(e.absolute_path))
+    assert not errors, f"{kind} breaks its schema: {errors[0].message} at {list(errors[0].absolute_path)}: {answer}"
+    return answer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def answers_follow_the_schemas() -> Any:
+    """Every score/waits answer the suite produces (Scorer, CLI, interpreter)
+    is validated against schemas/ as it is made."""
+    score, waits = runtime.score_request, runtime.waits_request
+    runtime.score_request = lambda rules, data: check_answer(score(rules, data), "score-result")  # type: ignore[assignment]
+    runtime.waits_request = lambda rules, data: check_answer(waits(rules, data), "waits-result")  # type: ignore[assignment]
+    yield
+    runtime.score_request, runtime.waits_request = score, waits
 
 
 def req(hand: str, indicator: str, **kw: Any) -> dict[str, Any]:
@@ -36,6 +64,9 @@ def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
                 code = int(e.code or 0)
     finally:
         sys.stdin = old_in
+    for line in out.getvalue().splitlines():  # JSON answers (--json, --jsonl) follow the contract
+        if line.startswith("{"):
+            check_answer(__import__("json").loads(line))
     return code, out.getvalue(), err.getvalue()
 
 

@@ -52,7 +52,9 @@ def test_explain_shows_predicates() -> None:
 
 def test_waits() -> None:
     code, out, _ = run(["waits", "345m 123s EEE 77m 45s", "-i", "7p", "--json"])
-    assert code == 0 and [w["tile"] for w in json.loads(out)] == ["3s", "6s"]
+    assert code == 0 and [w["tile"] for w in json.loads(out)["waits"]] == ["3s", "6s"]
+    code, out, _ = run(["waits", "345m 123s 77m 45s [888p]", "-i", "7p"])
+    assert code == 1 and out.startswith("invalid request: a pung of hun tiles cannot be claimed")
     code, out, _ = run(["waits", "345m 123s EEE 77m 49s", "-i", "7p"])
     assert out.strip() == "no tile wins this hand"
 
@@ -73,20 +75,33 @@ def test_jsonl_batch_keeps_order_and_survives_bad_lines() -> None:
     assert code == 0
     res = [json.loads(x) for x in out.splitlines()]
     assert [r["id"] for r in res] == ["a", None, "c", "d", "e", "f", None]
-    assert res[0]["win"] and res[0]["fan"] == 2
-    assert res[1]["error"].startswith("line 2: not JSON")
-    assert res[2]["error"].startswith("line 3: indicator: missing")
-    assert res[3]["total"] == 5  # (4 + 1) × 1 after a 明杠
-    assert "no profile 'nope'" in res[4]["error"]
-    assert res[5]["win"] is False and res[5]["reason"] == "below_min_fan"
-    assert "JSON object" in res[6]["error"]
+    assert res[0]["win"] and res[0]["fan"] == 2 and res[0]["rules"]["profile"] == "seed-001"
+    assert res[1]["error"]["code"] == "not_json" and res[1]["error"]["message"].startswith("not JSON")
+    assert res[1]["error"]["position"] == 0 and res[1]["names"] == [] and res[1]["formula"] == ""
+    assert res[2]["error"] == {"code": "missing_field", "field": "indicator", "message":
+                               'indicator: missing (hint: the flipped tile that names the huns, e.g. "7p")'}
+    assert res[3]["total"] == 5 and res[3]["rules"]["profile"] == "seed-000-coins"  # (4 + 1) × 1 after a 明杠
+    assert res[4]["error"]["code"] == "unknown_profile" and res[4]["error"]["field"] == "profile"
+    assert "no profile 'nope'" in res[4]["error"]["message"]
+    assert res[5]["win"] is False and res[5]["reason"] == "below_min_fan" and res[5]["rules"]["options"] == {"min_fan": 3}
+    assert res[6]["error"]["code"] == "not_object" and "JSON object" in res[6]["error"]["message"]
+
+
+def test_jsonl_refusals_of_waits_are_in_the_waits_shape() -> None:
+    stdin = "not json\n" + json.dumps({"id": 2, "concealed": "345m123sEEE77m45s", "indicator": "7p",
+                                        "options": {"nope": 1}}) + "\n[1]\n"
+    code, out, _ = run(["waits", "--jsonl"], stdin)
+    res = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and [r["id"] for r in res] == [None, 2, None]
+    assert all(r["waits"] == [] and r["reason"] == "invalid_request" and "win" not in r for r in res)
+    assert [r["error"]["code"] for r in res] == ["not_json", "unknown_option", "not_object"]
 
 
 def test_jsonl_waits() -> None:
     stdin = json.dumps({"id": 9, "concealed": "345m123sEEE77m45s", "indicator": "7p"}) + "\n"
     code, out, _ = run(["waits", "--jsonl"], stdin)
     r = json.loads(out)
-    assert code == 0 and r["id"] == 9 and [w["tile"] for w in r["waits"]] == ["3s", "6s"]
+    assert code == 0 and r["id"] == 9 and [w["tile"] for w in r["waits"]] == ["3s", "6s"] and r["contract"] == 2
 
 
 def test_check_and_variants() -> None:
@@ -116,5 +131,5 @@ def test_jsonl_line_that_is_not_utf8_is_one_error() -> None:
                          env=env, timeout=120)
     lines = [json.loads(x) for x in res.stdout.decode("utf-8").splitlines()]
     assert res.returncode == 0 and [x["id"] for x in lines] == [1, None, 3]
-    assert lines[1]["error"] == "line 2: not UTF-8 at byte 0"
+    assert lines[1]["error"] == {"code": "not_utf8", "message": "not UTF-8 at byte 0", "field": None, "position": 0}
     assert lines[0]["names"] == ["提溜", "素"]

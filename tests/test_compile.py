@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 
+from conftest import check_answer
 from tjmj_dsl.api import compile_rules
 from tjmj_dsl.backends.outputs import outputs
 from tjmj_dsl.cli import main
@@ -74,14 +75,19 @@ def test_generated_scorer_stands_alone(tmp_path: str) -> None:
     out = [json.loads(x) for x in res.stdout.splitlines()]
     assert out[0]["id"] == 1 and out[0]["fan"] == 28 and out[0]["formula"] == "(3+4)×2×2 = 28"
     assert out[1]["id"] == 2 and [w["tile"] for w in out[1]["waits"]] == ["3s", "6s"]
-    assert out[2]["id"] == 3 and "error" in out[2]
+    assert out[2]["id"] == 3 and out[2]["error"]["code"] == "bad_tile"
+    for answer in out:
+        check_answer(answer)
 
 
 def test_generated_scorer_refuses_another_profile() -> None:
     sys.path.insert(0, ROOT)
     from generated.tianjin.seed_000_coins import scorer
-    r = scorer.score({"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "profile": "seed-001"})
-    assert "compiled for profile 'seed-000-coins'" in r["error"]
+    r = check_answer(scorer.score({"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p",
+                                   "profile": "seed-001"}))
+    assert "compiled for profile 'seed-000-coins'" in r["error"]["message"]
+    assert (r["error"]["code"], r["error"]["field"]) == ("rules_mismatch", "profile")
+    assert r["rules"]["profile"] == "seed-000-coins" and r["contract"] == 2
     assert scorer.score({"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p",
                          "profile": "seed-000-coins"})["fan"] == 2
 

@@ -421,7 +421,7 @@ def test_jsonl_per_line_profile_and_options() -> None:
     assert won(res["kong-coins"], 4, (4 + 1) * 2)
     assert won(res["jin-coins-8"], 2, (2 + 1) * 8)
     assert refused(res["jin-forbidden"])
-    assert "chan_points" in res["bad-option"]["error"]
+    assert "chan_points" in res["bad-option"]["error"]["message"]
     assert refused(res["after"])
 
 
@@ -440,9 +440,9 @@ def test_scorer_refuses_a_request_for_other_rules() -> None:
     # under rules it did not ask for (`tjmj score --jsonl` picks the rules per line instead)
     r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-000-coins",
                         "options": {"score_table": "coins"}})
-    assert refused(r) and "profile" in r["error"]
+    assert refused(r) and "profile" in r["error"]["message"] and r["error"]["field"] == "profile"
     r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "options": {"score_table": "coins"}})
-    assert refused(r) and "score_table" in r["error"]
+    assert refused(r) and "score_table" in r["error"]["message"] and r["error"]["field"] == "options.score_table"
     # naming the rules in force is fine
     assert won(scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-001",
                                "options": {"score_table": "separate"}}), 4, 4)

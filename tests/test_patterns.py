@@ -92,14 +92,14 @@ def expect_refused(s: Scorer, hand: str, indicator: str, match: str, **kw: Any) 
     """The request describes no legal hand; `match` is a piece of the expected message."""
     r = score(s, hand, indicator, **kw)
     assert r["win"] is False and r["reason"] == "invalid_request", r
-    assert match in (r.get("error") or ""), r
+    assert match in (r.get("error") or {}).get("message", ""), r
     return r
 
 
 def waits(s: Scorer, hand: str, indicator: str, **kw: Any) -> dict[str, dict[str, Any]]:
     out = s.waits(req(hand, indicator, **kw))
-    assert isinstance(out, list), out
-    return {w["tile"]: w for w in out}
+    assert "error" not in out, out
+    return {w["tile"]: w for w in out["waits"]}
 
 
 # ---------------------------------------------------------------------------

@@ -3,6 +3,8 @@ the rule file's request rules refuse hands that cannot exist."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 from typing import Any
 
 import pytest
@@ -18,31 +20,76 @@ def test_good_request(both: Scorer) -> None:
     assert r["id"] == "a1" and r["win"] and r["fan"] == 2 and r.get("error") is None
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"concealed": "345m123sEEE77m4s"}, "concealed", "12 tiles"),
-    ({"concealed": "345m123sEEE77m45x"}, "concealed", "'x' is not a suit"),
-    ({"draw": None}, "draw", "missing"),
-    ({"draw": "6s7s"}, "draw", "expected one tile"),
-    ({"indicator": "0p"}, "indicator", "no tile 0p"),
-    ({"kong_draw": "open"}, "kong_draw", "unknown kong_draw"),
-    ({"tianhu": "yes"}, "tianhu", "expected true or false"),
-    ({"melds": [{"type": "chow", "tile": "5p"}]}, "melds[0].type", "unknown meld type"),
-    ({"melds": "5555p"}, "melds", "expected a list"),
-    ({"concealed": 345}, "concealed", "expected a string of tiles"),
-    ({"concealed": "5555m123sEEE7m45s", "draw": "5m"}, "concealed", "5 tiles of 5m"),
-    ({"dra": "6s"}, "dra", "did you mean 'draw'?"),
+@pytest.mark.parametrize("change, field, code, position, words", [
+    ({"concealed": "345m123sEEE77m4s"}, "concealed", "tile_count", None, "12 tiles"),
+    ({"concealed": "345m123sEEE77m45x"}, "concealed", "bad_tile", 16, "'x' is not a suit"),
+    ({"concealed": ["3m", "4m", "5x"]}, "concealed[2]", "bad_tile", 1, "'x' is not a suit"),
+    ({"concealed": ["3m", "45m"]}, "concealed[1]", "bad_tile", None, "expected one tile, found 2"),
+    ({"concealed": ["3m", 4]}, "concealed[1]", "wrong_type", None, "expected one tile as a string, got a number"),
+    ({"draw": None}, "draw", "missing_field", None, "missing"),
+    ({"draw": "6s7s"}, "draw", "bad_tile", None, "expected one tile"),
+    ({"indicator": "0p"}, "indicator", "bad_tile", 0, "no tile 0p"),
+    ({"indicator": None}, "indicator", "missing_field", None, "missing"),
+    ({"kong_draw": "open"}, "kong_draw", "bad_value", None, "unknown kong_draw"),
+    ({"tianhu": "yes"}, "tianhu", "wrong_type", None, "expected true or false"),
+    ({"melds": [{"type": "chow", "tile": "5p"}]}, "melds[0].type", "bad_value", None, "unknown meld type"),
+    ({"melds": [{"type": "pung"}]}, "melds[0]", "missing_field", None, "expected {"),
+    ({"melds": "5555p"}, "melds", "wrong_type", None, "expected a list"),
+    ({"concealed": 345}, "concealed", "wrong_type", None, "expected a string of tiles or a list of tiles"),
+    ({"concealed": "5555m123sEEE7m45s", "draw": "5m"}, "concealed", "too_many_copies", None, "5 tiles of 5m"),
+    ({"dra": "6s"}, "dra", "unknown_field", None, "did you mean 'draw'?"),
 ])
-def test_malformed_requests_name_the_field(both: Scorer, change: dict[str, Any], field: str, words: str) -> None:
+def test_malformed_requests_name_the_field(both: Scorer, change: dict[str, Any], field: str, code: str,
+                                           position: int | None, words: str) -> None:
     data = {k: v for k, v in {**OK, **change}.items() if v is not None}
     r = both.score(dict(data, id=7))
     assert r["id"] == 7 and r["win"] is False and r["reason"] == "invalid_request"
-    assert r["error"].startswith(field), r["error"]
-    assert words in r["error"]
+    assert (r["fan"], r["total"], r["patterns"], r["names"], r["formula"]) == (0, 0, [], [], "")
+    e = r["error"]
+    assert (e["code"], e["field"], e.get("position")) == (code, field, position), e
+    assert e["message"].startswith(field) and words in e["message"], e
+
+
+def test_tiles_as_a_list_score_as_the_string(both: Scorer) -> None:
+    as_list = dict(OK, concealed=["3m", "4m", "5m", "1s", "2s", "3s", "E", "E", "E", "7m", "7m", "4s", "5s"])
+    a, b = both.score(as_list), both.score(OK)
+    assert a == b and a["win"] and a["fan"] == 2
+    assert both.score(dict(as_list, concealed=["三万", "4m", "5m", "1s", "2s", "3s", "东", "1z", "E", "7m", "7m", "4s",
+                                               "5s"])) == b
+
+
+def test_null_means_absent(both: Scorer) -> None:
+    r = both.score(dict(OK, melds=None, kong_draw=None, tianhu=None, id=None, profile=None, options=None))
+    assert r == both.score(OK) and r["id"] is None
 
 
 def test_not_a_mapping(both: Scorer) -> None:
     r = both.score(["345m"])  # type: ignore[arg-type]
-    assert r["reason"] == "invalid_request" and "JSON object" in r["error"]
+    assert r["reason"] == "invalid_request" and r["error"]["code"] == "not_object"
+    assert "JSON object" in r["error"]["message"] and r["id"] is None
+
+
+def test_every_answer_says_what_produced_it(both: Scorer) -> None:
+    r = both.score(OK)
+    assert r["contract"] == 2
+    assert r["rules"]["name"] == "tianjin" and r["rules"]["profile"] == "seed-001" and r["rules"]["options"] == {}
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules", "tianjin.yaml"),
+              "rb") as f:
+        assert r["rules"]["sha256"] == hashlib.sha256(f.read()).hexdigest()
+    for bad in (dict(OK, concealed="1m"), "not a request"):
+        assert both.score(bad)["rules"] == r["rules"]  # type: ignore[arg-type]
+    w = both.waits({"concealed": "345m123sEEE77m45s", "indicator": "7p"})
+    assert w["contract"] == 2 and w["rules"] == r["rules"]
+    r["rules"]["options"]["x"] = 1  # an answer is the caller's to change
+    assert both.score(OK)["rules"]["options"] == {}
+
+
+def test_options_on_top_of_the_profile_are_named() -> None:
+    # set on top of the profile and different from it: named; the profile's own value: not
+    assert Scorer(options={"min_fan": 1}).score(OK)["rules"]["options"] == {"min_fan": 1}
+    assert Scorer(options={"min_fan": 2}).score(OK)["rules"]["options"] == {}
+    r = Scorer(profile="seed-000-coins", options={"jin_gang": "8", "score_table": "coins"}).score(OK)
+    assert r["rules"]["profile"] == "seed-000-coins" and r["rules"]["options"] == {"jin_gang": "8"}
 
 
 @pytest.mark.parametrize("request_, words", [
@@ -62,7 +109,13 @@ def test_not_a_mapping(both: Scorer) -> None:
 ])
 def test_request_rules_refuse_impossible_hands(both: Scorer, request_: dict[str, Any], words: str) -> None:
     r = both.score(request_)
-    assert r["reason"] == "invalid_request" and words in r["error"], r
+    assert r["reason"] == "invalid_request" and words in r["error"]["message"], r
+    # the code is the id of the rule file's request rule that refuses the hand
+    assert r["error"]["field"] is None and r["error"]["code"] in RULE_IDS, r
+
+
+RULE_IDS = {"indicator_on_wall", "no_hun_pung", "first_draw_no_melds", "tianhu_or_dihu", "exposed_kong_drawn",
+            "concealed_kong_drawn", "hun_kong_drawn", "tianting_off"}
 
 
 def test_request_rules_allow_the_legal_neighbours(both: Scorer) -> None:
@@ -73,12 +126,15 @@ def test_request_rules_allow_the_legal_neighbours(both: Scorer) -> None:
 
 
 def test_waits_request_has_no_draw(both: Scorer) -> None:
-    r = both.waits(dict(OK))
-    assert isinstance(r, dict) and r["error"].startswith("draw")
-    w = both.waits({"concealed": "345m123sEEE77m45s", "indicator": "7p"})
-    assert [x["tile"] for x in w] == ["3s", "6s"]
+    r = both.waits(dict(OK, id="w"))
+    assert r["id"] == "w" and r["waits"] == [] and r["reason"] == "invalid_request"
+    assert r["error"]["code"] == "unexpected_field" and r["error"]["field"] == "draw"
+    w = both.waits({"concealed": "345m123sEEE77m45s", "indicator": "7p", "draw": None})
+    assert [x["tile"] for x in w["waits"]] == ["3s", "6s"] and "error" not in w
+    assert w["waits"][0] == {"tile": "3s", "fan": 2, "total": 2, "patterns": ["tiliu", "su"], "names": ["提溜", "素"],
+                             "formula": "1×2 = 2"}
 
 
 def test_waits_refuses_a_hand_no_draw_can_make_legal(both: Scorer) -> None:
     r = both.waits({"concealed": "345m123s77m45s", "melds": [{"type": "pung", "tile": "8p"}], "indicator": "7p"})
-    assert isinstance(r, dict) and "pung of hun tiles" in r["error"]
+    assert r["waits"] == [] and "pung of hun tiles" in r["error"]["message"] and r["error"]["code"] == "no_hun_pung"

@@ -7,7 +7,7 @@ from typing import Any
 from .backends.codegen import generate_scorer, load_generated
 from .backends.interpret import interpreter
 from .compiler import load_rules
-from .engine import runtime, settle
+from .engine import result, runtime, settle
 from .ir import RuleSet
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
@@ -33,7 +33,8 @@ class Scorer:
         self.backend = backend
 
     def score(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A JSONL request mapping → a result mapping (never raises for a bad hand)."""
+        """A request mapping → a result mapping, as the JSON contract says
+        (schemas/score-result.schema.json); never raises for a bad request."""
         return runtime.score_request(self._rules, request)
 
     def score_tiles(self, concealed: Any, draw: int, indicator: int, melds: Any = (),
@@ -45,8 +46,10 @@ class Scorer:
         without the request text and the display. Never raises for a bad hand."""
         return runtime.score_tiles_in(self._rules, concealed, draw, indicator, melds, kong_draw, flags)
 
-    def waits(self, request: dict[str, Any]) -> Any:
-        """Every tile that wins the 13-tile hand (a request without draw), with fan and patterns."""
+    def waits(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Every tile that wins the 13-tile hand (a request without draw):
+        {contract, rules, id, waits: [{tile, fan, total, patterns, names, formula}]},
+        or a refusal in the same shape."""
         return runtime.waits_request(self._rules, request)
 
     def settle(self, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -54,6 +57,19 @@ class Scorer:
         formula), the four balances and the next dealer, by the rule file's
         settlement section. Never raises for a bad outcome: the result says."""
         return settle.settle_in(self._rules, outcome)
+
+    def refusal(self, request_id: Any, error: dict[str, Any]) -> dict[str, Any]:
+        """A score answer refusing a request with the contract's error object {code, message, field}."""
+        return result.refusal(self._rules, request_id, error)
+
+    def waits_refusal(self, request_id: Any, error: dict[str, Any]) -> dict[str, Any]:
+        """A waits answer refusing a request."""
+        return result.waits_refusal(self._rules, request_id, error)
+
+    @property
+    def rules_info(self) -> dict[str, Any]:
+        """The `rules` object every answer of this scorer carries: name, profile, sha256, options."""
+        return result.rules_info(self._rules)
 
     @property
     def profile(self) -> str:

@@ -59,7 +59,7 @@ def _request(args: argparse.Namespace, need_draw: bool) -> dict[str, Any]:
 
 def _show(res: dict[str, Any]) -> str:
     if res.get("error"):
-        return f"invalid request: {res['error']}"
+        return f"invalid request: {res['error']['message']}"
     lines = []
     verdict = "WIN" if res["win"] else "no win"
     names = " ".join(f"{n}({p})" for n, p in zip(res.get("names", []), res["patterns"]))
@@ -72,24 +72,54 @@ def _show(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> int:
-    from .engine.result import _invalid
-    from .engine.runtime import jsonl
+def options_error(e: RuleError) -> dict[str, Any]:
+    """The contract's error object for a request whose profile/options do not compile."""
+    d = e.diagnostics[0]
+    code = {"profile": "unknown_profile", "option": "unknown_option"}.get(d.code, "bad_option")
+    field = "profile" if d.code == "profile" else "options"
+    return {"code": code, "message": "; ".join(x.message + (f" ({x.hint})" if x.hint else "") for x in e.diagnostics),
+            "field": field}
+
+
+def answer_with(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> Any:
+    """The function that answers one request mapping under its own `profile`/`options`
+    (over the defaults), as the JSONL batch and the HTTP service do."""
+    from .engine.request import RequestError
 
     def one(data: Any) -> Any:
+        base = scorers.get(default_profile, default_opts)
+        waits = fn == "waits" or (fn == "auto" and isinstance(data, dict) and data.get("draw") is None)
+        refuse = base.waits_refusal if waits else base.refusal
         if not isinstance(data, dict):
-            return _invalid(None, "a request is a JSON object")
-        prof = data.get("profile", default_profile)
-        opts = {**default_opts, **(data.get("options") or {})}
-        try:
-            sc = scorers.get(prof, opts)
-        except RuleError as e:
-            return _invalid(data.get("id"), "; ".join(d.message + (f" ({d.hint})" if d.hint else "") for d in e.diagnostics))
-        if fn == "waits" or (fn == "auto" and "draw" not in data):
-            return sc.waits(data)
-        return sc.score(data)
+            return refuse(None, RequestError("a request is a JSON object", code="not_object").error())
+        prof = data.get("profile")
+        opts = data.get("options")
+        if opts is not None and not isinstance(opts, dict):
+            return refuse(data.get("id"), RequestError("expected a mapping of option names to values", "options",
+                                                       code="wrong_type").error())
+        if prof is not None and not isinstance(prof, str):
+            return refuse(data.get("id"), RequestError("expected a profile name", "profile", code="wrong_type").error())
+        sc = base
+        if prof is not None or opts:
+            try:
+                sc = scorers.get(prof if prof is not None else default_profile,
+                                 {**default_opts, **{k: v for k, v in (opts or {}).items() if v is not None}})
+            except RuleError as e:
+                return refuse(data.get("id"), options_error(e))
+        if "profile" in data or "options" in data:  # sc is compiled with them
+            data = {k: v for k, v in data.items() if k not in ("profile", "options")}
+        return sc.waits(data) if waits else sc.score(data)
 
-    for line in jsonl(_lines(sys.stdin), one):
+    return one
+
+
+def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> int:
+    from .engine.runtime import jsonl
+
+    one = answer_with(scorers, default_profile, default_opts, fn)
+    base = scorers.get(default_profile, default_opts)
+    refuse = base.waits_refusal if fn == "waits" else base.refusal
+    for line in jsonl(_lines(sys.stdin), one, refuse):
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
     return EXIT_OK
@@ -106,7 +136,7 @@ def _lines(stream: Any) -> Any:
         try:
             yield b.decode("utf-8")
         except UnicodeDecodeError as e:
-            yield f"\x00not UTF-8 at byte {e.start}"
+            yield f"\x00not_utf8@{e.start}"
 
 
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
@@ -129,13 +159,14 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         res = sc.waits(req)
         if args.json:
             print(json.dumps(res, ensure_ascii=False))
-        elif isinstance(res, dict):
+            return EXIT_FAIL if res.get("error") else EXIT_OK
+        if res.get("error"):
             print(_show(res))
             return EXIT_FAIL
-        elif not res:
+        if not res["waits"]:
             print("no tile wins this hand")
         else:
-            for w in res:
+            for w in res["waits"]:
                 print(f"{w['tile']:>3}  fan {w['fan']:>3}  total {w['total']:>3}  {w['formula']}  {' '.join(w['patterns'])}")
         return EXIT_OK
     if "draw" not in req:

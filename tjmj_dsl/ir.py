@@ -159,6 +159,7 @@ class RuleSet:
     sources: tuple[tuple[str, str], ...]
     disabled_patterns: tuple[str, ...] = ()
     settlement: Settlement | None = None
+    overrides: tuple[tuple[str, Any], ...] = ()  # the choices set on top of the profile that differ from it
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

@@ -116,6 +116,6 @@ def check_known(rules_path: str | None) -> list[Diagnostic]:
                                   f"printed {row.printed}, the rules give {row.expected}", row.pos, row.why))
         if value != row.expected:
             out.append(Diagnostic("warning", "disagree", f"{row.id}: the table expects {row.expected}, the rules give {value}"
-                                  + (f" ({got.get('error')})" if got.get("error") else ""), row.pos,
+                                  + (f" ({got['error']['message']})" if got.get("error") else ""), row.pos,
                                   "fix the hand, or mark the row with an erratum saying why the print is wrong"))
     return out

@@ -10,6 +10,7 @@ from typing import Any
 
 import jinja2
 
+from ..engine.contract import CONTRACT
 from ..expr.emit import Emitter
 from ..expr.vocabulary import ATTRS_BY_TYPE, HAND_VARS, elem
 from ..ir import RuleSet
@@ -19,8 +20,8 @@ from .tables import expression_types, static_tables
 
 # Inlined into every scorer, in this order: one source of truth for tiles,
 # requests and the decomposition engine.
-INLINED = ("tiles.py", "engine/request.py", "engine/hand.py", "engine/search.py", "engine/result.py",
-           "engine/runtime.py", "engine/settle.py")
+INLINED = ("tiles.py", "engine/contract.py", "engine/request.py", "engine/hand.py", "engine/search.py",
+           "engine/result.py", "engine/runtime.py", "engine/settle.py")
 DROP = "# tjmj:inline-drop"
 
 
@@ -93,12 +94,12 @@ def generate_scorer(rs: RuleSet) -> str:
     except NotAtomic as e:
         masks = {"why_not": str(e)}
     return _env().get_template("scorer.py.j2").render(
-        source=rs.source_file, sha256=rs.source_sha256, name=rs.name, title=rs.title, profile=rs.profile,
+        contract=CONTRACT, source=rs.source_file, sha256=rs.source_sha256, name=rs.name, title=rs.title, profile=rs.profile,
         choices=", ".join(f"{k}={v}" for k, v in rs.choices), imports=imports, inlined=inlined,
         any_attrs=_any_attrs(),
         definitions=[{"name": d.name, "params": d.params, "text": d.body.text, "code": em.emit(d.body.ast, frozenset(d.params))}
                      for d in rs.definitions],
-        request_rules=[{"id": r.id, "code": em.emit(r.error_when.ast), "message": repr(r.message)} for r in rs.request_rules],
+        request_rules=[{"id": r.id, "id_repr": repr(r.id), "code": em.emit(r.error_when.ast)} for r in rs.request_rules],
         free_t=em.emit(rs.free_when.ast) if rs.free_when is not None else "False",
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=em.emit(rs.algebra.ast),
         total=em.emit(rs.total.ast), tables=table_lines,

@@ -46,7 +46,7 @@ class InterpretedRules:
     def request_errors(self, h: Hand) -> list[str]:
         self._funcs(h)
         env = self._hand_env(h)
-        return [r.message for r in self.ruleset.request_rules if self._i.eval(r.error_when.ast, env)]
+        return [r.id for r in self.ruleset.request_rules if self._i.eval(r.error_when.ast, env)]
 
     def free_t(self, h: Hand) -> bool:
         if self.ruleset.free_when is None:

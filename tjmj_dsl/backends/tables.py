@@ -42,6 +42,8 @@ def static_tables(rs: RuleSet) -> dict[str, Any]:
     requires = tuple(sum(1 << index[r] for r in p.requires) for p in rs.patterns)
     conflicts = tuple((index[p.id], index[c.other]) for p in rs.patterns for c in p.conflicts)
     return {
+        "info": {"name": rs.name, "profile": rs.profile, "sha256": rs.source_sha256, "options": dict(rs.overrides)},
+        "request_messages": {r.id: r.message for r in rs.request_rules},
         "name": rs.name,
         "profile": rs.profile,
         "choices": dict(rs.choices),

@@ -6,22 +6,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..tiles import TileError, name, parse_tiles  # tjmj:inline-drop
+from ..tiles import NAMES, TileError, name, parse_tiles  # tjmj:inline-drop
+from .contract import KONG_DRAWS, MELD_TYPES, REQUEST_FIELDS  # tjmj:inline-drop
 
-MELD_TYPES = ("pung", "kong", "concealed_kong")
-KONG_DRAWS = ("exposed", "concealed", "hun")
-FIELDS = ("id", "concealed", "melds", "draw", "indicator", "kong_draw", "profile", "options")
+FIELDS = REQUEST_FIELDS
+_ONE_TILE = {n: k for k, n in enumerate(NAMES)}  # the canonical names, read without the parser
 
 
 class RequestError(ValueError):
-    """What is wrong with a request, and where (`field`, `pos` inside it)."""
+    """What is wrong with a request: a contract error `code`, the `field`
+    (dotted: melds[0].type) and `pos`, the 0-based character inside it."""
 
-    def __init__(self, message: str, field: str = "", pos: int | None = None, hint: str = "") -> None:
+    def __init__(self, message: str, field: str = "", pos: int | None = None, hint: str = "",
+                 code: str = "bad_value") -> None:
         super().__init__(message)
         self.message = message
         self.field = field
         self.pos = pos
         self.hint = hint
+        self.code = code
+
+    def error(self) -> dict:  # type: ignore[type-arg]
+        """The contract's error object."""
+        out: dict = {"code": self.code, "message": str(self), "field": self.field or None}  # type: ignore[type-arg]
+        if self.pos is not None:
+            out["position"] = self.pos
+        return out
 
     def __str__(self) -> str:
         where = self.field + (f" (at character {self.pos + 1})" if self.pos is not None else "")
@@ -46,70 +56,115 @@ class Request:
     id: Any = None
 
 
-def _tiles(value: Any, field: str) -> list[int]:
-    if not isinstance(value, str):
-        raise RequestError(f"expected a string of tiles, got {type(value).__name__}", field)
-    try:
-        return parse_tiles(value)
-    except TileError as e:
-        raise RequestError(e.message, field, e.pos, e.hint) from None
+def _tiles(value: Any, field: str) -> tuple[int, ...]:
+    """A string of tiles, or a list of one-tile strings."""
+    if value.__class__ is str:
+        try:
+            return tuple(parse_tiles(value))
+        except TileError as e:
+            raise RequestError(e.message, field, e.pos, e.hint, "bad_tile") from None
+    if isinstance(value, list):
+        return tuple(_tile(x, f"{field}[{i}]") for i, x in enumerate(value))
+    raise RequestError(f"expected a string of tiles or a list of tiles, got {_json_type(value)}", field,
+                       code="wrong_type")
 
 
 def _tile(value: Any, field: str) -> int:
-    ts = _tiles(value, field)
+    k = _ONE_TILE.get(value) if value.__class__ is str else None
+    if k is not None:
+        return k
+    if not isinstance(value, str):
+        raise RequestError(f"expected one tile as a string, got {_json_type(value)}", field, code="wrong_type")
+    try:
+        ts = parse_tiles(value)
+    except TileError as e:
+        raise RequestError(e.message, field, e.pos, e.hint, "bad_tile") from None
     if len(ts) != 1:
-        raise RequestError(f"expected one tile, found {len(ts)}", field, hint="e.g. \"7p\", \"E\" or \"五万\"")
+        raise RequestError(f"expected one tile, found {len(ts)}", field, hint="e.g. \"7p\", \"E\" or \"五万\"",
+                           code="bad_tile")
     return ts[0]
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def _bool(value: Any, field: str) -> bool:
     if value is None:
         return False
-    if not isinstance(value, bool):
-        raise RequestError(f"expected true or false, got {value!r}", field)
+    if value is not True and value is not False:
+        raise RequestError(f"expected true or false, got {value!r}", field, code="wrong_type")
     return value
 
 
 def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = (), copies: int = 4) -> Request:
-    """Read a request mapping. Field names are exact (the fixed ones, and the
+    """Read a request mapping. Field names are exact (the contract's, and the
     rule file's boolean `flags`); unknown ones are errors, so a typo never
-    silently changes a score."""
+    silently changes a score. `null` means absent."""
     if not isinstance(data, dict):
-        raise RequestError(f"a request is a JSON object, got {type(data).__name__}")
-    known = FIELDS + tuple(flags)
+        raise RequestError(f"a request is a JSON object, got {_json_type(data)}", code="not_object")
     for k in data:
-        if k not in known:
-            near = [f for f in known if _close(k, f)]
-            raise RequestError(f"unknown field {k!r}", k, hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(known))
-    if "concealed" not in data:
-        raise RequestError("missing", "concealed", hint='the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"')
-    if "indicator" not in data:
-        raise RequestError("missing", "indicator", hint="the flipped tile that names the huns, e.g. \"7p\"")
-    concealed = _tiles(data["concealed"], "concealed")
-    melds_in = data.get("melds") or []
-    if not isinstance(melds_in, list):
-        raise RequestError("expected a list of {\"type\": …, \"tile\": …}", "melds")
-    melds: list[Meld] = []
-    for i, m in enumerate(melds_in):
-        f = f"melds[{i}]"
-        if not isinstance(m, dict) or set(m) - {"type", "tile"} or "type" not in m or "tile" not in m:
-            raise RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f)
-        if m["type"] not in MELD_TYPES:
-            raise RequestError(f"unknown meld type {m['type']!r}", f + ".type", hint="one of " + ", ".join(MELD_TYPES))
-        melds.append(Meld(m["type"], _tile(m["tile"], f + ".tile")))
+        if k not in FIELDS and k not in flags:
+            known = FIELDS + tuple(flags)
+            near = [f for f in known if isinstance(k, str) and _close(k, f)]
+            raise RequestError(f"unknown field {k!r}", str(k), code="unknown_field",
+                               hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(known))
+    c_in = data.get("concealed")
+    if c_in is None:
+        raise RequestError("missing", "concealed", code="missing_field",
+                           hint='the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"')
+    i_in = data.get("indicator")
+    if i_in is None:
+        raise RequestError("missing", "indicator", code="missing_field",
+                           hint="the flipped tile that names the huns, e.g. \"7p\"")
+    concealed = _tiles(c_in, "concealed")
+    melds_in = data.get("melds")
+    melds: tuple[Meld, ...] = ()
+    if melds_in:
+        if not isinstance(melds_in, list):
+            raise RequestError("expected a list of {\"type\": …, \"tile\": …}", "melds", code="wrong_type")
+        out: list[Meld] = []
+        for i, m in enumerate(melds_in):
+            f = f"melds[{i}]"
+            if not isinstance(m, dict) or set(m) - {"type", "tile"} or m.get("type") is None or m.get("tile") is None:
+                raise RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f,
+                                   code="wrong_type" if not isinstance(m, dict) else
+                                   ("unknown_field" if set(m) - {"type", "tile"} else "missing_field"))
+            if m["type"] not in MELD_TYPES:
+                raise RequestError(f"unknown meld type {m['type']!r}", f + ".type", hint="one of " + ", ".join(MELD_TYPES))
+            out.append(Meld(m["type"], _tile(m["tile"], f + ".tile")))
+        melds = tuple(out)
+    elif melds_in is not None and melds_in != []:
+        raise RequestError("expected a list of {\"type\": …, \"tile\": …}", "melds", code="wrong_type")
     draw_in = data.get("draw")
     draw = None if draw_in is None else _tile(draw_in, "draw")
     if need_draw and draw is None:
-        raise RequestError("missing", "draw", hint="the winning tile; `waits` takes a request without it")
+        raise RequestError("missing", "draw", code="missing_field",
+                           hint="the winning tile; `waits` takes a request without it")
     if not need_draw and draw is not None:
-        raise RequestError("a waits request has no draw", "draw", hint="leave out draw to list the tiles that win")
+        raise RequestError("a waits request has no draw", "draw", code="unexpected_field",
+                           hint="leave out draw to list the tiles that win")
     kd = data.get("kong_draw")
     if kd is not None and kd not in KONG_DRAWS:
-        raise RequestError(f"unknown kong_draw {kd!r}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS))
+        raise RequestError(f"unknown kong_draw {kd!r}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS),
+                           code="bad_value" if isinstance(kd, str) else "wrong_type")
     req = Request(
-        concealed=tuple(concealed), melds=tuple(melds), draw=draw,
-        indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
-        flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
+        concealed=concealed, melds=melds, draw=draw,
+        indicator=_tile(i_in, "indicator"), kong_draw=kd,
+        flags=frozenset(f for f in flags if _bool(data.get(f), f)) if flags else frozenset(), id=data.get("id"),
     )
     check_tiles(req.concealed, req.melds, req.draw, copies)
     return req
@@ -118,12 +173,13 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
 def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:
     """The hand's size and the number of copies of each kind (RequestError if wrong)."""
     if len(melds) > 4:
-        raise RequestError(f"{len(melds)} declared melds; a hand has at most 4", "melds")
+        raise RequestError(f"{len(melds)} declared melds; a hand has at most 4", "melds", code="too_many_melds")
     want = 13 - 3 * len(melds)
     if len(concealed) != want:
         raise RequestError(
             f"{len(concealed)} tiles; with {len(melds)} declared meld(s) the hand holds {want} before the winning tile",
-            "concealed", hint="a kong counts as one meld of 3 plus one extra tile; do not list declared melds here")
+            "concealed", hint="a kong counts as one meld of 3 plus one extra tile; do not list declared melds here",
+            code="tile_count")
     counts = [0] * 34
     for k in concealed:
         counts[k] += 1
@@ -133,7 +189,8 @@ def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies
         counts[m.tile] += 3 if m.type == "pung" else 4
     if max(counts) > copies:
         k = next(k for k, c in enumerate(counts) if c > copies)
-        raise RequestError(f"{counts[k]} tiles of {name(k)}; there are only {copies}", "concealed")
+        raise RequestError(f"{counts[k]} tiles of {name(k)}; there are only {copies}", "concealed",
+                           code="too_many_copies")
 
 
 def edit_distance(a: str, b: str) -> int:

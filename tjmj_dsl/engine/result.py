@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..tiles import NAMES  # tjmj:inline-drop
+from .contract import CONTRACT, REFUSED  # tjmj:inline-drop
 from .hand import GROUP_KIND_NAMES, PAIR, Hand  # tjmj:inline-drop
 from .request import Request  # tjmj:inline-drop
 
@@ -167,27 +168,45 @@ def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
     return c
 
 
-def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
-    return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
-            "reason": "invalid_request", "error": msg}
+def rules_info(rules: Any) -> dict:  # type: ignore[type-arg]
+    """The `rules` object of an answer (a fresh copy: callers may change theirs)."""
+    i = rules.info
+    return {"name": i["name"], "profile": i["profile"], "sha256": i["sha256"], "options": dict(i["options"])}
+
+
+def refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
+    """A score answer refusing the request: the score fields empty, `error` the contract's error object."""
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
+            "patterns": [], "names": [], "formula": "", "reason": REFUSED, "error": error}
+
+
+def waits_refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
+    """A waits answer refusing the request."""
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "waits": [], "reason": REFUSED,
+            "error": error}
+
+
+def rule_error(rules: Any, rule_id: str) -> dict:  # type: ignore[type-arg]
+    """The error object of a hand a request rule of the rule file refuses: the rule's id is the code."""
+    return {"code": rule_id, "message": rules.request_messages[rule_id], "field": None}
 
 
 def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    res: dict = {"id": req.id}  # type: ignore[type-arg]
+    res: dict = {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id}  # type: ignore[type-arg]
     if best is None:
-        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
+        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="", winning_tile=NAMES[h.t],
+                   hun_kinds=[NAMES[k] for k in h.hun_kinds], decomposition=[],
                    reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
-        res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
         return res
     c = claim_of(rules, best, h)
     formula, _, shown, _ = claim_display(rules, best[2])
     res.update(win=c.win, fan=c.fan, total=c.total, patterns=list(c.patterns),
                names=[rules.names[i] for i in shown], formula=formula)
-    if c.reason:
-        res["reason"] = c.reason
-        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     res["winning_tile"] = NAMES[h.t]
     res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
     if display:
         res["decomposition"] = _decomposition(h, groups)
+    if c.reason:
+        res["reason"] = c.reason
+        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     return res

@@ -8,7 +8,8 @@ generator, or closures over the AST from the interpreter) with these members:
   requires[i], conflicts [(i, j)]                 claim bindings
   wild_melds, wild_pairs                          faces a group of huns alone may take
   plan                                            the algebra as a render plan
-  request_errors(h) -> list[str]
+  request_errors(h) -> list[str]                 ids of the request rules that refuse the hand
+  request_messages {id: message}, info {name, profile, sha256, options}   for answers
   free_t(h) -> bool                               may any tile of the hand be t?
   holds(h, melds, pair, groups) -> bitmask of patterns that hold
   unless(h, melds, pair, groups) -> bitmask of conflicts lifted
@@ -31,41 +32,49 @@ from typing import Any
 
 from ..tiles import NAMES  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
-from .request import KONG_DRAWS, MELD_TYPES, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
-from .result import Claim, _invalid, _result, claim_display, claim_of  # tjmj:inline-drop
+from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
+from .request import Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
+from .result import (Claim, _result, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
+                     waits_refusal)  # tjmj:inline-drop
 from .search import shape_by_parts  # tjmj:inline-drop
 
-def other_rules(rules: Any, data: Any) -> str:
-    """Why a request's `profile`/`options` are not the rules in force ("" if they are):
-    a request is never scored under rules it did not ask for."""
+def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
+    """The error object when a request's `profile`/`options` are not the rules
+    in force (None if they are): a request is never scored under rules it did not ask for."""
     if not isinstance(data, dict):
-        return ""
+        return None
     prof = data.get("profile")
     if prof is not None and prof != rules.profile:
-        return f"profile: this scorer is compiled for profile {rules.profile!r}, not {prof!r}"
-    opts = data.get("options") or {}
+        return RequestError(f"this scorer is compiled for profile {rules.profile!r}, not {prof!r}", "profile",
+                            code="rules_mismatch" if isinstance(prof, str) else "wrong_type").error()
+    opts = data.get("options")
+    if opts is None:
+        return None
     if not isinstance(opts, dict):
-        return "options: expected a mapping of option names to values"
+        return RequestError("expected a mapping of option names to values", "options", code="wrong_type").error()
     for k, v in opts.items():
         if k not in rules.choices:
-            return f"options: no option {k!r}"
-        if str(rules.choices[k]).lower() != str(v).lower():
-            return f"options: this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}"
-    return ""
+            return RequestError(f"no option {k!r}", f"options.{k}", code="unknown_option").error()
+        if v is not None and str(rules.choices[k]).lower() != str(v).lower():
+            return RequestError(f"this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}", f"options.{k}",
+                                code="rules_mismatch").error()
+    return None
 
 
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
-    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-    if other_rules(rules, data):
-        return _invalid(req_id, other_rules(rules, data))
+    if data.__class__ is Request:
+        return score_parsed(rules, data)
+    req_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(data, dict) and (data.get("profile") is not None or data.get("options") is not None):
+        err = other_rules(rules, data)
+        if err:
+            return refusal(rules, req_id, err)
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags, copies=rules.copies)
-        if req.draw is None:
-            raise RequestError("missing", "draw")
+        req = parse_request(data, need_draw=True, flags=rules.flags, copies=rules.copies)
     except RequestError as e:
-        return _invalid(req_id, str(e))
+        return refusal(rules, req_id, e.error())
     return score_parsed(rules, req)
 
 
@@ -110,7 +119,7 @@ def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # typ
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
     if errs:
-        return _invalid(req.id, errs[0])
+        return refusal(rules, req.id, rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
     return _result(rules, req, best_h, best, groups, display)
 
@@ -165,21 +174,22 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
         return Claim(False, 0, 0, (), "invalid_request", str(e))
     errs = rules.request_errors(h)
     if errs:
-        return Claim(False, 0, 0, (), "invalid_request", errs[0])
+        return Claim(False, 0, 0, (), "invalid_request", rules.request_messages[errs[0]])
     best, _, best_h = best_claim(rules, h)
     return claim_of(rules, best, best_h)
 
 
-def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
-    """Every tile that wins the 13-tile hand, each with its result; or an
-    invalid-request result."""
+def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """Every tile that wins the 13-tile hand, each with its fan: the waits
+    answer {contract, rules, id, waits}, or a refusal in the same shape."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-    if other_rules(rules, data):
-        return _invalid(req_id, other_rules(rules, data))
+    err = other_rules(rules, data)
+    if err:
+        return waits_refusal(rules, req_id, err)
     try:
         req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags, copies=rules.copies)
     except RequestError as e:
-        return _invalid(req_id, str(e))
+        return waits_refusal(rules, req_id, e.error())
     out: list = []  # type: ignore[type-arg]
     first_error = None
     any_valid = False
@@ -209,19 +219,21 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         best, _, best_h = best_claim(rules, h)
         c = claim_of(rules, best, best_h)
         if c.win:
+            formula, _, shown, _ = claim_display(rules, best[2])
             out.append({"tile": NAMES[k], "fan": c.fan, "total": c.total, "patterns": list(c.patterns),
-                        "formula": claim_display(rules, best[2])[0]})
+                        "names": [rules.names[i] for i in shown], "formula": formula})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
-        return _invalid(req_id, first_error)
-    return out
+        return waits_refusal(rules, req_id, rule_error(rules, first_error))
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id, "waits": out}
 
 
-def jsonl(lines: Any, score_line: Any) -> Any:
-    """The batch contract: one JSON request per line in, one JSON result per
-    line out, same order. A bad line gets an `error` and the batch goes on.
-    `score_line(request_mapping)` returns a result mapping (or list for waits)."""
+def jsonl(lines: Any, answer: Any, refuse: Any) -> Any:
+    """The batch contract: one JSON request per line in, one JSON answer per
+    line out, same order; blank lines are skipped. A bad line gets a refusal
+    and the batch goes on. `answer(request_mapping)` returns the answer
+    mapping; `refuse(id, error)` the refusal in the shape this batch answers in."""
     import json as _json
-    for n, line in enumerate(lines, 1):
+    for line in lines:
         text = line.strip()
         if not text:
             continue
@@ -230,16 +242,20 @@ def jsonl(lines: Any, score_line: Any) -> Any:
                 raise ValueError(text[1:])
             data = _json.loads(text)
         except ValueError as e:
-            what = str(e) if text.startswith("\x00") else f"not JSON: {e}"
-            yield _json.dumps({"id": None, "win": False, "fan": 0, "total": 0, "patterns": [], "formula": "",
-                               "reason": "invalid_request", "error": f"line {n}: {what}"}, ensure_ascii=False)
+            if text.startswith("\x00"):
+                code, _, pos = text[1:].partition("@")
+                err = {"code": code, "message": code.replace("_", " ") if code != "not_utf8"
+                       else f"not UTF-8 at byte {pos}", "field": None}
+                if pos:
+                    err["position"] = int(pos)
+            else:
+                err = {"code": "not_json", "message": f"not JSON: {e}", "field": None,
+                       "position": getattr(e, "pos", 0)}
+            yield _json.dumps(refuse(None, err), ensure_ascii=False)
             continue
         try:
-            res = score_line(data)
+            res = answer(data)
         except Exception as e:  # noqa: BLE001 - one bad line must not stop the batch
-            res = _invalid(data.get("id") if isinstance(data, dict) else None, f"line {n}: {type(e).__name__}: {e}")
-        if isinstance(res, list):
-            res = {"id": data.get("id") if isinstance(data, dict) else None, "waits": res}
-        elif isinstance(res, dict) and res.get("error") and not str(res["error"]).startswith("line "):
-            res = dict(res, error=f"line {n}: {res['error']}")
+            res = refuse(data.get("id") if isinstance(data, dict) else None,
+                         {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
         yield _json.dumps(res, ensure_ascii=False)

@@ -212,6 +212,7 @@ def lower(res: Resolved) -> RuleSet:
         sources=tuple((d.get("sources") or {}).items()),
         disabled_patterns=tuple(pid for pid in pats if pid not in enabled),
         settlement=settlement,
+        overrides=tuple(res.overrides.items()),
     )
 
 

@@ -27,6 +27,7 @@ class Resolved:
     files: dict[str, Located]
     origins: dict[Path, tuple[Located, Path]] = field(default_factory=dict)
     choices: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)  # choices set on top of the profile, where they differ
     profile: str = ""
     top: Located | None = None  # the file that was read (the overlay, if any)
     top_path: str = ""
@@ -172,6 +173,13 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
         raise RuleError(sorted(diags, key=lambda d: (d.pos.file, d.pos.line, d.pos.col) if d.pos else ("", 0, 0)),
                         out.sources())
     out.profile = prof_name
+    for k in out.choices:  # what the profile alone would choose, read the same way
+        if k in (overrides or {}):
+            base = (profiles.get(prof_name) or {}).get("options") or {} if prof_name in profiles else {}
+            opt = options[k]
+            canon = _patches_for(k, opt, base.get(k, opt.get("default")), out, None, [])[2]
+            if canon != out.choices[k]:
+                out.overrides[k] = out.choices[k]
     return out
 
 

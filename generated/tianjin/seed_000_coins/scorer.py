@@ -2,10 +2,11 @@
 # rule set tianjin, profile seed-000-coins; options: score_table=coins, jin_gang=4, tianting=off, subenlong=off, tianhu=on, dihu=on, first_draw_multiplier=4, hun_kinds=2, min_fan=2, chan_points=1, dealer_rotation=seed-000, last_tiles_claims=allowed
 """Standalone scorer for 天津麻将 (Tianjin Mahjong), profile seed-000-coins.
 
-    score(request) -> result      request: the JSONL mapping (concealed, melds, draw, indicator, ...)
+    score(request) -> result      request: the JSONL mapping (concealed, melds, draw, indicator, ...);
+                                  the result follows the JSON contract 2 (schemas/ in the tjmj repository)
     score_tiles(concealed, draw, indicator, melds=(), kong_draw=None, flags=()) -> Claim
                                   the same score from tile numbers 0-33, without the display
-    waits(request) -> list        a request without draw: every tile that wins, with its fan
+    waits(request) -> answer      a request without draw: {contract, rules, id, waits: [every tile that wins]}
     settle(outcome) -> result     what happened at the table (dealer, winner, total, kongs, ...) →
                                   payments, balances, next dealer
 
@@ -224,6 +225,123 @@ def format_tiles(kinds: list[int] | tuple[int, ...]) -> str:
         out.append("".join(run) + run_suit)
     return "".join(out)
 
+# ---- inlined from tjmj_dsl/engine/contract.py ----
+"""The JSON contract, declared once: the fields of a request and of every
+answer, the error codes, the version. The request parser takes its field
+names from here, tjmj_dsl/schemas.py derives the JSON Schemas from here, and
+the code generator inlines this module into every standalone scorer.
+Bump CONTRACT when a field changes meaning (adding a field does not)."""
+
+
+CONTRACT = 2
+
+MELD_TYPES = ("pung", "kong", "concealed_kong")
+KONG_DRAWS = ("exposed", "concealed", "hun")
+MELD_KINDS = ("pair", "chow", "pung", "kong")  # a group of a decomposition
+NO_WIN_REASONS = ("no_winning_shape", "below_min_fan")
+REFUSED = "invalid_request"
+
+# A request: (field, type, required, meaning). Types: "any", "tiles" (a string
+# of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
+# "string", "options". The rule file's `request_flags` are boolean fields
+# besides these. `null` for any field but `id` means the field is absent.
+REQUEST = (
+    ("id", "any", False, "any JSON value, echoed back in the answer"),
+    ("concealed", "tiles", True, "the tiles in hand before the winning tile, declared melds excluded: "
+                                 "\"345m123sEEE77m45s\" or [\"3m\", \"4m\", …]"),
+    ("melds", "melds", False, "declared melds, each {\"type\": \"pung\" | \"kong\" | \"concealed_kong\", \"tile\": \"5p\"}"),
+    ("draw", "tile", False, "the winning tile (score: required; waits: absent)"),
+    ("indicator", "tile", True, "the flipped tile that names the huns"),
+    ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (杠开): "
+                                      "\"exposed\", \"concealed\" or \"hun\""),
+    ("profile", "string", False, "score under this profile of the rule file instead of the one in force"),
+    ("options", "options", False, "{\"option\": value} set on top of the profile for this request"),
+)
+REQUEST_FIELDS = tuple(f[0] for f in REQUEST)
+
+# The error codes of a refusal's `error.code`. A hand that a request rule of
+# the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall).
+ERRORS = (
+    ("not_json", "the line or body is not JSON (position: the character where reading stopped)"),
+    ("not_utf8", "the line or body is not UTF-8 (position: the first bad byte)"),
+    ("not_object", "a request is a JSON object"),
+    ("unknown_field", "a field the contract does not have (field: its name)"),
+    ("missing_field", "a required field is absent or null"),
+    ("unexpected_field", "a field this kind of request must not have (draw in a waits request)"),
+    ("wrong_type", "a field's JSON type is wrong"),
+    ("bad_tile", "tile notation that cannot be read (position: the character, 0-based)"),
+    ("bad_value", "a value that is not one of the field's choices"),
+    ("tile_count", "the hand has the wrong number of tiles"),
+    ("too_many_copies", "more tiles of a kind than the set holds"),
+    ("too_many_melds", "more than four declared melds"),
+    ("unknown_profile", "the rule file has no such profile"),
+    ("unknown_option", "the rule file has no such option (field: options.NAME)"),
+    ("bad_option", "an option value the rule file does not offer, or options that cannot be combined"),
+    ("rules_mismatch", "a standalone scorer asked for a profile or option it was not compiled with"),
+    ("too_large", "the line or body is over the stated size limit"),
+    ("internal_error", "the scorer failed on this request (a bug: please report it)"),
+)
+ERROR_CODES = tuple(e[0] for e in ERRORS)
+
+# A score result: (field, type, present when, meaning). "always", "scored"
+# (not refused), "no_win" (reason no_winning_shape/below_min_fan), "refused".
+SCORE_RESULT = (
+    ("contract", "contract", "always", "the contract version"),
+    ("rules", "rules", "always", "the rules that produced this answer"),
+    ("id", "any", "always", "the request's id (null if it had none)"),
+    ("win", "boolean", "always", "the hand wins"),
+    ("fan", "integer", "always", "the best value the 14 tiles reach, even when they do not win (0: no winning shape)"),
+    ("total", "integer", "always", "what the profile's score table shows (0 when not a win)"),
+    ("patterns", "ids", "always", "the patterns the formula used, rule-file order (pinyin ids)"),
+    ("names", "strings", "always", "their Chinese names, in the same order"),
+    ("formula", "string", "always", "the algebra with the values filled in, e.g. \"(3+4)×2×2 = 28\""),
+    ("winning_tile", "tile", "scored", "the winning tile (the best one when the rules free it: 天和/地和)"),
+    ("hun_kinds", "tile_list", "scored", "the hun kinds, the indicator's first"),
+    ("decomposition", "decomposition", "scored", "the best reading's groups, declared melds first, the pair last "
+                                                 "([] when the tiles make no winning shape)"),
+    ("reason", "reason", "not_win", "why the hand does not win"),
+    ("message", "string", "no_win", "the reason in words"),
+    ("error", "error", "refused", "what is wrong with the request"),
+)
+
+# One group of a decomposition.
+GROUP = (
+    ("meld", "meld_kind", "pair, chow, pung or kong"),
+    ("declared", "boolean", "a meld declared before the win"),
+    ("concealed", "boolean", "not exposed: formed in hand, or a concealed kong"),
+    ("faces", "tile_list", "the tiles it stands for"),
+    ("tiles", "tile_list", "the tiles actually there (a hun tile where a hun stands for a face)"),
+    ("huns", "booleans", "which of its tiles are hun tiles"),
+    ("winning_slot", "slot", "the index of the winning tile in it, or null"),
+    ("text", "string", "for people: 4m=1m 5m* 6m=2m (face=hun tile, * the winning tile); [ ] exposed, ( ) concealed kong"),
+)
+
+# A waits answer, and one tile of it.
+WAITS_RESULT = (
+    ("contract", "contract", "always", "the contract version"),
+    ("rules", "rules", "always", "the rules that produced this answer"),
+    ("id", "any", "always", "the request's id (null if it had none)"),
+    ("waits", "waits", "always", "every tile that wins the 13-tile hand, in tile order ([] when refused)"),
+    ("reason", "reason", "refused", "invalid_request"),
+    ("error", "error", "refused", "what is wrong with the request"),
+)
+WAIT = (
+    ("tile", "tile", "a tile that wins the hand"),
+    ("fan", "integer", "the fan with it"),
+    ("total", "integer", "what the score table shows"),
+    ("patterns", "ids", "the patterns the formula used"),
+    ("names", "strings", "their Chinese names"),
+    ("formula", "string", "the algebra with the values filled in"),
+)
+
+# The `rules` object of every answer.
+RULES_INFO = (
+    ("name", "string", "the rule set's name"),
+    ("profile", "string", "the profile in force"),
+    ("sha256", "sha256", "sha256 of the rule file's text (and of the files it extends)"),
+    ("options", "options", "the option values set on top of the profile where they differ from it (usually {})"),
+)
+
 # ---- inlined from tjmj_dsl/engine/request.py ----
 """A scoring request: the JSONL mapping → a checked Request, or a RequestError
 naming the field and what is wrong. Generic: no rule of any game is here."""
@@ -231,20 +349,29 @@ naming the field and what is wrong. Generic: no rule of any game is here."""
 
 
 
-MELD_TYPES = ("pung", "kong", "concealed_kong")
-KONG_DRAWS = ("exposed", "concealed", "hun")
-FIELDS = ("id", "concealed", "melds", "draw", "indicator", "kong_draw", "profile", "options")
+FIELDS = REQUEST_FIELDS
+_ONE_TILE = {n: k for k, n in enumerate(NAMES)}  # the canonical names, read without the parser
 
 
 class RequestError(ValueError):
-    """What is wrong with a request, and where (`field`, `pos` inside it)."""
+    """What is wrong with a request: a contract error `code`, the `field`
+    (dotted: melds[0].type) and `pos`, the 0-based character inside it."""
 
-    def __init__(self, message: str, field: str = "", pos: int | None = None, hint: str = "") -> None:
+    def __init__(self, message: str, field: str = "", pos: int | None = None, hint: str = "",
+                 code: str = "bad_value") -> None:
         super().__init__(message)
         self.message = message
         self.field = field
         self.pos = pos
         self.hint = hint
+        self.code = code
+
+    def error(self) -> dict:  # type: ignore[type-arg]
+        """The contract's error object."""
+        out: dict = {"code": self.code, "message": str(self), "field": self.field or None}  # type: ignore[type-arg]
+        if self.pos is not None:
+            out["position"] = self.pos
+        return out
 
     def __str__(self) -> str:
         where = self.field + (f" (at character {self.pos + 1})" if self.pos is not None else "")
@@ -269,70 +396,115 @@ class Request:
     id: Any = None
 
 
-def _tiles(value: Any, field: str) -> list[int]:
-    if not isinstance(value, str):
-        raise RequestError(f"expected a string of tiles, got {type(value).__name__}", field)
-    try:
-        return parse_tiles(value)
-    except TileError as e:
-        raise RequestError(e.message, field, e.pos, e.hint) from None
+def _tiles(value: Any, field: str) -> tuple[int, ...]:
+    """A string of tiles, or a list of one-tile strings."""
+    if value.__class__ is str:
+        try:
+            return tuple(parse_tiles(value))
+        except TileError as e:
+            raise RequestError(e.message, field, e.pos, e.hint, "bad_tile") from None
+    if isinstance(value, list):
+        return tuple(_tile(x, f"{field}[{i}]") for i, x in enumerate(value))
+    raise RequestError(f"expected a string of tiles or a list of tiles, got {_json_type(value)}", field,
+                       code="wrong_type")
 
 
 def _tile(value: Any, field: str) -> int:
-    ts = _tiles(value, field)
+    k = _ONE_TILE.get(value) if value.__class__ is str else None
+    if k is not None:
+        return k
+    if not isinstance(value, str):
+        raise RequestError(f"expected one tile as a string, got {_json_type(value)}", field, code="wrong_type")
+    try:
+        ts = parse_tiles(value)
+    except TileError as e:
+        raise RequestError(e.message, field, e.pos, e.hint, "bad_tile") from None
     if len(ts) != 1:
-        raise RequestError(f"expected one tile, found {len(ts)}", field, hint="e.g. \"7p\", \"E\" or \"五万\"")
+        raise RequestError(f"expected one tile, found {len(ts)}", field, hint="e.g. \"7p\", \"E\" or \"五万\"",
+                           code="bad_tile")
     return ts[0]
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def _bool(value: Any, field: str) -> bool:
     if value is None:
         return False
-    if not isinstance(value, bool):
-        raise RequestError(f"expected true or false, got {value!r}", field)
+    if value is not True and value is not False:
+        raise RequestError(f"expected true or false, got {value!r}", field, code="wrong_type")
     return value
 
 
 def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = (), copies: int = 4) -> Request:
-    """Read a request mapping. Field names are exact (the fixed ones, and the
+    """Read a request mapping. Field names are exact (the contract's, and the
     rule file's boolean `flags`); unknown ones are errors, so a typo never
-    silently changes a score."""
+    silently changes a score. `null` means absent."""
     if not isinstance(data, dict):
-        raise RequestError(f"a request is a JSON object, got {type(data).__name__}")
-    known = FIELDS + tuple(flags)
+        raise RequestError(f"a request is a JSON object, got {_json_type(data)}", code="not_object")
     for k in data:
-        if k not in known:
-            near = [f for f in known if _close(k, f)]
-            raise RequestError(f"unknown field {k!r}", k, hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(known))
-    if "concealed" not in data:
-        raise RequestError("missing", "concealed", hint='the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"')
-    if "indicator" not in data:
-        raise RequestError("missing", "indicator", hint="the flipped tile that names the huns, e.g. \"7p\"")
-    concealed = _tiles(data["concealed"], "concealed")
-    melds_in = data.get("melds") or []
-    if not isinstance(melds_in, list):
-        raise RequestError("expected a list of {\"type\": …, \"tile\": …}", "melds")
-    melds: list[Meld] = []
-    for i, m in enumerate(melds_in):
-        f = f"melds[{i}]"
-        if not isinstance(m, dict) or set(m) - {"type", "tile"} or "type" not in m or "tile" not in m:
-            raise RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f)
-        if m["type"] not in MELD_TYPES:
-            raise RequestError(f"unknown meld type {m['type']!r}", f + ".type", hint="one of " + ", ".join(MELD_TYPES))
-        melds.append(Meld(m["type"], _tile(m["tile"], f + ".tile")))
+        if k not in FIELDS and k not in flags:
+            known = FIELDS + tuple(flags)
+            near = [f for f in known if isinstance(k, str) and _close(k, f)]
+            raise RequestError(f"unknown field {k!r}", str(k), code="unknown_field",
+                               hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(known))
+    c_in = data.get("concealed")
+    if c_in is None:
+        raise RequestError("missing", "concealed", code="missing_field",
+                           hint='the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"')
+    i_in = data.get("indicator")
+    if i_in is None:
+        raise RequestError("missing", "indicator", code="missing_field",
+                           hint="the flipped tile that names the huns, e.g. \"7p\"")
+    concealed = _tiles(c_in, "concealed")
+    melds_in = data.get("melds")
+    melds: tuple[Meld, ...] = ()
+    if melds_in:
+        if not isinstance(melds_in, list):
+            raise RequestError("expected a list of {\"type\": …, \"tile\": …}", "melds", code="wrong_type")
+        out: list[Meld] = []
+        for i, m in enumerate(melds_in):
+            f = f"melds[{i}]"
+            if not isinstance(m, dict) or set(m) - {"type", "tile"} or m.get("type") is None or m.get("tile") is None:
+                raise RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f,
+                                   code="wrong_type" if not isinstance(m, dict) else
+                                   ("unknown_field" if set(m) - {"type", "tile"} else "missing_field"))
+            if m["type"] not in MELD_TYPES:
+                raise RequestError(f"unknown meld type {m['type']!r}", f + ".type", hint="one of " + ", ".join(MELD_TYPES))
+            out.append(Meld(m["type"], _tile(m["tile"], f + ".tile")))
+        melds = tuple(out)
+    elif melds_in is not None and melds_in != []:
+        raise RequestError("expected a list of {\"type\": …, \"tile\": …}", "melds", code="wrong_type")
     draw_in = data.get("draw")
     draw = None if draw_in is None else _tile(draw_in, "draw")
     if need_draw and draw is None:
-        raise RequestError("missing", "draw", hint="the winning tile; `waits` takes a request without it")
+        raise RequestError("missing", "draw", code="missing_field",
+                           hint="the winning tile; `waits` takes a request without it")
     if not need_draw and draw is not None:
-        raise RequestError("a waits request has no draw", "draw", hint="leave out draw to list the tiles that win")
+        raise RequestError("a waits request has no draw", "draw", code="unexpected_field",
+                           hint="leave out draw to list the tiles that win")
     kd = data.get("kong_draw")
     if kd is not None and kd not in KONG_DRAWS:
-        raise RequestError(f"unknown kong_draw {kd!r}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS))
+        raise RequestError(f"unknown kong_draw {kd!r}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS),
+                           code="bad_value" if isinstance(kd, str) else "wrong_type")
     req = Request(
-        concealed=tuple(concealed), melds=tuple(melds), draw=draw,
-        indicator=_tile(data["indicator"], "indicator"), kong_draw=kd,
-        flags=frozenset(f for f in flags if _bool(data.get(f), f)), id=data.get("id"),
+        concealed=concealed, melds=melds, draw=draw,
+        indicator=_tile(i_in, "indicator"), kong_draw=kd,
+        flags=frozenset(f for f in flags if _bool(data.get(f), f)) if flags else frozenset(), id=data.get("id"),
     )
     check_tiles(req.concealed, req.melds, req.draw, copies)
     return req
@@ -341,12 +513,13 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
 def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:
     """The hand's size and the number of copies of each kind (RequestError if wrong)."""
     if len(melds) > 4:
-        raise RequestError(f"{len(melds)} declared melds; a hand has at most 4", "melds")
+        raise RequestError(f"{len(melds)} declared melds; a hand has at most 4", "melds", code="too_many_melds")
     want = 13 - 3 * len(melds)
     if len(concealed) != want:
         raise RequestError(
             f"{len(concealed)} tiles; with {len(melds)} declared meld(s) the hand holds {want} before the winning tile",
-            "concealed", hint="a kong counts as one meld of 3 plus one extra tile; do not list declared melds here")
+            "concealed", hint="a kong counts as one meld of 3 plus one extra tile; do not list declared melds here",
+            code="tile_count")
     counts = [0] * 34
     for k in concealed:
         counts[k] += 1
@@ -356,7 +529,8 @@ def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies
         counts[m.tile] += 3 if m.type == "pung" else 4
     if max(counts) > copies:
         k = next(k for k, c in enumerate(counts) if c > copies)
-        raise RequestError(f"{counts[k]} tiles of {name(k)}; there are only {copies}", "concealed")
+        raise RequestError(f"{counts[k]} tiles of {name(k)}; there are only {copies}", "concealed",
+                           code="too_many_copies")
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -1553,29 +1727,47 @@ def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
     return c
 
 
-def _invalid(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
-    return {"id": req_id, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [], "formula": "",
-            "reason": "invalid_request", "error": msg}
+def rules_info(rules: Any) -> dict:  # type: ignore[type-arg]
+    """The `rules` object of an answer (a fresh copy: callers may change theirs)."""
+    i = rules.info
+    return {"name": i["name"], "profile": i["profile"], "sha256": i["sha256"], "options": dict(i["options"])}
+
+
+def refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
+    """A score answer refusing the request: the score fields empty, `error` the contract's error object."""
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
+            "patterns": [], "names": [], "formula": "", "reason": REFUSED, "error": error}
+
+
+def waits_refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
+    """A waits answer refusing the request."""
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "waits": [], "reason": REFUSED,
+            "error": error}
+
+
+def rule_error(rules: Any, rule_id: str) -> dict:  # type: ignore[type-arg]
+    """The error object of a hand a request rule of the rule file refuses: the rule's id is the code."""
+    return {"code": rule_id, "message": rules.request_messages[rule_id], "field": None}
 
 
 def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    res: dict = {"id": req.id}  # type: ignore[type-arg]
+    res: dict = {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id}  # type: ignore[type-arg]
     if best is None:
-        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="",
+        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="", winning_tile=NAMES[h.t],
+                   hun_kinds=[NAMES[k] for k in h.hun_kinds], decomposition=[],
                    reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
-        res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
         return res
     c = claim_of(rules, best, h)
     formula, _, shown, _ = claim_display(rules, best[2])
     res.update(win=c.win, fan=c.fan, total=c.total, patterns=list(c.patterns),
                names=[rules.names[i] for i in shown], formula=formula)
-    if c.reason:
-        res["reason"] = c.reason
-        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     res["winning_tile"] = NAMES[h.t]
     res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
     if display:
         res["decomposition"] = _decomposition(h, groups)
+    if c.reason:
+        res["reason"] = c.reason
+        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     return res
 
 # ---- inlined from tjmj_dsl/engine/runtime.py ----
@@ -1589,7 +1781,8 @@ generator, or closures over the AST from the interpreter) with these members:
   requires[i], conflicts [(i, j)]                 claim bindings
   wild_melds, wild_pairs                          faces a group of huns alone may take
   plan                                            the algebra as a render plan
-  request_errors(h) -> list[str]
+  request_errors(h) -> list[str]                 ids of the request rules that refuse the hand
+  request_messages {id: message}, info {name, profile, sha256, options}   for answers
   free_t(h) -> bool                               may any tile of the hand be t?
   holds(h, melds, pair, groups) -> bitmask of patterns that hold
   unless(h, melds, pair, groups) -> bitmask of conflicts lifted
@@ -1609,37 +1802,43 @@ runtime, into the standalone scorer.
 
 
 
-def other_rules(rules: Any, data: Any) -> str:
-    """Why a request's `profile`/`options` are not the rules in force ("" if they are):
-    a request is never scored under rules it did not ask for."""
+def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
+    """The error object when a request's `profile`/`options` are not the rules
+    in force (None if they are): a request is never scored under rules it did not ask for."""
     if not isinstance(data, dict):
-        return ""
+        return None
     prof = data.get("profile")
     if prof is not None and prof != rules.profile:
-        return f"profile: this scorer is compiled for profile {rules.profile!r}, not {prof!r}"
-    opts = data.get("options") or {}
+        return RequestError(f"this scorer is compiled for profile {rules.profile!r}, not {prof!r}", "profile",
+                            code="rules_mismatch" if isinstance(prof, str) else "wrong_type").error()
+    opts = data.get("options")
+    if opts is None:
+        return None
     if not isinstance(opts, dict):
-        return "options: expected a mapping of option names to values"
+        return RequestError("expected a mapping of option names to values", "options", code="wrong_type").error()
     for k, v in opts.items():
         if k not in rules.choices:
-            return f"options: no option {k!r}"
-        if str(rules.choices[k]).lower() != str(v).lower():
-            return f"options: this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}"
-    return ""
+            return RequestError(f"no option {k!r}", f"options.{k}", code="unknown_option").error()
+        if v is not None and str(rules.choices[k]).lower() != str(v).lower():
+            return RequestError(f"this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}", f"options.{k}",
+                                code="rules_mismatch").error()
+    return None
 
 
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
-    req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-    if other_rules(rules, data):
-        return _invalid(req_id, other_rules(rules, data))
+    if data.__class__ is Request:
+        return score_parsed(rules, data)
+    req_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(data, dict) and (data.get("profile") is not None or data.get("options") is not None):
+        err = other_rules(rules, data)
+        if err:
+            return refusal(rules, req_id, err)
     try:
-        req = data if isinstance(data, Request) else parse_request(data, need_draw=True, flags=rules.flags, copies=rules.copies)
-        if req.draw is None:
-            raise RequestError("missing", "draw")
+        req = parse_request(data, need_draw=True, flags=rules.flags, copies=rules.copies)
     except RequestError as e:
-        return _invalid(req_id, str(e))
+        return refusal(rules, req_id, e.error())
     return score_parsed(rules, req)
 
 
@@ -1684,7 +1883,7 @@ def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # typ
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
     if errs:
-        return _invalid(req.id, errs[0])
+        return refusal(rules, req.id, rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
     return _result(rules, req, best_h, best, groups, display)
 
@@ -1739,21 +1938,22 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
         return Claim(False, 0, 0, (), "invalid_request", str(e))
     errs = rules.request_errors(h)
     if errs:
-        return Claim(False, 0, 0, (), "invalid_request", errs[0])
+        return Claim(False, 0, 0, (), "invalid_request", rules.request_messages[errs[0]])
     best, _, best_h = best_claim(rules, h)
     return claim_of(rules, best, best_h)
 
 
-def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-arg]
-    """Every tile that wins the 13-tile hand, each with its result; or an
-    invalid-request result."""
+def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """Every tile that wins the 13-tile hand, each with its fan: the waits
+    answer {contract, rules, id, waits}, or a refusal in the same shape."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-    if other_rules(rules, data):
-        return _invalid(req_id, other_rules(rules, data))
+    err = other_rules(rules, data)
+    if err:
+        return waits_refusal(rules, req_id, err)
     try:
         req = data if isinstance(data, Request) else parse_request(data, need_draw=False, flags=rules.flags, copies=rules.copies)
     except RequestError as e:
-        return _invalid(req_id, str(e))
+        return waits_refusal(rules, req_id, e.error())
     out: list = []  # type: ignore[type-arg]
     first_error = None
     any_valid = False
@@ -1783,19 +1983,21 @@ def waits_request(rules: Any, data: Any) -> list | dict:  # type: ignore[type-ar
         best, _, best_h = best_claim(rules, h)
         c = claim_of(rules, best, best_h)
         if c.win:
+            formula, _, shown, _ = claim_display(rules, best[2])
             out.append({"tile": NAMES[k], "fan": c.fan, "total": c.total, "patterns": list(c.patterns),
-                        "formula": claim_display(rules, best[2])[0]})
+                        "names": [rules.names[i] for i in shown], "formula": formula})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
-        return _invalid(req_id, first_error)
-    return out
+        return waits_refusal(rules, req_id, rule_error(rules, first_error))
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id, "waits": out}
 
 
-def jsonl(lines: Any, score_line: Any) -> Any:
-    """The batch contract: one JSON request per line in, one JSON result per
-    line out, same order. A bad line gets an `error` and the batch goes on.
-    `score_line(request_mapping)` returns a result mapping (or list for waits)."""
+def jsonl(lines: Any, answer: Any, refuse: Any) -> Any:
+    """The batch contract: one JSON request per line in, one JSON answer per
+    line out, same order; blank lines are skipped. A bad line gets a refusal
+    and the batch goes on. `answer(request_mapping)` returns the answer
+    mapping; `refuse(id, error)` the refusal in the shape this batch answers in."""
     import json as _json
-    for n, line in enumerate(lines, 1):
+    for line in lines:
         text = line.strip()
         if not text:
             continue
@@ -1804,18 +2006,22 @@ def jsonl(lines: Any, score_line: Any) -> Any:
                 raise ValueError(text[1:])
             data = _json.loads(text)
         except ValueError as e:
-            what = str(e) if text.startswith("\x00") else f"not JSON: {e}"
-            yield _json.dumps({"id": None, "win": False, "fan": 0, "total": 0, "patterns": [], "formula": "",
-                               "reason": "invalid_request", "error": f"line {n}: {what}"}, ensure_ascii=False)
+            if text.startswith("\x00"):
+                code, _, pos = text[1:].partition("@")
+                err = {"code": code, "message": code.replace("_", " ") if code != "not_utf8"
+                       else f"not UTF-8 at byte {pos}", "field": None}
+                if pos:
+                    err["position"] = int(pos)
+            else:
+                err = {"code": "not_json", "message": f"not JSON: {e}", "field": None,
+                       "position": getattr(e, "pos", 0)}
+            yield _json.dumps(refuse(None, err), ensure_ascii=False)
             continue
         try:
-            res = score_line(data)
+            res = answer(data)
         except Exception as e:  # noqa: BLE001 - one bad line must not stop the batch
-            res = _invalid(data.get("id") if isinstance(data, dict) else None, f"line {n}: {type(e).__name__}: {e}")
-        if isinstance(res, list):
-            res = {"id": data.get("id") if isinstance(data, dict) else None, "waits": res}
-        elif isinstance(res, dict) and res.get("error") and not str(res["error"]).startswith("line "):
-            res = dict(res, error=f"line {n}: {res['error']}")
+            res = refuse(data.get("id") if isinstance(data, dict) else None,
+                         {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
         yield _json.dumps(res, ensure_ascii=False)
 
 # ---- inlined from tjmj_dsl/engine/settle.py ----
@@ -2178,21 +2384,21 @@ def _request_errors(h: Any) -> list:  # type: ignore[type-arg]
     melds = pair = groups = None  # noqa: F841 - request rules see no decomposition
     out = []
     if (h.counts[h.indicator] > 3):  # indicator_on_wall
-        out.append('the indicator stays face up on the wall, so a hand holds at most 3 tiles of its kind')
+        out.append('indicator_on_wall')
     if any(((v_g[0] == 2) and bool((v_g[1][0] in h.hun_kinds))) for v_g in h.declared):  # no_hun_pung
-        out.append('a pung of hun tiles cannot be claimed (两个相同的混 + 打出的混 不能碰)')
+        out.append('no_hun_pung')
     if ((('tianhu' in h.flags) or bool(('dihu' in h.flags))) and bool(((len(h.declared) > 0) or bool((h.kong_draw != None))))):  # first_draw_no_melds
-        out.append('天和 and 地和 are won on the first draw, before any pong or kong')
+        out.append('first_draw_no_melds')
     if (('tianhu' in h.flags) and bool(('dihu' in h.flags))):  # tianhu_or_dihu
-        out.append('a hand is 天和 (dealer) or 地和 (non-dealer), not both')
+        out.append('tianhu_or_dihu')
     if ((h.kong_draw == 'exposed') and bool((not any(((v_g[0] == 3) and (not v_g[4]) and bool((v_g[1][0] not in h.hun_kinds))) for v_g in h.declared)))):  # exposed_kong_drawn
-        out.append('kong_draw "exposed" needs an exposed kong of non-hun tiles among the melds')
+        out.append('exposed_kong_drawn')
     if ((h.kong_draw == 'concealed') and bool((not any(((v_g[0] == 3) and v_g[4] and bool((v_g[1][0] not in h.hun_kinds))) for v_g in h.declared)))):  # concealed_kong_drawn
-        out.append('kong_draw "concealed" needs a concealed kong of non-hun tiles among the melds')
+        out.append('concealed_kong_drawn')
     if ((h.kong_draw == 'hun') and bool((not any(((v_g[0] == 3) and bool((v_g[1][0] in h.hun_kinds))) for v_g in h.declared)))):  # hun_kong_drawn
-        out.append('kong_draw "hun" needs a kong of hun tiles (金杠) among the melds')
+        out.append('hun_kong_drawn')
     if ('tianting' in h.flags):  # tianting_off
-        out.append('天听 is not played under these rules (option tianting is off)')
+        out.append('tianting_off')
     return out
 
 
@@ -2442,6 +2648,8 @@ _SETTLEMENT = _Settlement()
 
 
 class _Rules:
+    info = {'name': 'tianjin', 'profile': 'seed-000-coins', 'sha256': '6a279311a28d3dbe551d38a30099b955ff4178e7aa26a60e7ce9c8f510c01d02', 'options': {}}
+    request_messages = {'indicator_on_wall': 'the indicator stays face up on the wall, so a hand holds at most 3 tiles of its kind', 'no_hun_pung': 'a pung of hun tiles cannot be claimed (两个相同的混 + 打出的混 不能碰)', 'first_draw_no_melds': '天和 and 地和 are won on the first draw, before any pong or kong', 'tianhu_or_dihu': 'a hand is 天和 (dealer) or 地和 (non-dealer), not both', 'exposed_kong_drawn': 'kong_draw "exposed" needs an exposed kong of non-hun tiles among the melds', 'concealed_kong_drawn': 'kong_draw "concealed" needs a concealed kong of non-hun tiles among the melds', 'hun_kong_drawn': 'kong_draw "hun" needs a kong of hun tiles (金杠) among the melds', 'tianting_off': '天听 is not played under these rules (option tianting is off)'}
     name = 'tianjin'
     profile = 'seed-000-coins'
     choices = {'score_table': 'coins', 'jin_gang': '4', 'tianting': 'off', 'subenlong': 'off', 'tianhu': 'on', 'dihu': 'on', 'first_draw_multiplier': 4, 'hun_kinds': 2, 'min_fan': 2, 'chan_points': 1, 'dealer_rotation': 'seed-000', 'last_tiles_claims': 'allowed'}
@@ -2496,8 +2704,8 @@ def score_tiles(concealed: Any, draw: int, indicator: int, melds: Any = (), kong
     return score_tiles_in(RULES, concealed, draw, indicator, melds, kong_draw, flags)
 
 
-def waits(request: Any) -> Any:
-    """Every tile that wins a 13-tile request (no draw), each with fan and patterns."""
+def waits(request: Any) -> dict:  # type: ignore[type-arg]
+    """Every tile that wins a 13-tile request (no draw): {contract, rules, id, waits: [{tile, fan, ...}]}."""
     return waits_request(RULES, request)
 
 
@@ -2510,5 +2718,6 @@ def settle(outcome: Any) -> dict:  # type: ignore[type-arg]
 
 if __name__ == "__main__":
     import sys
-    for _out in jsonl(sys.stdin, lambda r: waits(r) if isinstance(r, dict) and "draw" not in r else score(r)):
+    for _out in jsonl(sys.stdin, lambda r: waits(r) if isinstance(r, dict) and r.get("draw") is None else score(r),
+                      lambda i, e: refusal(RULES, i, e)):
         print(_out)

@@ -1,0 +1,124 @@
+"""The JSON contract: the committed schemas are the ones contract.py gives,
+their examples are what the scorer answers, the README's tables and JSON are
+current and valid, and the schemas agree with the request parser."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+
+from conftest import check_answer
+from tests.test_property import SETTINGS, requests
+from tjmj_dsl import Scorer, load_rules
+from tjmj_dsl.cli import _Scorers, answer_with
+from tjmj_dsl.schemas import EXAMPLE_REQUESTS, EXAMPLES, contract_markdown, render, schemas
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GENERIC = schemas()
+BUILTIN = schemas(load_rules())
+with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
+    README = _f.read()
+
+
+def valid(schema: dict[str, Any], x: Any) -> bool:
+    return jsonschema.Draft202012Validator(schema).is_valid(x)
+
+
+@pytest.mark.parametrize("name", sorted(GENERIC))
+def test_committed_schemas_are_current(name: str) -> None:
+    with open(os.path.join(ROOT, "schemas", f"{name}.schema.json"), encoding="utf-8") as f:
+        assert f.read() == render(GENERIC[name]), "run: python tools/make_schemas.py"
+
+
+@pytest.mark.parametrize("name", sorted(GENERIC))
+def test_schemas_are_2020_12_and_their_examples_hold(name: str) -> None:
+    for s in (GENERIC[name], BUILTIN[name]):
+        assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        jsonschema.Draft202012Validator.check_schema(s)
+        assert s["examples"]
+        for ex in s["examples"]:
+            assert valid(s, ex), ex
+
+
+@pytest.mark.parametrize("name", ["score-result", "waits-result"])
+def test_result_examples_are_what_the_scorer_answers(name: str) -> None:
+    sc = Scorer()
+    for request, example in zip(EXAMPLE_REQUESTS[name], EXAMPLES[name], strict=True):
+        got = sc.score(request) if name == "score-result" else sc.waits(request)
+        assert re.fullmatch("[0-9a-f]{64}", got["rules"]["sha256"])
+        got["rules"]["sha256"] = example["rules"]["sha256"]  # the example's is a placeholder
+        assert got == example
+
+
+@pytest.mark.parametrize("name", ["score-request", "waits-request"])
+def test_request_examples_are_answered(name: str) -> None:
+    one = answer_with(_Scorers(None), None, {}, "score" if name == "score-request" else "waits")
+    for request in EXAMPLES[name]:
+        answer = check_answer(one(request))
+        assert "error" not in answer and answer["id"] == request["id"], answer
+
+
+def test_readme_contract_tables_are_current() -> None:
+    start = README.index("<!-- contract:start -->\n") + len("<!-- contract:start -->\n")
+    assert README[start:README.index("<!-- contract:end -->")] == contract_markdown(load_rules())
+
+
+def _readme_json() -> list[Any]:
+    """Every JSON object the README shows: ```json blocks, and the lines of
+    console blocks that are JSON answers."""
+    out = []
+    for block in re.findall(r"```json\n(.*?)```", README, re.S):
+        out.append(json.loads(block))
+    for block in re.findall(r"```console\n(.*?)```", README, re.S):
+        out += [json.loads(line.replace('"…"', '"' + "0" * 64 + '"')) for line in block.splitlines()
+                if line.startswith("{")]
+    return out
+
+
+def test_every_json_answer_in_the_readme_follows_its_schema() -> None:
+    shown = _readme_json()
+    assert len(shown) >= 3
+    for x in shown:
+        if "contract" in x:
+            check_answer(x)
+        else:
+            assert valid(GENERIC["score-request"], x) or valid(GENERIC["waits-request"], x), x
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(requests(0, 4))
+def test_requests_the_parser_takes_are_valid_by_the_schema(request: dict[str, Any]) -> None:
+    assert valid(BUILTIN["score-request"], request) and valid(GENERIC["score-request"], request)
+    w = {k: v for k, v in request.items() if k != "draw"}
+    assert valid(BUILTIN["waits-request"], w) and valid(GENERIC["waits-request"], w)
+
+
+OK = {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}
+
+
+@pytest.mark.parametrize("change", [
+    {"concealed": 345}, {"concealed": ["3m", 4]}, {"concealed": None}, {"indicator": None}, {"draw": 6},
+    {"melds": "5555p"}, {"melds": [{"type": "chow", "tile": "5p"}]}, {"melds": [{"type": "pung"}]},
+    {"kong_draw": "open"}, {"tianhu": "yes"}, {"options": [1]}, {"profile": 1},
+])
+def test_requests_the_schema_refuses_the_parser_refuses(change: dict[str, Any]) -> None:
+    bad = {k: v for k, v in {**OK, **change}.items() if v is not None or k not in ("concealed", "indicator")}
+    assert not valid(GENERIC["score-request"], bad) and not valid(BUILTIN["score-request"], bad)
+    answer = answer_with(_Scorers(None), None, {}, "score")(bad)
+    assert answer["reason"] == "invalid_request", answer
+
+
+def test_the_builtin_schemas_know_the_rules() -> None:
+    s = BUILTIN["score-request"]
+    assert not valid(s, dict(OK, tianhuu=True)) and valid(GENERIC["score-request"], dict(OK, tianhuu=True))
+    assert valid(s, dict(OK, options={"min_fan": 1, "tianting": "on"})) and not valid(s, dict(OK, options={"x": 1}))
+    assert not valid(s, dict(OK, profile="seed-002"))
+    r = Scorer().score(dict(OK, concealed="7p7p7p7p123sEEE456s", draw="9m"))
+    assert r["error"]["code"] == "indicator_on_wall" and valid(BUILTIN["score-result"], r)
+    assert not valid(BUILTIN["score-result"], dict(r, patterns=["nope"]))

@@ -1,0 +1,116 @@
+"""The JSON contract, declared once: the fields of a request and of every
+answer, the error codes, the version. The request parser takes its field
+names from here, tjmj_dsl/schemas.py derives the JSON Schemas from here, and
+the code generator inlines this module into every standalone scorer.
+Bump CONTRACT when a field changes meaning (adding a field does not)."""
+
+from __future__ import annotations
+
+CONTRACT = 2
+
+MELD_TYPES = ("pung", "kong", "concealed_kong")
+KONG_DRAWS = ("exposed", "concealed", "hun")
+MELD_KINDS = ("pair", "chow", "pung", "kong")  # a group of a decomposition
+NO_WIN_REASONS = ("no_winning_shape", "below_min_fan")
+REFUSED = "invalid_request"
+
+# A request: (field, type, required, meaning). Types: "any", "tiles" (a string
+# of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
+# "string", "options". The rule file's `request_flags` are boolean fields
+# besides these. `null` for any field but `id` means the field is absent.
+REQUEST = (
+    ("id", "any", False, "any JSON value, echoed back in the answer"),
+    ("concealed", "tiles", True, "the tiles in hand before the winning tile, declared melds excluded: "
+                                 "\"345m123sEEE77m45s\" or [\"3m\", \"4m\", …]"),
+    ("melds", "melds", False, "declared melds, each {\"type\": \"pung\" | \"kong\" | \"concealed_kong\", \"tile\": \"5p\"}"),
+    ("draw", "tile", False, "the winning tile (score: required; waits: absent)"),
+    ("indicator", "tile", True, "the flipped tile that names the huns"),
+    ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (杠开): "
+                                      "\"exposed\", \"concealed\" or \"hun\""),
+    ("profile", "string", False, "score under this profile of the rule file instead of the one in force"),
+    ("options", "options", False, "{\"option\": value} set on top of the profile for this request"),
+)
+REQUEST_FIELDS = tuple(f[0] for f in REQUEST)
+
+# The error codes of a refusal's `error.code`. A hand that a request rule of
+# the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall).
+ERRORS = (
+    ("not_json", "the line or body is not JSON (position: the character where reading stopped)"),
+    ("not_utf8", "the line or body is not UTF-8 (position: the first bad byte)"),
+    ("not_object", "a request is a JSON object"),
+    ("unknown_field", "a field the contract does not have (field: its name)"),
+    ("missing_field", "a required field is absent or null"),
+    ("unexpected_field", "a field this kind of request must not have (draw in a waits request)"),
+    ("wrong_type", "a field's JSON type is wrong"),
+    ("bad_tile", "tile notation that cannot be read (position: the character, 0-based)"),
+    ("bad_value", "a value that is not one of the field's choices"),
+    ("tile_count", "the hand has the wrong number of tiles"),
+    ("too_many_copies", "more tiles of a kind than the set holds"),
+    ("too_many_melds", "more than four declared melds"),
+    ("unknown_profile", "the rule file has no such profile"),
+    ("unknown_option", "the rule file has no such option (field: options.NAME)"),
+    ("bad_option", "an option value the rule file does not offer, or options that cannot be combined"),
+    ("rules_mismatch", "a standalone scorer asked for a profile or option it was not compiled with"),
+    ("too_large", "the line or body is over the stated size limit"),
+    ("internal_error", "the scorer failed on this request (a bug: please report it)"),
+)
+ERROR_CODES = tuple(e[0] for e in ERRORS)
+
+# A score result: (field, type, present when, meaning). "always", "scored"
+# (not refused), "no_win" (reason no_winning_shape/below_min_fan), "refused".
+SCORE_RESULT = (
+    ("contract", "contract", "always", "the contract version"),
+    ("rules", "rules", "always", "the rules that produced this answer"),
+    ("id", "any", "always", "the request's id (null if it had none)"),
+    ("win", "boolean", "always", "the hand wins"),
+    ("fan", "integer", "always", "the best value the 14 tiles reach, even when they do not win (0: no winning shape)"),
+    ("total", "integer", "always", "what the profile's score table shows (0 when not a win)"),
+    ("patterns", "ids", "always", "the patterns the formula used, rule-file order (pinyin ids)"),
+    ("names", "strings", "always", "their Chinese names, in the same order"),
+    ("formula", "string", "always", "the algebra with the values filled in, e.g. \"(3+4)×2×2 = 28\""),
+    ("winning_tile", "tile", "scored", "the winning tile (the best one when the rules free it: 天和/地和)"),
+    ("hun_kinds", "tile_list", "scored", "the hun kinds, the indicator's first"),
+    ("decomposition", "decomposition", "scored", "the best reading's groups, declared melds first, the pair last "
+                                                 "([] when the tiles make no winning shape)"),
+    ("reason", "reason", "not_win", "why the hand does not win"),
+    ("message", "string", "no_win", "the reason in words"),
+    ("error", "error", "refused", "what is wrong with the request"),
+)
+
+# One group of a decomposition.
+GROUP = (
+    ("meld", "meld_kind", "pair, chow, pung or kong"),
+    ("declared", "boolean", "a meld declared before the win"),
+    ("concealed", "boolean", "not exposed: formed in hand, or a concealed kong"),
+    ("faces", "tile_list", "the tiles it stands for"),
+    ("tiles", "tile_list", "the tiles actually there (a hun tile where a hun stands for a face)"),
+    ("huns", "booleans", "which of its tiles are hun tiles"),
+    ("winning_slot", "slot", "the index of the winning tile in it, or null"),
+    ("text", "string", "for people: 4m=1m 5m* 6m=2m (face=hun tile, * the winning tile); [ ] exposed, ( ) concealed kong"),
+)
+
+# A waits answer, and one tile of it.
+WAITS_RESULT = (
+    ("contract", "contract", "always", "the contract version"),
+    ("rules", "rules", "always", "the rules that produced this answer"),
+    ("id", "any", "always", "the request's id (null if it had none)"),
+    ("waits", "waits", "always", "every tile that wins the 13-tile hand, in tile order ([] when refused)"),
+    ("reason", "reason", "refused", "invalid_request"),
+    ("error", "error", "refused", "what is wrong with the request"),
+)
+WAIT = (
+    ("tile", "tile", "a tile that wins the hand"),
+    ("fan", "integer", "the fan with it"),
+    ("total", "integer", "what the score table shows"),
+    ("patterns", "ids", "the patterns the formula used"),
+    ("names", "strings", "their Chinese names"),
+    ("formula", "string", "the algebra with the values filled in"),
+)
+
+# The `rules` object of every answer.
+RULES_INFO = (
+    ("name", "string", "the rule set's name"),
+    ("profile", "string", "the profile in force"),
+    ("sha256", "sha256", "sha256 of the rule file's text (and of the files it extends)"),
+    ("options", "options", "the option values set on top of the profile where they differ from it (usually {})"),
+)

@@ -1,0 +1,368 @@
+"""JSON Schemas (2020-12) of the JSON contract, derived from the field
+declarations in engine/contract.py (never written twice).
+
+Without a rule set the schemas are generic: the rule file's request flags are
+"any other field, boolean", options any values. With one (the HTTP service's
+OpenAPI document, `tjmj schemas --rules F`) the flags, profiles, options and
+their values, pattern ids and request-rule codes are those of that rule set.
+The committed copies under schemas/ are the generic ones (written by
+`python tools/make_schemas.py`; a test holds them fresh)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .engine import contract as C
+from .ir import RuleSet
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+NAMES = ("score-request", "waits-request", "score-result", "waits-result")
+
+_TILE_OUT = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$",
+             "description": "a tile in canonical notation: 1-9 with m (万), p (饼), s (条); honors E S W N C F P"}
+_TILE_IN = {"type": "string", "minLength": 1,
+            "description": "one tile: 5m, 7p, 9s, E (or 1z), 五万, 7筒, 白板, …"}
+_IDENT = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+
+
+def _defs(rs: RuleSet | None) -> dict[str, Any]:
+    """Every named part of the contract."""
+    rules_props: dict[str, Any] = {
+        "name": {"type": "string"}, "profile": {"type": "string"},
+        "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "options": {"type": "object"},
+    }
+    if rs is not None:
+        rules_props["name"] = {"const": rs.name}
+        rules_props["profile"] = {"enum": [p for p, _ in rs.profiles] or [rs.profile]}
+    error_codes = ", ".join(f"{c} ({d})" for c, d in C.ERRORS)
+    code: dict[str, Any] = dict(_IDENT, description=(
+        "a short snake_case code: " + error_codes + "; or, for a hand that a request rule of the rule file "
+        "refuses, that rule's id"))
+    if rs is not None:
+        code = {"enum": list(C.ERROR_CODES) + [r.id for r in rs.request_rules], "description": code["description"]}
+    pattern_id: dict[str, Any] = dict(_IDENT)
+    if rs is not None:
+        pattern_id = {"enum": [p.id for p in rs.patterns]}
+    d: dict[str, Any] = {
+        "tile": _TILE_OUT,
+        "tile_in": _TILE_IN,
+        "tiles_in": {"oneOf": [
+            {"type": "string", "description": "tiles written together or with spaces: 345m123sEEE77m45s"},
+            {"type": "array", "items": {"$ref": "#/$defs/tile_in"}, "description": "one tile per item: [\"3m\", \"4m\"]"},
+        ]},
+        "meld_in": {"type": "object", "additionalProperties": False, "required": ["type", "tile"],
+                    "properties": {"type": {"enum": list(C.MELD_TYPES)}, "tile": {"$ref": "#/$defs/tile_in"}}},
+        "options_in": _options_schema(rs),
+        "pattern_id": pattern_id,
+        "rules": {"type": "object", "additionalProperties": False, "required": [f for f, _, _ in C.RULES_INFO],
+                  "properties": {f: dict(rules_props[f], description=m) for f, _, m in C.RULES_INFO}},
+        "error": {"type": "object", "additionalProperties": False, "required": ["code", "message", "field"],
+                  "properties": {
+                      "code": code,
+                      "message": {"type": "string", "description": "what is wrong, for people (names the field)"},
+                      "field": {"type": ["string", "null"],
+                                "description": "the request field (dotted: melds[0].tile, concealed[3]), or null"},
+                      "position": {"type": "integer", "minimum": 0,
+                                   "description": "0-based character (or byte, for not_utf8) inside the field's "
+                                                  "value, or inside the line/body when field is null"}}},
+        "group": _object(C.GROUP),
+        "wait": _object(C.WAIT),
+    }
+    return d
+
+
+def _options_schema(rs: RuleSet | None) -> dict[str, Any]:
+    if rs is None:
+        return {"type": ["object", "null"], "additionalProperties": {"type": ["string", "integer", "boolean", "null"]},
+                "description": "option name → value (null: the profile's value)"}
+    props: dict[str, Any] = {}
+    for o in rs.options:
+        vals: list[Any] = []
+        for c in o.choices:
+            vals.append(c)
+            if isinstance(c, str) and c.lstrip("-").isdigit():
+                vals.append(int(c))  # "8" may be written 8
+            if c in ("on", "off"):
+                vals.append(c == "on")
+        props[o.id] = {"enum": vals + [None], "description": o.description}
+    return {"type": ["object", "null"], "additionalProperties": False, "properties": props}
+
+
+_TYPE: dict[str, Any] = {
+    "any": {},
+    "boolean": {"type": "boolean"},
+    "integer": {"type": "integer"},
+    "string": {"type": "string"},
+    "contract": {"const": C.CONTRACT},
+    "rules": {"$ref": "#/$defs/rules"},
+    "ids": {"type": "array", "items": {"$ref": "#/$defs/pattern_id"}},
+    "strings": {"type": "array", "items": {"type": "string"}},
+    "booleans": {"type": "array", "items": {"type": "boolean"}},
+    "tile": {"$ref": "#/$defs/tile"},
+    "tile_list": {"type": "array", "items": {"$ref": "#/$defs/tile"}},
+    "decomposition": {"type": "array", "items": {"$ref": "#/$defs/group"}, "maxItems": 5},
+    "group": {"$ref": "#/$defs/group"},
+    "meld_kind": {"enum": list(C.MELD_KINDS)},
+    "slot": {"type": ["integer", "null"], "minimum": 0, "maximum": 3},
+    "reason": {"enum": list(C.NO_WIN_REASONS) + [C.REFUSED]},
+    "error": {"$ref": "#/$defs/error"},
+    "waits": {"type": "array", "items": {"$ref": "#/$defs/wait"}},
+    # request fields: null means absent
+    "tiles": {"$ref": "#/$defs/tiles_in"},
+    "melds": {"type": ["array", "null"], "items": {"$ref": "#/$defs/meld_in"}, "maxItems": 4},
+    "kong_draw": {"enum": list(C.KONG_DRAWS) + [None]},
+    "options": {"$ref": "#/$defs/options_in"},
+}
+
+
+def _object(fields: tuple[tuple[str, str, str], ...]) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": [f for f, _, _ in fields],
+            "properties": {f: dict(_TYPE[t], description=m) for f, t, m in fields}}
+
+
+def request_schema(rs: RuleSet | None = None, waits: bool = False) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for f, t, required, meaning in C.REQUEST:
+        s: dict[str, Any] = dict(_TYPE.get(t, {}))
+        if t == "tile":
+            s = {"$ref": "#/$defs/tile_in"}
+        elif t == "string":
+            s = {"type": ["string", "null"]}
+            if rs is not None and f == "profile":
+                s = {"enum": [p for p, _ in rs.profiles] + [None]}
+        if not required and t not in ("any", "melds", "kong_draw", "options", "string"):
+            s = {"anyOf": [s, {"type": "null"}]}
+        props[f] = dict(s, description=meaning)
+    if waits:
+        props["draw"] = {"type": "null", "description": "a waits request has no draw (absent or null)"}
+    flag = {"type": ["boolean", "null"]}
+    out: dict[str, Any] = {
+        "type": "object",
+        "required": ["concealed", "indicator"] + ([] if waits else ["draw"]),
+        "properties": props,
+    }
+    if not waits:
+        out["properties"]["draw"] = {"$ref": "#/$defs/tile_in", "description": "the winning tile"}
+    if rs is None:
+        out["additionalProperties"] = dict(flag, description="any other field is one of the rule file's "
+                                           "request_flags, a boolean (GET /rules of `tjmj "
+                                           "serve` lists those of the rules in force)")
+    else:
+        for f, meaning in rs.flags:
+            out["properties"][f] = dict(flag, description=meaning)
+        out["additionalProperties"] = False
+    return out
+
+
+def score_result_schema() -> dict[str, Any]:
+    s = _object(tuple((f, t, m) for f, t, _, m in C.SCORE_RESULT))
+    always = [f for f, _, when, _ in C.SCORE_RESULT if when == "always"]
+    scored = [f for f, _, when, _ in C.SCORE_RESULT if when == "scored"]
+    s["required"] = always
+    refused = {"required": ["reason"], "properties": {"reason": {"const": C.REFUSED}}}
+    no_win = {"required": ["reason"], "properties": {"reason": {"enum": list(C.NO_WIN_REASONS)}}}
+    s["allOf"] = [
+        {"if": {"properties": {"win": {"const": True}}},
+         "then": {"required": scored, "not": {"anyOf": [{"required": ["reason"]}, {"required": ["message"]},
+                                                        {"required": ["error"]}]}},
+         "else": {"required": ["reason"]}},
+        {"if": refused,
+         "then": {"required": ["error"], "properties": {
+             "fan": {"const": 0}, "total": {"const": 0}, "patterns": {"maxItems": 0}, "names": {"maxItems": 0},
+             "formula": {"const": ""}},
+             "not": {"anyOf": [{"required": [f]} for f in scored + ["message"]]}}},
+        {"if": no_win,
+         "then": {"required": scored + ["message"], "properties": {"total": {"const": 0}},
+                  "not": {"required": ["error"]}}},
+    ]
+    return s
+
+
+def waits_result_schema() -> dict[str, Any]:
+    s = _object(tuple((f, t, m) for f, t, _, m in C.WAITS_RESULT))
+    s["required"] = [f for f, _, when, _ in C.WAITS_RESULT if when == "always"]
+    s["properties"]["reason"] = {"const": C.REFUSED}
+    s["dependentRequired"] = {"reason": ["error"], "error": ["reason"]}
+    s["if"] = {"required": ["error"]}
+    s["then"] = {"properties": {"waits": {"maxItems": 0}}}
+    return s
+
+
+_TITLES = {
+    "score-request": ("A score request", "One hand with its winning tile: POST /score, a line of `tjmj score "
+                      "--jsonl`, Scorer.score()."),
+    "waits-request": ("A waits request", "A 13-tile hand without its winning tile: POST /waits, a line of "
+                      "`tjmj waits --jsonl`, Scorer.waits()."),
+    "score-result": ("A score result", "The answer to a score request. A refusal keeps the score fields with "
+                     "their empty values and carries `error`; a hand that does not win says why in `reason` "
+                     "and `message`."),
+    "waits-result": ("A waits result", "The answer to a waits request: every tile that wins, in tile order; "
+                     "a refusal has `waits: []` and `error`."),
+}
+
+
+def schemas(rs: RuleSet | None = None, examples: bool = True) -> dict[str, dict[str, Any]]:
+    """name → a standalone schema (its own $defs). Generic without `rs`."""
+    defs = _defs(rs)
+    bodies = {
+        "score-request": request_schema(rs),
+        "waits-request": request_schema(rs, waits=True),
+        "score-result": score_result_schema(),
+        "waits-result": waits_result_schema(),
+    }
+    out = {}
+    for name, body in bodies.items():
+        title, desc = _TITLES[name]
+        head: dict[str, Any] = {"$schema": DIALECT, "$id": f"urn:tjmj:contract:{C.CONTRACT}:{name}",
+                                "title": title + (f" ({rs.name})" if rs is not None else ""),
+                                "description": desc + f" JSON contract version {C.CONTRACT}."}
+        s = {**head, **body}
+        if examples:
+            s["examples"] = copy.deepcopy(EXAMPLES[name])
+        s["$defs"] = _used_defs(s, defs)
+        out[name] = s
+    return out
+
+
+def _used_defs(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """The $defs a schema refers to, directly or through other defs, in a fixed order."""
+    need: set[str] = set()
+    todo = [schema]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, dict):
+            ref = x.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] not in need:
+                need.add(ref[8:])
+                todo.append(defs[ref[8:]])
+            todo.extend(v for k, v in x.items() if k != "examples")
+        elif isinstance(x, list):
+            todo.extend(x)
+    return {k: defs[k] for k in defs if k in need}
+
+
+_SHA = "5f0c9d7b8e0a4c3e2d1f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f70819"  # an example value
+_RULES = {"name": "tianjin", "profile": "seed-001", "sha256": _SHA, "options": {}}
+
+# Examples: real requests and what the built-in rules answer (tests/test_contract.py
+# holds each result equal to the scorer's, sha256 aside).
+EXAMPLES: dict[str, list[Any]] = {
+    "score-request": [
+        {"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+        {"id": "b", "concealed": ["3m", "4m", "5m", "1s", "2s", "3s", "7m", "7m", "4s", "5s"],
+         "melds": [{"type": "concealed_kong", "tile": "5p"}], "draw": "6s", "indicator": "7p",
+         "kong_draw": "concealed", "profile": "seed-000-coins"},
+        {"id": 3, "concealed": "123456789m1m2mEE", "draw": "5m", "indicator": "1m", "tianhu": True,
+         "options": {"min_fan": 1}},
+    ],
+    "waits-request": [
+        {"id": 4, "concealed": "345m123sEEE77m45s", "indicator": "7p"},
+    ],
+    "score-result": [
+        {"contract": 2, "rules": _RULES, "id": 1, "win": True, "fan": 2, "total": 2,
+         "patterns": ["tiliu", "su"], "names": ["提溜", "素"], "formula": "1×2 = 2", "winning_tile": "6s",
+         "hun_kinds": ["7p", "8p"], "decomposition": [
+             {"meld": "chow", "declared": False, "concealed": True, "faces": ["3m", "4m", "5m"],
+              "tiles": ["3m", "4m", "5m"], "huns": [False, False, False], "winning_slot": None, "text": "3m 4m 5m"},
+             {"meld": "chow", "declared": False, "concealed": True, "faces": ["1s", "2s", "3s"],
+              "tiles": ["1s", "2s", "3s"], "huns": [False, False, False], "winning_slot": None, "text": "1s 2s 3s"},
+             {"meld": "chow", "declared": False, "concealed": True, "faces": ["4s", "5s", "6s"],
+              "tiles": ["4s", "5s", "6s"], "huns": [False, False, False], "winning_slot": 2, "text": "4s 5s 6s*"},
+             {"meld": "pung", "declared": False, "concealed": True, "faces": ["E", "E", "E"],
+              "tiles": ["E", "E", "E"], "huns": [False, False, False], "winning_slot": None, "text": "E E E"},
+             {"meld": "pair", "declared": False, "concealed": True, "faces": ["7m", "7m"],
+              "tiles": ["7m", "7m"], "huns": [False, False], "winning_slot": None, "text": "7m 7m"}]},
+        {"contract": 2, "rules": _RULES, "id": 5, "win": False, "fan": 1, "total": 0,
+         "patterns": ["tiliu"], "names": ["提溜"], "formula": "1 = 1", "winning_tile": "7p",
+         "hun_kinds": ["7p", "8p"], "decomposition": [
+             {"meld": "chow", "declared": False, "concealed": True, "faces": ["3m", "4m", "5m"],
+              "tiles": ["3m", "4m", "5m"], "huns": [False, False, False], "winning_slot": None, "text": "3m 4m 5m"},
+             {"meld": "chow", "declared": False, "concealed": True, "faces": ["1s", "2s", "3s"],
+              "tiles": ["1s", "2s", "3s"], "huns": [False, False, False], "winning_slot": None, "text": "1s 2s 3s"},
+             {"meld": "chow", "declared": False, "concealed": True, "faces": ["4s", "5s", "6s"],
+              "tiles": ["4s", "5s", "6s"], "huns": [False, False, False], "winning_slot": None, "text": "4s 5s 6s"},
+             {"meld": "pung", "declared": False, "concealed": True, "faces": ["E", "E", "E"],
+              "tiles": ["E", "E", "E"], "huns": [False, False, False], "winning_slot": None, "text": "E E E"},
+             {"meld": "pair", "declared": False, "concealed": True, "faces": ["9m", "9m"],
+              "tiles": ["9m", "7p"], "huns": [False, True], "winning_slot": 1, "text": "9m 9m=7p*"}],
+         "reason": "below_min_fan", "message": "fan 1 is below the 2 needed to win"},
+        {"contract": 2, "rules": _RULES, "id": 6, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [],
+         "formula": "", "reason": "invalid_request",
+         "error": {"code": "bad_tile", "message": "concealed (at character 17): 'x' is not a suit (hint: after the "
+                   "digits write m (万), p (饼/筒), s (条) or z (honors 1z-7z))", "field": "concealed", "position": 16}},
+        {"contract": 2, "rules": _RULES, "id": 7, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [],
+         "formula": "", "reason": "invalid_request",
+         "error": {"code": "indicator_on_wall", "message": "the indicator stays face up on the wall, so a hand holds "
+                   "at most 3 tiles of its kind", "field": None}},
+    ],
+    "waits-result": [
+        {"contract": 2, "rules": _RULES, "id": 4, "waits": [
+            {"tile": "3s", "fan": 2, "total": 2, "patterns": ["tiliu", "su"], "names": ["提溜", "素"],
+             "formula": "1×2 = 2"},
+            {"tile": "6s", "fan": 2, "total": 2, "patterns": ["tiliu", "su"], "names": ["提溜", "素"],
+             "formula": "1×2 = 2"}]},
+        {"contract": 2, "rules": _RULES, "id": None, "waits": [], "reason": "invalid_request",
+         "error": {"code": "unexpected_field", "message": "draw: a waits request has no draw (hint: leave out draw "
+                   "to list the tiles that win)", "field": "draw"}},
+    ],
+}
+
+# The requests the result examples answer (same order as EXAMPLES["score-result"] / ["waits-result"]).
+EXAMPLE_REQUESTS: dict[str, list[dict[str, Any]]] = {
+    "score-result": [
+        EXAMPLES["score-request"][0],
+        {"id": 5, "concealed": "345m123sEEE456s9m", "draw": "7p", "indicator": "7p"},
+        {"id": 6, "concealed": "345m123sEEE77m45x", "draw": "6s", "indicator": "7p"},
+        {"id": 7, "concealed": "7p7p7p7p123sEEE456s", "draw": "9m", "indicator": "7p"},
+    ],
+    "waits-result": [
+        EXAMPLES["waits-request"][0],
+        {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+    ],
+}
+
+
+def contract_markdown(rs: RuleSet) -> str:
+    """The contract's tables for the README, with the request flags of `rs` (kept in sync by a test)."""
+    def cell(t: str) -> str:
+        return t.replace("|", "\\|")
+    out = ["| request field | meaning |", "|---|---|"]
+    for f, _, required, m in C.REQUEST:
+        out.append(f"| `{f}`{' (required)' if required else ''} | {cell(m)} |")
+    for f, m in rs.flags:
+        out.append(f"| `{f}` | a request flag of the rule file, boolean: {cell(m)} |")
+    out += ["", "| answer field | present | meaning |", "|---|---|---|"]
+    when = {"always": "always", "scored": "unless refused", "not_win": "when not a win", "no_win": "no win, not refused",
+            "refused": "refused"}
+    for f, _, w, m in C.SCORE_RESULT:
+        out.append(f"| `{f}` | {when[w]} | {cell(m)} |")
+    out += ["", "| error code | when |", "|---|---|"]
+    for c, m in C.ERRORS:
+        out.append(f"| `{c}` | {cell(m)} |")
+    out.append("| a request rule's id | the rule file refuses the hand, e.g. `indicator_on_wall`, `tianting_off` |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the generic schemas: python -m tjmj_dsl.schemas [DIR] (default schemas/)."""
+    import json
+    import os
+    import sys
+    out = (argv if argv is not None else sys.argv[1:] or ["schemas"])[0]
+    os.makedirs(out, exist_ok=True)
+    for name, s in schemas().items():
+        with open(os.path.join(out, f"{name}.schema.json"), "w", encoding="utf-8", newline="\n") as f:
+            f.write(render(s))
+    return 0
+
+
+def render(schema: dict[str, Any]) -> str:
+    """The committed text of a schema."""
+    import json
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
