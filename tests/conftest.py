@@ -15,7 +15,7 @@ sys.path.insert(0, ROOT)
 
 from tjmj_dsl import Scorer  # noqa: E402
 from tjmj_dsl.cli import main  # noqa: E402
-from tjmj_dsl.engine import runtime  # noqa: E402
+from tjmj_dsl.engine import runtime, settle  # noqa: E402
 from tjmj_dsl.notation import parse_hand  # noqa: E402
 from tjmj_dsl.schemas import schemas  # noqa: E402
 
@@ -29,7 +29,12 @@ def check_answer(answer: Any, kind: str | None = None) -> Any:
     if not _VALIDATORS:
         for name, s in schemas().items():
             _VALIDATORS[name] = jsonschema.Draft202012Validator(s)
-    kind = kind or ("waits-result" if isinstance(answer, dict) and "waits" in answer else "score-result")
+    if kind is None:
+        kind = "score-result"
+        if isinstance(answer, dict) and "waits" in answer:
+            kind = "waits-result"
+        elif isinstance(answer, dict) and "balances" in answer:
+            kind = "settle-result"
     errors = sorted(_VALIDATORS[kind].iter_errors(answer), key=lambda e: list(e.absolute_path))
     assert not errors, f"{kind} breaks its schema: {errors[0].message} at {list(errors[0].absolute_path)}: {answer}"
     return answer
@@ -37,13 +42,14 @@ def check_answer(answer: Any, kind: str | None = None) -> Any:
 
 @pytest.fixture(scope="session", autouse=True)
 def answers_follow_the_schemas() -> Any:
-    """Every score/waits answer the suite produces (Scorer, CLI, interpreter)
-    is validated against schemas/ as it is made."""
-    score, waits = runtime.score_request, runtime.waits_request
+    """Every score/waits/settle answer the suite produces (Scorer, CLI,
+    interpreter) is validated against schemas/ as it is made."""
+    score, waits, settle_in = runtime.score_request, runtime.waits_request, settle.settle_in
     runtime.score_request = lambda rules, data: check_answer(score(rules, data), "score-result")  # type: ignore[assignment]
     runtime.waits_request = lambda rules, data: check_answer(waits(rules, data), "waits-result")  # type: ignore[assignment]
+    settle.settle_in = lambda rules, data: check_answer(settle_in(rules, data), "settle-result")  # type: ignore[assignment]
     yield
-    runtime.score_request, runtime.waits_request = score, waits
+    runtime.score_request, runtime.waits_request, settle.settle_in = score, waits, settle_in
 
 
 def req(hand: str, indicator: str, **kw: Any) -> dict[str, Any]:

@@ -46,14 +46,20 @@ def test_schemas_are_2020_12_and_their_examples_hold(name: str) -> None:
             assert valid(s, ex), ex
 
 
-@pytest.mark.parametrize("name", ["score-result", "waits-result"])
+@pytest.mark.parametrize("name", ["score-result", "waits-result", "settle-result"])
 def test_result_examples_are_what_the_scorer_answers(name: str) -> None:
     sc = Scorer()
     for request, example in zip(EXAMPLE_REQUESTS[name], EXAMPLES[name], strict=True):
-        got = sc.score(request) if name == "score-result" else sc.waits(request)
+        got = {"score-result": sc.score, "waits-result": sc.waits, "settle-result": sc.settle}[name](request)
         assert re.fullmatch("[0-9a-f]{64}", got["rules"]["sha256"])
         got["rules"]["sha256"] = example["rules"]["sha256"]  # the example's is a placeholder
         assert got == example
+
+
+def test_outcome_examples_are_settled() -> None:
+    for outcome in EXAMPLES["settle-outcome"]:
+        answer = check_answer(Scorer().settle(outcome))
+        assert "error" not in answer and answer["id"] == outcome["id"], answer
 
 
 @pytest.mark.parametrize("name", ["score-request", "waits-request"])

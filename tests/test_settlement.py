@@ -109,7 +109,8 @@ def test_xianggong_is_paid_for_kongs_but_cannot_win(backend: str) -> None:
                                         "kongs": [{"seat": 1, "type": "exposed", "tile": "9s"}]})
     assert pays(r, "kong") == [(2, 1, 1), (3, 1, 1), (0, 1, 1)]
     bad = scorer(backend=backend).settle({"dealer": 0, "winner": 1, "total": 2, "xianggong": [1]})
-    assert bad["reason"] == "invalid_request" and bad["error"].startswith("winner: ")
+    assert bad["reason"] == "invalid_request" and bad["error"]["message"].startswith("winner: ")
+    assert (bad["error"]["code"], bad["error"]["field"]) == ("xianggong_wins", "winner")  # the outcome rule's id
     assert bad["payments"] == [] and bad["balances"] == [0, 0, 0, 0]
 
 
@@ -172,8 +173,8 @@ def test_dealer_rotation(outcome: dict[str, Any], seed001: int, seed000: int, ba
 ])
 def test_bad_outcomes_are_refused_with_the_field(outcome: dict[str, Any], field: str, backend: str) -> None:
     r = scorer(backend=backend).settle({"id": 7, **outcome})
-    assert r["reason"] == "invalid_request" and r["id"] == 7
-    assert r["error"].startswith(field + ":") or r["error"].startswith(field + " "), r["error"]
+    assert r["reason"] == "invalid_request" and r["id"] == 7 and r["error"]["field"] == field, r["error"]
+    assert r["error"]["message"].startswith(field + ":") or r["error"]["message"].startswith(field + " "), r["error"]
     assert r["payments"] == [] and r["balances"] == [0, 0, 0, 0] and r["next_dealer"] is None
 
 
@@ -182,12 +183,12 @@ def test_bad_outcomes_are_refused_with_the_field(outcome: dict[str, Any], field:
                                   {"dealer": 0, "winner": None, "profile": "seed-000-fan"}])
 def test_junk_never_raises(junk: Any, backend: str) -> None:
     r = scorer(backend=backend).settle(junk)
-    assert r["reason"] == "invalid_request" and isinstance(r["error"], str)
+    assert r["reason"] == "invalid_request" and isinstance(r["error"]["message"], str) and r["error"]["code"]
 
 
 def test_unknown_field_suggests_the_name() -> None:
     r = scorer().settle({"dealer": 0, "winner": None, "lazhaung": [0, 0, 0, 0]})
-    assert "did you mean 'lazhuang'" in r["error"]
+    assert "did you mean 'lazhuang'" in r["error"]["message"] and r["error"]["code"] == "unknown_field"
 
 
 # ------------------------------------------------------------------ both backends, every profile

@@ -17,7 +17,7 @@ from .engine import contract as C
 from .ir import RuleSet
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-NAMES = ("score-request", "waits-request", "score-result", "waits-result")
+NAMES = ("score-request", "waits-request", "score-result", "waits-result", "settle-outcome", "settle-result")
 
 _TILE_OUT = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$",
              "description": "a tile in canonical notation: 1-9 with m (万), p (饼), s (条); honors E S W N C F P"}
@@ -39,9 +39,12 @@ def _defs(rs: RuleSet | None) -> dict[str, Any]:
     error_codes = ", ".join(f"{c} ({d})" for c, d in C.ERRORS)
     code: dict[str, Any] = dict(_IDENT, description=(
         "a short snake_case code: " + error_codes + "; or, for a hand that a request rule of the rule file "
-        "refuses, that rule's id"))
+        "refuses, that rule's id (likewise an outcome rule of its settlement)"))
     if rs is not None:
-        code = {"enum": list(C.ERROR_CODES) + [r.id for r in rs.request_rules], "description": code["description"]}
+        rule_ids = [r.id for r in rs.request_rules]
+        if rs.settlement is not None:
+            rule_ids += [r.id for r in rs.settlement.outcome_rules]
+        code = {"enum": list(C.ERROR_CODES) + rule_ids, "description": code["description"]}
     pattern_id: dict[str, Any] = dict(_IDENT)
     if rs is not None:
         pattern_id = {"enum": [p.id for p in rs.patterns]}
@@ -69,6 +72,12 @@ def _defs(rs: RuleSet | None) -> dict[str, Any]:
                                                   "value, or inside the line/body when field is null"}}},
         "group": _object(C.GROUP),
         "wait": _object(C.WAIT),
+        "outcome_kong": {"type": "object", "additionalProperties": False,
+                         "required": [f for f, _, req, _ in C.OUTCOME_KONG if req],
+                         "properties": {f: dict(_TYPE[t], description=m) for f, t, _, m in C.OUTCOME_KONG}},
+        "payment": _object(C.PAYMENT),
+        "settled_kong": _object(C.SETTLED_KONG),
+        "unpaid": _object(C.UNPAID),
     }
     return d
 
@@ -109,7 +118,23 @@ _TYPE: dict[str, Any] = {
     "reason": {"enum": list(C.NO_WIN_REASONS) + [C.REFUSED]},
     "error": {"$ref": "#/$defs/error"},
     "waits": {"type": "array", "items": {"$ref": "#/$defs/wait"}},
+    "ident": _IDENT,
+    "seat": {"type": "integer", "minimum": 0, "maximum": C.SEATS - 1},
+    "seat_or_null": {"type": ["integer", "null"], "minimum": 0, "maximum": C.SEATS - 1},
+    "kong_type": {"enum": list(C.KONG_TYPES)},
+    "item": {"type": ["integer", "null"], "minimum": 0},
+    "refused": {"const": C.REFUSED},
+    "payments": {"type": "array", "items": {"$ref": "#/$defs/payment"}},
+    "balances": {"type": "array", "items": {"type": "integer"}, "minItems": C.SEATS, "maxItems": C.SEATS},
+    "settled_kongs": {"type": "array", "items": {"$ref": "#/$defs/settled_kong"}},
+    "unpaid": {"type": "array", "items": {"$ref": "#/$defs/unpaid"}},
     # request fields: null means absent
+    "flag": {"type": ["boolean", "null"]},
+    "counts": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0}, "minItems": C.SEATS,
+               "maxItems": C.SEATS},
+    "seats": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0, "maximum": C.SEATS - 1},
+              "uniqueItems": True},
+    "kongs": {"type": ["array", "null"], "items": {"$ref": "#/$defs/outcome_kong"}},
     "tiles": {"$ref": "#/$defs/tiles_in"},
     "melds": {"type": ["array", "null"], "items": {"$ref": "#/$defs/meld_in"}, "maxItems": 4},
     "kong_draw": {"enum": list(C.KONG_DRAWS) + [None]},
@@ -156,6 +181,35 @@ def request_schema(rs: RuleSet | None = None, waits: bool = False) -> dict[str, 
     return out
 
 
+def outcome_schema(rs: RuleSet | None = None) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for f, t, _, meaning in C.OUTCOME:
+        x: dict[str, Any] = dict(_TYPE.get(t, {}))
+        if t == "string":
+            x = {"type": ["string", "null"]}
+            if rs is not None and f == "profile":
+                x = {"enum": [p for p, _ in rs.profiles] + [None]}
+        elif t == "integer":
+            x = {"type": ["integer", "null"], "minimum": 0, "maximum": 10 ** 9}
+        props[f] = dict(x, description=meaning)
+    return {"type": "object", "additionalProperties": False, "required": [f for f, _, req, _ in C.OUTCOME if req],
+            "properties": props,
+            "if": {"properties": {"winner": {"type": "integer"}}, "required": ["winner"]},
+            "then": {"required": ["total"], "properties": {"total": {"type": "integer"}}},
+            "else": {"properties": {"total": {"enum": [0, None]}}}}
+
+
+def settle_result_schema() -> dict[str, Any]:
+    s = _object(tuple((f, t, m) for f, t, _, m in C.SETTLE_RESULT))
+    s["required"] = [f for f, _, when, _ in C.SETTLE_RESULT if when == "always"]
+    s["dependentRequired"] = {"reason": ["error"], "error": ["reason"]}
+    s["if"] = {"required": ["error"]}
+    s["then"] = {"properties": {"payments": {"maxItems": 0}, "next_dealer": {"const": None},
+                                "balances": {"items": {"const": 0}}}}
+    s["else"] = {"properties": {"next_dealer": {"type": "integer"}}}
+    return s
+
+
 def score_result_schema() -> dict[str, Any]:
     s = _object(tuple((f, t, m) for f, t, _, m in C.SCORE_RESULT))
     always = [f for f, _, when, _ in C.SCORE_RESULT if when == "always"]
@@ -200,6 +254,11 @@ _TITLES = {
                      "and `message`."),
     "waits-result": ("A waits result", "The answer to a waits request: every tile that wins, in tile order; "
                      "a refusal has `waits: []` and `error`."),
+    "settle-outcome": ("A settlement outcome", "What happened at the table after a hand: POST /settle, "
+                       "Scorer.settle(), settle() of a generated scorer. Seats are 0-3 in turn order."),
+    "settle-result": ("A settlement result", "Who pays whom: every payment with its rule and formula, the four "
+                      "balances (summing to 0), the next dealer, and each rule and item left unpaid with why; a "
+                      "refusal pays nothing and carries `error`."),
 }
 
 
@@ -211,6 +270,8 @@ def schemas(rs: RuleSet | None = None, examples: bool = True) -> dict[str, dict[
         "waits-request": request_schema(rs, waits=True),
         "score-result": score_result_schema(),
         "waits-result": waits_result_schema(),
+        "settle-outcome": outcome_schema(rs),
+        "settle-result": settle_result_schema(),
     }
     out = {}
     for name, body in bodies.items():
@@ -309,6 +370,27 @@ EXAMPLES: dict[str, list[Any]] = {
     ],
 }
 
+EXAMPLES["settle-outcome"] = [
+    {"id": "h1", "dealer": 0, "zuozhuang": True, "lazhuang": [0, 0, 1, 2], "winner": None, "chan": True},
+    {"id": "h2", "dealer": 0, "winner": 2, "total": 10,
+     "kongs": [{"seat": 2, "type": "concealed", "tile": "5p", "won": True}]},
+]
+EXAMPLES["settle-result"] = [
+    {"contract": 2, "rules": _RULES, "id": "h1", "payments": [
+        {"from": 0, "to": 1, "amount": 2, "reason": "chan", "rule": "chan",
+         "formula": "chan_points * base_unit * pair(payer, payee) = 1 * 1 * 2 = 2"},
+        {"from": 0, "to": 2, "amount": 4, "reason": "chan", "rule": "chan",
+         "formula": "chan_points * base_unit * pair(payer, payee) = 1 * 1 * 4 = 4"},
+        {"from": 0, "to": 3, "amount": 8, "reason": "chan", "rule": "chan",
+         "formula": "chan_points * base_unit * pair(payer, payee) = 1 * 1 * 8 = 8"}],
+     "balances": [-14, 2, 4, 8], "next_dealer": 0, "kongs": [],
+     "unpaid": [{"rule": "win", "reason": "win", "item": None, "when": "winner != none"}]},
+    {"contract": 2, "rules": _RULES, "id": "h3", "payments": [], "balances": [0, 0, 0, 0], "next_dealer": None,
+     "kongs": [], "unpaid": [], "reason": "invalid_request",
+     "error": {"code": "lazhuang_max", "message": "lazhuang: a non-dealer may 拉庄 at most lazhuang_max times "
+               "(play.lazhuang_max)", "field": "lazhuang"}},
+]
+
 # The requests the result examples answer (same order as EXAMPLES["score-result"] / ["waits-result"]).
 EXAMPLE_REQUESTS: dict[str, list[dict[str, Any]]] = {
     "score-result": [
@@ -320,6 +402,10 @@ EXAMPLE_REQUESTS: dict[str, list[dict[str, Any]]] = {
     "waits-result": [
         EXAMPLES["waits-request"][0],
         {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+    ],
+    "settle-result": [
+        EXAMPLES["settle-outcome"][0],
+        {"id": "h3", "dealer": 0, "winner": None, "lazhuang": [0, 3, 0, 0]},
     ],
 }
 

@@ -58,9 +58,9 @@ class InterpretedSettlement:
     def _env(self, o: Any) -> dict[str, Any]:
         return outcome_env(o, self.play)
 
-    def checks(self, o: Any) -> list[tuple[str, str]]:
+    def checks(self, o: Any) -> list[tuple[str, str, str]]:
         env = self._env(o)
-        return [(r.field, r.message) for r in self.st.outcome_rules if self._i.eval(r.error_when.ast, env)]
+        return [(r.id, r.field, r.message) for r in self.st.outcome_rules if self._i.eval(r.error_when.ast, env)]
 
     def next_dealer(self, o: Any) -> Any:
         return self._i.eval(self.st.rotation.next_dealer.ast, self._env(o))
@@ -109,7 +109,7 @@ def settlement_code(rs: RuleSet) -> str:
                 f"    return {em.emit(d.body.ast, frozenset(n for n, _ in d.params))}"]
     out += ["", "", "def _settle_checks(o: Any) -> list:  # type: ignore[type-arg]", "    out = []"]
     for r in st.outcome_rules:
-        out += [f"    if {em.emit(r.error_when.ast)}:  # {r.id}", f"        out.append(({r.field!r}, {r.message!r}))"]
+        out += [f"    if {em.emit(r.error_when.ast)}:  # {r.id}", f"        out.append(({r.id!r}, {r.field!r}, {r.message!r}))"]
     out += ["    return out"]
     names = []
     for p in st.payments:

@@ -33,7 +33,8 @@ REQUEST = (
 REQUEST_FIELDS = tuple(f[0] for f in REQUEST)
 
 # The error codes of a refusal's `error.code`. A hand that a request rule of
-# the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall).
+# the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall),
+# and so does an outcome that an outcome rule of its settlement refuses.
 ERRORS = (
     ("not_json", "the line or body is not JSON (position: the character where reading stopped)"),
     ("not_utf8", "the line or body is not UTF-8 (position: the first bad byte)"),
@@ -51,6 +52,8 @@ ERRORS = (
     ("unknown_option", "the rule file has no such option (field: options.NAME)"),
     ("bad_option", "an option value the rule file does not offer, or options that cannot be combined"),
     ("rules_mismatch", "a standalone scorer asked for a profile or option it was not compiled with"),
+    ("no_settlement", "the rule file has no settlement section"),
+    ("settlement_failed", "the rule file's settlement cannot settle this outcome (a mistake in the rules)"),
     ("too_large", "the line or body is over the stated size limit"),
     ("internal_error", "the scorer failed on this request (a bug: please report it)"),
 )
@@ -113,4 +116,65 @@ RULES_INFO = (
     ("profile", "string", "the profile in force"),
     ("sha256", "sha256", "sha256 of the rule file's text (and of the files it extends)"),
     ("options", "options", "the option values set on top of the profile where they differ from it (usually {})"),
+)
+
+# A settlement outcome: what happened at the table (settle(), POST /settle).
+# Seats are 0-3 in turn order 0→1→2→3→0. `null` for an optional field means absent.
+SEATS = 4
+KONG_TYPES = ("exposed", "added", "concealed", "hun")
+OUTCOME = (
+    ("id", "any", False, "any JSON value, echoed back in the answer"),
+    ("dealer", "seat", True, "the dealer's seat"),
+    ("zuozhuang", "flag", False, "the dealer sat (坐庄)"),
+    ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
+    ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
+    ("total", "integer", False, "the winner's score-table total (a score answer's `total`); required with a winner"),
+    ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won}"),
+    ("chan", "flag", False, "铲 was played"),
+    ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
+    ("profile", "string", False, "settle under this profile of the rule file instead of the one in force"),
+    ("options", "options", False, "{\"option\": value} set on top of the profile for this outcome"),
+)
+OUTCOME_FIELDS = tuple(f[0] for f in OUTCOME)
+OUTCOME_KONG = (
+    ("seat", "seat", True, "who made the kong"),
+    ("type", "kong_type", True, "exposed, added (补杠), concealed, or hun (a kong of hun tiles, 金杠)"),
+    ("tile", "tile", True, "the kong's tile"),
+    ("won", "flag", False, "its replacement tile won the hand (杠开)"),
+)
+OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)
+
+SETTLE_RESULT = (
+    ("contract", "contract", "always", "the contract version"),
+    ("rules", "rules", "always", "the rules that produced this answer"),
+    ("id", "any", "always", "the outcome's id (null if it had none)"),
+    ("payments", "payments", "always", "every payment, in rule-file order ([] when refused)"),
+    ("balances", "balances", "always", "what each seat wins (+) or pays (-); they sum to 0"),
+    ("next_dealer", "seat_or_null", "always", "who deals the next hand (null when refused)"),
+    ("kongs", "settled_kongs", "always", "the outcome's kongs with their points"),
+    ("unpaid", "unpaid", "always", "each payment rule and item whose `when` did not hold"),
+    ("reason", "refused", "refused", "invalid_request"),
+    ("error", "error", "refused", "what is wrong with the outcome (an outcome rule's id as the code when the "
+                                  "rule file refuses it)"),
+)
+PAYMENT = (
+    ("from", "seat", "who pays"),
+    ("to", "seat", "who is paid"),
+    ("amount", "integer", "how much"),
+    ("reason", "string", "what for (the payment rule's reason: win, kong, chan, …)"),
+    ("rule", "ident", "the payment rule's id"),
+    ("formula", "string", "the amount's expression, then with its values, then the amount"),
+)
+SETTLED_KONG = (
+    ("seat", "seat", "who made the kong"),
+    ("type", "kong_type", "its type"),
+    ("tile", "tile", "its tile"),
+    ("points", "integer", "its points under the rules in force"),
+    ("won", "boolean", "its replacement tile won the hand"),
+)
+UNPAID = (
+    ("rule", "ident", "the payment rule"),
+    ("reason", "string", "its reason"),
+    ("item", "item", "the index in its `for` list, or null"),
+    ("when", "string", "the condition that did not hold"),
 )

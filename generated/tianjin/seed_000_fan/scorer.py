@@ -260,7 +260,8 @@ REQUEST = (
 REQUEST_FIELDS = tuple(f[0] for f in REQUEST)
 
 # The error codes of a refusal's `error.code`. A hand that a request rule of
-# the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall).
+# the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall),
+# and so does an outcome that an outcome rule of its settlement refuses.
 ERRORS = (
     ("not_json", "the line or body is not JSON (position: the character where reading stopped)"),
     ("not_utf8", "the line or body is not UTF-8 (position: the first bad byte)"),
@@ -278,6 +279,8 @@ ERRORS = (
     ("unknown_option", "the rule file has no such option (field: options.NAME)"),
     ("bad_option", "an option value the rule file does not offer, or options that cannot be combined"),
     ("rules_mismatch", "a standalone scorer asked for a profile or option it was not compiled with"),
+    ("no_settlement", "the rule file has no settlement section"),
+    ("settlement_failed", "the rule file's settlement cannot settle this outcome (a mistake in the rules)"),
     ("too_large", "the line or body is over the stated size limit"),
     ("internal_error", "the scorer failed on this request (a bug: please report it)"),
 )
@@ -340,6 +343,67 @@ RULES_INFO = (
     ("profile", "string", "the profile in force"),
     ("sha256", "sha256", "sha256 of the rule file's text (and of the files it extends)"),
     ("options", "options", "the option values set on top of the profile where they differ from it (usually {})"),
+)
+
+# A settlement outcome: what happened at the table (settle(), POST /settle).
+# Seats are 0-3 in turn order 0→1→2→3→0. `null` for an optional field means absent.
+SEATS = 4
+KONG_TYPES = ("exposed", "added", "concealed", "hun")
+OUTCOME = (
+    ("id", "any", False, "any JSON value, echoed back in the answer"),
+    ("dealer", "seat", True, "the dealer's seat"),
+    ("zuozhuang", "flag", False, "the dealer sat (坐庄)"),
+    ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
+    ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
+    ("total", "integer", False, "the winner's score-table total (a score answer's `total`); required with a winner"),
+    ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won}"),
+    ("chan", "flag", False, "铲 was played"),
+    ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
+    ("profile", "string", False, "settle under this profile of the rule file instead of the one in force"),
+    ("options", "options", False, "{\"option\": value} set on top of the profile for this outcome"),
+)
+OUTCOME_FIELDS = tuple(f[0] for f in OUTCOME)
+OUTCOME_KONG = (
+    ("seat", "seat", True, "who made the kong"),
+    ("type", "kong_type", True, "exposed, added (补杠), concealed, or hun (a kong of hun tiles, 金杠)"),
+    ("tile", "tile", True, "the kong's tile"),
+    ("won", "flag", False, "its replacement tile won the hand (杠开)"),
+)
+OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)
+
+SETTLE_RESULT = (
+    ("contract", "contract", "always", "the contract version"),
+    ("rules", "rules", "always", "the rules that produced this answer"),
+    ("id", "any", "always", "the outcome's id (null if it had none)"),
+    ("payments", "payments", "always", "every payment, in rule-file order ([] when refused)"),
+    ("balances", "balances", "always", "what each seat wins (+) or pays (-); they sum to 0"),
+    ("next_dealer", "seat_or_null", "always", "who deals the next hand (null when refused)"),
+    ("kongs", "settled_kongs", "always", "the outcome's kongs with their points"),
+    ("unpaid", "unpaid", "always", "each payment rule and item whose `when` did not hold"),
+    ("reason", "refused", "refused", "invalid_request"),
+    ("error", "error", "refused", "what is wrong with the outcome (an outcome rule's id as the code when the "
+                                  "rule file refuses it)"),
+)
+PAYMENT = (
+    ("from", "seat", "who pays"),
+    ("to", "seat", "who is paid"),
+    ("amount", "integer", "how much"),
+    ("reason", "string", "what for (the payment rule's reason: win, kong, chan, …)"),
+    ("rule", "ident", "the payment rule's id"),
+    ("formula", "string", "the amount's expression, then with its values, then the amount"),
+)
+SETTLED_KONG = (
+    ("seat", "seat", "who made the kong"),
+    ("type", "kong_type", "its type"),
+    ("tile", "tile", "its tile"),
+    ("points", "integer", "its points under the rules in force"),
+    ("won", "boolean", "its replacement tile won the hand"),
+)
+UNPAID = (
+    ("rule", "ident", "the payment rule"),
+    ("reason", "string", "its reason"),
+    ("item", "item", "the index in its `for` list, or null"),
+    ("when", "string", "the condition that did not hold"),
 )
 
 # ---- inlined from tjmj_dsl/engine/request.py ----
@@ -2034,7 +2098,7 @@ code or the interpreter) carries `settlement`, None when the rule file has no
 `settlement:` section, else an object with
   play: dict                 the rule file's play values
   score_table: str           the score table in force
-  checks(o) -> [(field, message)]                    the outcome rules that hold
+  checks(o) -> [(id, field, message)]                the outcome rules that hold (refuse the outcome)
   payments: ((id, reason, amount_text, spans, when_text, fn), ...)  in rule-file order;
       fn(o) -> ([(payer, payee, amount, term values)], [indexes of the items
       whose `when` did not hold]), term values in the order of `spans`: the
@@ -2046,11 +2110,7 @@ and the rules object's kong_points. Seats are ints 0-3, turn order 0→1→2→3
 
 
 
-SEATS = 4
-KONG_TYPES = ("exposed", "added", "concealed", "hun")
-OUTCOME_FIELDS = ("id", "dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "xianggong",
-                  "profile", "options")
-KONG_FIELDS = ("seat", "type", "tile", "won")
+KONG_FIELDS = OUTCOME_KONG_FIELDS
 MAX_KONGS = 16  # four melds a seat, each at most a kong
 MAX_LAZHUANG = 62  # far above any rule's limit; keeps pow() of a hostile count small
 
@@ -2110,7 +2170,8 @@ def _seat(v: Any, field: str, nullable: bool = False) -> int | None:
         return None
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < SEATS:
         want = "a seat (0-3) or null" if nullable else "a seat (0-3)"
-        raise RequestError(f"expected {want}, got {v!r}", field)
+        raise RequestError(f"expected {want}, got {v!r}", field,
+                           code="bad_value" if isinstance(v, int) and not isinstance(v, bool) else "wrong_type")
     return v
 
 
@@ -2118,7 +2179,7 @@ def _flag(v: Any, field: str) -> bool:
     if v is None:
         return False
     if not isinstance(v, bool):
-        raise RequestError(f"expected true or false, got {v!r}", field)
+        raise RequestError(f"expected true or false, got {v!r}", field, code="wrong_type")
     return v
 
 
@@ -2126,47 +2187,53 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     """Read an outcome mapping; RequestError names the field that is wrong.
     Absent or null optional fields mean false / none / empty."""
     if not isinstance(data, dict):
-        raise RequestError(f"an outcome is a JSON object, got {type(data).__name__}")
+        raise RequestError(f"an outcome is a JSON object, got {_json_type(data)}", code="not_object")
     for k in data:
         if k not in OUTCOME_FIELDS:
             near = [f for f in OUTCOME_FIELDS if _close(str(k), f)]
-            raise RequestError(f"unknown field {k!r}", str(k),
+            raise RequestError(f"unknown field {k!r}", str(k), code="unknown_field",
                                hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(OUTCOME_FIELDS))
     o = Outcome()
-    if "dealer" not in data:
-        raise RequestError("missing", "dealer", hint="the dealer's seat, 0-3")
+    if data.get("dealer") is None:
+        raise RequestError("missing", "dealer", hint="the dealer's seat, 0-3", code="missing_field")
     o.dealer = _seat(data["dealer"], "dealer")  # type: ignore[assignment]
     if "winner" not in data:
-        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (荒庄)")
+        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (荒庄)",
+                           code="missing_field")
     o.winner = _seat(data["winner"], "winner", nullable=True)
     total = data.get("total")
     if o.winner is None:
         if total not in (None, 0) or isinstance(total, bool):
-            raise RequestError(f"a drawn hand (winner null) has no total, got {total!r}", "total")
+            raise RequestError(f"a drawn hand (winner null) has no total, got {total!r}", "total",
+                               code="unexpected_field")
         o.total = 0
     else:
         if total is None:
-            raise RequestError("missing", "total", hint="the winner's score-table total (score()'s `total`)")
+            raise RequestError("missing", "total", hint="the winner's score-table total (score()'s `total`)",
+                               code="missing_field")
         if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 10 ** 9:
-            raise RequestError(f"expected a whole number from 0 to 10^9, got {total!r}", "total")
+            raise RequestError(f"expected a whole number from 0 to 10^9, got {total!r}", "total",
+                               code="bad_value" if isinstance(total, int) and not isinstance(total, bool) else "wrong_type")
         o.total = total
     o.zuozhuang = _flag(data.get("zuozhuang"), "zuozhuang")
     lz = data.get("lazhuang")
     if lz is None:
         lz = [0] * SEATS
     if not isinstance(lz, list) or len(lz) != SEATS:
-        raise RequestError(f"expected a list of {SEATS} counts, one per seat", "lazhuang")
+        raise RequestError(f"expected a list of {SEATS} counts, one per seat", "lazhuang",
+                           code="wrong_type" if not isinstance(lz, list) else "bad_value")
     for i, n in enumerate(lz):
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_LAZHUANG:
-            raise RequestError(f"expected a count from 0 to {MAX_LAZHUANG}, got {n!r}", f"lazhuang[{i}]")
+            raise RequestError(f"expected a count from 0 to {MAX_LAZHUANG}, got {n!r}", f"lazhuang[{i}]",
+                               code="bad_value" if isinstance(n, int) and not isinstance(n, bool) else "wrong_type")
     o.lazhuang = tuple(lz)
     kongs_in = data.get("kongs")
     if kongs_in is None:
         kongs_in = []
     if not isinstance(kongs_in, list):
-        raise RequestError('expected a list of {"seat", "type", "tile", "won"}', "kongs")
+        raise RequestError('expected a list of {"seat", "type", "tile", "won"}', "kongs", code="wrong_type")
     if len(kongs_in) > MAX_KONGS:
-        raise RequestError(f"{len(kongs_in)} kongs; a hand has at most {MAX_KONGS}", "kongs")
+        raise RequestError(f"{len(kongs_in)} kongs; a hand has at most {MAX_KONGS}", "kongs", code="bad_value")
     kongs = []
     seen: dict[int, int] = {}
     per_seat = [0] * SEATS
@@ -2174,39 +2241,43 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     for i, k in enumerate(kongs_in):
         f = f"kongs[{i}]"
         if not isinstance(k, dict):
-            raise RequestError('expected {"seat": 0-3, "type": "exposed"|"added"|"concealed"|"hun", "tile": "5p"}', f)
+            raise RequestError('expected {"seat": 0-3, "type": "exposed"|"added"|"concealed"|"hun", "tile": "5p"}', f,
+                               code="wrong_type")
         for key in k:
             if key not in KONG_FIELDS:
-                raise RequestError(f"unknown field {key!r}", f"{f}.{key}", hint="fields are " + ", ".join(KONG_FIELDS))
+                raise RequestError(f"unknown field {key!r}", f"{f}.{key}", hint="fields are " + ", ".join(KONG_FIELDS),
+                                   code="unknown_field")
         for key in ("seat", "type", "tile"):
-            if key not in k:
-                raise RequestError("missing", f"{f}.{key}")
+            if k.get(key) is None:
+                raise RequestError("missing", f"{f}.{key}", code="missing_field")
         seat = _seat(k["seat"], f + ".seat")
         assert seat is not None
         if k["type"] not in KONG_TYPES:
-            raise RequestError(f"unknown kong type {k['type']!r}", f + ".type", hint="one of " + ", ".join(KONG_TYPES))
+            raise RequestError(f"unknown kong type {k['type']!r}", f + ".type", hint="one of " + ", ".join(KONG_TYPES),
+                               code="bad_value" if isinstance(k["type"], str) else "wrong_type")
         if not isinstance(k["tile"], str):
-            raise RequestError(f"expected a tile such as \"5p\", got {k['tile']!r}", f + ".tile")
+            raise RequestError(f"expected a tile such as \"5p\", got {k['tile']!r}", f + ".tile", code="wrong_type")
         try:
             ts = parse_tiles(k["tile"])
         except TileError as e:
-            raise RequestError(e.message, f + ".tile", e.pos, e.hint) from None
+            raise RequestError(e.message, f + ".tile", e.pos, e.hint, "bad_tile") from None
         if len(ts) != 1:
-            raise RequestError(f"expected one tile, found {len(ts)}", f + ".tile")
+            raise RequestError(f"expected one tile, found {len(ts)}", f + ".tile", code="bad_tile")
         if ts[0] in seen:
             raise RequestError(f"a second kong of {NAMES[ts[0]]} (kongs[{seen[ts[0]]}]); there are only 4 tiles of a kind",
-                               f + ".tile")
+                               f + ".tile", code="too_many_copies")
         seen[ts[0]] = i
         per_seat[seat] += 1
         if per_seat[seat] > 4:
-            raise RequestError(f"seat {seat} has more than 4 kongs", f + ".seat")
+            raise RequestError(f"seat {seat} has more than 4 kongs", f + ".seat", code="bad_value")
         w = _flag(k.get("won"), f + ".won")
         if w:
             if won >= 0:
-                raise RequestError(f"kongs[{won}] already won the hand: one replacement tile wins", f + ".won")
+                raise RequestError(f"kongs[{won}] already won the hand: one replacement tile wins", f + ".won",
+                                   code="bad_value")
             if seat != o.winner:
                 raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
-                                   f + ".won")
+                                   f + ".won", code="bad_value")
             won = i
         kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w))
     o.kongs = kongs
@@ -2215,12 +2286,12 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     if xg is None:
         xg = []
     if not isinstance(xg, list):
-        raise RequestError("expected a list of seats", "xianggong")
+        raise RequestError("expected a list of seats", "xianggong", code="wrong_type")
     xs = set()
     for i, s in enumerate(xg):
         seat = _seat(s, f"xianggong[{i}]")
         if seat in xs:
-            raise RequestError(f"seat {seat} is listed twice", f"xianggong[{i}]")
+            raise RequestError(f"seat {seat} is listed twice", f"xianggong[{i}]", code="bad_value")
         xs.add(seat)
     o.xianggong = frozenset(xs)  # type: ignore[arg-type]
     o.seats = list(range(SEATS))
@@ -2258,13 +2329,19 @@ def formula(text: str, spans: tuple, values: tuple, amount: int) -> str:  # type
     return " = ".join(parts)
 
 
-def _refused(req_id: Any, msg: str) -> dict:  # type: ignore[type-arg]
-    return {"id": req_id, "payments": [], "balances": [0] * SEATS, "next_dealer": None, "kongs": [], "unpaid": [],
-            "reason": "invalid_request", "error": msg}
+def _refused(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
+    """A settle answer refusing the outcome: nothing paid, `error` the contract's error object."""
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "payments": [], "balances": [0] * SEATS,
+            "next_dealer": None, "kongs": [], "unpaid": [], "reason": REFUSED, "error": error}
+
+
+def _cannot(message: str) -> dict:  # type: ignore[type-arg]
+    """The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch)."""
+    return {"code": "settlement_failed", "message": message, "field": None}
 
 
 def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
-    """An outcome mapping → {id, payments, balances, next_dealer, kongs, unpaid};
+    """An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs, unpaid};
     a bad outcome gets reason "invalid_request" and `error` (never an exception).
     Each payment: from, to, amount, reason, rule (the payment rule's id) and
     formula (the amount's expression with its values). `unpaid` lists each
@@ -2274,18 +2351,20 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     req_id = data.get("id") if isinstance(data, dict) else None
     s = rules.settlement
     if s is None:
-        return _refused(req_id, "these rules have no settlement section")
+        return _refused(rules, req_id, {"code": "no_settlement", "message": "these rules have no settlement section",
+                                        "field": None})
     why = other_rules(rules, data)
     if why:
-        return _refused(req_id, why)
+        return _refused(rules, req_id, why)
     try:
         o = parse_outcome(rules, data)
     except RequestError as e:
-        return _refused(req_id, str(e))
+        return _refused(rules, req_id, e.error())
     try:
         bad = s.checks(o)
         if bad:
-            return _refused(req_id, f"{bad[0][0]}: {bad[0][1]}")
+            rid, field, message = bad[0]
+            return _refused(rules, req_id, {"code": rid, "message": f"{field}: {message}", "field": field})
         payments = []
         unpaid = []
         balances = [0] * SEATS
@@ -2295,7 +2374,8 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
                 unpaid.append({"rule": rid, "reason": reason, "item": i, "when": when})
             for payer, payee, amount, values in rows:
                 if isinstance(amount, bool) or not isinstance(amount, int):
-                    return _refused(req_id, f"payment rule {rid}: the amount is {amount!r}, not a whole number")
+                    return _refused(rules, req_id, _cannot(f"payment rule {rid}: the amount is {amount!r}, "
+                                                           "not a whole number"))
                 if amount == 0:
                     continue
                 payments.append({"from": payer, "to": payee, "amount": amount, "reason": reason, "rule": rid,
@@ -2304,12 +2384,13 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
                 balances[payee] += amount
         nd = s.next_dealer(o)
     except (TypeError, IndexError, KeyError, ValueError, AttributeError, OverflowError) as e:
-        return _refused(req_id, f"the settlement rules cannot settle this outcome ({type(e).__name__}: {e})")
+        return _refused(rules, req_id, _cannot(f"the settlement rules cannot settle this outcome "
+                                               f"({type(e).__name__}: {e})"))
     if isinstance(nd, bool) or not isinstance(nd, int) or not 0 <= nd < SEATS:
-        return _refused(req_id, f"the rotation gives {nd!r}, not a seat")
+        return _refused(rules, req_id, _cannot(f"the rotation gives {nd!r}, not a seat"))
     kongs = [{"seat": k[0], "type": k[1], "tile": NAMES[k[2]], "points": k[3], "won": k[4]} for k in o.kongs]
-    return {"id": req_id, "payments": payments, "balances": balances, "next_dealer": nd, "kongs": kongs,
-            "unpaid": unpaid}
+    return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "payments": payments,
+            "balances": balances, "next_dealer": nd, "kongs": kongs, "unpaid": unpaid}
 
 
 # ---- the rules, compiled from rules/tianjin.yaml ----
@@ -2575,13 +2656,13 @@ def sd_pair(o: Any, v_a: Any, v_b: Any) -> Any:
 def _settle_checks(o: Any) -> list:  # type: ignore[type-arg]
     out = []
     if any((o.lazhuang[v_s] > 2) for v_s in o.seats):  # lazhuang_max
-        out.append(('lazhuang', 'a non-dealer may 拉庄 at most lazhuang_max times (play.lazhuang_max)'))
+        out.append(('lazhuang_max', 'lazhuang', 'a non-dealer may 拉庄 at most lazhuang_max times (play.lazhuang_max)'))
     if (o.lazhuang[o.dealer] > 0):  # dealer_lazhuang
-        out.append(('lazhuang', "the dealer does not 拉庄 (拉庄 is a non-dealer's doubling against the dealer)"))
+        out.append(('dealer_lazhuang', 'lazhuang', "the dealer does not 拉庄 (拉庄 is a non-dealer's doubling against the dealer)"))
     if (o.zuozhuang and bool((not True))):  # zuozhuang_not_played
-        out.append(('zuozhuang', '坐庄 is not played under these rules (play.may_zuozhuang)'))
+        out.append(('zuozhuang_not_played', 'zuozhuang', '坐庄 is not played under these rules (play.may_zuozhuang)'))
     if ((o.winner != None) and (None if o.winner is None else (o.winner in o.xianggong)) and bool(True)):  # xianggong_wins
-        out.append(('winner', 'a 小相公 (who discarded a hun) cannot win'))
+        out.append(('xianggong_wins', 'winner', 'a 小相公 (who discarded a hun) cannot win'))
     return out
 
 
