@@ -1,4 +1,4 @@
-"""The `tjmj` command: check, compile, score, explain, waits, variants."""
+"""The `tjmj` command: check, compile, score, explain, waits, variants, simulate, replay."""
 
 from __future__ import annotations
 
@@ -241,6 +241,77 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .game.rules import GameRulesError
+    from .game.simulate import Bar, Spec, render, run, summarize, _rules
+    from .game.players import PLAYERS
+    players = tuple(p.strip() for p in args.players.split(","))
+    if len(players) != 4 or any(p not in PLAYERS for p in players):
+        return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
+    if args.hands < 0 or args.jobs < 1:
+        return _usage("--hands must be 0 or more and --jobs at least 1")
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record))
+    try:
+        rules = _rules(spec)
+    except GameRulesError as e:
+        print(f"tjmj: error: {e}", file=sys.stderr)
+        return EXIT_FAIL
+    out = open(args.record, "w", encoding="utf-8", newline="\n") if args.record else None
+    try:
+        summaries, secs = run(spec, args.hands, args.jobs, progress=Bar(sys.stderr), out=out)
+    finally:
+        if out is not None:
+            out.close()
+    stats = summarize(spec, summaries, rules)
+    timing = {"seconds": round(secs, 3), "hands_per_second": round(args.hands / secs, 1) if secs else None, "jobs": args.jobs}
+    if args.json:
+        print(json.dumps({"stats": stats, "timing": timing}, ensure_ascii=False))
+    else:
+        print(render(stats))
+        print(f"time: {timing['seconds']} s, {timing['hands_per_second']} hands/s with {args.jobs} job(s)")
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .game.replay import ReplayDiff, Replayer, show
+    rp = Replayer(args.rules)
+    stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", errors="replace")
+    bad = ok = 0
+    try:
+        for n, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as e:
+                print(f"line {n}: not JSON: {e}")
+                bad += 1
+                continue
+            hand = rec.get("hand") if isinstance(rec, dict) else None
+            if args.hand is not None and hand != args.hand:
+                continue
+            label = f"hand {hand}" if isinstance(hand, int) else f"line {n}"
+            try:
+                table, again = rp.check(rec)
+            except ReplayDiff as e:
+                print(f"{label}: DIFFERS: {e}")
+                bad += 1
+                continue
+            ok += 1
+            print(f"{label}: OK")
+            if args.show and table is not None and again is not None:
+                print(show(table, again))
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    if args.hand is not None and not ok and not bad:
+        print(f"no hand {args.hand} in {args.file}")
+        return EXIT_FAIL
+    print(f"{ok + bad} hand(s): {ok} OK, {bad} differ")
+    return EXIT_FAIL if bad else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -273,6 +344,26 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         p.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one per line")
         p.set_defaults(run=lambda a, n=name: cmd_score(a, n))
+
+    p = sub.add_parser("simulate", help="play many hands with bots and summarize them")
+    p.add_argument("--hands", type=int, default=100, help="how many hands (default 100)")
+    p.add_argument("--seed", default="0", help="the game seed: hand i is played from (seed, i) (default 0)")
+    p.add_argument("--players", default="value,value,value,value",
+                   help="the players of seats 0-3: random or value (default value,value,value,value)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (the results do not depend on it)")
+    p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see rules/record.schema.json)")
+    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--profile", help="a profile of the rule file")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("replay", help="play recorded hands again and check every action and result")
+    p.add_argument("file", help="a record file (JSONL) from simulate --record, or - for stdin")
+    p.add_argument("--hand", type=int, help="only the hand with this number")
+    p.add_argument("--show", action="store_true", help="print each hand turn by turn")
+    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.set_defaults(run=cmd_replay)
     return ap
 
 

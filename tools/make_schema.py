@@ -63,7 +63,10 @@ play = {
         "hun_discard_bars_win": {"type": "boolean", "description": "小相公: discarding a hun bars the player from winning"},
         "added_kong_as": {"enum": ["exposed", "concealed"], "description": "the kong_points key and kong_draw of an added kong (补杠)"},
         "added_kong_from_hand": {"type": "boolean", "description": "an added kong may use a tile held before the draw"},
-        "first_draw_ends_on_claim": {"type": "boolean", "description": "天和/地和 end once anyone pongs or kongs"},
+        "first_draw_ends_on_meld": {"type": "boolean", "description": "天和/地和 end once anyone pongs or kongs"},
+        "dealer_first_draw_flag": {"type": "string", "description": "the request flag for the dealer's dealt 14 winning (\"\": none)"},
+        "first_draw_flag": {"type": "string", "description": "the request flag for a non-dealer's first draw winning (\"\": none)"},
+        "ready_declaration_flag": {"type": "string", "description": "the request flag a declared ready hand (天听) wins with (\"\": not played)"},
         "may_zuozhuang": {"type": "boolean", "description": "the dealer may 坐庄"},
         "lazhuang_max": {"type": "integer", "minimum": 0, "maximum": 8, "description": "how many times a non-dealer may 拉庄"},
         "base_unit": {"type": "integer", "minimum": 0},
@@ -166,3 +169,10 @@ schema = {
 }
 json.dump(schema, open("rules/schema.json", "w"), indent=2, ensure_ascii=False)
 open("rules/schema.json", "a").write("\n")
+
+# the record of a played hand (tjmj simulate --record): its schema is defined in tjmj_dsl/game/record.py
+import os  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tjmj_dsl.game.record import schema_text  # noqa: E402
+open("rules/record.schema.json", "w", encoding="utf-8").write(schema_text())

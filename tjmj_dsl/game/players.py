@@ -1,0 +1,180 @@
+"""Players: each sees only its SeatView and answers with one action from the
+menu the table gives it.
+
+- RandomPlayer: wins whenever it can; otherwise a uniformly random legal
+  action (a random tile of its hand to discard, a claim or a pass); bets at
+  random (坐庄 half the time, 拉庄 0 to the most allowed).
+- ValuePlayer: plays for a win worth taking. Never discards a hun unless it
+  must; keeps the tiles of 捉5 (4万 6万) and 龙 (a suit's 1-9 runs) and plays
+  toward the fewest huns missing from a winning shape; once ready it asks
+  the scorer's waits for each candidate discard and keeps the one whose
+  winning tiles, weighted by how many are still unseen, are worth most;
+  wins whenever it can; pongs and kongs when that brings the hand no further
+  from a win. Bets by a stated policy: it sits (坐庄) and 拉庄 as often as
+  allowed — a stronger player wants bigger stakes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..tiles import NAMES
+from .table import PASS, WIN, Action, SeatView
+
+ZHUO5 = (3, 5)  # 4万 and 6万: the tiles around the 5万 a 捉5 catches
+
+
+class RandomPlayer:
+    name = "random"
+
+    def begin(self, view: SeatView, rng: random.Random) -> None:
+        self.rng = rng
+
+    def zuozhuang(self, view: SeatView) -> bool:
+        return self.rng.random() < 0.5
+
+    def lazhuang(self, view: SeatView, most: int) -> int:
+        return self.rng.randint(0, most)
+
+    def declare_ready(self, view: SeatView) -> bool:
+        return self.rng.random() < 0.5
+
+    def act(self, view: SeatView, menu: list[Action]) -> Action:
+        if menu[0] is WIN:  # the table lists a win first
+            return WIN
+        return menu[int(self.rng.random() * len(menu))]
+
+    def claim(self, view: SeatView, menu: list[Action]) -> Action:
+        return menu[int(self.rng.random() * len(menu))]
+
+
+class ValuePlayer:
+    name = "value"
+    WEIGHED = 2  # ready candidates weighed by the scorer (those with the most winning copies)
+    SCORED = 3  # of each, the winning tiles scored (the most plentiful first); the rest count at their mean
+
+    def begin(self, view: SeatView, rng: random.Random) -> None:
+        self.rng = rng
+        self.value_cache: dict[Any, float] = {}
+        self.hun_set = frozenset(view.hun_kinds)
+
+    def zuozhuang(self, view: SeatView) -> bool:
+        return True
+
+    def lazhuang(self, view: SeatView, most: int) -> int:
+        return most
+
+    def declare_ready(self, view: SeatView) -> bool:
+        return True
+
+    # ------------------------------------------------------------ choices
+
+    def act(self, view: SeatView, menu: list[Action]) -> Action:
+        if menu[0] is WIN:
+            return WIN
+        discards = [a for a in menu if a[0] == "discard"]
+        for a in menu:
+            # a kong of non-hun tiles scores and draws again; four in hand are at best a pung and a spare
+            # (a 金杠 would give up huns a win needs more than its points)
+            if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set:
+                return a
+        if len(discards) == 1:
+            return discards[0]
+        return self._best_discard(view, discards)
+
+    def claim(self, view: SeatView, menu: list[Action]) -> Action:
+        if len(menu) == 1:
+            return PASS
+        tile = menu[1][1]
+        if tile in self.hun_set:
+            return PASS  # a 金杠 from a discard: the three huns are worth more in hand
+        for a in reversed(menu):  # kong first, then pong
+            if a[0] == "kong":
+                return a  # three held tiles become a kong: no shape changes, the kong scores
+            if a[0] == "pong" and tile not in ZHUO5:
+                # a pong turns a pair into a meld but spends a discard: keep it when the hand has another pair
+                # for the eyes and is close to a win
+                counts = view.counts()
+                pairs = sum(1 for k in range(34) if counts[k] >= 2 and k not in self.hun_set)
+                if pairs >= 2 and view.missing(1) <= 2:
+                    return a
+        return PASS
+
+    def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
+        hun = self.hun_set
+        cands = [a for a in discards if a[1] not in hun] or discards  # a hun only when nothing else can go
+        short = [(view.missing_after_discard(a[1], 1), a) for a in cands]
+        least = min(x for x, _ in short)
+        tied = [a for x, a in short if x == least]
+        if least == 0 and len(tied) > 1:
+            return self._best_ready(view, tied)
+        counts = view.counts()
+        return max(tied, key=lambda a: (self._uselessness(a[1], counts), -a[1]))
+
+    @staticmethod
+    def _uselessness(t: int, c: tuple[int, ...]) -> float:
+        """How little a tile does for the hand: lone honors first, then far-apart suit tiles; 捉5/龙 tiles kept."""
+        if t >= 27:
+            return 10.0 - c[t] * 3
+        r = t % 9
+        near = sum(c[u] for u in (t - 2, t - 1, t + 1, t + 2) if 0 <= u < 27 and u // 9 == t // 9)
+        score = 6.0 - c[t] * 2 - near
+        if t in ZHUO5:
+            score -= 2
+        if r in (0, 8):
+            score += 0.5
+        return score
+
+    def _best_ready(self, view: SeatView, cands: list[Action]) -> Action:
+        """Of discards that leave the hand ready: the one whose wins, weighted by unseen copies, are worth most.
+        The shape finds each candidate's winning tiles; the scorer's totals weigh the best few candidates."""
+        seen = view.seen()
+        outs = []
+        for a in cands:
+            t = a[1]
+            wins = [(4 - seen[k] + (k == t), k) for k in range(34)
+                    if 4 - seen[k] + (k == t) > 0 and view.missing_after_swap(t, k) == 0]
+            outs.append((sum(n for n, _ in wins), -t, a, wins))
+        outs.sort(reverse=True)
+        best = max(outs[:self.WEIGHED], key=lambda o: (self._ready_value(view, o[2][1], o[3]), o[1]))
+        return best[2]
+
+    def _ready_value(self, view: SeatView, t: int, wins: list[tuple[int, int]]) -> float:
+        """Σ over the winning tiles of (unseen copies × the scorer's total); the most plentiful
+        few are scored, the others count at their mean."""
+        hand = view.hand()
+        hand.remove(t)
+        key = tuple(hand)
+        got = self.value_cache.get(key)
+        if got is not None:
+            return got
+        melds = view.request_melds()
+        wins = sorted(wins, reverse=True)
+        score = view.rules.scorer.score_tiles
+        value, scored = 0.0, 0
+        for left, k in wins[:self.SCORED]:
+            value += left * score(hand, k, view.indicator, melds).total
+            scored += left
+        rest = sum(left for left, _ in wins[self.SCORED:])
+        if scored and rest:
+            value += rest * value / scored
+        self.value_cache[key] = value
+        return value
+
+
+_KIND = {n: i for i, n in enumerate(NAMES)}
+
+
+def _kind(name: str) -> int:
+    return _KIND[name]
+
+
+PLAYERS = {"random": RandomPlayer, "value": ValuePlayer}
+
+
+def make_player(name: str) -> Any:
+    try:
+        return PLAYERS[name]()
+    except KeyError:
+        raise ValueError(f"no player {name!r}; players: {', '.join(PLAYERS)}") from None

@@ -1,0 +1,107 @@
+"""The record of one hand (one JSON object per line of a `--record` file):
+its JSON Schema is defined here, once; tools/make_schema.py writes it to
+rules/record.schema.json and a test keeps the two equal.
+
+A record holds everything needed to play the hand again — the wall, the
+dice, the bets and every event — and what came of it, so `tjmj replay` can
+re-derive the result and compare."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+FORMAT = "tjmj-record/1"
+EVENT_TYPES = ("draw", "discard", "pong", "kong", "added_kong", "concealed_kong", "win", "ready")
+KONG_TYPES = ("exposed", "added", "concealed", "hun")
+
+_tile = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$", "description": "a tile: 1m-9m, 1p-9p, 1s-9s, E S W N C F P"}
+_seat = {"type": "integer", "minimum": 0, "maximum": 3}
+_seats = {"type": "array", "items": _seat, "uniqueItems": True, "maxItems": 4}
+_four_ints = {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4}
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a record."""
+    event = {
+        "type": "object", "additionalProperties": False, "required": ["seat", "type", "tile"],
+        "properties": {
+            "seat": _seat,
+            "type": {"enum": list(EVENT_TYPES), "description": "draw (from the head, or with replacement: from the tail "
+                     "after a kong), discard, pong and kong (of the discard of seat `from`), added_kong (补杠), "
+                     "concealed_kong (暗杠; of huns: 金杠), win (the winning tile), ready (天听 declared; tile null)"},
+            "tile": {"oneOf": [_tile, {"type": "null"}]},
+            "replacement": {"const": True, "description": "a draw from the tail after a kong"},
+            "from": {**_seat, "description": "the seat whose discard was claimed"},
+        },
+    }
+    payment = {
+        "type": "object", "additionalProperties": False, "required": ["from", "to", "amount", "reason"],
+        "properties": {"from": _seat, "to": _seat, "amount": {"type": "integer"},
+                       "reason": {"type": "string", "description": "win, kong or chan (the payment rule's reason)"},
+                       "rule": {"type": "string", "description": "the rule file's payment rule"},
+                       "formula": {"type": "string", "description": "the amount's expression and its values"}},
+    }
+    kong = {
+        "type": "object", "additionalProperties": False, "required": ["seat", "type", "tile", "points"],
+        "properties": {"seat": _seat, "type": {"enum": list(KONG_TYPES), "description": "hun: a kong of hun tiles (金杠)"},
+                       "tile": _tile, "points": {"type": "integer", "minimum": 0},
+                       "won": {"type": "boolean", "description": "its replacement tile won the hand (杠开)"}},
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://tjmj.invalid/schema/record.json",
+        "title": "tjmj hand record",
+        "description": "One hand played by the tjmj game engine: the wall, dice, bets and events that replay it, "
+                       "and its result. `tjmj simulate --record FILE` writes one per line; `tjmj replay FILE` checks them.",
+        "type": "object", "additionalProperties": False,
+        "required": ["format", "rules", "seed", "hand", "dealer", "zuozhuang", "lazhuang", "dice", "wall", "indicator",
+                     "deal", "events", "result"],
+        "properties": {
+            "format": {"const": FORMAT},
+            "rules": {"type": "object", "additionalProperties": False, "required": ["name", "sha256", "profile", "options"],
+                      "properties": {"name": {"type": "string"},
+                                     "sha256": {"type": "string", "description": "of the rule file(s) read"},
+                                     "profile": {"type": "string"},
+                                     "options": {"type": "object", "description": "every option's value"}}},
+            "seed": {"type": ["integer", "string"], "description": "the game seed; hand i's wall and dice come from (seed, i)"},
+            "hand": {"type": "integer", "minimum": 0},
+            "players": {"type": "array", "items": {"type": "string"}, "maxItems": 4, "description": "who sat at seats 0-3"},
+            "dealer": _seat,
+            "zuozhuang": {"type": "boolean", "description": "the dealer sat (坐庄)"},
+            "lazhuang": {**_four_ints, "description": "拉庄 counts by seat (the dealer's 0)"},
+            "dice": {"type": "array", "minItems": 2, "maxItems": 2, "description": "the dealer's roll (the deal), the "
+                     "roll of the seat opposite (the indicator)",
+                     "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                               "items": {"type": "integer", "minimum": 1, "maximum": 6}}},
+            "wall": {"type": "array", "items": _tile, "minItems": 136, "maxItems": 136,
+                     "description": "the wall as it lies: sides 0-3, each side's 17 stacks from that seat's right, "
+                                    "top tile before bottom"},
+            "indicator": _tile,
+            "deal": {"type": "array", "minItems": 4, "maxItems": 4, "description": "the starting hands by seat, as dealt",
+                     "items": {"type": "array", "items": _tile, "minItems": 13, "maxItems": 14}},
+            "events": {"type": "array", "items": event},
+            "result": {
+                "type": "object", "additionalProperties": False,
+                "required": ["winner", "score", "kongs", "chan", "xianggong", "payments", "balances", "next_dealer"],
+                "properties": {
+                    "winner": {"oneOf": [_seat, {"type": "null"}], "description": "null: a drawn hand (荒庄)"},
+                    "score": {"oneOf": [{"type": "null"}, {
+                        "type": "object", "additionalProperties": False, "required": ["request", "result"],
+                        "properties": {"request": {"type": "object", "description": "the scoring request sent for the winner"},
+                                       "result": {"type": "object", "description": "what the scorer answered"}}}]},
+                    "kongs": {"type": "array", "items": kong},
+                    "chan": {"type": "boolean", "description": "铲: the three followed the dealer's first discard"},
+                    "xianggong": {**_seats, "description": "seats that discarded a hun (小相公)"},
+                    "ready": {**_seats, "description": "seats that declared 天听"},
+                    "payments": {"type": "array", "items": payment},
+                    "balances": {**_four_ints, "description": "by seat; they sum to 0"},
+                    "next_dealer": _seat,
+                },
+            },
+        },
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(record_schema(), indent=2, ensure_ascii=False) + "\n"

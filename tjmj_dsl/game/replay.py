@@ -1,0 +1,225 @@
+"""Replay: play a recorded hand again from its wall, dice, bets and events,
+with every action checked against the table's legal menu, the win scored
+again and the hand settled again; then compare what comes out with what the
+record says. The first difference is reported."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+
+from ..api import Scorer
+from ..diagnostics import RuleError
+from ..tiles import NAMES
+from .record import FORMAT, record_schema
+from .rules import GameRules, GameRulesError, game_rules
+from .session import record as make_record
+from .session import settle
+from .table import PASS, Action, EngineError, IllegalAction, SeatView, Table
+
+_KIND = {n: i for i, n in enumerate(NAMES)}
+
+
+class ReplayDiff(Exception):
+    """Where the replayed hand departs from its record."""
+
+
+def _event_text(e: dict[str, Any]) -> str:
+    extra = " (replacement)" if e.get("replacement") else f" from seat {e['from']}" if "from" in e else ""
+    return f"seat {e['seat']} {e['type']} {e['tile'] if e.get('tile') is not None else ''}{extra}".replace("  ", " ").strip()
+
+
+class Script:
+    """The recorded events, read by the four scripted seats in turn. Events the
+    table makes itself (draws, and each action once taken) are compared with
+    the record as they come."""
+
+    def __init__(self, events: list[dict[str, Any]]) -> None:
+        self.events = events
+        self.pos = 0
+        self.table: Table | None = None
+
+    def sync(self) -> None:
+        assert self.table is not None
+        made = self.table.events
+        while self.pos < len(made):
+            s, typ, t, extra = made[self.pos]
+            mine: dict[str, Any] = {"seat": s, "type": typ, "tile": NAMES[t] if t is not None else None}
+            if typ == "draw" and extra:
+                mine["replacement"] = True
+            elif typ in ("pong", "kong"):
+                mine["from"] = extra
+            if self.pos >= len(self.events):
+                raise ReplayDiff(f"event {self.pos}: the record ends, the table goes on with {_event_text(mine)}")
+            rec = self.events[self.pos]
+            if rec != mine:
+                raise ReplayDiff(f"event {self.pos}: the record says {_event_text(rec)}, the table gives {_event_text(mine)}")
+            self.pos += 1
+
+    def next(self) -> dict[str, Any] | None:
+        self.sync()
+        return self.events[self.pos] if self.pos < len(self.events) else None
+
+
+class ScriptedPlayer:
+    """A seat that plays what the record says, and only if it is legal."""
+
+    name = "replay"
+
+    def __init__(self, script: Script, seat: int, zuozhuang: bool, lazhuang: int) -> None:
+        self.script = script
+        self.seat = seat
+        self._zuo = zuozhuang
+        self._la = lazhuang
+
+    def begin(self, view: SeatView, rng: random.Random) -> None:
+        pass
+
+    def zuozhuang(self, view: SeatView) -> bool:
+        return self._zuo
+
+    def lazhuang(self, view: SeatView, most: int) -> int:
+        return self._la
+
+    def declare_ready(self, view: SeatView) -> bool:
+        e = self.script.next()
+        return e is not None and e["seat"] == self.seat and e["type"] == "ready"
+
+    def act(self, view: SeatView, menu: list[Action]) -> Action:
+        e = self.script.next()
+        pos = self.script.pos
+        if e is None:
+            raise ReplayDiff(f"event {pos}: the record ends while seat {self.seat} is to play")
+        if e["seat"] != self.seat or e["type"] not in ("discard", "win", "concealed_kong", "added_kong"):
+            raise ReplayDiff(f"event {pos}: the record says {_event_text(e)}, but seat {self.seat} is to play")
+        a: Action = (e["type"], None if e["type"] == "win" else _KIND[e["tile"]])
+        if a not in menu:
+            raise ReplayDiff(f"event {pos}: {_event_text(e)} is not legal here; seat {self.seat} may "
+                             + ", ".join(f"{t} {NAMES[k]}" if k is not None else t for t, k in menu))
+        return a
+
+    def claim(self, view: SeatView, menu: list[Action]) -> Action:
+        e = self.script.next()
+        last = view.last_discard
+        if e is None or e["seat"] != self.seat or e["type"] not in ("pong", "kong"):
+            return PASS
+        a: Action = (e["type"], _KIND[e["tile"]])
+        if last is None or e.get("from") != last[0] or a not in menu:
+            raise ReplayDiff(f"event {self.script.pos}: {_event_text(e)} is not legal here; seat {self.seat} may "
+                             + ", ".join(f"{t} {NAMES[k]}" if k is not None else t for t, k in menu))
+        return a
+
+
+class Replayer:
+    """Replays records under one rule file (scorers built per profile and options, once)."""
+
+    def __init__(self, rules_path: str | None = None) -> None:
+        self.rules_path = rules_path
+        self.cache: dict[Any, GameRules] = {}
+        self.validator = jsonschema.Draft202012Validator(record_schema())
+
+    def rules_for(self, rec: dict[str, Any]) -> GameRules:
+        r = rec["rules"]
+        key = (r["profile"], json.dumps(r["options"], sort_keys=True))
+        if key not in self.cache:
+            self.cache[key] = game_rules(Scorer(self.rules_path, r["profile"], dict(r["options"])))
+        gr = self.cache[key]
+        if gr.sha256 != r["sha256"]:
+            raise ReplayDiff(f"the record was made under a rule file with sha256 {r['sha256'][:12]}…, "
+                             f"these rules are {gr.sha256[:12]}… (give the same --rules)")
+        return gr
+
+    def check(self, rec: Any) -> tuple[Table | None, dict[str, Any] | None]:
+        """Replay one record: (the table, the re-made record), or ReplayDiff with the first difference."""
+        if not isinstance(rec, dict):
+            raise ReplayDiff("not a record (a JSON object)")
+        err = next(iter(sorted(self.validator.iter_errors(rec), key=lambda e: list(e.absolute_path))), None)
+        if err is not None:
+            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+            raise ReplayDiff(f"not a valid record at {where}: {err.message[:200]}")
+        if rec["format"] != FORMAT:  # pragma: no cover - the schema says so
+            raise ReplayDiff(f"format {rec['format']!r}")
+        try:
+            gr = self.rules_for(rec)
+        except (RuleError, GameRulesError) as e:
+            msg = e.render() if isinstance(e, RuleError) else str(e)
+            raise ReplayDiff(f"its rules cannot be loaded: {msg.splitlines()[0]}") from None
+        wall = [_KIND[t] for t in rec["wall"]]
+        if sorted(wall) != [k for k in range(34) for _ in range(4)]:
+            raise ReplayDiff("the wall does not hold 4 of each of the 34 tiles")
+        lz = rec["lazhuang"]
+        table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])))  # type: ignore[arg-type]
+        script = Script(rec["events"])
+        script.table = table
+        players = [ScriptedPlayer(script, s, rec["zuozhuang"], lz[s]) for s in range(4)]
+        try:
+            res = table.play(players, [random.Random(0)] * 4)  # type: ignore[arg-type]
+            script.sync()
+        except IllegalAction as e:
+            raise ReplayDiff(f"event {script.pos}: {e}") from None
+        except EngineError as e:
+            raise ReplayDiff(f"event {script.pos}: {e}") from None
+        if script.pos < len(script.events):
+            raise ReplayDiff(f"event {script.pos}: the hand is over, but the record goes on with "
+                             f"{_event_text(script.events[script.pos])}")
+        if res.zuozhuang != rec["zuozhuang"]:
+            raise ReplayDiff("zuozhuang: 坐庄 is not played under these rules")
+        settle(gr, res)
+        again = make_record(gr, rec["seed"], rec["hand"], res, rec.get("players") or [])
+        for key in ("dealer", "zuozhuang", "lazhuang", "dice", "wall", "indicator", "deal"):
+            if again[key] != rec[key]:
+                raise ReplayDiff(f"{key}: the record says {_short(rec[key])}, the table gives {_short(again[key])}")
+        for key in ("winner", "score", "kongs", "chan", "xianggong", "ready", "payments", "balances", "next_dealer"):
+            a, b = rec["result"].get(key), again["result"][key]
+            if a != b:
+                raise ReplayDiff(f"result.{key}: {_first_difference(a, b)}")
+        return table, again
+
+
+def _short(x: Any) -> str:
+    text = json.dumps(x, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "…"
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where two JSON values first differ: `path: recorded X, replayed Y`."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{k}" if path else str(k))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path + ': ' if path else ''}the record says {_short(a)}, replayed {_short(b)}"
+
+
+def show(table: Table, rec: dict[str, Any]) -> str:
+    """The hand turn by turn, for people."""
+    lines = [f"hand {rec['hand']} (seed {rec['seed']}): dealer seat {rec['dealer']}"
+             f"{', 坐庄' if rec['zuozhuang'] else ''}; 拉庄 {rec['lazhuang']}; dice {rec['dice'][0]} {rec['dice'][1]}",
+             f"  indicator {rec['indicator']}, huns {' '.join(NAMES[k] for k in table.hun_kinds)}"]
+    for s, h in enumerate(rec["deal"]):
+        lines.append(f"  seat {s} dealt {' '.join(sorted(h, key=_KIND.__getitem__))}")
+    for i, e in enumerate(rec["events"]):
+        lines.append(f"  {i:>3}  {_event_text(e)}")
+    r = rec["result"]
+    if r["winner"] is None:
+        lines.append("  drawn hand (荒庄)")
+    else:
+        res = r["score"]["result"]
+        names = " ".join(res.get("names", []))
+        lines.append(f"  seat {r['winner']} wins: fan {res['fan']}, total {res['total']}   {res['formula']}   {names}")
+    for k in r["kongs"]:
+        lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']} ({k['points']} points{', won' if k.get('won') else ''})")
+    if r["chan"]:
+        lines.append("  铲: the three non-dealers followed the dealer's first discard")
+    if r["xianggong"]:
+        lines.append(f"  小相公: seat(s) {', '.join(map(str, r['xianggong']))}")
+    for p in r["payments"]:
+        lines.append(f"  pay {p['from']} → {p['to']}: {p['amount']} ({p['reason']}: {p.get('formula', '')})")
+    lines.append(f"  balances {r['balances']}; next dealer seat {r['next_dealer']}")
+    return "\n".join(lines)

@@ -1,0 +1,106 @@
+"""What the game engine reads from the compiled rules: the claims, the play
+settings and the hun kinds, and the scorer's public functions (score_tiles,
+score, waits, settle). Nothing here is a rule of any game: each value comes
+from the rule file, and a missing one is an error, not a default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..api import Scorer
+from ..engine.hand import hun_kinds_of
+
+# play: keys the engine reads, with the type each must have
+PLAY_KEYS: dict[str, type] = {
+    "deal_start": int, "replacement_at_indicator": str, "no_claim_in_last_tiles": int, "hun_discard_bars_win": bool,
+    "added_kong_as": str, "added_kong_from_hand": bool, "first_draw_ends_on_meld": bool, "may_zuozhuang": bool,
+    "lazhuang_max": int, "dealer_first_draw_flag": str, "first_draw_flag": str, "ready_declaration_flag": str,
+}
+CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
+
+
+class GameRulesError(ValueError):
+    """The rules ask for something the engine cannot play, or lack a setting it needs."""
+
+
+@dataclass(frozen=True)
+class GameRules:
+    scorer: Scorer
+    name: str
+    profile: str
+    sha256: str
+    options: tuple[tuple[str, Any], ...]  # every option's value
+    chow_melds: bool  # chows exist in a winning hand (not as claims)
+    pung: bool
+    kong: bool
+    hun_pung: bool
+    hun_kong: bool
+    deal_start: int
+    take_at_indicator: bool
+    no_claim_in_last_tiles: int
+    hun_discard_bars_win: bool
+    added_kong_as: str
+    added_kong_from_hand: bool
+    first_draw_ends_on_meld: bool
+    may_zuozhuang: bool
+    lazhuang_max: int
+    dealer_first_draw_flag: str
+    first_draw_flag: str
+    ready_declaration_flag: str
+    flags: tuple[str, ...]
+    kong_points: tuple[tuple[str, int], ...]
+    hun_count: int
+    cycles: tuple[tuple[int, ...], ...]
+
+    def hun_kinds(self, indicator: int) -> tuple[int, ...]:
+        return hun_kinds_of(indicator, self.hun_count, self.cycles)
+
+    def kong_draw(self, kong_type: str) -> str:
+        """The scoring request's kong_draw for a win on this kong's replacement."""
+        return self.added_kong_as if kong_type == "added" else kong_type
+
+    def kong_points_of(self, kong_type: str) -> int:
+        return dict(self.kong_points)[self.kong_draw(kong_type)]
+
+
+def game_rules(scorer: Scorer) -> GameRules:
+    rs = scorer.ruleset
+    play = dict(rs.play)
+    claims = dict(rs.claims)
+    problems = []
+    for k, t in PLAY_KEYS.items():
+        if k not in play:
+            problems.append(f"play.{k} is missing")
+        elif not isinstance(play[k], t) or (t is int and isinstance(play[k], bool)):
+            problems.append(f"play.{k} must be a {t.__name__}, not {play[k]!r}")
+    for k in CLAIM_KEYS:
+        if k not in claims:
+            problems.append(f"claims.{k} is missing")
+    if rs.settlement is None:
+        problems.append("the rules have no settlement: section")
+    if not problems:
+        for k, what in (("chow", "chow claims"), ("win_on_discard", "wins on a discard"), ("rob_kong", "robbing a kong")):
+            if claims[k]:
+                problems.append(f"claims.{k} is true: the engine plays no {what}")
+        if play["replacement_at_indicator"] not in ("take", "skip"):
+            problems.append("play.replacement_at_indicator is take or skip")
+        for k in ("dealer_first_draw_flag", "first_draw_flag", "ready_declaration_flag"):
+            if play[k] and play[k] not in {f for f, _ in rs.flags}:
+                problems.append(f"play.{k} names no request flag {play[k]!r}")
+        if play["added_kong_as"] not in dict(rs.kong_points):
+            problems.append(f"play.added_kong_as names no kong_points key {play['added_kong_as']!r}")
+    if problems:
+        raise GameRulesError("these rules cannot be played: " + "; ".join(problems))
+    return GameRules(
+        scorer=scorer, name=rs.name, profile=rs.profile, sha256=rs.source_sha256, options=rs.choices,
+        chow_melds=rs.chow, pung=bool(claims["pung"]), kong=bool(claims["kong"]), hun_pung=bool(claims["hun_pung"]),
+        hun_kong=bool(claims["hun_kong"]), deal_start=play["deal_start"],
+        take_at_indicator=play["replacement_at_indicator"] == "take",
+        no_claim_in_last_tiles=play["no_claim_in_last_tiles"], hun_discard_bars_win=play["hun_discard_bars_win"],
+        added_kong_as=play["added_kong_as"], added_kong_from_hand=play["added_kong_from_hand"],
+        first_draw_ends_on_meld=play["first_draw_ends_on_meld"], may_zuozhuang=play["may_zuozhuang"],
+        lazhuang_max=play["lazhuang_max"], dealer_first_draw_flag=play["dealer_first_draw_flag"],
+        first_draw_flag=play["first_draw_flag"], ready_declaration_flag=play["ready_declaration_flag"],
+        flags=tuple(f for f, _ in rs.flags), kong_points=rs.kong_points, hun_count=rs.hun_count, cycles=rs.cycles,
+    )

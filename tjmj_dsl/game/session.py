@@ -1,0 +1,77 @@
+"""A hand from a game seed: hand i's wall, dice and dealer come from (seed, i)
+alone (seeds.py), so any hand plays or replays by itself; the players' own
+choices draw on generators of their own, so a change of player never moves
+a tile of the wall."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import NAMES
+from .record import FORMAT
+from .rules import GameRules
+from .seeds import rng
+from .table import HandResult, Player, Table
+
+TILESET = tuple(k for k in range(34) for _ in range(4))
+
+
+def deal_table(rules: GameRules, seed: int | str, hand: int) -> Table:
+    """The shuffled wall, the two rolls and the dealer of hand `hand` (seats take turns to deal: hand % 4)."""
+    r = rng(seed, hand, "wall")
+    # a uniform shuffle: the 136 tiles ordered by one random number each
+    keys = [r.random() for _ in range(len(TILESET))]
+    wall = [TILESET[i] for i in sorted(range(len(TILESET)), key=keys.__getitem__)]
+    dice = ((r.randint(1, 6), r.randint(1, 6)), (r.randint(1, 6), r.randint(1, 6)))
+    return Table(rules, wall, hand % 4, dice)
+
+
+def play(rules: GameRules, seed: int | str, hand: int, players: list[Player]) -> HandResult:
+    """Play and settle one hand; the settlement's four balances always sum to 0."""
+    table = deal_table(rules, seed, hand)
+    res = table.play(players, [rng(seed, hand, "player", s) for s in range(4)])
+    return settle(rules, res)
+
+
+def settle(rules: GameRules, res: HandResult) -> HandResult:
+    st = rules.scorer.settle(res.outcome())
+    if st.get("error"):
+        raise RuntimeError(f"the settlement refused the table's outcome: {st['error']}")
+    if sum(st["balances"]) != 0:
+        raise RuntimeError(f"the balances {st['balances']} do not sum to 0")
+    res.settlement = st
+    return res
+
+
+def record(rules: GameRules, seed: int | str, hand: int, res: HandResult, players: list[str]) -> dict[str, Any]:
+    """The hand as a record (its JSON Schema: game/record.py, written to rules/record.schema.json)."""
+    st = res.settlement or {}
+    score = None
+    if res.winner is not None and res.request is not None:
+        score = {"request": res.request, "result": rules.scorer.score(res.request)}
+    events = []
+    for s, typ, t, extra in res.events:
+        e: dict[str, Any] = {"seat": s, "type": typ, "tile": NAMES[t] if t is not None else None}
+        if typ == "draw" and extra:
+            e["replacement"] = True
+        elif typ in ("pong", "kong"):
+            e["from"] = extra
+        events.append(e)
+    return {
+        "format": FORMAT,
+        "rules": {"name": rules.name, "sha256": rules.sha256, "profile": rules.profile,
+                  "options": {k: v for k, v in rules.options}},
+        "seed": seed, "hand": hand, "players": list(players),
+        "dealer": res.dealer, "zuozhuang": res.zuozhuang, "lazhuang": list(res.lazhuang),
+        "dice": [list(res.dice[0]), list(res.dice[1])],
+        "wall": [NAMES[k] for k in res.wall], "indicator": NAMES[res.indicator],
+        "deal": [[NAMES[k] for k in h] for h in res.deal],
+        "events": events,
+        "result": {
+            "winner": res.winner, "score": score,
+            "kongs": st.get("kongs", []), "chan": res.chan, "xianggong": list(res.xianggong),
+            "ready": list(res.ready),
+            "payments": st.get("payments", []), "balances": st.get("balances", [0, 0, 0, 0]),
+            "next_dealer": st.get("next_dealer"),
+        },
+    }

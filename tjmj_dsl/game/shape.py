@@ -1,0 +1,143 @@
+"""A fast test for the winning shape (4 melds and a pair, huns standing for any
+tile), for the game engine to ask before it asks the scorer: a necessary
+condition, never the decision (the scorer decides every win).
+
+Each part of the hand (a suit, or one honor kind) is costed on its own: the
+fewest huns that complete its natural tiles into melds (h0), or into melds
+and the pair (h1). Huns left over form melds (or the pair) of their own, so
+a hand of the right size has the shape exactly when
+
+    sum(h0) + min(2, min over parts of (h1 - h0)) <= huns.
+
+A suit's costs are worked out once per distinct suit (its 9 counts packed in
+base 5) and kept, so a test is a few dict lookups.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+POW5 = tuple(5 ** i for i in range(9))
+INF = 99
+# an honor kind held c times: (h0, h1) — no chows, so each kind is a part of its own
+HONOR_COST = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 1))
+_SUIT_COST: dict[int, tuple[int, int]] = {}
+_HONOR_TOTAL: dict[int, tuple[int, int]] = {}
+
+
+def part_key(t: int) -> tuple[int, int]:
+    """(part, weight): a tile of kind t adds `weight` to the packed key of part `part`
+    (0-2 the suits, 3 the honors, each honor kind a base-5 digit)."""
+    return (t // 9, POW5[t % 9]) if t < 27 else (3, POW5[t - 27])
+
+
+def honor_cost(key: int) -> tuple[int, int]:
+    """(sum of h0, least h1 - h0 (2 if none)) over the honor kinds packed in key."""
+    got = _HONOR_TOTAL.get(key)
+    if got is None:
+        need, pair = 0, 2
+        for i in range(7):
+            c = key // POW5[i] % 5
+            if c:
+                h0, h1 = HONOR_COST[c]
+                need += h0
+                pair = min(pair, h1 - h0)
+        got = _HONOR_TOTAL[key] = (need, pair)
+    return got
+
+
+def short(keys: list[int], huns: int, chow: bool = True) -> int:
+    """missing() from the four packed part keys (suits m p s, honors)."""
+    need, pair = honor_cost(keys[3])
+    for key in (keys[0], keys[1], keys[2]):
+        if key:
+            h0, h1 = _SUIT_COST.get(key if chow else -1 - key) or suit_cost(key, chow)
+            need += h0
+            if h1 - h0 < pair:
+                pair = h1 - h0
+    need += pair
+    return need - huns if need > huns else 0
+
+
+def pack(counts: list[int] | tuple[int, ...], lo: int) -> int:
+    """The 9 counts of one suit from kind `lo`, as one base-5 number."""
+    return sum(counts[lo + i] * POW5[i] for i in range(9))
+
+
+@lru_cache(maxsize=None)
+def _min_huns(c: tuple[int, ...], pair: bool, chow: bool) -> int:
+    """The fewest huns that make every tile of `c` (9 counts) into melds, plus the pair when `pair`."""
+    i = next((j for j in range(9) if c[j]), -1)
+    if i < 0:
+        return 2 if pair else 0
+    best = INF
+    lst = list(c)
+    take = min(lst[i], 3)  # a pung of i, huns filling it
+    lst[i] -= take
+    best = min(best, 3 - take + _min_huns(tuple(lst), pair, chow))
+    lst[i] += take
+    if pair:
+        take = min(lst[i], 2)
+        lst[i] -= take
+        best = min(best, 2 - take + _min_huns(tuple(lst), False, chow))
+        lst[i] += take
+    if chow:
+        for s in (i - 2, i - 1, i):  # a chow holding i; the ranks below i are empty, so huns
+            if s < 0 or s > 6:
+                continue
+            used, huns = [], 0
+            for r in (s, s + 1, s + 2):
+                if r >= i and lst[r]:
+                    lst[r] -= 1
+                    used.append(r)
+                else:
+                    huns += 1
+            best = min(best, huns + _min_huns(tuple(lst), pair, chow))
+            for r in used:
+                lst[r] += 1
+    return best
+
+
+def suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
+    """(h0, h1) of a suit given as its packed counts."""
+    got = _SUIT_COST.get(key if chow else -1 - key)
+    if got is None:
+        c = tuple(key // POW5[i] % 5 for i in range(9))
+        got = (_min_huns(c, False, chow), _min_huns(c, True, chow))
+        _SUIT_COST[key if chow else -1 - key] = got
+    return got
+
+
+def missing(keys: list[int] | tuple[int, ...], counts: list[int], huns: int, chow: bool = True) -> int:
+    """How many more huns the hand would need for the shape (0: it has it).
+    `keys`: the three suits packed (natural tiles only), `counts`: by kind, for
+    the honors (27-33; huns excluded), `huns`: the hun tiles held."""
+    need = 0
+    pair = 2
+    for key in keys:
+        if key:
+            h0, h1 = suit_cost(key, chow)
+            need += h0
+            if h1 - h0 < pair:
+                pair = h1 - h0
+    for k in range(27, 34):
+        c = counts[k]
+        if c:
+            h0, h1 = HONOR_COST[c]
+            need += h0
+            if h1 - h0 < pair:
+                pair = h1 - h0
+    need += pair
+    return need - huns if need > huns else 0
+
+
+def has_shape(concealed: list[int] | tuple[int, ...], hun_set: frozenset[int] | set[int], chow: bool = True) -> bool:
+    """The same test from a list of tiles (3n + 2 of them): for tests and callers without packed keys."""
+    counts = [0] * 34
+    huns = 0
+    for t in concealed:
+        if t in hun_set:
+            huns += 1
+        else:
+            counts[t] += 1
+    return missing((pack(counts, 0), pack(counts, 9), pack(counts, 18)), counts, huns, chow) == 0

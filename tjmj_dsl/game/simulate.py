@@ -1,0 +1,181 @@
+"""Many hands: hand i of seed S is played from (S, i) alone, in chunks spread
+over worker processes and gathered in order, so the summary and the record
+file are the same for any number of jobs. Seats keep their players; the deal
+passes seat to seat (hand i is dealt by seat i % 4)."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, TextIO
+
+from ..api import Scorer
+from .players import make_player
+from .rules import GameRules, game_rules
+from .session import play, record
+
+CHUNK = 25
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a worker needs to build the same rules and players."""
+
+    rules: str | None
+    profile: str | None
+    options: tuple[tuple[str, Any], ...]
+    players: tuple[str, ...]
+    seed: int | str
+    record: bool
+
+
+_RULES: dict[Spec, GameRules] = {}
+
+
+def _rules(spec: Spec) -> GameRules:
+    got = _RULES.get(spec)
+    if got is None:
+        got = _RULES[spec] = game_rules(Scorer(spec.rules, spec.profile, dict(spec.options) or None))
+    return got
+
+
+def hand_summary(rules: GameRules, spec: Spec, i: int) -> tuple[dict[str, Any], str | None]:
+    """Play hand i: its summary (small, for the statistics) and its record line (when recording)."""
+    players = [make_player(p) for p in spec.players]
+    res = play(rules, spec.seed, i, players)
+    st = res.settlement or {}
+    won_turn = None
+    if res.winner is not None:
+        won_turn = sum(1 for e in res.events if e[0] == res.winner and e[1] == "draw")
+    c = res.claim
+    summ = {
+        "winner": res.winner, "dealer": res.dealer, "fan": c.fan if c else 0, "total": c.total if c else 0,
+        "patterns": list(c.patterns) if c else [], "gangkai": any(k[3] for k in res.kongs), "chan": res.chan,
+        "balances": st.get("balances", [0, 0, 0, 0]), "turn": won_turn, "kongs": len(res.kongs),
+    }
+    line = None
+    if spec.record:
+        line = json.dumps(record(rules, spec.seed, i, res, list(spec.players)), ensure_ascii=False)
+    return summ, line
+
+
+def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None]]:
+    spec, a, b = args
+    rules = _rules(spec)
+    return [hand_summary(rules, spec, i) for i in range(a, b)]
+
+
+def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
+        progress: Callable[[int, int], None] | None = None, out: TextIO | None = None) -> tuple[list[dict[str, Any]], float]:
+    """Play hands start .. start+hands-1; write record lines to `out` in hand order.
+    Returns the summaries in hand order and the seconds spent."""
+    _rules(spec)  # build (and check) the rules before any worker starts; forked workers inherit them
+    chunks = [(spec, a, min(a + CHUNK, start + hands)) for a in range(start, start + hands, CHUNK)]
+    t0 = time.perf_counter()
+    summaries: list[dict[str, Any]] = []
+    done = 0
+
+    def take(part: list[tuple[dict[str, Any], str | None]]) -> None:
+        nonlocal done
+        for summ, line in part:
+            summaries.append(summ)
+            if out is not None and line is not None:
+                out.write(line + "\n")
+        done += len(part)
+        if progress:
+            progress(done, hands)
+
+    if jobs <= 1 or len(chunks) <= 1:
+        for c in chunks:
+            take(_chunk(c))
+    else:
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+        with ctx.Pool(jobs) as pool:
+            for part in pool.imap(_chunk, chunks):
+                take(part)
+    return summaries, time.perf_counter() - t0
+
+
+def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> dict[str, Any]:
+    """The statistics of a run (no timing: the same for the same seed and options)."""
+    n = len(summaries)
+    wins = [s for s in summaries if s["winner"] is not None]
+    fan = Counter(s["fan"] for s in wins)
+    pats = Counter(p for s in wins for p in s["patterns"])
+    names = dict((p.id, p.name) for p in rules.scorer.ruleset.patterns)
+    seat_bal = [sum(s["balances"][i] for s in summaries) for i in range(4)]
+    dealer_bal = sum(s["balances"][s["dealer"]] for s in summaries)
+    seat_wins = [sum(1 for s in wins if s["winner"] == i) for i in range(4)]
+
+    def rate(k: int, of: int) -> float:
+        return round(k / of, 4) if of else 0.0
+
+    return {
+        "hands": n, "seed": spec.seed, "players": list(spec.players),
+        "rules": {"name": rules.name, "profile": rules.profile, "sha256": rules.sha256,
+                  "options": dict(spec.options)},
+        "wins": len(wins), "win_rate": rate(len(wins), n),
+        "drawn": n - len(wins), "drawn_rate": rate(n - len(wins), n),
+        "gangkai": sum(1 for s in wins if s["gangkai"]), "gangkai_rate": rate(sum(1 for s in wins if s["gangkai"]), n),
+        "chan": sum(1 for s in summaries if s["chan"]), "chan_rate": rate(sum(1 for s in summaries if s["chan"]), n),
+        "mean_winning_turn": round(sum(s["turn"] for s in wins) / len(wins), 2) if wins else None,
+        "mean_fan": round(sum(s["fan"] for s in wins) / len(wins), 2) if wins else None,
+        "fan_distribution": {str(k): fan[k] for k in sorted(fan)},
+        "patterns": {p: {"name": names.get(p, p), "wins": pats[p], "rate": rate(pats[p], len(wins))}
+                     for p in sorted(pats, key=lambda x: (-pats[x], x))},
+        "seat_wins": seat_wins, "seat_win_rate": [rate(w, n) for w in seat_wins],
+        "mean_balance": [round(b / n, 3) if n else 0.0 for b in seat_bal],
+        "mean_dealer_balance": round(dealer_bal / n, 3) if n else 0.0,
+    }
+
+
+def render(stats: dict[str, Any]) -> str:
+    """The summary for people (no timing lines: those are printed apart)."""
+    n = stats["hands"]
+    pct = lambda r: f"{100 * r:.1f}%"  # noqa: E731
+    r = stats["rules"]
+    lines = [
+        f"{n} hands, seed {stats['seed']}, rules {r['name']} profile {r['profile']}"
+        + (f" options {' '.join(f'{k}={v}' for k, v in r['options'].items())}" if r["options"] else ""),
+        f"players by seat: {', '.join(f'{i} {p}' for i, p in enumerate(stats['players']))} (hand i is dealt by seat i mod 4)",
+        f"wins {stats['wins']} ({pct(stats['win_rate'])}), drawn (荒庄) {stats['drawn']} ({pct(stats['drawn_rate'])})",
+        f"杠开 {stats['gangkai']} ({pct(stats['gangkai_rate'])} of hands), 铲 {stats['chan']} ({pct(stats['chan_rate'])})",
+    ]
+    if stats["wins"]:
+        lines.append(f"average winning turn {stats['mean_winning_turn']} (the winner's own draws, replacements included)")
+        lines.append(f"fan: mean {stats['mean_fan']}; " + ", ".join(
+            f"{k}: {v} ({pct(v / stats['wins'])})" for k, v in stats["fan_distribution"].items()))
+        lines.append("patterns among wins: " + ", ".join(
+            f"{v['name']}({p}) {pct(v['rate'])}" for p, v in stats["patterns"].items()))
+    lines.append("wins by seat: " + ", ".join(f"{i}: {w} ({pct(stats['seat_win_rate'][i])})"
+                                             for i, w in enumerate(stats["seat_wins"])))
+    lines.append("mean balance by seat: " + ", ".join(f"{i}: {b:+.3f}" for i, b in enumerate(stats["mean_balance"]))
+                 + f"; the dealer: {stats['mean_dealer_balance']:+.3f}")
+    return "\n".join(lines)
+
+
+class Bar:
+    """A progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self.last < 0.1:
+            return
+        self.last = now
+        fill = int(self.width * done / total) if total else self.width
+        rate = done / (now - self.t0) if now > self.t0 else 0.0
+        self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.0f}/s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
