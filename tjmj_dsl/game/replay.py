@@ -17,7 +17,7 @@ from ..tiles import NAMES
 from .record import FORMAT, record_schema
 from .rules import GameRules, GameRulesError, game_rules
 from .session import record as make_record
-from .session import settle
+from .session import seeded, settle
 from .table import PASS, Action, EngineError, IllegalAction, SeatView, Table
 
 _KIND = {n: i for i, n in enumerate(NAMES)}
@@ -150,6 +150,14 @@ class Replayer:
         wall = [_KIND[t] for t in rec["wall"]]
         if sorted(wall) != [k for k in range(34) for _ in range(4)]:
             raise ReplayDiff("the wall does not hold 4 of each of the 34 tiles")
+        s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"])  # hand i is dealt from (seed, i) alone
+        if wall != s_wall:
+            i = next(i for i in range(len(wall)) if wall[i] != s_wall[i])
+            raise ReplayDiff(f"wall[{i}]: the record says {NAMES[wall[i]]}, seed {rec['seed']} deals hand "
+                             f"{rec['hand']} {NAMES[s_wall[i]]}")
+        if [list(d) for d in s_dice] != rec["dice"] or s_dealer != rec["dealer"]:
+            raise ReplayDiff(f"dice and dealer: the record says {rec['dice']} and seat {rec['dealer']}, seed "
+                             f"{rec['seed']} deals hand {rec['hand']} {[list(d) for d in s_dice]} and seat {s_dealer}")
         lz = rec["lazhuang"]
         table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])))  # type: ignore[arg-type]
         script = Script(rec["events"])
@@ -175,7 +183,7 @@ class Replayer:
         for key in ("winner", "score", "kongs", "chan", "xianggong", "ready", "payments", "balances", "next_dealer"):
             a, b = rec["result"].get(key), again["result"][key]
             if a != b:
-                raise ReplayDiff(f"result.{key}: {_first_difference(a, b)}")
+                raise ReplayDiff(_first_difference(a, b, f"result.{key}"))
         return table, again
 
 

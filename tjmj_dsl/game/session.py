@@ -16,14 +16,19 @@ from .table import HandResult, Player, Table
 TILESET = tuple(k for k in range(34) for _ in range(4))
 
 
-def deal_table(rules: GameRules, seed: int | str, hand: int) -> Table:
+def seeded(seed: int | str, hand: int) -> tuple[list[int], tuple[tuple[int, int], tuple[int, int]], int]:
     """The shuffled wall, the two rolls and the dealer of hand `hand` (seats take turns to deal: hand % 4)."""
     r = rng(seed, hand, "wall")
     # a uniform shuffle: the 136 tiles ordered by one random number each
     keys = [r.random() for _ in range(len(TILESET))]
     wall = [TILESET[i] for i in sorted(range(len(TILESET)), key=keys.__getitem__)]
     dice = ((r.randint(1, 6), r.randint(1, 6)), (r.randint(1, 6), r.randint(1, 6)))
-    return Table(rules, wall, hand % 4, dice)
+    return wall, dice, hand % 4
+
+
+def deal_table(rules: GameRules, seed: int | str, hand: int) -> Table:
+    wall, dice, dealer = seeded(seed, hand)
+    return Table(rules, wall, dealer, dice)
 
 
 def play(rules: GameRules, seed: int | str, hand: int, players: list[Player]) -> HandResult:

@@ -1,0 +1,220 @@
+"""Records, replay and simulate: a record replays to itself, a record edited by
+hand does not, the record schema file is the one the code defines, and a run
+gives the same summary and records for the same seed whatever the jobs."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import jsonschema
+import pytest
+
+from conftest import run
+from gamekit import rules
+from tjmj_dsl.game.players import RandomPlayer, ValuePlayer
+from tjmj_dsl.game.record import schema_text
+from tjmj_dsl.game.replay import ReplayDiff, Replayer
+from tjmj_dsl.game.session import play, record
+from tjmj_dsl.game.shape import has_shape
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLAYERS = "value,random,value,random"
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: Any) -> tuple[str, list[dict[str, Any]]]:
+    path = str(tmp_path_factory.mktemp("rec") / "hands.jsonl")
+    code, out, err = run(["simulate", "--hands", "12", "--seed", "42", "--players", PLAYERS, "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        return path, [json.loads(line) for line in f]
+
+
+def test_the_schema_file_is_the_one_the_code_defines() -> None:
+    with open(os.path.join(ROOT, "rules", "record.schema.json"), encoding="utf-8") as f:
+        assert f.read() == schema_text(), "run python tools/make_schema.py"
+
+
+def test_records_follow_the_schema_and_sum_to_zero(records: tuple[str, list[dict[str, Any]]]) -> None:
+    with open(os.path.join(ROOT, "rules", "record.schema.json"), encoding="utf-8") as f:
+        v = jsonschema.Draft202012Validator(json.load(f))
+    _, recs = records
+    assert [r["hand"] for r in recs] == list(range(12))
+    for r in recs:
+        v.validate(r)
+        assert sum(r["result"]["balances"]) == 0
+        assert r["dealer"] == r["hand"] % 4
+        assert r["lazhuang"][r["dealer"]] == 0
+        if r["result"]["winner"] is not None:
+            assert r["result"]["score"]["result"]["win"] is True
+            assert r["events"][-1]["type"] == "win"
+    assert any(r["result"]["winner"] is not None for r in recs)
+
+
+def test_replay_says_ok(records: tuple[str, list[dict[str, Any]]]) -> None:
+    path, _ = records
+    code, out, _ = run(["replay", path])
+    assert code == 0, out
+    assert out.splitlines()[-1] == "12 hand(s): 12 OK, 0 differ"
+    code, out, _ = run(["replay", path, "--hand", "3", "--show"])
+    assert code == 0 and out.startswith("hand 3: OK\nhand 3 (seed 42): dealer seat 3")
+    assert "  balances [" in out
+
+
+def _edited(path: str, tmp: Any, edit: Any) -> tuple[int, str]:
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    edit(recs)
+    p = tmp / "edited.jsonl"
+    p.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    code, out, _ = run(["replay", str(p)])
+    return code, out
+
+
+def _won(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(r for r in recs if r["result"]["winner"] is not None and r["result"]["payments"])
+
+
+def _swap_wall(recs: list[dict[str, Any]]) -> None:
+    w = recs[0]["wall"]
+    i = next(i for i in range(1, 136) if w[i] != w[0])
+    w[0], w[i] = w[i], w[0]
+
+
+def _change_discard(recs: list[dict[str, Any]]) -> None:
+    e = next(e for e in recs[0]["events"] if e["type"] == "discard")
+    e["tile"] = "1m" if e["tile"] != "1m" else "2m"
+
+
+def _change_payment(recs: list[dict[str, Any]]) -> None:
+    _won(recs)["result"]["payments"][0]["amount"] += 1
+
+
+def _change_total(recs: list[dict[str, Any]]) -> None:
+    _won(recs)["result"]["score"]["result"]["total"] += 1
+
+
+def _change_balance(recs: list[dict[str, Any]]) -> None:
+    b = recs[0]["result"]["balances"]
+    b[0] += 1
+    b[1] -= 1
+
+
+def _drop_event(recs: list[dict[str, Any]]) -> None:
+    recs[0]["events"].pop()
+
+
+@pytest.mark.parametrize("edit, says", [
+    (_swap_wall, "hand 0: DIFFERS: wall[0]: the record says "),
+    (_change_discard, "hand 0: DIFFERS: event "),
+    (_change_payment, "DIFFERS: result.payments[0].amount"),
+    (_change_total, "DIFFERS: result.score.result.total: the record says"),
+    (_change_balance, "hand 0: DIFFERS: result.balances[0]"),
+    (_drop_event, "hand 0: DIFFERS: "),
+])
+def test_a_hand_edited_record_fails_replay(records: tuple[str, list[dict[str, Any]]], tmp_path: Any, edit: Any,
+                                           says: str) -> None:
+    code, out = _edited(records[0], tmp_path, edit)
+    assert code == 1
+    assert says in out, out
+    assert out.splitlines()[-1].endswith("11 OK, 1 differ")
+
+
+@pytest.mark.parametrize("line, says", [
+    ("not json", "line 1: not JSON"),
+    ("[1, 2]", "line 1: DIFFERS: not a record"),
+    ('{"format": "tjmj-record/1"}', "line 1: DIFFERS: not a valid record at (top): 'rules' is a required property"),
+])
+def test_replay_refuses_junk_without_a_traceback(tmp_path: Any, line: str, says: str) -> None:
+    p = tmp_path / "junk.jsonl"
+    p.write_text(line + "\n", encoding="utf-8")
+    code, out, err = run(["replay", str(p)])
+    assert code == 1 and says in out and "Traceback" not in out + err
+
+
+def test_replay_checks_the_rules(records: tuple[str, list[dict[str, Any]]]) -> None:
+    rec = dict(records[1][0])
+    rec["rules"] = dict(rec["rules"], sha256="0" * 64)
+    with pytest.raises(ReplayDiff, match="sha256"):
+        Replayer().check(rec)
+    rec = json.loads(json.dumps(records[1][0]))
+    rec["lazhuang"][(rec["dealer"] + 1) % 4] = 3          # beyond lazhuang_max
+    with pytest.raises(ReplayDiff, match="拉庄"):
+        Replayer().check(rec)
+
+
+def _summary(out: str) -> str:
+    return "\n".join(line for line in out.splitlines() if not line.startswith("time:"))
+
+
+def test_simulate_is_the_same_for_any_jobs(tmp_path: Any) -> None:
+    a, b = str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")
+    args = ["simulate", "--hands", "60", "--seed", "9", "--players", "random,random,random,value"]
+    code1, out1, err1 = run(args + ["--record", a])
+    code2, out2, _ = run(args + ["--record", b, "--jobs", "2"])
+    assert code1 == code2 == 0
+    assert _summary(out1) == _summary(out2)
+    assert open(a, encoding="utf-8").read() == open(b, encoding="utf-8").read()
+    assert "60/60 hands" in err1                            # the progress bar, on stderr
+    assert out1.splitlines()[-1].startswith("time: ")
+    code, out, _ = run(args + ["--json"])
+    got = json.loads(out)
+    assert got["stats"]["hands"] == 60 and set(got["timing"]) == {"seconds", "hands_per_second", "jobs"}
+    assert abs(sum(got["stats"]["mean_balance"])) < 1e-6
+    assert got["stats"]["wins"] + got["stats"]["drawn"] == 60
+
+
+def test_a_hand_plays_alone_as_in_a_run(records: tuple[str, list[dict[str, Any]]]) -> None:
+    gr = rules()
+    players = [ValuePlayer(), RandomPlayer(), ValuePlayer(), RandomPlayer()]
+    res = play(gr, 42, 7, players)
+    assert record(gr, 42, 7, res, PLAYERS.split(",")) == records[1][7]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--players", "value,value"], "--players wants 4"),
+    (["--players", "value,value,value,genius"], "--players wants 4"),
+    (["--jobs", "0"], "--jobs at least 1"),
+])
+def test_simulate_usage_errors(args: list[str], says: str) -> None:
+    code, _, err = run(["simulate", "--hands", "1"] + args)
+    assert code == 2 and says in err
+
+
+def test_the_shape_gate_never_hides_a_win() -> None:
+    """Every hand the scorer calls a win passes the engine's shape test (hun-heavy random hands)."""
+    import random
+    from tjmj_dsl import Scorer
+    from tjmj_dsl.engine.hand import hun_kinds_of
+    sc = Scorer()
+    rs = sc.ruleset
+    rng = random.Random(5)
+    wins = 0
+    for _ in range(3000):
+        indicator = rng.randrange(34)
+        huns = hun_kinds_of(indicator, rs.hun_count, rs.cycles)
+        hand: list[int] = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                s = rng.choice([0, 9, 18]) + rng.randint(0, 6)
+                hand += [s, s + 1, s + 2]
+            else:
+                hand += [rng.randrange(34)] * 3
+        hand += [rng.randrange(34)] * 2
+        for _ in range(rng.randint(0, 4)):
+            hand[rng.randrange(14)] = rng.choice(huns)
+        if rng.random() < 0.3:
+            hand[rng.randrange(14)] = rng.randrange(34)
+        if max(hand.count(k) for k in set(hand)) > 3 or hand.count(indicator) > 3:
+            continue
+        t = hand.pop(rng.randrange(14))
+        c = sc.score_tiles(hand, t, indicator)
+        shape = has_shape(hand + [t], frozenset(huns))
+        if c.win:
+            wins += 1
+            assert shape, (hand, t, indicator)
+        if c.reason == "no_winning_shape":
+            assert not shape, (hand, t, indicator)
+    assert wins > 500
