@@ -1,0 +1,90 @@
+"""Benchmark of the game engine: simulated hands per second with random and
+with value players, on one process and with --jobs 2, each beside a
+reference measured in the same run (the generated scorer's score_tiles on a
+fixed hun-free hand, in interleaved rounds), and the value player's win rate
+and balance against three random players and against three value players.
+Not a test: run it and read the numbers.
+
+    pip install -e . && python benchmarks/bench_game.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from tjmj_dsl import Scorer  # noqa: E402
+from tjmj_dsl.game.simulate import Spec, _rules, run, summarize  # noqa: E402
+from tjmj_dsl.tiles import parse_tile, parse_tiles  # noqa: E402
+
+REF_HAND = (parse_tiles("345m123sEEE77m45s"), parse_tile("6s"), parse_tile("7p"))
+
+
+def reference(scorer: Scorer, n: int = 3000) -> float:
+    """score_tiles calls per second on one hun-free hand (warm caches): the yardstick of this machine, now."""
+    c, d, i = REF_HAND
+    f = scorer.score_tiles
+    t0 = time.perf_counter()
+    for _ in range(n):
+        f(c, d, i)
+    return n / (time.perf_counter() - t0)
+
+
+def hands_per_second(spec: Spec, hands: int, jobs: int, start: int) -> float:
+    _, secs = run(spec, hands, jobs, start=start)
+    return hands / secs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer hands and rounds")
+    args = ap.parse_args()
+    rounds = 2 if args.quick else 4
+    n_random, n_value, n_rates = (300, 40, 200) if args.quick else (2000, 300, 2000)
+    scorer = Scorer()
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
+    speeds: dict[str, list[tuple[float, float]]] = {}
+    cases = [("random ×4, 1 job", ("random",) * 4, n_random, 1), ("random ×4, --jobs 2", ("random",) * 4, n_random, 2),
+             ("value ×4, 1 job", ("value",) * 4, n_value, 1), ("value ×4, --jobs 2", ("value",) * 4, n_value, 2)]
+    for _, players, _, _ in cases:
+        _rules(Spec(None, None, (), players, 1, False))  # compile before timing
+    run(Spec(None, None, (), ("value",) * 4, 1, False), 20, 1)  # warm the shape and claim caches
+    for r in range(rounds):
+        for name, players, n, jobs in cases:
+            ref = reference(scorer)
+            hps = hands_per_second(Spec(None, None, (), players, 1, False), n, jobs, start=r * n)
+            speeds.setdefault(name, []).append((hps, hps / ref * 1000))
+    print()
+    print(f"| players | hands/s (median of {rounds} rounds) | range | hands per 1000 score_tiles calls (same run) |")
+    print("|---|---|---|---|")
+    for name, xs in speeds.items():
+        hps = [x for x, _ in xs]
+        ratio = [y for _, y in xs]
+        print(f"| {name} | {statistics.median(hps):,.0f} | {min(hps):,.0f}–{max(hps):,.0f} | "
+              f"{statistics.median(ratio):.2f} |")
+    print()
+    print(f"win rates ({n_rates} hands each, seed 1; hand i is dealt by seat i mod 4):")
+    print("| table | seat 0 wins | seat 0 mean balance | all wins | drawn |")
+    print("|---|---|---|---|---|")
+    for label, players in (("value vs 3 random", ("value", "random", "random", "random")),
+                           ("value vs 3 value", ("value",) * 4),
+                           ("random vs 3 random", ("random",) * 4),
+                           ("random vs 3 value", ("random", "value", "value", "value"))):
+        spec = Spec(None, None, (), players, 1, False)
+        summ, _ = run(spec, n_rates, 2)
+        st = summarize(spec, summ, _rules(spec))
+        print(f"| {label} | {100 * st['seat_win_rate'][0]:.1f}% | {st['mean_balance'][0]:+.2f} | "
+              f"{100 * st['win_rate']:.1f}% | {100 * st['drawn_rate']:.1f}% |")
+    print(f"\nload average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+
+
+if __name__ == "__main__":
+    main()
