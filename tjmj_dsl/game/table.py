@@ -418,7 +418,10 @@ class Table:
         req = {"concealed": "".join(NAMES[k] for k in self.concealed(s)), "indicator": NAMES[self.indicator],
                "melds": [{"type": t, "tile": NAMES[k]} for t, k in self.request_melds(s)]}
         w = self.rules.scorer.waits(req)
-        return w if isinstance(w, list) else []
+        got = w.get("waits") if isinstance(w, dict) else w
+        if isinstance(w, dict) and w.get("error"):
+            raise EngineError(f"the scorer refused the table's waits request for seat {s}: {w['error']}")
+        return list(got or [])
 
 
 class SeatView:

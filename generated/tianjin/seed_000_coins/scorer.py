@@ -2729,7 +2729,7 @@ _SETTLEMENT = _Settlement()
 
 
 class _Rules:
-    info = {'name': 'tianjin', 'profile': 'seed-000-coins', 'sha256': '6a279311a28d3dbe551d38a30099b955ff4178e7aa26a60e7ce9c8f510c01d02', 'options': {}}
+    info = {'name': 'tianjin', 'profile': 'seed-000-coins', 'sha256': 'a6a939f4d52ab9ad494e7348dfc5ae5c1352c04b625c8e285489a85ae338f05b', 'options': {}}
     request_messages = {'indicator_on_wall': 'the indicator stays face up on the wall, so a hand holds at most 3 tiles of its kind', 'no_hun_pung': 'a pung of hun tiles cannot be claimed (两个相同的混 + 打出的混 不能碰)', 'first_draw_no_melds': '天和 and 地和 are won on the first draw, before any pong or kong', 'tianhu_or_dihu': 'a hand is 天和 (dealer) or 地和 (non-dealer), not both', 'exposed_kong_drawn': 'kong_draw "exposed" needs an exposed kong of non-hun tiles among the melds', 'concealed_kong_drawn': 'kong_draw "concealed" needs a concealed kong of non-hun tiles among the melds', 'hun_kong_drawn': 'kong_draw "hun" needs a kong of hun tiles (金杠) among the melds', 'tianting_off': '天听 is not played under these rules (option tianting is off)'}
     name = 'tianjin'
     profile = 'seed-000-coins'
