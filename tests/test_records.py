@@ -229,3 +229,34 @@ def test_the_shape_gate_never_hides_a_win() -> None:
         if c.reason == "no_winning_shape":
             assert not shape, (hand, t, indicator)
     assert wins > 500
+
+
+def test_completing_tiles_are_those_that_give_the_shape() -> None:
+    """The value player's fast list of winning draws equals drawing each kind and testing the shape."""
+    import random
+    from tjmj_dsl.game.shape import completing, pack, part_key
+    rng = random.Random(3)
+    checked = 0
+    while checked < 1500:
+        huns = frozenset(rng.sample(range(34), 2))
+        hand: list[int] = []
+        for _ in range(4):
+            s = rng.choice([0, 9, 18]) + rng.randint(0, 6)
+            hand += [s, s + 1, s + 2] if rng.random() < 0.6 else [rng.randrange(34)] * 3
+        hand.append(rng.randrange(34))
+        for _ in range(rng.randint(0, 3)):
+            hand[rng.randrange(13)] = rng.choice(sorted(huns))
+        if rng.random() < 0.3:
+            hand[rng.randrange(13)] = rng.randrange(34)
+        if max(hand.count(k) for k in hand) > 4:
+            continue
+        counts = [0] * 34
+        for t in hand:
+            if t not in huns:
+                counts[t] += 1
+        keys = [pack(counts, 0), pack(counts, 9), pack(counts, 18), sum(counts[27 + i] * 5 ** i for i in range(7))]
+        part = [None if t in huns else part_key(t) for t in range(34)]
+        held = [hand.count(k) for k in range(34)]
+        got = completing(keys, sum(1 for t in hand if t in huns), part, held)
+        assert got == [k for k in range(34) if held[k] < 4 and has_shape(hand + [k], huns)], (sorted(hand), huns)
+        checked += 1

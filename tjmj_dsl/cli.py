@@ -257,7 +257,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except GameRulesError as e:
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
-    out = open(args.record, "w", encoding="utf-8", newline="\n") if args.record else None
+    try:
+        out = open(args.record, "w", encoding="utf-8", newline="\n") if args.record else None
+    except OSError as e:
+        print(f"tjmj: error: --record {args.record}: {e.strerror}", file=sys.stderr)
+        return EXIT_FAIL
     try:
         summaries, secs = run(spec, args.hands, args.jobs, progress=Bar(sys.stderr), out=out)
     finally:
@@ -276,7 +280,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from .game.replay import ReplayDiff, Replayer, show
     rp = Replayer(args.rules)
-    stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", errors="replace")
+    try:
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", errors="replace")
+    except OSError as e:
+        print(f"tjmj: error: {args.file}: {e.strerror}", file=sys.stderr)
+        return EXIT_FAIL
     bad = ok = 0
     try:
         for n, line in enumerate(stream, 1):

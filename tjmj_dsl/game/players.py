@@ -52,7 +52,7 @@ class RandomPlayer:
 class ValuePlayer:
     name = "value"
     WEIGHED = 2  # ready candidates weighed by the scorer (those with the most winning copies)
-    SCORED = 3  # of each, the winning tiles scored (the most plentiful first); the rest count at their mean
+    SCORED = 1  # of each, the winning tiles scored (the most plentiful first); the rest count at their mean
 
     def begin(self, view: SeatView, rng: random.Random) -> None:
         self.rng = rng
@@ -114,13 +114,17 @@ class ValuePlayer:
 
     @staticmethod
     def _uselessness(t: int, c: tuple[int, ...]) -> float:
-        """How little a tile does for the hand: lone honors first, then far-apart suit tiles; 捉5/龙 tiles kept."""
+        """How little a tile does for the hand: lone honors first, then far-apart suit tiles. The tiles
+        around a 捉5 (4万, 6万) are kept, and so are a suit's tiles when the hand holds most of its 龙."""
         if t >= 27:
             return 10.0 - c[t] * 3
         r = t % 9
-        near = sum(c[u] for u in (t - 2, t - 1, t + 1, t + 2) if 0 <= u < 27 and u // 9 == t // 9)
+        lo = t - r
+        near = sum(c[u] for u in (t - 2, t - 1, t + 1, t + 2) if lo <= u < lo + 9)
         score = 6.0 - c[t] * 2 - near
         if t in ZHUO5:
+            score -= 2
+        if sum(1 for u in range(lo, lo + 9) if c[u]) >= 6:  # six of the nine ranks: a 龙 is in reach
             score -= 2
         if r in (0, 8):
             score += 0.5
@@ -133,8 +137,8 @@ class ValuePlayer:
         outs = []
         for a in cands:
             t = a[1]
-            wins = [(4 - seen[k] + (k == t), k) for k in range(34)
-                    if 4 - seen[k] + (k == t) > 0 and view.missing_after_swap(t, k) == 0]
+            wins = [(4 - seen[k] + (k == t), k) for k in view.completing_after_discard(t)
+                    if 4 - seen[k] + (k == t) > 0]
             outs.append((sum(n for n, _ in wins), -t, a, wins))
         outs.sort(reverse=True)
         best = max(outs[:self.WEIGHED], key=lambda o: (self._ready_value(view, o[2][1], o[3]), o[1]))

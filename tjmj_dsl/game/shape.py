@@ -98,6 +98,44 @@ def _min_huns(c: tuple[int, ...], pair: bool, chow: bool) -> int:
     return best
 
 
+def completing(keys: list[int], huns: int, part: list[tuple[int, int] | None], counts: list[int],
+               chow: bool = True) -> list[int]:
+    """The kinds whose drawing gives a 13-tile hand (packed `keys`, `huns`) the winning shape:
+    each part costed once, then only the drawn tile's part again. `part[k]` is part_key(k), None for a hun."""
+    costs = []
+    for i in range(3):
+        if keys[i]:
+            h0, h1 = _SUIT_COST.get(keys[i] if chow else -1 - keys[i]) or suit_cost(keys[i], chow)
+            costs.append((h0, h1 - h0))
+        else:
+            costs.append((0, 2))
+    costs.append(honor_cost(keys[3]))
+    need0 = sum(c[0] for c in costs)
+    out = []
+    hun_ok = need0 + min(2, min(c[1] for c in costs)) <= huns + 1
+    for k in range(34):
+        if counts[k] >= 4:
+            continue
+        pk = part[k]
+        if pk is None:
+            if hun_ok:
+                out.append(k)
+            continue
+        p, w = pk
+        if p < 3:
+            h0, h1 = _SUIT_COST.get(keys[p] + w if chow else -1 - keys[p] - w) or suit_cost(keys[p] + w, chow)
+            c = (h0, h1 - h0)
+        else:
+            c = honor_cost(keys[3] + w)
+        pair = c[1]
+        for i in range(4):
+            if i != p and costs[i][1] < pair:
+                pair = costs[i][1]
+        if need0 - costs[p][0] + c[0] + min(pair, 2) <= huns:
+            out.append(k)
+    return out
+
+
 def suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
     """(h0, h1) of a suit given as its packed counts."""
     got = _SUIT_COST.get(key if chow else -1 - key)

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from ..engine.result import Claim
 from ..tiles import NAMES
 from .rules import GameRules
-from .shape import part_key, short
+from .shape import completing, part_key, short
 from .wall import Wall
 
 Action = tuple[str, Any]
@@ -488,6 +488,15 @@ class SeatView:
         t._remove(self.seat, tile)  # noqa: SLF001 - put back at once: the view changes nothing
         try:
             return t.missing(self.seat, extra_huns)
+        finally:
+            t._add(self.seat, tile)  # noqa: SLF001
+
+    def completing_after_discard(self, tile: int) -> list[int]:
+        """The kinds whose drawing would give a winning shape, had this seat discarded `tile`."""
+        t = self._t
+        t._remove(self.seat, tile)  # noqa: SLF001 - put back at once: the view changes nothing
+        try:
+            return completing(t.keys[self.seat], t.huns[self.seat], t.part, t.counts[self.seat], t.rules.chow_melds)
         finally:
             t._add(self.seat, tile)  # noqa: SLF001
 
