@@ -28,6 +28,27 @@ def quantifier(op: str, body: str, gen: str) -> str:
 
 
 class Emitter:
+    # the target's syntax for the atom planner (passes/atoms.py): a bit test, a
+    # constant bit position folded in it, tests joined, a quantifier with its index
+    FOLD, FOLDED = r">> \(([\d +*]+)\)", ">> {}"
+
+    def bit_test(self, src: str, idx: str) -> str:
+        return f"({src} >> ({idx}) & 1 == 1)"
+
+    def bool_join(self, op: str, parts: list[str]) -> str:
+        return "(" + f" {op} ".join(parts) + ")"
+
+    def indexed_quantifier(self, op: str, body: str, var: str, dom: str) -> str:
+        return quantifier(op, body, f"for i_{var}, v_{var} in enumerate({dom})")
+
+    def cond(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:
+        """n where a condition is read (Python's own truth: the code as it is)."""
+        return self.emit(n, bound)
+
+    def quant_body(self, op: str, n: A.Node, bound: frozenset[str]) -> str:
+        """The body of a quantifier `op`."""
+        return self.emit(n, bound)
+
     def __init__(self, types: dict[int, str], definitions: set[str], kinds: tuple[str, ...] = (),
                  flags: tuple[str, ...] = ()) -> None:
         self.types = types

@@ -127,12 +127,13 @@ def _free(n: A.Node) -> set[str]:
 UNROLL = 9  # quantifiers over lists of at most this many items are written out item by item
 
 
-def _bind(code: str, var: str, item: str, i: int) -> str:
+def _bind(code: str, var: str, item: str, i: int, fold: str = r">> \(([\d +*]+)\)", folded: str = ">> {}") -> str:
     """Emitted code with a quantifier's index fixed to i and its item to `item`;
-    bit positions that became constant are folded, for a reader's sake."""
+    bit positions that became constant are folded, for a reader's sake (`fold`
+    finds a bit position in the target's bit test, `folded` writes it back)."""
     code = re.sub(rf"\bi_{re.escape(var)}\b", str(i), code)
     code = re.sub(rf"\bv_{re.escape(var)}\b", item, code)
-    return re.sub(r">> \(([\d +*]+)\)", lambda mt: f">> {_sum_of_products(mt.group(1))}", code)
+    return re.sub(fold, lambda mt: folded.format(_sum_of_products(mt.group(1))), code)
 
 
 def _sum_of_products(text: str) -> int:
@@ -148,12 +149,20 @@ def _items(emit: Callable[[A.Node], str], dom: A.Node, size: int) -> list[str]:
     return [f"{code}[{i}]" for i in range(size)]
 
 
-class AtomEmitter(Emitter):
+class AtomMixin:
     """Emits a decomposition predicate as bit tests over OR_m, AND_m, OR_g,
-    AND_g (melds / groups) and PAIR, registering the atoms it needs."""
+    AND_g (melds / groups) and PAIR, registering the atoms it needs. Mixed
+    into a target's emitter (Python's Emitter, expr/emit_js.py's JsEmitter),
+    whose hooks bit_test, bool_join, indexed_quantifier and FOLD/FOLDED write
+    the target's syntax; the plan is the same for every target."""
+
+    types: dict[int, str]
+    flags: set[str]
+    FOLD: str
+    FOLDED: str
 
     def __init__(self, rs: RuleSet, plan: AtomPlan) -> None:
-        super().__init__(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
+        super().__init__(plan.types, set(), flags=tuple(f for f, _ in rs.flags))  # type: ignore[call-arg]
         self.rs = rs
         self.plan = plan
         self.inst: dict[str, tuple[A.Node, int | None]] = {}  # enclosing non-group quantifier vars
@@ -220,7 +229,7 @@ class AtomEmitter(Emitter):
             # a hand-level part of a test: its value, with the aggregate, decides the test
             self.terms = False  # (its own parts are not terms of their own)
             try:
-                code = Emitter.emit(self, n, bound)
+                code = super().emit(n, bound)  # type: ignore[misc]
             finally:
                 self.terms = True
             if code not in self.plan.hand_terms:
@@ -238,13 +247,13 @@ class AtomEmitter(Emitter):
             self.plan.reads_and |= n.op == "all"
             if not self.positive:
                 self.plan.monotone = False
-            return f"({src} >> ({idx}) & 1 == 1)"
+            return self.bit_test(src, idx)  # type: ignore[attr-defined, no-any-return]
         names = _names(n)
         if "pair" in names and not (names & {"melds", "groups"}) and not (_free(n) & self.groupvars) \
                 and self.types.get(id(n)) == "bool" and not self._has_group_quant(n):
             if not self.positive:
                 self.plan.monotone = False
-            return f"(PAIR >> ({self._atom(n, 'pair')}) & 1 == 1)"
+            return self.bit_test("PAIR", self._atom(n, "pair"))  # type: ignore[attr-defined, no-any-return]
         if isinstance(n, A.Name) and n.id in D_NAMES:
             raise NotAtomic(f"{n.id} read outside a quantifier")
         if isinstance(n, A.Quant):
@@ -252,23 +261,23 @@ class AtomEmitter(Emitter):
                 raise NotAtomic("a list built from the decomposition")
             size = self._size(n.domain)
             self.inst[n.var] = (n.domain, size)
-            body = self.emit(n.body, bound | {n.var})
+            body = self.quant_body(n.op, n.body, bound | {n.var})  # type: ignore[attr-defined]
             del self.inst[n.var]
             dom = self.emit(n.domain, bound)
             if n.op in ("any", "all") and size is not None and 0 < size <= UNROLL and not (_free(n.domain) & bound):
                 # a list of known size: one test per item, joined (no generator to run)
-                joiner = " or " if n.op == "any" else " and "
                 items = _items(self.emit, n.domain, size)
-                return "(" + joiner.join(_bind(body, n.var, items[i], i) for i in range(size)) + ")"
-            return quantifier(n.op, body, f"for i_{n.var}, v_{n.var} in enumerate({dom})")
+                return self.bool_join("or" if n.op == "any" else "and",  # type: ignore[attr-defined, no-any-return]
+                                      [_bind(body, n.var, items[i], i, self.FOLD, self.FOLDED) for i in range(size)])
+            return self.indexed_quantifier(n.op, body, n.var, dom)  # type: ignore[attr-defined, no-any-return]
         if isinstance(n, (A.Not, A.Compare, A.IfElse, A.BinOp, A.Neg, A.Call)):
             was = self.positive
             self.positive = False
             try:
-                return super().emit(n, bound)
+                return super().emit(n, bound)  # type: ignore[misc, no-any-return]
             finally:
                 self.positive = was
-        return super().emit(n, bound)
+        return super().emit(n, bound)  # type: ignore[misc, no-any-return]
 
     @staticmethod
     def _has_group_quant(n: A.Node) -> bool:
@@ -276,15 +285,29 @@ class AtomEmitter(Emitter):
                    for x in A.walk(n))
 
 
-def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str, str]:
-    """(plan, code of each pattern, code of each conflict's unless, code of the
-    group-mask bodies for the atoms that read only the group (and what the
-    rules fix), and for those that read the hand too). Raises NotAtomic when
-    the rules do not fit."""
+class AtomEmitter(AtomMixin, Emitter):
+    """The atom planner writing Python (the generated scorer.py)."""
+
+
+@dataclass(frozen=True)
+class AtomTests:
+    """One atom's tests on a group `g`: bound to `var` ("pair", or the
+    quantifier's variable), one (test code, bit) per binding of the enclosing
+    variables; `ctx` when the tests read the hand context."""
+
+    var: str
+    ctx: bool
+    tests: tuple[tuple[str, int], ...]
+
+
+def atom_tests(rs: RuleSet, base: Any = Emitter) -> tuple[AtomPlan, list[str], list[str], list[AtomTests]]:
+    """(plan, code of each pattern, code of each conflict's unless, the group
+    atoms' tests), written by the target emitter `base`. Raises NotAtomic
+    when the rules do not fit."""
     defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
     fresh = itertools.count()
     plan = AtomPlan()
-    em = AtomEmitter(rs, plan)
+    em = AtomEmitter(rs, plan) if base is Emitter else type("AtomEmitter", (AtomMixin, base), {})(rs, plan)
     env = Env(scope_vars("decomp", rs.kinds, tuple(f for f, _ in rs.flags)))
 
     def prep(e: Any) -> A.Node:
@@ -298,21 +321,36 @@ def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str, str]:
 
     nodes = [prep(p.when) for p in rs.patterns]
     unl_nodes = [prep(c.unless) if c.unless is not None else None for p in rs.patterns for c in p.conflicts]
-    pats = [em.emit(n) for n in nodes]
-    unl = [em.emit(n) if n is not None else "False" for n in unl_nodes]
-    body = Emitter(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
-    bodies: dict[bool, list[str]] = {False: [], True: []}
+    pats = [em.cond(n) for n in nodes]
+    unl = [em.cond(n) if n is not None else em.emit(A.Name(A.Span(0, 0), "false")) for n in unl_nodes]
+    body = base(plan.types, set(), flags=tuple(f for f, _ in rs.flags))
+    out = []
     for a in plan.atoms:
-        lines = bodies[a.ctx]
-        lines.append(f"    {'pair' if a.var == 'pair' else 'v_' + a.var} = g")
         bound = frozenset(v for v, _, _ in a.inst) | ({a.var} if a.var != "pair" else frozenset())
-        test = body.emit(a.body, bound)
+        test = body.cond(a.body, bound)
         items = [_items(body.emit, dom, size) for _, dom, size in a.inst]
         # one test per binding of the enclosing variables (their lists have known sizes), bit = base + offset
+        tests = []
         for offset, idxs in enumerate(itertools.product(*(range(size) for _, _, size in a.inst))):
             t = test
             for (v, _, _), its, i in zip(a.inst, items, idxs):
-                t = _bind(t, v, its[i], i)
+                t = _bind(t, v, its[i], i, base.FOLD, base.FOLDED)
+            tests.append((t, 1 << (a.base + offset)))
+        out.append(AtomTests(a.var, a.ctx, tuple(tests)))
+    return plan, pats, unl, out
+
+
+def plan_atoms(rs: RuleSet) -> tuple[AtomPlan, list[str], list[str], str, str]:
+    """(plan, code of each pattern, code of each conflict's unless, code of the
+    group-mask bodies for the atoms that read only the group (and what the
+    rules fix), and for those that read the hand too), in Python. Raises
+    NotAtomic when the rules do not fit."""
+    plan, pats, unl, atoms = atom_tests(rs)
+    bodies: dict[bool, list[str]] = {False: [], True: []}
+    for a in atoms:
+        lines = bodies[a.ctx]
+        lines.append(f"    {'pair' if a.var == 'pair' else 'v_' + a.var} = g")
+        for t, bit in a.tests:
             lines.append(f"    if {t}:")
-            lines.append(f"        m |= {1 << (a.base + offset)}")
+            lines.append(f"        m |= {bit}")
     return plan, pats, unl, "\n".join(bodies[False]) or "    pass", "\n".join(bodies[True]) or "    pass"

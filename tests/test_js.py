@@ -1,0 +1,190 @@
+"""The JavaScript target under real node: the generated known-value vectors of
+every profile, and a differential test that sends the same random request
+lines (0-7 huns, declared melds, kong draws, flags, options, waits, malformed
+lines) through the generated scorer.py and scorer.mjs and requires the same
+JSON text on every line. Skipped only where node cannot be found (Debian's
+`nodejs` package; tools/setup-test-deps.sh installs it)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.jsdiff import request_lines, waits_lines
+from tjmj_dsl.api import compile_rules
+from tjmj_dsl.backends.codegen import load_generated
+from tjmj_dsl.cli import _lines
+from tjmj_dsl.engine.runtime import jsonl
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GEN = os.path.join(ROOT, "generated", "tianjin")
+PROFILES = {"seed-001": GEN, "seed-000-fan": os.path.join(GEN, "seed_000_fan"),
+            "seed-000-coins": os.path.join(GEN, "seed_000_coins")}
+OPTIONS = {"min_fan": [1, 2, 3, "2"], "tianting": ["on", "off"], "hun_kinds": [1, 2, 3], "score_table": ["coins"]}
+NODE = shutil.which("node") or shutil.which("nodejs")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (Debian package `nodejs`)")
+
+
+def python_answers(scorer_py: str, data: bytes) -> list[str]:
+    """The JSONL answers of the generated Python scorer, lines decoded as `tjmj score --jsonl` decodes them."""
+    with open(scorer_py, encoding="utf-8") as f:
+        mod = load_generated(f.read(), "tjmj_js_diff_peer")
+
+    def one(r: Any) -> Any:
+        return mod.waits(r) if isinstance(r, dict) and "draw" not in r else mod.score(r)
+    return list(jsonl(_lines(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")), one))
+
+
+def node_answers(scorer_mjs: str, data: bytes) -> list[str]:
+    assert NODE is not None
+    out = subprocess.run([NODE, scorer_mjs], input=data, capture_output=True, timeout=600, check=True)
+    return out.stdout.decode("utf-8").splitlines()
+
+
+LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def assert_same(py: list[str], js: list[str], lines: list[bytes]) -> None:
+    """Every answer the same JSON text. A lone surrogate (from a \\ud800 escape in a
+    request) cannot be written as UTF-8: Python's text holds it raw and could not
+    print it; node writes its \\u escape, the same JSON value."""
+    py = [LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", a) for a in py]
+    assert len(py) == len(js), (len(py), len(js))
+    bad = [(i, a, b) for i, (a, b) in enumerate(zip(py, js)) if a != b]
+    assert not bad, f"{len(bad)} of {len(py)} answers differ; first: {bad[0]}"
+
+
+def run_both(directory: str, lines: list[bytes]) -> list[str]:
+    data = b"\n".join(lines) + b"\n"
+    py = python_answers(os.path.join(directory, "scorer.py"), data)
+    js = node_answers(os.path.join(directory, "scorer.mjs"), data)
+    assert_same(py, js, lines)
+    return py
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_known_values_under_node(profile: str) -> None:
+    test = os.path.join(PROFILES[profile], "test_known_values.mjs")
+    assert NODE is not None
+    out = subprocess.run([NODE, "--test", test], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "# fail 0" in out.stdout and "# pass 0" not in out.stdout
+
+
+def test_ten_thousand_random_requests_answer_alike() -> None:
+    lines = request_lines(2024, 10000, list(PROFILES), OPTIONS)
+    answers = run_both(GEN, lines)
+    kinds = [json.loads(a) for a in answers]
+    # the lines reach every kind of answer
+    assert sum(1 for r in kinds if r.get("win")) > 2000
+    assert sum(1 for r in kinds if r.get("reason") == "below_min_fan") > 50
+    assert sum(1 for r in kinds if r.get("reason") == "no_winning_shape") > 300
+    assert sum(1 for r in kinds if r.get("reason") == "invalid_request") > 500
+    assert sum(1 for r in kinds if "waits" in r) > 150
+    assert sum(1 for r in kinds if str(r.get("error", "")).startswith("line") and "not JSON" in str(r.get("error"))) > 50
+    shown = [r for r in kinds if r.get("decomposition")]
+    assert sum(1 for r in shown if sum(h for g in r["decomposition"] for h in g["huns"]) >= 6) > 100
+
+
+@pytest.mark.parametrize("profile", ["seed-000-fan", "seed-000-coins"])
+def test_other_profiles_answer_alike(profile: str) -> None:
+    run_both(PROFILES[profile], request_lines(7, 600, list(PROFILES), OPTIONS))
+
+
+def test_waits_on_a_thousand_hands_answer_alike() -> None:
+    answers = run_both(GEN, waits_lines(11, 1000))
+    waits = [json.loads(a) for a in answers]
+    assert sum(1 for w in waits if w.get("waits")) > 300
+
+
+# Rule sets that take the search's other paths (test overlays, not Tianjin rules):
+# the AND of the melds' masks, a pattern under `not` (no pruning), a count over
+# the melds (no mask search: every decomposition enumerated), and options that
+# widen the masks past 52 bits (BigInt aggregates).
+OVERLAY = """\
+extends: {base}
+name: {name}
+patterns:
+  {pid}:
+    name: {pid}
+    kind: mul
+    value: 2
+    when: "{when}"
+    description: A test overlay, not a Tianjin rule.
+    source: tests/test_js.py (test overlay)
+"""
+OVERLAYS = (("all_pungs_demo", "duidui", "all(g in melds: g.is_pung or g.is_kong)"),
+            ("not_monotone_demo", "wuchi", "not any(g in melds: g.is_chow)"),
+            ("counting_demo", "sanshun", "count(g in melds: g.is_chow) >= 3"))
+
+
+@pytest.mark.parametrize("name, pid, when", OVERLAYS, ids=[o[0] for o in OVERLAYS])
+def test_other_rule_shapes_answer_alike(tmp_path: Any, name: str, pid: str, when: str) -> None:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(OVERLAY.format(base=os.path.join(ROOT, "rules", "tianjin.yaml"), name=name, pid=pid, when=when),
+                    encoding="utf-8")
+    compile_rules(str(path), str(tmp_path / "out"))
+    d = tmp_path / "out" / name
+    text = (d / "scorer.mjs").read_text(encoding="utf-8")
+    assert ("enumerates decompositions" in text) == (pid == "sanshun")
+    # enumerating every decomposition of a many-hun hand is slow on both sides: fewer huns there
+    run_both(str(d), request_lines(3, 300, list(PROFILES), OPTIONS, max_huns=7 if pid != "sanshun" else 3))
+
+
+def test_wide_masks_answer_alike(tmp_path: Any) -> None:
+    """subenlong=on reads the AND of the melds and needs 27 atom bits: 81-bit aggregates."""
+    path = tmp_path / "wide.yaml"
+    path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: wide\ndefault_profile: wide\n"
+                    "profiles:\n  wide:\n    description: a test profile\n    options: {subenlong: \"on\", tianting: \"on\"}\n",
+                    encoding="utf-8")
+    compile_rules(str(path), str(tmp_path / "out"))
+    d = tmp_path / "out" / "wide"
+    assert "readsAnd: true" in (d / "scorer.mjs").read_text(encoding="utf-8")
+    run_both(str(d), request_lines(5, 600, list(PROFILES), OPTIONS))
+
+
+def test_jsonl_runner_answers_each_line_as_it_comes() -> None:
+    """A co-process: each answer is written (flushed) before the next request is sent."""
+    assert NODE is not None
+    p = subprocess.Popen([NODE, os.path.join(GEN, "scorer.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert p.stdin is not None and p.stdout is not None
+    try:
+        for i, line in enumerate([b'{"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}',
+                                  b"not json", b'{"id": 3, "concealed": "345m123sEEE77m45s", "indicator": "7p"}']):
+            p.stdin.write(line + b"\n")
+            p.stdin.flush()
+            answer = json.loads(p.stdout.readline())
+            if i == 0:
+                assert (answer["id"], answer["win"], answer["fan"], answer["formula"]) == (1, True, 2, "1×2 = 2")
+            elif i == 1:
+                assert answer["reason"] == "invalid_request" and answer["error"].startswith("line 2: not JSON")
+            else:
+                assert [w["tile"] for w in answer["waits"]] == ["3s", "6s"]
+    finally:
+        p.stdin.close()
+        p.wait(timeout=30)
+    assert p.returncode == 0
+
+
+def test_the_module_reads_plain_objects_and_shows_results_as_the_cli() -> None:
+    script = ("import { score, waits, parseHand, showResult } from " + json.dumps(os.path.join(GEN, "scorer.mjs")) + ";\n"
+              "const r = score({...parseHand('123456789m 1m2m EE +5m'), indicator: '1m'});\n"
+              "console.log(showResult(r));\n"
+              "console.log(JSON.stringify(waits({concealed: '345m123sEEE77m45s', indicator: '7p'}).map((w) => w.tile)));\n"
+              "try { parseHand('12x'); } catch (e) { console.log(e.message, e.pos); }\n")
+    assert NODE is not None
+    out = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.splitlines() == [
+        "WIN: fan 28, total 28   (3+4)×2×2 = 28   捉5(zhuo5) 龙(long) 双混吊(shuanghun) 本混(benhun)",
+        "  1m 2m 3m  |  4m 5m 6m  |  4m=1m 5m* 6m=2m  |  7m 8m 9m  |  E E   (huns: 1m 2m; * = winning tile 5m)",
+        '["3s","6s"]',
+        "'x' is not a suit 2",
+    ]

@@ -1,0 +1,128 @@
+// A hand as the rules see it: its tiles split into naturals and huns, its
+// groups (the values the expression language reads), and the request flags.
+// A port of engine/hand.py. Groups are interned: one Group object per distinct
+// group, so === is Python's tuple equality and a group can carry its cached masks.
+
+import { RANK_OF, SUIT_OF } from "./tiles.mjs";
+
+export const PAIR = 0, CHOW = 1, PUNG = 2, KONG = 3;
+export const GROUP_KIND_NAMES = ["pair", "chow", "pung", "kong"];
+
+/** Suits wrap 9→1; honors follow the rule file's cycles. */
+export function nextKind(k, cycles) {
+  if (k < 27) return k - (k % 9) + ((k % 9) + 1) % 9;
+  for (const cyc of cycles) {
+    const i = cyc.indexOf(k);
+    if (i >= 0) return cyc[(i + 1) % cyc.length];
+  }
+  return k;
+}
+
+export function hunKindsOf(indicator, n, cycles) {
+  const out = [indicator];
+  while (out.length < n) {
+    const nk = nextKind(out[out.length - 1], cycles);
+    if (out.includes(nk)) break;
+    out.push(nk);
+  }
+  return out;
+}
+
+/** The natural tiles as counts by kind, and how many hun tiles (isHun: a 0/1 array by kind). */
+export function splitHuns(tiles, isHun) {
+  const counts = new Array(34).fill(0);
+  let wild = 0;
+  for (const x of tiles) {
+    if (isHun[x]) wild += 1;
+    else counts[x] += 1;
+  }
+  return [counts, wild];
+}
+
+/** One group of a decomposition: kind (PAIR/CHOW/PUNG/KONG), faces (the tile each
+ * slot stands for, lowest first), hunmask (that slot holds a hun tile), declared,
+ * concealed, tslot (the winning tile's slot, or -1), nhuns, suit and rank of the
+ * lowest face. `key` names it; `smask` caches the atom bits that read it alone. */
+export class Group {
+  constructor(kind, faces, hunmask, declared, concealed, tslot, key) {
+    this.kind = kind;
+    this.faces = faces;
+    this.hunmask = hunmask;
+    this.declared = declared;
+    this.concealed = concealed;
+    this.tslot = tslot;
+    this.nhuns = hunmask.reduce((a, b) => a + (b ? 1 : 0), 0);
+    this.suit = SUIT_OF[faces[0]];
+    this.rank = RANK_OF[faces[0]];
+    this.key = key;
+    this.smask = undefined;
+  }
+}
+
+const GROUPS = new Map();
+
+export function makeGroup(kind, faces, hunmask, declared = false, concealed = true, tslot = -1) {
+  const key = `${kind}:${faces.join(",")}:${hunmask.map((b) => (b ? 1 : 0)).join("")}:${declared ? 1 : 0}${concealed ? 1 : 0}:${tslot}`;
+  let g = GROUPS.get(key);
+  if (g === undefined) {
+    g = new Group(kind, Object.freeze(faces.slice()), Object.freeze(hunmask.slice()), declared, concealed, tslot, key);
+    GROUPS.set(key, g);
+  }
+  return g;
+}
+
+/** The group with the winning tile in slot s (-1: nowhere). */
+export function withSlot(g, s) { return makeGroup(g.kind, g.faces, g.hunmask, g.declared, g.concealed, s); }
+
+/** Python's order of group tuples (kind, faces, hunmask, declared, concealed, t_slot, …). */
+export function compareGroups(a, b) {
+  if (a.kind !== b.kind) return a.kind - b.kind;
+  const c = compareSeq(a.faces, b.faces) || compareSeq(a.hunmask.map(Number), b.hunmask.map(Number));
+  if (c) return c;
+  if (a.declared !== b.declared) return a.declared ? 1 : -1;
+  if (a.concealed !== b.concealed) return a.concealed ? 1 : -1;
+  return a.tslot - b.tslot;
+}
+
+function compareSeq(x, y) {
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** A group's tiles as [face, hun, is_t]: the `slots` of the expression language. */
+export function groupSlots(g) { return g.faces.map((f, i) => [f, g.hunmask[i], i === g.tslot]); }
+
+/** Every face a group made only of huns may take: [melds, pairs]. */
+export function wildGroups(chow) {
+  const pairs = [];
+  const melds = [];
+  for (let k = 0; k < 34; k++) pairs.push(makeGroup(PAIR, [k, k], [true, true]));
+  for (let k = 0; k < 34; k++) melds.push(makeGroup(PUNG, [k, k, k], [true, true, true]));
+  if (chow) for (let k = 0; k < 27; k++) if (k % 9 <= 6) melds.push(makeGroup(CHOW, [k, k + 1, k + 2], [true, true, true]));
+  return [melds, pairs];
+}
+
+/** The hand of 13 tiles `concealed` (before t), declared `melds` ({type, tile}), won on t.
+ * Its fields are the hand-level names the rules read (snake_case, as in the rule file). */
+export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
+  const hk = rules.hunTable[indicator];
+  const h = {
+    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hun_suit: SUIT_OF[indicator], suits: rules.suits,
+    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: new Uint8Array(34), declared: [],
+    huns: 0, kong_draw: kongDraw, flags,
+  };
+  const counts = h.counts;
+  for (const k of h.concealed) counts[k] += 1;
+  for (const m of melds) {
+    const n = m.type === "pung" ? 3 : 4;
+    counts[m.tile] += n;
+    const hun = hk.isHun[m.tile] === 1;
+    h.declared.push(makeGroup(n === 3 ? PUNG : KONG, new Array(n).fill(m.tile), new Array(n).fill(hun), true,
+      m.type === "concealed_kong"));
+  }
+  for (const k of hk.kinds) h.huns += counts[k];
+  return h;
+}
+
+/** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
+export function withT(h, t) { return { ...h, t, t_hun: h.isHun[t] === 1 }; }

@@ -1,0 +1,176 @@
+// A result for people and programs: the formula text from the algebra's plan,
+// the decomposition with what each hun stood for, and the result object.
+// A port of engine/result.py (the same text, the same field order).
+
+import { NAMES } from "./tiles.mjs";
+import { GROUP_KIND_NAMES, PAIR } from "./hand.mjs";
+import { pyEq, pyTruthy } from "./pyjson.mjs";
+
+/** Evaluate the algebra plan, keeping its text: [value, text, prec, used ids].
+ * prec 3 atom, 2 product, 1 sum; an empty text (null) is a factor of 1. */
+export function render(plan, byKind) {
+  const op = plan[0];
+  if (op === "num") return [plan[1], String(plan[1]), 3, []];
+  if (op === "kind") return [byKind[plan[1]], null, 3, []];
+  if (op === "agg") {
+    const items = render(plan[2], byKind)[0];
+    const vals = items.map(([v]) => v);
+    const used = items.map(([, pid]) => pid);
+    if (plan[1] === "sum") return [vals.reduce((a, b) => a + b, 0), vals.join("+") || "0", vals.length > 1 ? 1 : 3, used];
+    if (plan[1] === "product") return [vals.reduce((a, b) => a * b, 1), vals.join("×"), vals.length > 1 ? 2 : 3, used];
+    if (plan[1] === "len") return [vals.length, String(vals.length), 3, []];
+    const v = vals.length ? (plan[1] === "min" ? Math.min(...vals) : Math.max(...vals)) : 0;
+    return [v, String(v), 3, items.filter(([val]) => val === v).map(([, pid]) => pid).slice(0, 1)];
+  }
+  if (op === "if") return render(pyTruthy(render(plan[1], byKind)[0]) ? plan[2] : plan[3], byKind);
+  if (op === "bin") {
+    const [lv, lt, lp, lu] = render(plan[2], byKind);
+    const [rv, rt, rp, ru] = render(plan[3], byKind);
+    const o = plan[1];
+    const used = lu.concat(ru);
+    if (o === "*") {
+      const v = lv * rv;
+      if (!lt) return [v, rt, rp, used];
+      if (!rt) return [v, lt, lp, used];
+      return [v, `${wrap(lt, lp, 2)}×${wrap(rt, rp, 2)}`, 2, used];
+    }
+    if (o === "+") return [lv + rv, `${lt || 1}+${rt || 1}`, 1, used];
+    if (o === "-") return [lv - rv, `${lt || 1}-${wrap(rt || "1", rp, 2)}`, 1, used];
+    return [rv ? Math.floor(lv / rv) : 0, `${wrap(lt || "1", lp, 2)}/${wrap(rt || "1", rp, 3)}`, 2, used];
+  }
+  if (op === "not") return [!pyTruthy(render(plan[1], byKind)[0]), null, 3, []];
+  if (op === "bool") {
+    const vals = plan[2].map((x) => pyTruthy(render(x, byKind)[0]));
+    return [plan[1] === "and" ? vals.every(Boolean) : vals.some(Boolean), null, 3, []];
+  }
+  if (op === "cmp") {
+    const lv = render(plan[2], byKind)[0];
+    const rv = render(plan[3], byKind)[0];
+    const res = { "==": () => pyEq(lv, rv), "!=": () => !pyEq(lv, rv), "<": () => lv < rv, "<=": () => lv <= rv,
+      ">": () => lv > rv, ">=": () => lv >= rv }[plan[1]]();
+    return [res, null, 3, []];
+  }
+  if (op === "neg") {
+    const [v, t, p, u] = render(plan[1], byKind);
+    return [-v, "-" + wrap(t || "1", p, 3), 3, u];
+  }
+  throw new Error(`cannot render ${op}`);
+}
+
+function wrap(text, prec, need) { return prec < need ? `(${text})` : text; }
+
+/** A number as Python's str() shows it (a boolean as True/False). */
+const shown = (v) => (v === true ? "True" : v === false ? "False" : String(v));
+
+function claimedByKind(rules, mask) {
+  const byKind = {};
+  for (const k of rules.kinds) byKind[k] = [];
+  for (let i = 0; i < rules.ids.length; i++) {
+    if ((mask >> BigInt(i)) & 1n) byKind[rules.kindOf[i]].push([rules.values[i], i]);
+  }
+  return byKind;
+}
+
+/** [formula text, its value, indices of the patterns shown, their ids] for a
+ * claimed mask: a claimed pattern shows when the algebra used its value. Cached per mask. */
+export function claimDisplay(rules, mask) {
+  let got = rules.displayCache.get(mask);
+  if (got === undefined) {
+    const [value, text, , used] = render(rules.plan, claimedByKind(rules, mask));
+    const usedSet = new Set(used);
+    const shownIdx = [];
+    for (let i = 0; i < rules.ids.length; i++) if ((mask >> BigInt(i)) & 1n && usedSet.has(i)) shownIdx.push(i);
+    got = [`${text || 1} = ${shown(value)}`, value, shownIdx, shownIdx.map((i) => rules.ids[i])];
+    rules.displayCache.set(mask, got);
+  }
+  return got;
+}
+
+/** The groups for people, the declared melds first and the pair last: faces, the
+ * actual tiles (a hun shows which hun tile stood there; huns standing for
+ * their own face first), and a text such as `4m=1m 5m* 6m=2m`. */
+function decomposition(h, concealedGroups) {
+  const hunLeft = h.concealed.filter((k) => h.isHun[k]);
+  if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
+  const out = [];
+  const pending = [];
+  const groups = h.declared.concat(concealedGroups.filter((g) => g.kind !== PAIR), concealedGroups.filter((g) => g.kind === PAIR));
+  for (const g of groups) {
+    const tiles = [];
+    g.faces.forEach((f, s) => {
+      const hf = g.hunmask[s];
+      if (!hf || g.declared) tiles.push(f); // a declared meld's huns are their own faces
+      else if (s === g.tslot) tiles.push(h.t);
+      else if (hunLeft.includes(f)) { // a hun standing for its own face shows as itself
+        hunLeft.splice(hunLeft.indexOf(f), 1);
+        tiles.push(f);
+      } else {
+        tiles.push(null);
+        pending.push([out.length, tiles.length - 1]);
+      }
+    });
+    out.push({ meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed,
+      faces: g.faces.map((f) => NAMES[f]), tiles, huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null });
+  }
+  for (const [gi, si] of pending) out[gi].tiles[si] = hunLeft.shift();
+  for (const d of out) {
+    const parts = d.faces.map((f, s) => (NAMES[d.tiles[s]] === f ? f : `${f}=${NAMES[d.tiles[s]]}`) + (s === d.winning_slot ? "*" : ""));
+    d.tiles = d.tiles.map((x) => NAMES[x]);
+    let text = parts.join(" ");
+    if (d.declared) text = d.concealed ? `(${text})` : `[${text}]`;
+    d.text = text;
+  }
+  return out;
+}
+
+/** The score of one hand, without the display. reason: null on a win, else
+ * "no_winning_shape", "below_min_fan" or "invalid_request" (then `error` says what is wrong). */
+export function makeClaim(win, fan, total, patterns, reason = null, error = null) {
+  return Object.freeze({ win, fan, total, patterns, reason, error });
+}
+
+const NO_SHAPE = makeClaim(false, 0, 0, Object.freeze([]), "no_winning_shape");
+
+/** The claim of the best reading `best` (null: no shape) of hand h: a win needs
+ * the rules' minimum fan, and only a win has a total. */
+export function claimOf(rules, best, h) {
+  if (best === null) return NO_SHAPE;
+  const fan = best[0];
+  const win = fan >= rules.minFan;
+  const total = win ? rules.total(h, fan) : 0;
+  let byTotal = rules.claimObjs.get(best);
+  if (byTotal === undefined) rules.claimObjs.set(best, (byTotal = new Map()));
+  let c = byTotal.get(total);
+  if (c === undefined) {
+    const ids = Object.freeze(claimDisplay(rules, best[2])[3]);
+    c = win ? makeClaim(true, fan, total, ids) : makeClaim(false, fan, 0, ids, "below_min_fan");
+    byTotal.set(total, c);
+  }
+  return c;
+}
+
+export function invalid(reqId, msg) {
+  return { id: reqId, win: false, fan: 0, total: 0, patterns: [], names: [], formula: "", reason: "invalid_request", error: msg };
+}
+
+export function result(rules, req, h, best, groups, display = true) {
+  const res = { id: req.id };
+  if (best === null) {
+    Object.assign(res, { win: false, fan: 0, total: 0, patterns: [], names: [], formula: "",
+      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" });
+    res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
+    return res;
+  }
+  const c = claimOf(rules, best, h);
+  const [formula, , shownIdx] = claimDisplay(rules, best[2]);
+  Object.assign(res, { win: c.win, fan: c.fan, total: c.total, patterns: c.patterns.slice(),
+    names: shownIdx.map((i) => rules.names[i]), formula });
+  if (c.reason) {
+    res.reason = c.reason;
+    res.message = `fan ${c.fan} is below the ${rules.minFan} needed to win`;
+  }
+  res.winning_tile = NAMES[h.t];
+  res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
+  if (display) res.decomposition = decomposition(h, groups);
+  return res;
+}

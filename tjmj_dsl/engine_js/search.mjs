@@ -1,0 +1,977 @@
+// Finding the best claim over every decomposition: the plain enumeration
+// (for rules the mask search cannot follow) and the mask search. A port of
+// engine/search.py, step for step: the same tables, visited in the same order,
+// so that when several readings tie the same decomposition is shown.
+//
+// Witnesses (the groups of a reading) are built by concatenation, as Python's
+// tuples are, but lazily: a witness is null (no group), a Group, or a Cat of two.
+
+import { CHOW, PAIR, PUNG, Group, compareGroups, makeGroup, splitHuns, withSlot } from "./hand.mjs";
+
+const DEC = new Map();
+const CACHE_LIMIT = 400000;
+// the parts of the tile set a natural group never leaves: one per suit, the honors
+const PARTS = [[0, 9], [9, 18], [18, 27], [27, 34]];
+const PART_OF = Array.from({ length: 34 }, (_, k) => (k < 27 ? (k / 9) | 0 : 3)); // kind → its part
+
+class Cat {
+  constructor(l, r) { this.l = l; this.r = r; }
+}
+/** The witness a + b. */
+function cat(a, b) { return a === null ? b : b === null ? a : new Cat(a, b); }
+/** A witness as the list of its groups. */
+export function groupsOf(w) {
+  const out = [];
+  const walk = (x) => {
+    if (x === null) return;
+    if (x instanceof Group) out.push(x);
+    else { walk(x.l); walk(x.r); }
+  };
+  walk(w);
+  return out;
+}
+
+const countsKey = (counts) => counts.join(",");
+
+function lowest(counts) {
+  for (let k = 0; k < 34; k++) if (counts[k]) return k;
+  return 34;
+}
+
+function less(counts, tiles) {
+  const out = counts.slice();
+  for (const x of tiles) out[x] -= 1;
+  return out;
+}
+
+/** The groups that can hold one natural tile of kind k, the lowest natural
+ * tile left: [group, natural kinds it uses, huns it uses, is pair]. */
+function groupOptions(counts, k, wild, melds, pair, chow) {
+  const out = [];
+  const c = counts[k];
+  const F = false, T = true;
+  if (!wild) { // no hun left: only natural groups
+    if (pair && c >= 2) out.push([makeGroup(PAIR, [k, k], [F, F]), [k, k], 0, true]);
+    if (melds) {
+      if (c >= 3) out.push([makeGroup(PUNG, [k, k, k], [F, F, F]), [k, k, k], 0, false]);
+      if (chow && k < 27 && k % 9 <= 6 && counts[k + 1] && counts[k + 2]) {
+        out.push([makeGroup(CHOW, [k, k + 1, k + 2], [F, F, F]), [k, k + 1, k + 2], 0, false]);
+      }
+    }
+    return out;
+  }
+  if (pair) {
+    if (c >= 2) out.push([makeGroup(PAIR, [k, k], [F, F]), [k, k], 0, true]);
+    if (wild >= 1) out.push([makeGroup(PAIR, [k, k], [F, T]), [k], 1, true]);
+  }
+  if (melds) {
+    for (const nat of [3, 2, 1]) {
+      if (c >= nat && wild >= 3 - nat) {
+        const hm = [F, F, F].map((_, i) => i >= nat);
+        out.push([makeGroup(PUNG, [k, k, k], hm), new Array(nat).fill(k), 3 - nat, false]);
+      }
+    }
+    if (chow && k < 27) {
+      const r = k % 9;
+      for (const a of [k - 2, k - 1, k]) {
+        if (a < k - r || a + 2 > k - r + 8) continue;
+        const options = [];
+        for (const f of [a, a + 1, a + 2]) {
+          if (f < k) options.push([[true, f]]);
+          else if (f === k) options.push([[false, f]]);
+          else if (counts[f] > 0) options.push([[false, f], [true, f]]);
+          else options.push([[true, f]]);
+        }
+        for (const s0 of options[0]) {
+          for (const s1 of options[1]) {
+            for (const s2 of options[2]) {
+              const need = s0[0] + s1[0] + s2[0];
+              if (need > wild) continue;
+              out.push([makeGroup(CHOW, [a, a + 1, a + 2], [s0[0], s1[0], s2[0]]),
+                [s0, s1, s2].filter(([hf]) => !hf).map(([, f]) => f), need, false]);
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** All ways to cover the natural tiles `counts` with `melds` melds and `pair`
+ * pairs, `wild` hun tiles filling any slot; groups made only of huns stay
+ * abstract: each result is [groups (sorted), wild melds, wild pairs]. Memoised. */
+export function decompose(counts, wild, melds, pair, chow) {
+  const key = `${countsKey(counts)}|${wild}|${melds}|${pair}|${chow ? 1 : 0}`;
+  const got = DEC.get(key);
+  if (got !== undefined) return got;
+  const k = lowest(counts);
+  const out = [];
+  if (k === 34) {
+    if (wild === 3 * melds + 2 * pair) out.push([[], melds, pair]);
+    DEC.set(key, out);
+    return out;
+  }
+  const seen = new Set();
+  for (const [g, nat, huns, isPair] of groupOptions(counts, k, wild, melds, pair, chow)) {
+    for (const [rest, wm, wp] of decompose(less(counts, nat), wild - huns, melds - (isPair ? 0 : 1),
+      pair - (isPair ? 1 : 0), chow)) {
+      const groups = [g, ...rest].sort(compareGroups);
+      const id = `${groups.map((x) => x.key).join(";")}|${wm}|${wp}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        out.push([groups, wm, wp]);
+      }
+    }
+  }
+  if (DEC.size > 200000) DEC.clear();
+  DEC.set(key, out);
+  return out;
+}
+
+const SHAPE = new Map();
+
+/** Whether any decomposition exists (cheaper than listing them). */
+export function hasShape(counts, wild, melds, pair, chow) {
+  const key = `${countsKey(counts)}|${wild}|${melds}|${pair}|${chow ? 1 : 0}`;
+  const got = SHAPE.get(key);
+  if (got !== undefined) return got;
+  const k = lowest(counts);
+  let ok = false;
+  if (k === 34) ok = wild === 3 * melds + 2 * pair;
+  else {
+    for (const [, nat, huns, isPair] of groupOptions(counts, k, wild, melds, pair, chow)) {
+      if (hasShape(less(counts, nat), wild - huns, melds - (isPair ? 0 : 1), pair - (isPair ? 1 : 0), chow)) {
+        ok = true;
+        break;
+      }
+    }
+  }
+  if (SHAPE.size > 400000) SHAPE.clear();
+  SHAPE.set(key, ok);
+  return ok;
+}
+
+/** The ways a part of n natural tiles can take j of `wild` huns: [j, melds, pairs]. */
+function budgets(n, wild) {
+  const out = [];
+  for (let j = 0; j <= Math.min(wild, 2 * n); j++) {
+    const m = Math.floor((n + j) / 3), r = (n + j) % 3;
+    if (r !== 1) out.push([j, m, r >> 1]);
+  }
+  return out;
+}
+
+const PART_SHAPE = new Map();
+
+/** hasShape(counts, wild, melds, 1, chow), found part by part (each suit, the honors). */
+export function shapeByParts(counts, wild, melds, chow) {
+  let reach = [[0, 0, 0]]; // [huns, melds, pairs] taken by the parts so far
+  for (const [lo, hi] of PARTS) {
+    const vec = counts.slice(lo, hi);
+    const n = vec.reduce((a, b) => a + b, 0);
+    if (!n) continue;
+    const key = `${lo}|${vec.join(",")}|${wild}|${chow ? 1 : 0}`;
+    let ok = PART_SHAPE.get(key);
+    if (ok === undefined) {
+      if (PART_SHAPE.size > CACHE_LIMIT) PART_SHAPE.clear();
+      const full = new Array(34).fill(0);
+      for (let x = lo; x < hi; x++) full[x] = counts[x];
+      ok = budgets(n, wild).filter(([j, m, p]) => hasShape(full, j, m, p, chow));
+      PART_SHAPE.set(key, ok);
+    }
+    const next = new Map();
+    for (const [ju, mu, pu] of reach) {
+      for (const [j, m, p] of ok) {
+        if (ju + j <= wild && mu + m <= melds && pu + p <= 1) next.set(`${ju + j},${mu + m},${pu + p}`, [ju + j, mu + m, pu + p]);
+      }
+    }
+    reach = [...next.values()];
+    if (!reach.length) return false;
+  }
+  return reach.some(([ju, mu, pu]) => wild - ju === 3 * (melds - mu) + 2 * (1 - pu));
+}
+
+function* combinationsWithReplacement(pool, r) {
+  const n = pool.length;
+  if (!n && r) return;
+  const idx = new Array(r).fill(0);
+  yield idx.map((i) => pool[i]);
+  for (;;) {
+    let i = r - 1;
+    while (i >= 0 && idx[i] === n - 1) i--;
+    if (i < 0) return;
+    const v = idx[i] + 1;
+    for (let j = i; j < r; j++) idx[j] = v;
+    yield idx.map((q) => pool[q]);
+  }
+}
+
+/** Each decomposition of the concealed tiles as a list of groups, groups of
+ * huns alone given every face rules.wildMelds/wildPairs allow. */
+export function* decompositions(rules, h) {
+  const [counts, wild] = splitHuns(h.concealed, h.isHun);
+  const nMelds = 4 - h.declared.length;
+  for (const [groups, wm, wp] of decompose(counts, wild, nMelds, 1, rules.chow)) {
+    if (!wm && !wp) { yield groups.slice(); continue; }
+    for (const ms of combinationsWithReplacement(rules.wildMelds, wm)) {
+      if (wp) for (const p of rules.wildPairs) yield groups.concat(ms, [p]);
+      else yield groups.concat(ms);
+    }
+  }
+}
+
+/** Where the winning tile can sit: [group index, slot], each distinct reading once. */
+export function* placements(groups, t, tHun) {
+  const seen = new Set();
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    if (seen.has(g)) continue;
+    seen.add(g);
+    const done = new Set();
+    for (let s = 0; s < g.faces.length; s++) {
+      const f = g.faces[s];
+      if (g.hunmask[s] === tHun && (tHun || f === t) && !done.has(f)) {
+        done.add(f);
+        yield [i, s];
+      }
+    }
+  }
+}
+
+// ---- claims: [fan, number of patterns, pattern mask (a BigInt)], compared in that order ----
+
+export function compareClaims(a, b) {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  if (a[1] !== b[1]) return a[1] - b[1];
+  return a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
+}
+
+export function bitCount(x) { // of a BigInt
+  let n = 0;
+  while (x) {
+    let w = Number(BigInt.asUintN(32, x));
+    w -= (w >>> 1) & 0x55555555;
+    w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
+    n += (((w + (w >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    x >>= 32n;
+  }
+  return n;
+}
+
+/** The best claim among the patterns that hold (`held`, a BigInt mask): a subset
+ * closed under `requires` and free of unlifted conflicts; ties go to more
+ * patterns, then the higher mask. Every subset of `held` is tried. */
+export function resolve(rules, held, lifted) {
+  let byLifted = rules.resolveCache.get(held);
+  if (byLifted === undefined) rules.resolveCache.set(held, (byLifted = new Map()));
+  const got = byLifted.get(lifted);
+  if (got !== undefined) return got;
+  const info = rules.subsetInfo;
+  let best = [-1, 0, 0n];
+  let s = held;
+  for (;;) {
+    let inf = info.get(s);
+    if (inf === undefined) info.set(s, (inf = subsetInfo(rules, s)));
+    if (inf[0] && !(inf[1] & ~lifted)) {
+      const cand = [inf[2], bitCount(s), s];
+      if (compareClaims(cand, best) > 0) best = cand;
+    }
+    if (s === 0n) break;
+    s = (s - 1n) & held;
+  }
+  byLifted.set(lifted, best);
+  return best;
+}
+
+function subsetInfo(rules, s) {
+  for (let i = 0; i < rules.requires.length; i++) {
+    if ((s >> BigInt(i)) & 1n && rules.requires[i] & ~s) return [false, 0n, 0];
+  }
+  let conf = 0n;
+  rules.conflicts.forEach(([a, b], j) => {
+    if ((s >> BigInt(a)) & 1n && (s >> BigInt(b)) & 1n) conf |= 1n << BigInt(j);
+  });
+  return [true, conf, rules.fan(s)];
+}
+
+/** [claim, groups] of the best decomposition and placement for h.t, or [null, null]. */
+export function bestOf(rules, h) {
+  let best = null;
+  let bestGroups = null;
+  for (const cg of decompositions(rules, h)) {
+    for (const [i, s] of placements(cg, h.t, h.t_hun)) {
+      const placed = cg.slice();
+      placed[i] = withSlot(cg[i], s);
+      let pair = null;
+      const melds = h.declared.slice();
+      for (const x of placed) {
+        if (x.kind === PAIR) pair = x;
+        else melds.push(x);
+      }
+      const groups = melds.concat([pair]);
+      const held = rules.holds(h, melds, pair, groups);
+      const lifted = rules.conflicts.length ? rules.unless(h, melds, pair, groups) : 0n;
+      const key = resolve(rules, held, lifted);
+      if (best === null || compareClaims(key, best) > 0) {
+        best = key;
+        bestGroups = placed;
+      }
+    }
+  }
+  return [best, bestGroups];
+}
+
+// ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
+//
+// An aggregate is one value: the OR of the melds' bits, the complement of the
+// AND of their bits above it (only when a test reads it), and the pair's bits
+// above that, so that joining two partial readings is one OR. Python keeps it
+// in one int; here it is a Number while it fits in 52 bits (as two 26-bit
+// halves), else a BigInt. `aggOps` gives the operations for a rule set; the
+// order of aggregates is Python's (the fields keep their order).
+
+const P26 = 67108864, M26 = P26 - 1;
+
+function pop32(w) {
+  w -= (w >>> 1) & 0x55555555;
+  w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
+  return (((w + (w >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The aggregate operations for nbits atom bits (a group mask: a Number below
+ * 2**31, else a BigInt), the AND field kept when readsAnd. */
+export function aggOps(nbits, readsAnd) {
+  const fields = readsAnd ? 3 : 2;
+  const total = nbits * fields;
+  const pairShift = nbits * (fields - 1);
+  const wideMask = nbits > 31; // group masks are BigInts
+  const toBig = (b) => (wideMask ? b : BigInt(b));
+  const fromBig = (b) => (wideMask ? b : Number(b));
+  const fullBig = (1n << BigInt(nbits)) - 1n;
+  if (total <= 52) {
+    const small = total <= 31;
+    const full = 2 ** nbits - 1;
+    const or = small ? (x, y) => x | y
+      : (x, y) => ((((x / P26) | 0) | ((y / P26) | 0)) * P26) + ((x & M26) | (y & M26));
+    const and = small ? (x, y) => x & y
+      : (x, y) => ((((x / P26) | 0) & ((y / P26) | 0)) * P26) + ((x & M26) & (y & M26));
+    const andNot = small ? (x, y) => x & ~y
+      : (x, y) => ((((x / P26) | 0) & ~((y / P26) | 0)) * P26) + ((x & M26) & ~(y & M26));
+    const na = readsAnd ? full * 2 ** nbits : 0;
+    return {
+      zero: 0, na, or, and, andNot,
+      pop: small ? pop32 : (x) => pop32(x & M26) + pop32((x / P26) | 0),
+      cmp: (x, y) => x - y,
+      fromMeld: readsAnd ? (b) => b + (full - b) * 2 ** nbits : (b) => b,
+      fromPair: (b) => b * 2 ** pairShift,
+      unpack(x) { // [OR of the melds, AND of the melds, the pair] as group masks
+        const om = x % 2 ** nbits;
+        const rest = Math.floor(x / 2 ** nbits);
+        if (!readsAnd) return [om, full, rest];
+        return [om, full - (rest % 2 ** nbits), Math.floor(rest / 2 ** nbits)];
+      },
+    };
+  }
+  const nb = BigInt(nbits), shift = BigInt(pairShift);
+  return {
+    zero: 0n, na: readsAnd ? fullBig << nb : 0n,
+    or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
+    pop: bitCount,
+    cmp: (x, y) => (x < y ? -1 : x > y ? 1 : 0),
+    fromMeld: readsAnd ? (b) => toBig(b) | ((fullBig & ~toBig(b)) << nb) : toBig,
+    fromPair: (b) => toBig(b) << shift,
+    unpack(x) {
+      const om = x & fullBig;
+      if (!readsAnd) return [fromBig(om), fromBig(fullBig), fromBig(x >> nb)];
+      return [fromBig(om), fromBig(fullBig & ~(x >> nb)), fromBig(x >> shift)];
+    },
+  };
+}
+
+/** aggs (a Map aggregate → witness), cut to the maximal aggregates when the rules are monotone. */
+function pruned(aggs, monotone, A) { return monotone && aggs.size > 1 ? maximal(aggs, A) : aggs; }
+
+/** Drop every aggregate whose bits another one has too (in the AND field, where
+ * fewer bits are more, the other way round): it can never score more. Kept in
+ * the order of Python's _maximal: by bits, most first, ties in their order. */
+function maximal(aggs, A) {
+  const na = A.na;
+  if (!na && aggs.size === 2) { // the most common case, without sorting
+    const [[x, wx], [y, wy]] = aggs;
+    if (A.andNot(x, y) === A.zero) return new Map([[y, wy]]);
+    if (A.andNot(y, x) === A.zero) return new Map([[x, wx]]);
+    return aggs;
+  }
+  const items = [];
+  for (const x of aggs.keys()) items.push([x, na ? A.pop(A.andNot(x, na)) - A.pop(A.and(x, na)) : A.pop(x)]);
+  items.sort((a, b) => b[1] - a[1]);
+  const out = new Map();
+  const kept = [];
+  for (const [x] of items) {
+    let covered = false;
+    for (const y of kept) {
+      if (na ? A.andNot(A.andNot(x, y), na) === A.zero && A.andNot(A.and(y, na), x) === A.zero
+        : A.andNot(x, y) === A.zero) { covered = true; break; }
+    }
+    if (!covered) {
+      kept.push(x);
+      out.set(x, aggs.get(x));
+    }
+  }
+  return out;
+}
+
+/** Every aggregate of a left one (a Map) with a right one (a flat [x, w, …] list), one witness each. */
+function product(left, right, out, A) {
+  for (const [x, w] of left) {
+    for (let i = 0; i < right.length; i += 2) {
+      const k = A.or(x, right[i]);
+      if (!out.has(k)) out.set(k, cat(w, right[i + 1]));
+    }
+  }
+}
+
+/** A Map as the flat [x, w, …] list tables keep. */
+function flat(m) {
+  const out = [];
+  for (const [x, w] of m) out.push(x, w);
+  return out;
+}
+
+const SHARED_CAP = 4; // from this many huns on, a part's sub-tables are shared across hun budgets
+// budgets as bits: bit 2 * huns + pairs (a hand holds at most 14 huns: 30 bits). UPTO[c]: up to c
+// huns; FEASIBLE[n % 3]: those n natural tiles can meet; NO_PAIR: those without a pair
+const UPTO = Array.from({ length: 32 }, (_, c) => (c >= 14 ? 0x3fffffff : 2 ** (2 * c + 2) - 1));
+const FEASIBLE = [0, 1, 2].map((r) => {
+  let m = 0;
+  for (let w = 0; w < 15; w++) for (const p of [0, 1]) if ((r + w - 2 * p) % 3 === 0) m += 2 ** (2 * w + p);
+  return m;
+});
+const NO_PAIR = 0x15555555;
+const bitLength = (x) => 32 - Math.clz32(x); // of a non-negative int32
+
+// the tables, each keyed by what it depends on and nothing else (search.py names them alike)
+const CTX_ID = new Map(); // table context → its small id
+const TAB = new Map(); // table context id → per part: {budgets wanted: {packed counts: part table}} (dp)
+const DP = new Map(); // table context id → the part tables by tiles, hun-only tables
+const RAW = new Map(); // the groups holding a lowest kind, whatever the hand
+const OPTS = new Map(); // the same with their aggregates, per table context
+const GMASK_CTX = new Map(); // hand context → {group: its atom bits that read the hand}
+const HF = new Map(); // hun-free part tables: ctx → for each t, a Map per part: its packed tiles → entry
+let tabEntries = 0; // part tables in TAB, all contexts
+
+function ctxId(key) {
+  let got = CTX_ID.get(key);
+  if (got === undefined) CTX_ID.set(key, (got = CTX_ID.size + 1));
+  return got;
+}
+
+/** The group with the winning tile in each slot it can take (distinct faces). */
+function withTs(g, t, tHun) {
+  const out = [];
+  const seen = new Set();
+  for (let s = 0; s < g.faces.length; s++) {
+    const f = g.faces[s];
+    if (g.hunmask[s] === tHun && (tHun || f === t) && !seen.has(f)) {
+      seen.add(f);
+      out.push(withSlot(g, s));
+    }
+  }
+  return out;
+}
+
+/** The groups that can hold the lowest natural kind k, whatever the hand:
+ * {g, nat (packed 3 bits per kind from lo), nn, huns, isPair, tHun: its
+ * variants with a hun t, tNat: {natural t: its variants with t}}. */
+function rawOptions(k, c, has1, has2, wild, chow, lo) {
+  const key = `${k}|${c}|${has1 ? 1 : 0}|${has2 ? 1 : 0}|${wild}|${chow ? 1 : 0}|${lo}`;
+  let got = RAW.get(key);
+  if (got === undefined) {
+    const near = new Array(36).fill(0);
+    near[k] = c;
+    near[k + 1] = has1 ? 1 : 0;
+    near[k + 2] = has2 ? 1 : 0;
+    got = groupOptions(near, k, wild, 1, 1, chow).map(([g, nat, huns, isPair]) => {
+      const tNat = new Map();
+      for (const f of new Set(g.faces)) tNat.set(f, withTs(g, f, false));
+      return { g, nat: nat.reduce((a, x) => a + 2 ** (3 * (x - lo)), 0), nn: nat.length, huns, isPair,
+        tHun: withTs(g, -1, true), tNat };
+    });
+    RAW.set(key, got);
+  }
+  return got;
+}
+
+/** The table builders for hand h: {gmask, part, wildOnly, wildChunks}, each
+ * memoised in the tables above under keys that name only what it depends on. */
+function tables(rules, h, ctx) {
+  const gmaskFn = rules.gmask, gmaskCtxFn = rules.gmaskCtx;
+  const A = rules.agg;
+  if (DP.size > 256 || TAB.size > 256 || tabEntries > CACHE_LIMIT / 8) {
+    DP.clear();
+    TAB.clear();
+    OPTS.clear();
+    tabEntries = 0;
+  }
+  let ctxMasks = null;
+  if (gmaskCtxFn !== null) {
+    ctxMasks = GMASK_CTX.get(ctx);
+    if (ctxMasks === undefined) {
+      if (GMASK_CTX.size > 256) GMASK_CTX.clear();
+      GMASK_CTX.set(ctx, (ctxMasks = new Map()));
+    }
+  }
+
+  /** The group's atom bits: those of the group alone cached on it, those that read the hand per context. */
+  function gmask(g) {
+    let m = g.smask;
+    if (m === undefined) m = g.smask = gmaskFn(h, g);
+    if (ctxMasks !== null) {
+      let c = ctxMasks.get(g);
+      if (c === undefined) ctxMasks.set(g, (c = gmaskCtxFn(h, g)));
+      m |= c;
+    }
+    return m;
+  }
+
+  const monotone = rules.monotone;
+  const t = h.t, tHun = h.t_hun;
+  const chow = rules.chow;
+  // a table with the winning tile placed depends on it; one without does not
+  // (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
+  const idT = ctxId(`${ctx}|${chow ? 1 : 0}|${tHun ? -1 : t}|${tHun ? 1 : 0}`);
+  const idFree = ctxId(`${ctx}|${chow ? 1 : 0}`);
+  const tabOf = (id) => {
+    let tab = TAB.get(id);
+    if (tab === undefined) TAB.set(id, (tab = [new Map(), new Map(), new Map(), new Map()]));
+    return tab;
+  };
+  const tabT = tabOf(idT), tabFree = tabOf(idFree);
+  const dpOf = (id) => {
+    let d = DP.get(id);
+    if (d === undefined) DP.set(id, (d = new Map()));
+    return d;
+  };
+  const dpT = dpOf(idT), dpFree = dpOf(idFree);
+
+  function wildSets(tl) {
+    // every hun-only group and its variants with a hun t, with their static bits (cached on the groups)
+    const bits = (g) => gmask(g);
+    let base = dpFree.get("wild");
+    if (base === undefined) {
+      const m0 = new Map(), p0 = new Map();
+      for (const g of rules.wildMelds) { const b = A.fromMeld(bits(g)); if (!m0.has(b)) m0.set(b, g); }
+      for (const g of rules.wildPairs) { const b = A.fromPair(bits(g)); if (!p0.has(b)) p0.set(b, g); }
+      base = [flat(pruned(m0, monotone, A)), flat(pruned(p0, monotone, A))];
+      dpFree.set("wild", base);
+    }
+    if (!(tl && tHun)) return [base[0], [], base[1], []];
+    let wt = dpT.get("wild");
+    if (wt === undefined) {
+      const mt = new Map(), pt = new Map();
+      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) { const b = A.fromMeld(bits(gt)); if (!mt.has(b)) mt.set(b, gt); }
+      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) { const b = A.fromPair(bits(gt)); if (!pt.has(b)) pt.set(b, gt); }
+      wt = [flat(pruned(mt, monotone, A)), flat(pruned(pt, monotone, A))];
+      dpT.set("wild", wt);
+    }
+    return [base[0], wt[0], base[1], wt[1]];
+  }
+
+  /** The part made only of huns: m melds and p pairs, t among them if tl (a flat list). */
+  function wildOnly(m, p, tl) {
+    const d = tl ? dpT : dpFree;
+    const key = `wild|${m}|${p}|${tl}`;
+    const got = d.get(key);
+    if (got !== undefined) return got;
+    const [m0, mt, p0, pt] = wildSets(tl);
+    const out = new Map();
+    if (m === 0) {
+      if (p) {
+        const src = tl ? pt : p0;
+        for (let i = 0; i < src.length; i += 2) if (!out.has(src[i])) out.set(src[i], src[i + 1]);
+      }
+      if (!p && !tl) out.set(A.zero, null);
+    } else {
+      const prev = wildOnly(m - 1, p, tl);
+      for (let i = 0; i < prev.length; i += 2) {
+        for (let j = 0; j < m0.length; j += 2) {
+          const k = A.or(prev[i], m0[j]);
+          if (!out.has(k)) out.set(k, cat(prev[i + 1], m0[j + 1]));
+        }
+      }
+      if (tl) {
+        const free = wildOnly(m - 1, p, 0);
+        for (let i = 0; i < free.length; i += 2) {
+          for (let j = 0; j < mt.length; j += 2) {
+            const k = A.or(free[i], mt[j]);
+            if (!out.has(k)) out.set(k, cat(free[i + 1], mt[j + 1]));
+          }
+        }
+      }
+    }
+    const res = flat(pruned(out, monotone, A));
+    d.set(key, res);
+    return res;
+  }
+
+  /** A group's contribution to an aggregate (as a meld or as the pair). */
+  const agg = (g) => (g.kind === PAIR ? A.fromPair(gmask(g)) : A.fromMeld(gmask(g)));
+
+  /** [witness, aggregate, …] for the groups, one per distinct aggregate, only the maximal ones when monotone. */
+  function variantsOf(groups) {
+    const d = new Map();
+    for (const g of groups) { const b = agg(g); if (!d.has(b)) d.set(b, g); }
+    const out = [];
+    for (const [b, w] of pruned(d, monotone, A)) out.push(w, b);
+    return out;
+  }
+
+  /** The options of search.py's options(): for the lowest natural kind k (c of
+   * it, whether k+1 and k+2 are held, up to `cap` huns in a group), each group
+   * with the packed counts it removes and its variants, grouped by whether t
+   * is still to place after them: [{nat, nn, huns, isPair, byTl: [[tl after,
+   * variants], …]}]. Options taking the same tiles and huns share one entry. */
+  function options(k, c, has1, has2, cap, tl, lo) {
+    c = Math.min(c, 3);
+    cap = Math.min(cap, 2);
+    const fkey = idFree * 65536 + ((k << 9) | (c << 7) | (has1 << 6) | (has2 << 5) | (cap << 3));
+    let base = OPTS.get(fkey);
+    if (base === undefined) {
+      const same = new Map();
+      for (const item of rawOptions(k, c, has1, has2, cap, chow, lo)) {
+        const dkey = `${item.nat}|${item.nn}|${item.huns}|${item.isPair ? 1 : 0}`;
+        let list = same.get(dkey);
+        if (list === undefined) same.set(dkey, (list = []));
+        list.push(item);
+      }
+      const entries = [...same.values()].map((items) => ({ items, variants: variantsOf(items.map((it) => it.g)) }));
+      base = [entries.map(({ items, variants }) => ({ ...shape(items[0]), byTl: [[0, variants]] })), entries];
+      OPTS.set(fkey, base);
+    }
+    if (!tl) return base[0];
+    const key = idT * 65536 + ((k << 9) | (c << 7) | (has1 << 6) | (has2 << 5) | (cap << 3) | 1);
+    let got = OPTS.get(key);
+    if (got === undefined) {
+      got = base[1].map(({ items, variants }) => {
+        const gts = [];
+        for (const it of items) for (const gt of (tHun ? it.tHun : (it.tNat.get(t) || []))) gts.push(gt);
+        const wt = variantsOf(gts);
+        return { ...shape(items[0]), byTl: wt.length ? [[1, variants], [0, wt]] : [[1, variants]] };
+      });
+      OPTS.set(key, got);
+    }
+    return got;
+  }
+  const shape = (it) => ({ nat: it.nat, nn: it.nn, huns: it.huns, isPair: it.isPair ? 1 : 0 });
+
+  /** Every way to make one part's natural tiles into groups, each holding a
+   * natural tile, with huns beside them, t placed among them if tl: a Map
+   * {2 * huns used + pairs: flat list of its maximal aggregates}, for the
+   * budgets whose bits `want` sets. v packs the part's counts 3 bits per kind
+   * from kind lo (pi: the part's index). As search.py's dp. */
+  function dp(pi, lo, v, n, tl, want, shared) {
+    if (!v) return tl || !(want & 1) ? EMPTY : NOTHING;
+    const tab = (tl ? tabT : tabFree)[pi];
+    let byV = tab.get(want);
+    if (byV === undefined) tab.set(want, (byV = new Map()));
+    const got = byV.get(v);
+    if (got !== undefined) return got;
+    const kl = ((31 - Math.clz32(v & -v)) / 3) | 0;
+    const sh = 3 * kl;
+    const out = new Map();
+    const opts = options(lo + kl, (v >>> sh) & 7, ((v >>> (sh + 3)) & 7) > 0 ? 1 : 0, ((v >>> (sh + 6)) & 7) > 0 ? 1 : 0,
+      (bitLength(want) - 1) >> 1, tl, lo);
+    for (const o of opts) {
+      const rest = v - o.nat;
+      const n2 = n - o.nn;
+      const step = 2 * o.huns + o.isPair;
+      let want2;
+      if (shared) want2 = UPTO[Math.min(shared, 2 * n2)] & FEASIBLE[n2 % 3];
+      else { // the budgets left for the rest; after a pair, none with a pair
+        want2 = (want >>> step) & (o.isPair ? NO_PAIR : -1) & UPTO[2 * n2] & FEASIBLE[n2 % 3];
+        if (!want2) continue;
+      }
+      for (const [tl2, variants] of o.byTl) {
+        const subMap = rest ? dp(pi, lo, rest, n2, tl2, want2, shared) : (tl2 || !(want2 & 1) ? EMPTY : NOTHING);
+        for (const [bk0, sub] of subMap) {
+          if (bk0 & o.isPair) continue; // a second pair
+          const bk = bk0 + step;
+          if (!((want >>> bk) & 1)) continue; // a budget not asked for
+          let bucket = out.get(bk);
+          if (bucket === undefined) out.set(bk, (bucket = new Map()));
+          for (let a = 0; a < variants.length; a += 2) {
+            const gv = variants[a], b = variants[a + 1];
+            for (let i = 0; i < sub.length; i += 2) {
+              const x = A.or(sub[i], b);
+              if (!bucket.has(x)) bucket.set(x, cat(gv, sub[i + 1]));
+            }
+          }
+        }
+      }
+    }
+    const res = new Map();
+    for (const [bk, bucket] of out) res.set(bk, flat(pruned(bucket, monotone, A)));
+    byV.set(v, res);
+    tabEntries += 1;
+    return res;
+  }
+
+  /** dp for part i's counts `vec` and every hun budget up to cap (memoised by them). */
+  function part(i, vec, tl, cap) {
+    let v = 0, n = 0;
+    for (let x = 0; x < vec.length; x++) { v += vec[x] * 2 ** (3 * x); n += vec[x]; }
+    const d = tl ? dpT : dpFree;
+    const key = ((v * 4 + i) * 2 + tl) * 32 + cap;
+    let got = d.get(key);
+    if (got === undefined) {
+      got = dp(i, PARTS[i][0], v, n, tl, UPTO[cap] & FEASIBLE[n % 3], cap >= SHARED_CAP ? cap : 0);
+      d.set(key, got);
+    }
+    return got;
+  }
+
+  /** wildOnly(m, p, tl) as bounded chunks for bestBounded. */
+  function wildChunks(m, p, tl) {
+    const d = tl ? dpT : dpFree;
+    const key = `chunks|${m}|${p}|${tl}`;
+    let got = d.get(key);
+    if (got === undefined) d.set(key, (got = chunks(wildOnly(m, p, tl), A)));
+    return got;
+  }
+
+  const EMPTY = new Map();
+  const NOTHING = new Map([[0, [A.zero, null]]]); // no tile, no hun, no pair: one empty reading
+  return { gmask, part, wildOnly, wildChunks };
+}
+
+/** The declared melds' aggregate: the start of every reading. */
+function declaredMasks(rules, h, gmask) {
+  const A = rules.agg;
+  let x0 = A.zero;
+  for (const g of h.declared) x0 = A.or(x0, A.fromMeld(gmask(g)));
+  return x0;
+}
+
+/** The same answer as bestOf, found over aggregate masks, part by part (each
+ * suit, the honors, the groups made only of huns), the parts joined by how
+ * many huns, melds and pairs each takes. As search.py's best_by_masks. */
+export function bestByMasks(rules, h) {
+  const ctx = rules.ctx(h);
+  if (!h.huns && !h.declared.length) return bestHunFree(rules, h, ctx, h.counts); // the counts are the concealed tiles
+  const [counts, wild] = splitHuns(h.concealed, h.isHun);
+  if (!wild) return bestHunFree(rules, h, ctx, counts); // huns only among the declared melds
+  const A = rules.agg;
+  const { gmask, part, wildOnly, wildChunks } = tables(rules, h, ctx);
+  const monotone = rules.monotone;
+  const tHun = h.t_hun;
+  const nMelds = 4 - h.declared.length;
+  const tPart = tHun ? -1 : PART_OF[h.t];
+  // [huns, melds, pairs, t placed] taken by the parts so far, packed → [state, Map aggregate → witness]
+  let states = new Map([[0, [[0, 0, 0, 0], new Map([[declaredMasks(rules, h, gmask), null]])]]]);
+  for (let i = 0; i < 4; i++) {
+    const [lo, hi] = PARTS[i];
+    const vec = counts.slice(lo, hi);
+    const n = vec.reduce((a, b) => a + b, 0);
+    if (!n) continue;
+    const next = new Map();
+    const cap = Math.min(wild, 2 * n); // a group holds a natural tile and at most 2 huns
+    for (const tl of (i === tPart ? [1] : (tHun ? [0, 1] : [0]))) {
+      const table = part(i, vec, tl, cap);
+      for (const [[ju, mu, pu, tu], aggs] of states.values()) {
+        if (tl && tu) continue;
+        for (const [bk, sub] of table) {
+          const j = bk >> 1, p = bk & 1;
+          const m = (n + j - 2 * p) / 3;
+          if (ju + j > wild || pu + p > 1 || mu + m > nMelds) continue;
+          const st = [ju + j, mu + m, pu + p, tu | tl];
+          const sk = ((st[0] * 8 + st[1]) * 2 + st[2]) * 2 + st[3];
+          let entry = next.get(sk);
+          if (entry === undefined) next.set(sk, (entry = [st, new Map()]));
+          product(aggs, sub, entry[1], A);
+        }
+      }
+    }
+    states = new Map();
+    for (const [sk, [st, v]] of next) states.set(sk, [st, pruned(v, monotone, A)]);
+  }
+  const joins = []; // [the natural parts' aggregates, the hun-only readings that complete them, [m, p, tl]]
+  for (const [[ju, mu, pu, tu], aggs] of states.values()) {
+    const mw = nMelds - mu, pw = 1 - pu, tlw = 1 - tu;
+    if (wild - ju !== 3 * mw + 2 * pw || (tlw && !tHun)) continue;
+    const sub = wildOnly(mw, pw, tlw);
+    if (sub.length) joins.push([aggs, sub, [mw, pw, tlw]]);
+  }
+  if (monotone) return bestBounded(rules, h, joins.map(([aggs, , mpt]) => [aggs, wildChunks(...mpt)]));
+  const final = new Map();
+  for (const [aggs, sub] of joins) product(aggs, sub, final, A);
+  return bestClaimOf(rules, h, flat(final));
+}
+
+/** The best claim over every aggregate x | y (x of the natural parts, y a
+ * hun-only reading), without scoring them all (see search.py's _best_bounded). */
+function bestBounded(rules, h, joins) {
+  const A = rules.agg;
+  const d = claimsFor(rules, rules.hkey(h));
+  const claim = (x) => d.get(x) || claimNew(rules, h, d, x);
+  const cands = [];
+  for (const [aggs, chunkList] of joins) {
+    const top = chunkList[0][0];
+    for (const [x, w] of aggs) cands.push([claim(A.or(x, top)), x, w, chunkList]);
+  }
+  cands.sort((a, b) => compareClaims(b[0], a[0]));
+  let best = null;
+  let bestWit = null;
+  for (const [bound, x, w, chunkList] of cands) {
+    if (best !== null && compareClaims(bound, best) <= 0) break;
+    const many = chunkList.length > 2;
+    for (const [ctop, items] of (many ? chunkList.slice(1) : chunkList.slice(0, 1))) {
+      if (best !== null && many && compareClaims(claim(A.or(x, ctop)), best) <= 0) continue;
+      let reached = false;
+      for (let i = 0; i < items.length; i += 2) {
+        const c = claim(A.or(x, items[i]));
+        if (best === null || compareClaims(c, best) > 0) {
+          best = c;
+          bestWit = cat(w, items[i + 1]);
+        }
+        if (compareClaims(c, bound) === 0) { reached = true; break; }
+      }
+      if (reached) break;
+    }
+  }
+  return best === null ? [null, null] : [best, bestWit];
+}
+
+/** [bound, items] for all the items, then for each run of `size` of them in
+ * the order of their bits: the bound of a set is every bit any item has, and
+ * the fewest complemented-AND bits any item has. */
+function chunks(items, A, size = 8) {
+  const bound = (part) => {
+    let top = A.zero, topNa = null;
+    for (let i = 0; i < part.length; i += 2) {
+      top = A.or(top, part[i]);
+      topNa = topNa === null ? part[i] : A.and(topNa, part[i]);
+    }
+    if (!A.na) return top;
+    return A.or(A.andNot(top, A.na), topNa === null ? A.na : A.and(topNa, A.na));
+  };
+  const pairs = [];
+  for (let i = 0; i < items.length; i += 2) pairs.push([items[i], items[i + 1]]);
+  pairs.sort((a, b) => A.cmp(a[0], b[0]));
+  const runs = [];
+  for (let i = 0; i < pairs.length; i += size) runs.push(pairs.slice(i, i + size).flat());
+  const out = [[bound(items), items]];
+  if (runs.length > 1) for (const r of runs) out.push([bound(r), r]);
+  return out;
+}
+
+/** bestByMasks for a hand without huns: one table per part, no budget to share out. */
+function bestHunFree(rules, h, ctx, counts) {
+  const t = h.t;
+  let rows = HF.get(ctx);
+  if (rows === undefined) {
+    if (HF.size > 64) HF.clear();
+    const free = [new Map(), new Map(), new Map(), new Map()];
+    // per t: the four parts' tables, t's own part keyed by where t sits
+    rows = Array.from({ length: 34 }, (_, k) => free.map((m, i) => (i === PART_OF[k] ? new Map() : m)));
+    HF.set(ctx, rows);
+  }
+  const row = rows[t];
+  const A = rules.agg;
+  let x = A.zero, pairs = 0;
+  let wit = null;
+  let multi = null; // the parts with several aggregates, joined (a flat list)
+  for (let i = 0; i < 4; i++) {
+    const lo = PARTS[i][0], hi = PARTS[i][1];
+    let v = 0;
+    for (let q = lo; q < hi; q++) v += counts[q] * 2 ** (3 * (q - lo));
+    let ent = row[i].get(v);
+    if (ent === undefined) ent = hunFreeEntry(rules, h, ctx, row, counts, i, v);
+    const [p, sub, one] = ent;
+    if (one !== null) { // one aggregate (or an empty part): fold it in
+      x = A.or(x, one[0]);
+      wit = cat(wit, one[1]);
+      pairs += p;
+    } else if (sub === null) return [null, null];
+    else {
+      pairs += p;
+      if (multi === null) multi = sub;
+      else {
+        const m2 = [];
+        for (let a = 0; a < multi.length; a += 2) {
+          for (let b = 0; b < sub.length; b += 2) m2.push(A.or(multi[a], sub[b]), cat(multi[a + 1], sub[b + 1]));
+        }
+        multi = m2;
+      }
+    }
+  }
+  if (pairs !== 1) return [null, null];
+  if (h.declared.length) x = A.or(x, declaredMasks(rules, h, tables(rules, h, ctx).gmask));
+  if (multi === null) return bestClaimOf(rules, h, [x, wit]);
+  const final = [];
+  for (let a = 0; a < multi.length; a += 2) final.push(A.or(x, multi[a]), cat(wit, multi[a + 1]));
+  return bestClaimOf(rules, h, final);
+}
+
+/** Part i's entry in the hun-free index: [pairs, aggregates (a flat list) or null when
+ * the part's tiles make no shape, the one [aggregate, witness] when there is only one]. */
+function hunFreeEntry(rules, h, ctx, row, counts, i, v) {
+  const tab = row[i];
+  if (tab.size > CACHE_LIMIT / 16) tab.clear();
+  const [lo, hi] = PARTS[i];
+  const vec = Array.prototype.slice.call(counts, lo, hi);
+  const n = vec.reduce((a, b) => a + b, 0);
+  const r = n % 3;
+  let ent;
+  if (!n) ent = [0, [], [rules.agg.zero, null]]; // an empty part: an aggregate that changes nothing
+  else if (r === 1) ent = [0, null, null];
+  else {
+    const sub = tables(rules, h, ctx).part(i, vec, i === PART_OF[h.t] ? 1 : 0, 0).get(r >> 1) || null;
+    ent = [r >> 1, sub, sub !== null && sub.length === 2 ? [sub[0], sub[1]] : null];
+  }
+  tab.set(v, ent);
+  return ent;
+}
+
+/** The best claim among the final [aggregate, witness, …] (flat), and its decomposition. */
+function bestClaimOf(rules, h, final) {
+  const d = claimsFor(rules, rules.hkey(h));
+  let best = null;
+  let bestWit = null;
+  for (let i = 0; i < final.length; i += 2) {
+    const key = d.get(final[i]) || claimNew(rules, h, d, final[i]);
+    if (best === null || compareClaims(key, best) > 0) {
+      best = key;
+      bestWit = final[i + 1];
+    }
+  }
+  return best === null ? [null, null] : [best, bestWit];
+}
+
+/** The claims cached for one set of hand-level values: aggregate → claim. */
+function claimsFor(rules, hk) {
+  let d = rules.claimCache.get(hk);
+  if (d === undefined) {
+    if (rules.claimCache.size > 4096) rules.claimCache.clear();
+    rules.claimCache.set(hk, (d = new Map()));
+  }
+  return d;
+}
+
+/** The claim of one aggregate not yet in d (the claims for h's hand-level values). */
+function claimNew(rules, h, d, x) {
+  if (d.size > CACHE_LIMIT) d.clear();
+  const [om, am, pm] = rules.agg.unpack(x);
+  const og = om | pm, ag = am & pm;
+  const held = rules.holdsAgg(h, om, am, og, ag, pm);
+  const lifted = rules.conflicts.length ? rules.unlessAgg(h, om, am, og, ag, pm) : 0n;
+  const key = resolve(rules, held, lifted);
+  d.set(x, key);
+  return key;
+}
+
+/** Forget every table and cache the search keeps (for memory, and for tests). */
+export function clearTables(rules) {
+  for (const m of [DEC, SHAPE, PART_SHAPE, CTX_ID, TAB, DP, RAW, OPTS, GMASK_CTX, HF]) m.clear();
+  for (const m of [rules.resolveCache, rules.claimCache, rules.displayCache, rules.subsetInfo]) m.clear();
+}
