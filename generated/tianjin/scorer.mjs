@@ -686,7 +686,7 @@ function splitHuns(tiles, isHun) {
 /** One group of a decomposition: kind (PAIR/CHOW/PUNG/KONG), faces (the tile each
  * slot stands for, lowest first), hunmask (that slot holds a hun tile), declared,
  * concealed, tslot (the winning tile's slot, or -1), nhuns, suit and rank of the
- * lowest face. `key` names it; `smask` caches the atom bits that read it alone. */
+ * lowest face. `key` names it. */
 class Group {
   constructor(kind, faces, hunmask, declared, concealed, tslot, key) {
     this.kind = kind;
@@ -699,7 +699,9 @@ class Group {
     this.suit = SUIT_OF[faces[0]];
     this.rank = RANK_OF[faces[0]];
     this.key = key;
-    this.smask = undefined;
+    this.faceNames = faces.map((f) => NAMES[f]);
+    this.smask = undefined; // its atom bits that read it alone (search.mjs)
+    this.text = undefined; // its text when every tile is its own face (result.mjs)
   }
 }
 
@@ -709,7 +711,7 @@ function makeGroup(kind, faces, hunmask, declared = false, concealed = true, tsl
   const key = `${kind}:${faces.join(",")}:${hunmask.map((b) => (b ? 1 : 0)).join("")}:${declared ? 1 : 0}${concealed ? 1 : 0}:${tslot}`;
   let g = GROUPS.get(key);
   if (g === undefined) {
-    g = new Group(kind, Object.freeze(faces.slice()), Object.freeze(hunmask.slice()), declared, concealed, tslot, key);
+    g = new Group(kind, faces.slice(), hunmask.slice(), declared, concealed, tslot, key);
     GROUPS.set(key, g);
   }
   return g;
@@ -1229,54 +1231,59 @@ function aggOps(nbits, readsAnd) {
   };
 }
 
-/** aggs (a Map aggregate → witness), cut to the maximal aggregates when the rules are monotone. */
-function pruned(aggs, monotone, A) { return monotone && aggs.size > 1 ? maximal(aggs, A) : aggs; }
+/** aggs (a Map aggregate → witness) as a flat [x, w, …] list, cut to the maximal
+ * aggregates when the rules are monotone (the others can never score more). */
+function prunedFlat(aggs, monotone, A) {
+  if (monotone && aggs.size > 1) return maximal(aggs, A);
+  const out = [];
+  aggs.forEach((w, x) => { out.push(x, w); });
+  return out;
+}
 
-/** Drop every aggregate whose bits another one has too (in the AND field, where
- * fewer bits are more, the other way round): it can never score more. Kept in
- * the order of Python's _maximal: by bits, most first, ties in their order. */
+/** The maximal aggregates of a Map as a flat list: drop every aggregate whose
+ * bits another one has too (in the AND field, where fewer bits are more, the
+ * other way round). In the order of Python's _maximal: by bits, most first,
+ * ties in their order; two aggregates neither covering the other stay as they are. */
 function maximal(aggs, A) {
   const na = A.na;
-  if (!na && aggs.size === 2) { // the most common case, without sorting
-    const [[x, wx], [y, wy]] = aggs;
-    if (A.andNot(x, y) === A.zero) return new Map([[y, wy]]);
-    if (A.andNot(y, x) === A.zero) return new Map([[x, wx]]);
-    return aggs;
+  const xs = [];
+  const ws = [];
+  aggs.forEach((w, x) => { xs.push(x); ws.push(w); });
+  if (!na && xs.length === 2) { // the most common case, without sorting
+    if (A.andNot(xs[0], xs[1]) === A.zero) return [xs[1], ws[1]];
+    if (A.andNot(xs[1], xs[0]) === A.zero) return [xs[0], ws[0]];
+    return [xs[0], ws[0], xs[1], ws[1]];
   }
-  const items = [];
-  for (const x of aggs.keys()) items.push([x, na ? A.pop(A.andNot(x, na)) - A.pop(A.and(x, na)) : A.pop(x)]);
-  items.sort((a, b) => b[1] - a[1]);
-  const out = new Map();
-  const kept = [];
-  for (const [x] of items) {
+  const order = new Array(xs.length);
+  const bits = new Array(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    order[i] = i;
+    bits[i] = na ? A.pop(A.andNot(xs[i], na)) - A.pop(A.and(xs[i], na)) : A.pop(xs[i]);
+  }
+  order.sort((a, b) => bits[b] - bits[a] || a - b);
+  const out = [];
+  for (let q = 0; q < order.length; q++) {
+    const x = xs[order[q]];
     let covered = false;
-    for (const y of kept) {
+    for (let k = 0; k < out.length; k += 2) {
+      const y = out[k];
       if (na ? A.andNot(A.andNot(x, y), na) === A.zero && A.andNot(A.and(y, na), x) === A.zero
         : A.andNot(x, y) === A.zero) { covered = true; break; }
     }
-    if (!covered) {
-      kept.push(x);
-      out.set(x, aggs.get(x));
-    }
+    if (!covered) out.push(x, ws[order[q]]);
   }
   return out;
 }
 
-/** Every aggregate of a left one (a Map) with a right one (a flat [x, w, …] list), one witness each. */
+/** Every aggregate of a left one with a right one (flat [x, w, …] lists) into out, one witness each. */
 function product(left, right, out, A) {
-  for (const [x, w] of left) {
-    for (let i = 0; i < right.length; i += 2) {
-      const k = A.or(x, right[i]);
-      if (!out.has(k)) out.set(k, cat(w, right[i + 1]));
+  for (let i = 0; i < left.length; i += 2) {
+    const x = left[i], w = left[i + 1];
+    for (let j = 0; j < right.length; j += 2) {
+      const k = A.or(x, right[j]);
+      if (!out.has(k)) out.set(k, cat(w, right[j + 1]));
     }
   }
-}
-
-/** A Map as the flat [x, w, …] list tables keep. */
-function flat(m) {
-  const out = [];
-  for (const [x, w] of m) out.push(x, w);
-  return out;
 }
 
 const SHARED_CAP = 4; // from this many huns on, a part's sub-tables are shared across hun budgets
@@ -1293,10 +1300,9 @@ const bitLength = (x) => 32 - Math.clz32(x); // of a non-negative int32
 
 // the tables, each keyed by what it depends on and nothing else (search.py names them alike)
 const CTX_ID = new Map(); // table context → its small id
-const TAB = new Map(); // table context id → per part: {budgets wanted: {packed counts: part table}} (dp)
-const DP = new Map(); // table context id → the part tables by tiles, hun-only tables
+const BUILDERS = new Map(); // table context id (hand context, t) → the table builders, holding its tables
+const FREE = new Map(); // hand context → the tables without t: {tab: per part {budgets: {packed counts: dp}}, dp, opts}
 const RAW = new Map(); // the groups holding a lowest kind, whatever the hand
-const OPTS = new Map(); // the same with their aggregates, per table context
 const GMASK_CTX = new Map(); // hand context → {group: its atom bits that read the hand}
 const HF = new Map(); // hun-free part tables: ctx → for each t, a Map per part: its packed tiles → entry
 let tabEntries = 0; // part tables in TAB, all contexts
@@ -1344,16 +1350,29 @@ function rawOptions(k, c, has1, has2, wild, chow, lo) {
 }
 
 /** The table builders for hand h: {gmask, part, wildOnly, wildChunks}, each
- * memoised in the tables above under keys that name only what it depends on. */
+ * memoised in the tables above under keys that name only what it depends on.
+ * One set of builders per table context (the hand context, t, whether t is a
+ * hun): what they read of h is the same for every hand of that context. */
 function tables(rules, h, ctx) {
+  const tHun = h.t_hun;
+  const idT = ctxId(`${ctx}|${tHun ? -1 : h.t}|${tHun ? 1 : 0}`);
+  let got = BUILDERS.get(idT);
+  if (got === undefined) {
+    if (BUILDERS.size > 256 || tabEntries > CACHE_LIMIT / 8) { // for memory: every table goes
+      BUILDERS.clear();
+      FREE.clear();
+      RAW.clear();
+      tabEntries = 0;
+    }
+    got = builders(rules, h, ctx);
+    BUILDERS.set(idT, got);
+  }
+  return got;
+}
+
+function builders(rules, h, ctx) {
   const gmaskFn = rules.gmask, gmaskCtxFn = rules.gmaskCtx;
   const A = rules.agg;
-  if (DP.size > 256 || TAB.size > 256 || tabEntries > CACHE_LIMIT / 8) {
-    DP.clear();
-    TAB.clear();
-    OPTS.clear();
-    tabEntries = 0;
-  }
   let ctxMasks = null;
   if (gmaskCtxFn !== null) {
     ctxMasks = GMASK_CTX.get(ctx);
@@ -1378,53 +1397,45 @@ function tables(rules, h, ctx) {
   const monotone = rules.monotone;
   const t = h.t, tHun = h.t_hun;
   const chow = rules.chow;
-  // a table with the winning tile placed depends on it; one without does not
-  // (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
-  const idT = ctxId(`${ctx}|${chow ? 1 : 0}|${tHun ? -1 : t}|${tHun ? 1 : 0}`);
-  const idFree = ctxId(`${ctx}|${chow ? 1 : 0}`);
-  const tabOf = (id) => {
-    let tab = TAB.get(id);
-    if (tab === undefined) TAB.set(id, (tab = [new Map(), new Map(), new Map(), new Map()]));
-    return tab;
-  };
-  const tabT = tabOf(idT), tabFree = tabOf(idFree);
-  const dpOf = (id) => {
-    let d = DP.get(id);
-    if (d === undefined) DP.set(id, (d = new Map()));
-    return d;
-  };
-  const dpT = dpOf(idT), dpFree = dpOf(idFree);
+  // the tables without the winning tile are shared by every t of the context: one per context
+  let free = FREE.get(ctx);
+  if (free === undefined) FREE.set(ctx, (free = { tab: [new Map(), new Map(), new Map(), new Map()], dp: new Map(), opts: new Map() }));
+  const tabT = [new Map(), new Map(), new Map(), new Map()], tabFree = free.tab;
+  const dpT = new Map(), dpFree = free.dp;
+  const optsT = new Map(), optsFree = free.opts;
+  const EMPTY = [];
+  const NOTHING = [0, [A.zero, null]]; // no tile, no hun, no pair: one empty reading
 
   function wildSets(tl) {
-    // every hun-only group and its variants with a hun t, with their static bits (cached on the groups)
-    const bits = (g) => gmask(g);
     let base = dpFree.get("wild");
     if (base === undefined) {
       const m0 = new Map(), p0 = new Map();
-      for (const g of rules.wildMelds) { const b = A.fromMeld(bits(g)); if (!m0.has(b)) m0.set(b, g); }
-      for (const g of rules.wildPairs) { const b = A.fromPair(bits(g)); if (!p0.has(b)) p0.set(b, g); }
-      base = [flat(pruned(m0, monotone, A)), flat(pruned(p0, monotone, A))];
+      for (const g of rules.wildMelds) { const b = A.fromMeld(gmask(g)); if (!m0.has(b)) m0.set(b, g); }
+      for (const g of rules.wildPairs) { const b = A.fromPair(gmask(g)); if (!p0.has(b)) p0.set(b, g); }
+      base = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
       dpFree.set("wild", base);
     }
-    if (!(tl && tHun)) return [base[0], [], base[1], []];
+    if (!(tl && tHun)) return [base[0], EMPTY, base[1], EMPTY];
     let wt = dpT.get("wild");
     if (wt === undefined) {
       const mt = new Map(), pt = new Map();
-      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) { const b = A.fromMeld(bits(gt)); if (!mt.has(b)) mt.set(b, gt); }
-      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) { const b = A.fromPair(bits(gt)); if (!pt.has(b)) pt.set(b, gt); }
-      wt = [flat(pruned(mt, monotone, A)), flat(pruned(pt, monotone, A))];
+      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) { const b = A.fromMeld(gmask(gt)); if (!mt.has(b)) mt.set(b, gt); }
+      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) { const b = A.fromPair(gmask(gt)); if (!pt.has(b)) pt.set(b, gt); }
+      wt = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
       dpT.set("wild", wt);
     }
     return [base[0], wt[0], base[1], wt[1]];
   }
 
-  /** The part made only of huns: m melds and p pairs, t among them if tl (a flat list). */
+  /** The part made only of huns: m melds and p pairs, t among them if tl (a flat list),
+   * built one meld at a time, only maximal aggregates kept at each step when monotone. */
   function wildOnly(m, p, tl) {
     const d = tl ? dpT : dpFree;
     const key = `wild|${m}|${p}|${tl}`;
     const got = d.get(key);
     if (got !== undefined) return got;
-    const [m0, mt, p0, pt] = wildSets(tl);
+    const ws = wildSets(tl);
+    const m0 = ws[0], mt = ws[1], p0 = ws[2], pt = ws[3];
     const out = new Map();
     if (m === 0) {
       if (p) {
@@ -1433,24 +1444,10 @@ function tables(rules, h, ctx) {
       }
       if (!p && !tl) out.set(A.zero, null);
     } else {
-      const prev = wildOnly(m - 1, p, tl);
-      for (let i = 0; i < prev.length; i += 2) {
-        for (let j = 0; j < m0.length; j += 2) {
-          const k = A.or(prev[i], m0[j]);
-          if (!out.has(k)) out.set(k, cat(prev[i + 1], m0[j + 1]));
-        }
-      }
-      if (tl) {
-        const free = wildOnly(m - 1, p, 0);
-        for (let i = 0; i < free.length; i += 2) {
-          for (let j = 0; j < mt.length; j += 2) {
-            const k = A.or(free[i], mt[j]);
-            if (!out.has(k)) out.set(k, cat(free[i + 1], mt[j + 1]));
-          }
-        }
-      }
+      product(wildOnly(m - 1, p, tl), m0, out, A);
+      if (tl) product(wildOnly(m - 1, p, 0), mt, out, A);
     }
-    const res = flat(pruned(out, monotone, A));
+    const res = prunedFlat(out, monotone, A);
     d.set(key, res);
     return res;
   }
@@ -1462,21 +1459,22 @@ function tables(rules, h, ctx) {
   function variantsOf(groups) {
     const d = new Map();
     for (const g of groups) { const b = agg(g); if (!d.has(b)) d.set(b, g); }
+    const flatAggs = prunedFlat(d, monotone, A);
     const out = [];
-    for (const [b, w] of pruned(d, monotone, A)) out.push(w, b);
+    for (let i = 0; i < flatAggs.length; i += 2) out.push(flatAggs[i + 1], flatAggs[i]);
     return out;
   }
 
   /** The options of search.py's options(): for the lowest natural kind k (c of
    * it, whether k+1 and k+2 are held, up to `cap` huns in a group), each group
    * with the packed counts it removes and its variants, grouped by whether t
-   * is still to place after them: [{nat, nn, huns, isPair, byTl: [[tl after,
-   * variants], …]}]. Options taking the same tiles and huns share one entry. */
+   * is still to place after them: [{nat, nn, huns, isPair, byTl: [tl after,
+   * variants, …]}]. Options taking the same tiles and huns share one entry. */
   function options(k, c, has1, has2, cap, tl, lo) {
     c = Math.min(c, 3);
     cap = Math.min(cap, 2);
-    const fkey = idFree * 65536 + ((k << 9) | (c << 7) | (has1 << 6) | (has2 << 5) | (cap << 3));
-    let base = OPTS.get(fkey);
+    const fkey = (k << 9) | (c << 7) | (has1 << 6) | (has2 << 5) | (cap << 3);
+    let base = optsFree.get(fkey);
     if (base === undefined) {
       const same = new Map();
       for (const item of rawOptions(k, c, has1, has2, cap, chow, lo)) {
@@ -1486,30 +1484,29 @@ function tables(rules, h, ctx) {
         list.push(item);
       }
       const entries = [...same.values()].map((items) => ({ items, variants: variantsOf(items.map((it) => it.g)) }));
-      base = [entries.map(({ items, variants }) => ({ ...shape(items[0]), byTl: [[0, variants]] })), entries];
-      OPTS.set(fkey, base);
+      base = [entries.map((e) => option(e.items[0], [0, e.variants])), entries];
+      optsFree.set(fkey, base);
     }
     if (!tl) return base[0];
-    const key = idT * 65536 + ((k << 9) | (c << 7) | (has1 << 6) | (has2 << 5) | (cap << 3) | 1);
-    let got = OPTS.get(key);
+    let got = optsT.get(fkey);
     if (got === undefined) {
-      got = base[1].map(({ items, variants }) => {
+      got = base[1].map((e) => {
         const gts = [];
-        for (const it of items) for (const gt of (tHun ? it.tHun : (it.tNat.get(t) || []))) gts.push(gt);
+        for (const it of e.items) for (const gt of (tHun ? it.tHun : (it.tNat.get(t) || EMPTY))) gts.push(gt);
         const wt = variantsOf(gts);
-        return { ...shape(items[0]), byTl: wt.length ? [[1, variants], [0, wt]] : [[1, variants]] };
+        return option(e.items[0], wt.length ? [1, e.variants, 0, wt] : [1, e.variants]);
       });
-      OPTS.set(key, got);
+      optsT.set(fkey, got);
     }
     return got;
   }
-  const shape = (it) => ({ nat: it.nat, nn: it.nn, huns: it.huns, isPair: it.isPair ? 1 : 0 });
+  const option = (it, byTl) => ({ nat: it.nat, nn: it.nn, huns: it.huns, isPair: it.isPair ? 1 : 0, byTl });
 
   /** Every way to make one part's natural tiles into groups, each holding a
-   * natural tile, with huns beside them, t placed among them if tl: a Map
-   * {2 * huns used + pairs: flat list of its maximal aggregates}, for the
-   * budgets whose bits `want` sets. v packs the part's counts 3 bits per kind
-   * from kind lo (pi: the part's index). As search.py's dp. */
+   * natural tile, with huns beside them, t placed among them if tl: a flat list
+   * [2 * huns used + pairs, its maximal aggregates (flat), …], for the budgets
+   * whose bits `want` sets. v packs the part's counts 3 bits per kind from
+   * kind lo (pi: the part's index). As search.py's dp. */
   function dp(pi, lo, v, n, tl, want, shared) {
     if (!v) return tl || !(want & 1) ? EMPTY : NOTHING;
     const tab = (tl ? tabT : tabFree)[pi];
@@ -1522,7 +1519,8 @@ function tables(rules, h, ctx) {
     const out = new Map();
     const opts = options(lo + kl, (v >>> sh) & 7, ((v >>> (sh + 3)) & 7) > 0 ? 1 : 0, ((v >>> (sh + 6)) & 7) > 0 ? 1 : 0,
       (bitLength(want) - 1) >> 1, tl, lo);
-    for (const o of opts) {
+    for (let oi = 0; oi < opts.length; oi++) {
+      const o = opts[oi];
       const rest = v - o.nat;
       const n2 = n - o.nn;
       const step = 2 * o.huns + o.isPair;
@@ -1532,12 +1530,16 @@ function tables(rules, h, ctx) {
         want2 = (want >>> step) & (o.isPair ? NO_PAIR : -1) & UPTO[2 * n2] & FEASIBLE[n2 % 3];
         if (!want2) continue;
       }
-      for (const [tl2, variants] of o.byTl) {
+      const byTl = o.byTl;
+      for (let bi = 0; bi < byTl.length; bi += 2) {
+        const tl2 = byTl[bi], variants = byTl[bi + 1];
         const subMap = rest ? dp(pi, lo, rest, n2, tl2, want2, shared) : (tl2 || !(want2 & 1) ? EMPTY : NOTHING);
-        for (const [bk0, sub] of subMap) {
+        for (let q = 0; q < subMap.length; q += 2) {
+          const bk0 = subMap[q];
           if (bk0 & o.isPair) continue; // a second pair
           const bk = bk0 + step;
           if (!((want >>> bk) & 1)) continue; // a budget not asked for
+          const sub = subMap[q + 1];
           let bucket = out.get(bk);
           if (bucket === undefined) out.set(bk, (bucket = new Map()));
           for (let a = 0; a < variants.length; a += 2) {
@@ -1550,17 +1552,15 @@ function tables(rules, h, ctx) {
         }
       }
     }
-    const res = new Map();
-    for (const [bk, bucket] of out) res.set(bk, flat(pruned(bucket, monotone, A)));
+    const res = [];
+    out.forEach((bucket, bk) => { res.push(bk, prunedFlat(bucket, monotone, A)); });
     byV.set(v, res);
     tabEntries += 1;
     return res;
   }
 
-  /** dp for part i's counts `vec` and every hun budget up to cap (memoised by them). */
-  function part(i, vec, tl, cap) {
-    let v = 0, n = 0;
-    for (let x = 0; x < vec.length; x++) { v += vec[x] * 2 ** (3 * x); n += vec[x]; }
+  /** dp for part i's counts (packed in v, n tiles) and every hun budget up to cap (memoised by them). */
+  function part(i, v, n, tl, cap) {
     const d = tl ? dpT : dpFree;
     const key = ((v * 4 + i) * 2 + tl) * 32 + cap;
     let got = d.get(key);
@@ -1580,10 +1580,22 @@ function tables(rules, h, ctx) {
     return got;
   }
 
-  const EMPTY = new Map();
-  const NOTHING = new Map([[0, [A.zero, null]]]); // no tile, no hun, no pair: one empty reading
   return { gmask, part, wildOnly, wildChunks };
 }
+
+/** A part's counts packed 3 bits per kind, and how many tiles: [v, n]. */
+function packPart(counts, i) {
+  const lo = PARTS[i][0], hi = PARTS[i][1];
+  let v = 0, n = 0;
+  for (let q = lo; q < hi; q++) {
+    v += counts[q] << (3 * (q - lo));
+    n += counts[q];
+  }
+  PACKED[0] = v;
+  PACKED[1] = n;
+  return PACKED;
+}
+const PACKED = [0, 0];
 
 /** The declared melds' aggregate: the start of every reading. */
 function declaredMasks(rules, h, gmask) {
@@ -1599,90 +1611,111 @@ function declaredMasks(rules, h, gmask) {
 function bestByMasks(rules, h) {
   const ctx = rules.ctx(h);
   if (!h.huns && !h.declared.length) return bestHunFree(rules, h, ctx, h.counts); // the counts are the concealed tiles
-  const [counts, wild] = splitHuns(h.concealed, h.isHun);
+  const sh = splitHuns(h.concealed, h.isHun);
+  const counts = sh[0], wild = sh[1];
   if (!wild) return bestHunFree(rules, h, ctx, counts); // huns only among the declared melds
   const A = rules.agg;
-  const { gmask, part, wildOnly, wildChunks } = tables(rules, h, ctx);
+  const tb = tables(rules, h, ctx);
   const monotone = rules.monotone;
   const tHun = h.t_hun;
   const nMelds = 4 - h.declared.length;
   const tPart = tHun ? -1 : PART_OF[h.t];
-  // [huns, melds, pairs, t placed] taken by the parts so far, packed → [state, Map aggregate → witness]
-  let states = new Map([[0, [[0, 0, 0, 0], new Map([[declaredMasks(rules, h, gmask), null]])]]]);
+  // the states: [huns, melds, pairs, t placed] taken by the parts so far, and their aggregates (flat)
+  let states = [{ ju: 0, mu: 0, pu: 0, tu: 0, aggs: [declaredMasks(rules, h, tb.gmask), null] }];
   for (let i = 0; i < 4; i++) {
-    const [lo, hi] = PARTS[i];
-    const vec = counts.slice(lo, hi);
-    const n = vec.reduce((a, b) => a + b, 0);
+    const packed = packPart(counts, i);
+    const v = packed[0], n = packed[1];
     if (!n) continue;
     const next = new Map();
+    const order = [];
     const cap = Math.min(wild, 2 * n); // a group holds a natural tile and at most 2 huns
-    for (const tl of (i === tPart ? [1] : (tHun ? [0, 1] : [0]))) {
-      const table = part(i, vec, tl, cap);
-      for (const [[ju, mu, pu, tu], aggs] of states.values()) {
-        if (tl && tu) continue;
-        for (const [bk, sub] of table) {
+    for (let tl = i === tPart ? 1 : 0; tl <= (i === tPart || tHun ? 1 : 0); tl++) {
+      const table = tb.part(i, v, n, tl, cap);
+      for (let si = 0; si < states.length; si++) {
+        const s = states[si];
+        if (tl && s.tu) continue;
+        for (let q = 0; q < table.length; q += 2) {
+          const bk = table[q];
           const j = bk >> 1, p = bk & 1;
           const m = (n + j - 2 * p) / 3;
-          if (ju + j > wild || pu + p > 1 || mu + m > nMelds) continue;
-          const st = [ju + j, mu + m, pu + p, tu | tl];
-          const sk = ((st[0] * 8 + st[1]) * 2 + st[2]) * 2 + st[3];
+          if (s.ju + j > wild || s.pu + p > 1 || s.mu + m > nMelds) continue;
+          const sk = (((s.ju + j) * 8 + s.mu + m) * 2 + s.pu + p) * 2 + (s.tu | tl);
           let entry = next.get(sk);
-          if (entry === undefined) next.set(sk, (entry = [st, new Map()]));
-          product(aggs, sub, entry[1], A);
+          if (entry === undefined) {
+            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: new Map(), aggs: null }));
+            order.push(entry);
+          }
+          product(s.aggs, table[q + 1], entry.map, A);
         }
       }
     }
-    states = new Map();
-    for (const [sk, [st, v]] of next) states.set(sk, [st, pruned(v, monotone, A)]);
+    for (const e of order) e.aggs = prunedFlat(e.map, monotone, A);
+    states = order;
   }
-  const joins = []; // [the natural parts' aggregates, the hun-only readings that complete them, [m, p, tl]]
-  for (const [[ju, mu, pu, tu], aggs] of states.values()) {
-    const mw = nMelds - mu, pw = 1 - pu, tlw = 1 - tu;
-    if (wild - ju !== 3 * mw + 2 * pw || (tlw && !tHun)) continue;
-    const sub = wildOnly(mw, pw, tlw);
-    if (sub.length) joins.push([aggs, sub, [mw, pw, tlw]]);
+  const joins = []; // the natural parts' aggregates and the hun-only readings that complete them
+  for (const s of states) {
+    const mw = nMelds - s.mu, pw = 1 - s.pu, tlw = 1 - s.tu;
+    if (wild - s.ju !== 3 * mw + 2 * pw || (tlw && !tHun)) continue;
+    const sub = tb.wildOnly(mw, pw, tlw);
+    if (sub.length) joins.push(s.aggs, monotone ? tb.wildChunks(mw, pw, tlw) : sub);
   }
-  if (monotone) return bestBounded(rules, h, joins.map(([aggs, , mpt]) => [aggs, wildChunks(...mpt)]));
+  if (monotone) return bestBounded(rules, h, joins);
   const final = new Map();
-  for (const [aggs, sub] of joins) product(aggs, sub, final, A);
-  return bestClaimOf(rules, h, flat(final));
+  for (let q = 0; q < joins.length; q += 2) product(joins[q], joins[q + 1], final, A);
+  const flatFinal = [];
+  final.forEach((w, x) => { flatFinal.push(x, w); });
+  return bestClaimOf(rules, h, flatFinal);
 }
 
 /** The best claim over every aggregate x | y (x of the natural parts, y a
- * hun-only reading), without scoring them all (see search.py's _best_bounded). */
+ * hun-only reading), without scoring them all (see search.py's _best_bounded):
+ * the x are tried from the highest bound down and stop once the bound cannot
+ * beat the best found; within x, each chunk of the y is skipped the same way,
+ * and a y reaching x's bound ends x's turn. joins: [aggregates, chunks, …]. */
 function bestBounded(rules, h, joins) {
   const A = rules.agg;
   const d = claimsFor(rules, rules.hkey(h));
-  const claim = (x) => d.get(x) || claimNew(rules, h, d, x);
   const cands = [];
-  for (const [aggs, chunkList] of joins) {
-    const top = chunkList[0][0];
-    for (const [x, w] of aggs) cands.push([claim(A.or(x, top)), x, w, chunkList]);
+  for (let q = 0; q < joins.length; q += 2) {
+    const aggs = joins[q], chunkList = joins[q + 1];
+    const top = chunkList[0];
+    for (let i = 0; i < aggs.length; i += 2) {
+      const xt = A.or(aggs[i], top);
+      cands.push({ bound: d.get(xt) || claimNew(rules, h, d, xt), x: aggs[i], w: aggs[i + 1], chunks: chunkList });
+    }
   }
-  cands.sort((a, b) => compareClaims(b[0], a[0]));
+  cands.sort((a, b) => compareClaims(b.bound, a.bound));
   let best = null;
   let bestWit = null;
-  for (const [bound, x, w, chunkList] of cands) {
+  for (let ci = 0; ci < cands.length; ci++) {
+    const c0 = cands[ci];
+    const bound = c0.bound, x = c0.x, chunkList = c0.chunks;
     if (best !== null && compareClaims(bound, best) <= 0) break;
-    const many = chunkList.length > 2;
-    for (const [ctop, items] of (many ? chunkList.slice(1) : chunkList.slice(0, 1))) {
-      if (best !== null && many && compareClaims(claim(A.or(x, ctop)), best) <= 0) continue;
+    const many = chunkList.length > 4; // [bound, items] of all, then of each run when there are several
+    for (let k = many ? 2 : 0; k < (many ? chunkList.length : 2); k += 2) {
+      if (best !== null && many) {
+        const xt = A.or(x, chunkList[k]);
+        if (compareClaims(d.get(xt) || claimNew(rules, h, d, xt), best) <= 0) continue;
+      }
+      const items = chunkList[k + 1];
       let reached = false;
       for (let i = 0; i < items.length; i += 2) {
-        const c = claim(A.or(x, items[i]));
+        const xy = A.or(x, items[i]);
+        const c = d.get(xy) || claimNew(rules, h, d, xy);
         if (best === null || compareClaims(c, best) > 0) {
           best = c;
-          bestWit = cat(w, items[i + 1]);
+          bestWit = cat(c0.w, items[i + 1]);
         }
         if (compareClaims(c, bound) === 0) { reached = true; break; }
       }
       if (reached) break;
     }
   }
-  return best === null ? [null, null] : [best, bestWit];
+  return best === null ? NONE : [best, bestWit];
 }
+const NONE = [null, null];
 
-/** [bound, items] for all the items, then for each run of `size` of them in
+/** [bound, items, …] for all the items, then for each run of `size` of them in
  * the order of their bits: the bound of a set is every bit any item has, and
  * the fewest complemented-AND bits any item has. */
 function chunks(items, A, size = 8) {
@@ -1695,13 +1728,17 @@ function chunks(items, A, size = 8) {
     if (!A.na) return top;
     return A.or(A.andNot(top, A.na), topNa === null ? A.na : A.and(topNa, A.na));
   };
-  const pairs = [];
-  for (let i = 0; i < items.length; i += 2) pairs.push([items[i], items[i + 1]]);
-  pairs.sort((a, b) => A.cmp(a[0], b[0]));
+  const idx = [];
+  for (let i = 0; i < items.length; i += 2) idx.push(i);
+  idx.sort((a, b) => A.cmp(items[a], items[b]));
   const runs = [];
-  for (let i = 0; i < pairs.length; i += size) runs.push(pairs.slice(i, i + size).flat());
-  const out = [[bound(items), items]];
-  if (runs.length > 1) for (const r of runs) out.push([bound(r), r]);
+  for (let i = 0; i < idx.length; i += size) {
+    const run = [];
+    for (const q of idx.slice(i, i + size)) run.push(items[q], items[q + 1]);
+    runs.push(run);
+  }
+  const out = [bound(items), items];
+  if (runs.length > 1) for (const r of runs) out.push(bound(r), r);
   return out;
 }
 
@@ -1722,19 +1759,18 @@ function bestHunFree(rules, h, ctx, counts) {
   let wit = null;
   let multi = null; // the parts with several aggregates, joined (a flat list)
   for (let i = 0; i < 4; i++) {
-    const lo = PARTS[i][0], hi = PARTS[i][1];
-    let v = 0;
-    for (let q = lo; q < hi; q++) v += counts[q] * 2 ** (3 * (q - lo));
+    const packed = packPart(counts, i);
+    const v = packed[0];
     let ent = row[i].get(v);
-    if (ent === undefined) ent = hunFreeEntry(rules, h, ctx, row, counts, i, v);
-    const [p, sub, one] = ent;
-    if (one !== null) { // one aggregate (or an empty part): fold it in
-      x = A.or(x, one[0]);
-      wit = cat(wit, one[1]);
-      pairs += p;
-    } else if (sub === null) return [null, null];
+    if (ent === undefined) ent = hunFreeEntry(rules, h, ctx, row, i, v, packed[1]);
+    if (ent.one !== null) { // one aggregate (or an empty part): fold it in
+      x = A.or(x, ent.one);
+      wit = cat(wit, ent.oneWit);
+      pairs += ent.pairs;
+    } else if (ent.sub === null) return NONE;
     else {
-      pairs += p;
+      pairs += ent.pairs;
+      const sub = ent.sub;
       if (multi === null) multi = sub;
       else {
         const m2 = [];
@@ -1745,7 +1781,7 @@ function bestHunFree(rules, h, ctx, counts) {
       }
     }
   }
-  if (pairs !== 1) return [null, null];
+  if (pairs !== 1) return NONE;
   if (h.declared.length) x = A.or(x, declaredMasks(rules, h, tables(rules, h, ctx).gmask));
   if (multi === null) return bestClaimOf(rules, h, [x, wit]);
   const final = [];
@@ -1753,25 +1789,26 @@ function bestHunFree(rules, h, ctx, counts) {
   return bestClaimOf(rules, h, final);
 }
 
-/** Part i's entry in the hun-free index: [pairs, aggregates (a flat list) or null when
- * the part's tiles make no shape, the one [aggregate, witness] when there is only one]. */
-function hunFreeEntry(rules, h, ctx, row, counts, i, v) {
+/** Part i's entry in the hun-free index: {pairs, sub: its aggregates (flat) or
+ * null when the part's tiles make no shape, one/oneWit: the aggregate when there is only one}. */
+function hunFreeEntry(rules, h, ctx, row, i, v, n) {
   const tab = row[i];
   if (tab.size > CACHE_LIMIT / 16) tab.clear();
-  const [lo, hi] = PARTS[i];
-  const vec = Array.prototype.slice.call(counts, lo, hi);
-  const n = vec.reduce((a, b) => a + b, 0);
   const r = n % 3;
   let ent;
-  if (!n) ent = [0, [], [rules.agg.zero, null]]; // an empty part: an aggregate that changes nothing
-  else if (r === 1) ent = [0, null, null];
+  if (!n) ent = { pairs: 0, sub: EMPTY_SUB, one: rules.agg.zero, oneWit: null }; // an empty part changes nothing
+  else if (r === 1) ent = { pairs: 0, sub: null, one: null, oneWit: null };
   else {
-    const sub = tables(rules, h, ctx).part(i, vec, i === PART_OF[h.t] ? 1 : 0, 0).get(r >> 1) || null;
-    ent = [r >> 1, sub, sub !== null && sub.length === 2 ? [sub[0], sub[1]] : null];
+    const table = tables(rules, h, ctx).part(i, v, n, i === PART_OF[h.t] ? 1 : 0, 0);
+    let sub = null;
+    for (let q = 0; q < table.length; q += 2) if (table[q] === r >> 1) sub = table[q + 1];
+    const single = sub !== null && sub.length === 2;
+    ent = { pairs: r >> 1, sub, one: single ? sub[0] : null, oneWit: single ? sub[1] : null };
   }
   tab.set(v, ent);
   return ent;
 }
+const EMPTY_SUB = [];
 
 /** The best claim among the final [aggregate, witness, …] (flat), and its decomposition. */
 function bestClaimOf(rules, h, final) {
@@ -1785,7 +1822,7 @@ function bestClaimOf(rules, h, final) {
       bestWit = final[i + 1];
     }
   }
-  return best === null ? [null, null] : [best, bestWit];
+  return best === null ? NONE : [best, bestWit];
 }
 
 /** The claims cached for one set of hand-level values: aggregate → claim. */
@@ -1801,7 +1838,8 @@ function claimsFor(rules, hk) {
 /** The claim of one aggregate not yet in d (the claims for h's hand-level values). */
 function claimNew(rules, h, d, x) {
   if (d.size > CACHE_LIMIT) d.clear();
-  const [om, am, pm] = rules.agg.unpack(x);
+  const f = rules.agg.unpack(x);
+  const om = f[0], am = f[1], pm = f[2];
   const og = om | pm, ag = am & pm;
   const held = rules.holdsAgg(h, om, am, og, ag, pm);
   const lifted = rules.conflicts.length ? rules.unlessAgg(h, om, am, og, ag, pm) : 0n;
@@ -1812,7 +1850,8 @@ function claimNew(rules, h, d, x) {
 
 /** Forget every table and cache the search keeps (for memory, and for tests). */
 function clearTables(rules) {
-  for (const m of [DEC, SHAPE, PART_SHAPE, CTX_ID, TAB, DP, RAW, OPTS, GMASK_CTX, HF]) m.clear();
+  for (const m of [DEC, SHAPE, PART_SHAPE, CTX_ID, BUILDERS, FREE, RAW, GMASK_CTX, HF]) m.clear();
+  tabEntries = 0;
   for (const m of [rules.resolveCache, rules.claimCache, rules.displayCache, rules.subsetInfo]) m.clear();
 }
 
@@ -1888,7 +1927,7 @@ function claimedByKind(rules, mask) {
   return byKind;
 }
 
-/** [formula text, its value, indices of the patterns shown, their ids] for a
+/** [formula text, its value, indices of the patterns shown, their ids, their names] for a
  * claimed mask: a claimed pattern shows when the algebra used its value. Cached per mask. */
 function claimDisplay(rules, mask) {
   let got = rules.displayCache.get(mask);
@@ -1897,7 +1936,8 @@ function claimDisplay(rules, mask) {
     const usedSet = new Set(used);
     const shownIdx = [];
     for (let i = 0; i < rules.ids.length; i++) if ((mask >> BigInt(i)) & 1n && usedSet.has(i)) shownIdx.push(i);
-    got = [`${text || 1} = ${shown(value)}`, value, shownIdx, shownIdx.map((i) => rules.ids[i])];
+    got = [`${text || 1} = ${shown(value)}`, value, shownIdx, shownIdx.map((i) => rules.ids[i]),
+      shownIdx.map((i) => rules.names[i])];
     rules.displayCache.set(mask, got);
   }
   return got;
@@ -1905,39 +1945,65 @@ function claimDisplay(rules, mask) {
 
 /** The groups for people, the declared melds first and the pair last: faces, the
  * actual tiles (a hun shows which hun tile stood there; huns standing for
- * their own face first), and a text such as `4m=1m 5m* 6m=2m`. */
+ * their own face first), and a text such as `4m=1m 5m* 6m=2m` (face=hun tile,
+ * * the winning tile); declared melds in [ ] (exposed) or ( ) (concealed kong). */
 function decomposition(h, concealedGroups) {
-  const hunLeft = h.concealed.filter((k) => h.isHun[k]);
-  if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
+  const groups = h.declared.slice();
+  for (const g of concealedGroups) if (g.kind !== PAIR) groups.push(g);
+  for (const g of concealedGroups) if (g.kind === PAIR) groups.push(g);
+  let hunLeft = null; // the hun tiles of the hand not yet shown, the winning tile aside
   const out = [];
-  const pending = [];
-  const groups = h.declared.concat(concealedGroups.filter((g) => g.kind !== PAIR), concealedGroups.filter((g) => g.kind === PAIR));
+  let pending = null;
   for (const g of groups) {
+    if (g.nhuns === 0 || g.declared) { // every tile is its own face: the same display every time
+      out.push(shownGroup(g, g.faceNames.slice(), fixedText(g)));
+      continue;
+    }
+    if (hunLeft === null) {
+      hunLeft = h.concealed.filter((k) => h.isHun[k]);
+      if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
+    }
     const tiles = [];
-    g.faces.forEach((f, s) => {
-      const hf = g.hunmask[s];
-      if (!hf || g.declared) tiles.push(f); // a declared meld's huns are their own faces
+    for (let s = 0; s < g.faces.length; s++) {
+      const f = g.faces[s];
+      if (!g.hunmask[s]) tiles.push(f);
       else if (s === g.tslot) tiles.push(h.t);
       else if (hunLeft.includes(f)) { // a hun standing for its own face shows as itself
         hunLeft.splice(hunLeft.indexOf(f), 1);
         tiles.push(f);
       } else {
-        tiles.push(null);
-        pending.push([out.length, tiles.length - 1]);
+        tiles.push(-1);
+        (pending || (pending = [])).push(out.length, s);
       }
-    });
-    out.push({ meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed,
-      faces: g.faces.map((f) => NAMES[f]), tiles, huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null });
+    }
+    out.push(shownGroup(g, tiles, null));
   }
-  for (const [gi, si] of pending) out[gi].tiles[si] = hunLeft.shift();
+  if (pending !== null) for (let i = 0; i < pending.length; i += 2) out[pending[i]].tiles[pending[i + 1]] = hunLeft.shift();
   for (const d of out) {
-    const parts = d.faces.map((f, s) => (NAMES[d.tiles[s]] === f ? f : `${f}=${NAMES[d.tiles[s]]}`) + (s === d.winning_slot ? "*" : ""));
-    d.tiles = d.tiles.map((x) => NAMES[x]);
-    let text = parts.join(" ");
-    if (d.declared) text = d.concealed ? `(${text})` : `[${text}]`;
-    d.text = text;
+    if (d.text !== null) continue;
+    const parts = [];
+    for (let s = 0; s < d.faces.length; s++) {
+      const tile = NAMES[d.tiles[s]];
+      parts.push((tile === d.faces[s] ? tile : `${d.faces[s]}=${tile}`) + (s === d.winning_slot ? "*" : ""));
+      d.tiles[s] = tile;
+    }
+    d.text = parts.join(" ");
   }
   return out;
+}
+
+function shownGroup(g, tiles, text) {
+  return { meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed, faces: g.faceNames.slice(),
+    tiles, huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null, text };
+}
+
+/** The text of a group whose tiles are their own faces (kept on the group). */
+function fixedText(g) {
+  if (g.text === undefined) {
+    const text = g.faceNames.map((f, s) => f + (s === g.tslot ? "*" : "")).join(" ");
+    g.text = !g.declared ? text : g.concealed ? `(${text})` : `[${text}]`;
+  }
+  return g.text;
 }
 
 /** The score of one hand, without the display. reason: null on a win, else
@@ -1971,21 +2037,16 @@ function invalid(reqId, msg) {
 }
 
 function result(rules, req, h, best, groups, display = true) {
-  const res = { id: req.id };
   if (best === null) {
-    Object.assign(res, { win: false, fan: 0, total: 0, patterns: [], names: [], formula: "",
-      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" });
-    res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
-    return res;
+    return { id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [], formula: "",
+      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair", hun_kinds: h.hun_kinds.map((k) => NAMES[k]) };
   }
   const c = claimOf(rules, best, h);
-  const [formula, , shownIdx] = claimDisplay(rules, best[2]);
-  Object.assign(res, { win: c.win, fan: c.fan, total: c.total, patterns: c.patterns.slice(),
-    names: shownIdx.map((i) => rules.names[i]), formula });
-  if (c.reason) {
-    res.reason = c.reason;
-    res.message = `fan ${c.fan} is below the ${rules.minFan} needed to win`;
-  }
+  const shown = claimDisplay(rules, best[2]);
+  const res = c.win
+    ? { id: req.id, win: true, fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0] }
+    : { id: req.id, win: false, fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0],
+      reason: c.reason, message: `fan ${c.fan} is below the ${rules.minFan} needed to win` };
   res.winning_tile = NAMES[h.t];
   res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
   if (display) res.decomposition = decomposition(h, groups);

@@ -3,7 +3,7 @@
 // A port of engine/hand.py. Groups are interned: one Group object per distinct
 // group, so === is Python's tuple equality and a group can carry its cached masks.
 
-import { RANK_OF, SUIT_OF } from "./tiles.mjs";
+import { NAMES, RANK_OF, SUIT_OF } from "./tiles.mjs";
 
 export const PAIR = 0, CHOW = 1, PUNG = 2, KONG = 3;
 export const GROUP_KIND_NAMES = ["pair", "chow", "pung", "kong"];
@@ -42,7 +42,7 @@ export function splitHuns(tiles, isHun) {
 /** One group of a decomposition: kind (PAIR/CHOW/PUNG/KONG), faces (the tile each
  * slot stands for, lowest first), hunmask (that slot holds a hun tile), declared,
  * concealed, tslot (the winning tile's slot, or -1), nhuns, suit and rank of the
- * lowest face. `key` names it; `smask` caches the atom bits that read it alone. */
+ * lowest face. `key` names it. */
 export class Group {
   constructor(kind, faces, hunmask, declared, concealed, tslot, key) {
     this.kind = kind;
@@ -55,7 +55,9 @@ export class Group {
     this.suit = SUIT_OF[faces[0]];
     this.rank = RANK_OF[faces[0]];
     this.key = key;
-    this.smask = undefined;
+    this.faceNames = faces.map((f) => NAMES[f]);
+    this.smask = undefined; // its atom bits that read it alone (search.mjs)
+    this.text = undefined; // its text when every tile is its own face (result.mjs)
   }
 }
 
@@ -65,7 +67,7 @@ export function makeGroup(kind, faces, hunmask, declared = false, concealed = tr
   const key = `${kind}:${faces.join(",")}:${hunmask.map((b) => (b ? 1 : 0)).join("")}:${declared ? 1 : 0}${concealed ? 1 : 0}:${tslot}`;
   let g = GROUPS.get(key);
   if (g === undefined) {
-    g = new Group(kind, Object.freeze(faces.slice()), Object.freeze(hunmask.slice()), declared, concealed, tslot, key);
+    g = new Group(kind, faces.slice(), hunmask.slice(), declared, concealed, tslot, key);
     GROUPS.set(key, g);
   }
   return g;

@@ -71,7 +71,7 @@ function claimedByKind(rules, mask) {
   return byKind;
 }
 
-/** [formula text, its value, indices of the patterns shown, their ids] for a
+/** [formula text, its value, indices of the patterns shown, their ids, their names] for a
  * claimed mask: a claimed pattern shows when the algebra used its value. Cached per mask. */
 export function claimDisplay(rules, mask) {
   let got = rules.displayCache.get(mask);
@@ -80,7 +80,8 @@ export function claimDisplay(rules, mask) {
     const usedSet = new Set(used);
     const shownIdx = [];
     for (let i = 0; i < rules.ids.length; i++) if ((mask >> BigInt(i)) & 1n && usedSet.has(i)) shownIdx.push(i);
-    got = [`${text || 1} = ${shown(value)}`, value, shownIdx, shownIdx.map((i) => rules.ids[i])];
+    got = [`${text || 1} = ${shown(value)}`, value, shownIdx, shownIdx.map((i) => rules.ids[i]),
+      shownIdx.map((i) => rules.names[i])];
     rules.displayCache.set(mask, got);
   }
   return got;
@@ -88,39 +89,65 @@ export function claimDisplay(rules, mask) {
 
 /** The groups for people, the declared melds first and the pair last: faces, the
  * actual tiles (a hun shows which hun tile stood there; huns standing for
- * their own face first), and a text such as `4m=1m 5m* 6m=2m`. */
+ * their own face first), and a text such as `4m=1m 5m* 6m=2m` (face=hun tile,
+ * * the winning tile); declared melds in [ ] (exposed) or ( ) (concealed kong). */
 function decomposition(h, concealedGroups) {
-  const hunLeft = h.concealed.filter((k) => h.isHun[k]);
-  if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
+  const groups = h.declared.slice();
+  for (const g of concealedGroups) if (g.kind !== PAIR) groups.push(g);
+  for (const g of concealedGroups) if (g.kind === PAIR) groups.push(g);
+  let hunLeft = null; // the hun tiles of the hand not yet shown, the winning tile aside
   const out = [];
-  const pending = [];
-  const groups = h.declared.concat(concealedGroups.filter((g) => g.kind !== PAIR), concealedGroups.filter((g) => g.kind === PAIR));
+  let pending = null;
   for (const g of groups) {
+    if (g.nhuns === 0 || g.declared) { // every tile is its own face: the same display every time
+      out.push(shownGroup(g, g.faceNames.slice(), fixedText(g)));
+      continue;
+    }
+    if (hunLeft === null) {
+      hunLeft = h.concealed.filter((k) => h.isHun[k]);
+      if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
+    }
     const tiles = [];
-    g.faces.forEach((f, s) => {
-      const hf = g.hunmask[s];
-      if (!hf || g.declared) tiles.push(f); // a declared meld's huns are their own faces
+    for (let s = 0; s < g.faces.length; s++) {
+      const f = g.faces[s];
+      if (!g.hunmask[s]) tiles.push(f);
       else if (s === g.tslot) tiles.push(h.t);
       else if (hunLeft.includes(f)) { // a hun standing for its own face shows as itself
         hunLeft.splice(hunLeft.indexOf(f), 1);
         tiles.push(f);
       } else {
-        tiles.push(null);
-        pending.push([out.length, tiles.length - 1]);
+        tiles.push(-1);
+        (pending || (pending = [])).push(out.length, s);
       }
-    });
-    out.push({ meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed,
-      faces: g.faces.map((f) => NAMES[f]), tiles, huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null });
+    }
+    out.push(shownGroup(g, tiles, null));
   }
-  for (const [gi, si] of pending) out[gi].tiles[si] = hunLeft.shift();
+  if (pending !== null) for (let i = 0; i < pending.length; i += 2) out[pending[i]].tiles[pending[i + 1]] = hunLeft.shift();
   for (const d of out) {
-    const parts = d.faces.map((f, s) => (NAMES[d.tiles[s]] === f ? f : `${f}=${NAMES[d.tiles[s]]}`) + (s === d.winning_slot ? "*" : ""));
-    d.tiles = d.tiles.map((x) => NAMES[x]);
-    let text = parts.join(" ");
-    if (d.declared) text = d.concealed ? `(${text})` : `[${text}]`;
-    d.text = text;
+    if (d.text !== null) continue;
+    const parts = [];
+    for (let s = 0; s < d.faces.length; s++) {
+      const tile = NAMES[d.tiles[s]];
+      parts.push((tile === d.faces[s] ? tile : `${d.faces[s]}=${tile}`) + (s === d.winning_slot ? "*" : ""));
+      d.tiles[s] = tile;
+    }
+    d.text = parts.join(" ");
   }
   return out;
+}
+
+function shownGroup(g, tiles, text) {
+  return { meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed, faces: g.faceNames.slice(),
+    tiles, huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null, text };
+}
+
+/** The text of a group whose tiles are their own faces (kept on the group). */
+function fixedText(g) {
+  if (g.text === undefined) {
+    const text = g.faceNames.map((f, s) => f + (s === g.tslot ? "*" : "")).join(" ");
+    g.text = !g.declared ? text : g.concealed ? `(${text})` : `[${text}]`;
+  }
+  return g.text;
 }
 
 /** The score of one hand, without the display. reason: null on a win, else
@@ -154,21 +181,16 @@ export function invalid(reqId, msg) {
 }
 
 export function result(rules, req, h, best, groups, display = true) {
-  const res = { id: req.id };
   if (best === null) {
-    Object.assign(res, { win: false, fan: 0, total: 0, patterns: [], names: [], formula: "",
-      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" });
-    res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
-    return res;
+    return { id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [], formula: "",
+      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair", hun_kinds: h.hun_kinds.map((k) => NAMES[k]) };
   }
   const c = claimOf(rules, best, h);
-  const [formula, , shownIdx] = claimDisplay(rules, best[2]);
-  Object.assign(res, { win: c.win, fan: c.fan, total: c.total, patterns: c.patterns.slice(),
-    names: shownIdx.map((i) => rules.names[i]), formula });
-  if (c.reason) {
-    res.reason = c.reason;
-    res.message = `fan ${c.fan} is below the ${rules.minFan} needed to win`;
-  }
+  const shown = claimDisplay(rules, best[2]);
+  const res = c.win
+    ? { id: req.id, win: true, fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0] }
+    : { id: req.id, win: false, fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0],
+      reason: c.reason, message: `fan ${c.fan} is below the ${rules.minFan} needed to win` };
   res.winning_tile = NAMES[h.t];
   res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
   if (display) res.decomposition = decomposition(h, groups);
