@@ -184,3 +184,43 @@ def waits_lines(seed: int, n: int) -> list[bytes]:
             req["tianting"] = True
         out.append(json.dumps(req, ensure_ascii=False).encode())
     return out
+
+
+def outcome_lines(seed: int, n: int) -> list[str]:
+    """n settlement outcomes as JSON lines: mostly valid ones (drawn hands, wins, kongs
+    won and not, 坐庄/拉庄, 铲, 相公), some with a field wrong."""
+    rng = random.Random(seed)
+    tiles = ["1m", "5p", "9s", "E", "C", "7p", "2s", "5m", "P", "8p"]
+    out = []
+    for _ in range(n):
+        dealer = rng.randrange(4)
+        winner = rng.choice([None, 0, 1, 2, 3])
+        kongs = []
+        for t in rng.sample(tiles, rng.choice([0, 0, 1, 2, 3, 4])):
+            kongs.append({"seat": rng.randrange(4), "type": rng.choice(["exposed", "added", "concealed", "hun"]), "tile": t})
+        mine = [k for k in kongs if k["seat"] == winner]
+        if mine and rng.random() < 0.5:
+            mine[-1]["won"] = True
+        o: dict[str, Any] = {"id": rng.randrange(1000), "dealer": dealer, "winner": winner}
+        if rng.random() < 0.7:
+            o["lazhuang"] = [0 if s == dealer else rng.choice([0, 0, 1, 2, 2, 3]) for s in range(4)]
+        if rng.random() < 0.5:
+            o["zuozhuang"] = rng.choice([True, False])
+        if kongs or rng.random() < 0.2:
+            o["kongs"] = kongs
+        if rng.random() < 0.3:
+            o["chan"] = rng.choice([True, False, None])
+        if rng.random() < 0.3:
+            o["xianggong"] = sorted(rng.sample(range(4), rng.choice([0, 1, 2])))
+        if winner is not None:
+            o["total"] = rng.choice([0, 1, 2, 4, 28, 112, 300, 10**9])
+        if rng.random() < 0.15:
+            k = rng.choice(["dealer", "winner", "total", "lazhuang", "kongs", "chan", "xianggong", "zuozhuang", "dealr",
+                            "options", "profile"])
+            o[k] = rng.choice(WEIRD + [4, -1, [0, 0], [0, 0, 0, 0, 0], [{"seat": 0}], [{"seat": 0, "type": "x", "tile": "E"}],
+                                       [{"seat": 5, "type": "hun", "tile": "E"}], [{"seat": 0, "type": "hun", "tile": "EE"}],
+                                       [{"seat": 0, "type": "hun", "tile": "E", "won": 1}], [0, 0], [1, 1], 10**10])
+        if rng.random() < 0.03:
+            o = rng.choice([[], "x", None, 1])  # type: ignore[assignment]
+        out.append(json.dumps(o, ensure_ascii=False))
+    return out

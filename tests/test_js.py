@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.jsdiff import request_lines, waits_lines
+from tests.jsdiff import outcome_lines, request_lines, waits_lines
 from tjmj_dsl.api import compile_rules
 from tjmj_dsl.backends.codegen import load_generated
 from tjmj_dsl.cli import _lines
@@ -38,9 +38,10 @@ def python_answers(scorer_py: str, data: bytes) -> list[str]:
     with open(scorer_py, encoding="utf-8") as f:
         mod = load_generated(f.read(), "tjmj_js_diff_peer")
 
-    def one(r: Any) -> Any:
-        return mod.waits(r) if isinstance(r, dict) and "draw" not in r else mod.score(r)
-    return list(jsonl(_lines(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")), one))
+    def one(r: Any) -> Any:  # as the module run as a program answers
+        return mod.waits(r) if isinstance(r, dict) and r.get("draw") is None else mod.score(r)
+    return list(jsonl(_lines(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")), one,
+                      lambda i, e: mod.refusal(mod.RULES, i, e)))
 
 
 def node_answers(scorer_mjs: str, data: bytes) -> list[str]:
@@ -89,7 +90,10 @@ def test_ten_thousand_random_requests_answer_alike() -> None:
     assert sum(1 for r in kinds if r.get("reason") == "no_winning_shape") > 300
     assert sum(1 for r in kinds if r.get("reason") == "invalid_request") > 500
     assert sum(1 for r in kinds if "waits" in r) > 150
-    assert sum(1 for r in kinds if str(r.get("error", "")).startswith("line") and "not JSON" in str(r.get("error"))) > 50
+    codes = [r["error"]["code"] for r in kinds if r.get("error")]
+    for code in ("not_json", "not_utf8", "not_object", "unknown_field", "missing_field", "wrong_type", "bad_tile",
+                 "bad_value", "tile_count", "too_many_copies", "rules_mismatch", "unknown_option", "indicator_on_wall"):
+        assert codes.count(code) >= 3, code
     shown = [r for r in kinds if r.get("decomposition")]
     assert sum(1 for r in shown if sum(h for g in r["decomposition"] for h in g["huns"]) >= 6) > 100
 
@@ -151,6 +155,24 @@ def test_wide_masks_answer_alike(tmp_path: Any) -> None:
     run_both(str(d), request_lines(5, 600, list(PROFILES), OPTIONS))
 
 
+def test_settle_answers_alike() -> None:
+    """settle() of both modules on the same outcomes, valid and not, under options that change payments."""
+    assert NODE is not None
+    script = ("const { settle, parseJson, toJson } = await import(process.argv[1]);\n"
+              "const lines = (await import('node:fs')).readFileSync(0, 'utf8').split('\\n').filter(Boolean);\n"
+              "process.stdout.write(lines.map((l) => toJson(settle(parseJson(l)))).join('\\n') + '\\n');\n")
+    for directory, seed in ((GEN, 1), (PROFILES["seed-000-coins"], 2), (PROFILES["seed-000-fan"], 3)):
+        lines = outcome_lines(seed, 1000)
+        with open(os.path.join(directory, "scorer.py"), encoding="utf-8") as f:
+            mod = load_generated(f.read(), "tjmj_js_settle_peer")
+        py = [json.dumps(mod.settle(json.loads(line)), ensure_ascii=False) for line in lines]
+        out = subprocess.run([NODE, "--input-type=module", "-e", script, os.path.join(directory, "scorer.mjs")],
+                             input="\n".join(lines), capture_output=True, text=True, timeout=300, check=True)
+        assert_same(py, out.stdout.splitlines(), [])
+        answers = [json.loads(a) for a in py]
+        assert sum(1 for a in answers if a.get("payments")) > 300 and sum(1 for a in answers if a.get("error")) > 50
+
+
 def test_jsonl_runner_answers_each_line_as_it_comes() -> None:
     """A co-process: each answer is written (flushed) before the next request is sent."""
     assert NODE is not None
@@ -165,7 +187,7 @@ def test_jsonl_runner_answers_each_line_as_it_comes() -> None:
             if i == 0:
                 assert (answer["id"], answer["win"], answer["fan"], answer["formula"]) == (1, True, 2, "1×2 = 2")
             elif i == 1:
-                assert answer["reason"] == "invalid_request" and answer["error"].startswith("line 2: not JSON")
+                assert answer["reason"] == "invalid_request" and answer["error"]["code"] == "not_json"
             else:
                 assert [w["tile"] for w in answer["waits"]] == ["3s", "6s"]
     finally:
@@ -175,16 +197,47 @@ def test_jsonl_runner_answers_each_line_as_it_comes() -> None:
 
 
 def test_the_module_reads_plain_objects_and_shows_results_as_the_cli() -> None:
-    script = ("import { score, waits, parseHand, showResult } from " + json.dumps(os.path.join(GEN, "scorer.mjs")) + ";\n"
-              "const r = score({...parseHand('123456789m 1m2m EE +5m'), indicator: '1m'});\n"
-              "console.log(showResult(r));\n"
-              "console.log(JSON.stringify(waits({concealed: '345m123sEEE77m45s', indicator: '7p'}).map((w) => w.tile)));\n"
+    script = ("import { score, parseHand, showResult } from " + json.dumps(os.path.join(GEN, "scorer.mjs")) + ";\n"
+              "console.log(showResult(score({...parseHand('123456789m 1m2m EE +5m'), indicator: '1m'})));\n"
+              "console.log(showResult(score({...parseHand('345m 123s EEE 456s 9m +7p'), indicator: '7p'})));\n"
               "try { parseHand('12x'); } catch (e) { console.log(e.message, e.pos); }\n")
     assert NODE is not None
     out = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    # the README's command-line examples of these hands
     assert out.stdout.splitlines() == [
         "WIN: fan 28, total 28   (3+4)×2×2 = 28   捉5(zhuo5) 龙(long) 双混吊(shuanghun) 本混(benhun)",
         "  1m 2m 3m  |  4m 5m 6m  |  4m=1m 5m* 6m=2m  |  7m 8m 9m  |  E E   (huns: 1m 2m; * = winning tile 5m)",
-        '["3s","6s"]',
+        "no win: fan 1, total 0   1 = 1   提溜(tiliu)",
+        "  reason: below_min_fan: fan 1 is below the 2 needed to win",
+        "  3m 4m 5m  |  1s 2s 3s  |  4s 5s 6s  |  E E E  |  9m 9m=7p*   (huns: 7p 8p; * = winning tile 7p)",
         "'x' is not a suit 2",
     ]
+
+
+def test_readme_javascript_examples_run(tmp_path: Any) -> None:
+    """Every ```js block of the README runs under node from the repository root (its asserts hold)."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        blocks = re.findall(r"```js\n(.*?)```", f.read(), re.S)
+    assert blocks
+    assert NODE is not None
+    for i, block in enumerate(blocks):
+        path = os.path.join(ROOT, f".readme_example_{i}.mjs")
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(block)
+            out = subprocess.run([NODE, path], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        finally:
+            os.remove(path)
+        assert out.returncode == 0, block + out.stderr
+
+
+def test_the_types_name_every_export() -> None:
+    """scorer.d.ts declares exactly the functions scorer.mjs exports, and the request flags of its rules."""
+    assert NODE is not None
+    script = f"const m = await import({json.dumps(os.path.join(GEN, 'scorer.mjs'))}); console.log(Object.keys(m).sort().join(' '))"
+    out = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    with open(os.path.join(GEN, "scorer.d.ts"), encoding="utf-8") as f:
+        dts = f.read()
+    assert sorted(re.findall(r"^export function (\w+)\(", dts, re.M)) == out.stdout.split()
+    for flag in ("tianhu", "dihu", "tianting"):
+        assert f"  {flag}?: boolean | null;" in dts

@@ -64,7 +64,10 @@ export class Group {
 const GROUPS = new Map();
 
 export function makeGroup(kind, faces, hunmask, declared = false, concealed = true, tslot = -1) {
-  const key = `${kind}:${faces.join(",")}:${hunmask.map((b) => (b ? 1 : 0)).join("")}:${declared ? 1 : 0}${concealed ? 1 : 0}:${tslot}`;
+  // the faces follow from the kind and the lowest face; hunmask holds at most 4 slots
+  let hun = 0;
+  for (let i = 0; i < hunmask.length; i++) if (hunmask[i]) hun |= 1 << i;
+  const key = ((((kind * 34 + faces[0]) * 16 + hun) * 2 + (declared ? 1 : 0)) * 2 + (concealed ? 1 : 0)) * 8 + tslot + 1;
   let g = GROUPS.get(key);
   if (g === undefined) {
     g = new Group(kind, faces.slice(), hunmask.slice(), declared, concealed, tslot, key);

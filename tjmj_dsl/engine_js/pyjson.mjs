@@ -18,6 +18,7 @@ export class JSONDecodeError extends Error {
     const colno = cp - codePoints(doc, before.lastIndexOf("\n") + 1) + 1;
     super(`${msg}: line ${lineno} column ${colno} (char ${cp})`);
     this.name = "JSONDecodeError";
+    this.pos = cp;
   }
 }
 
@@ -331,3 +332,7 @@ function floatJson(v) {
   if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
   return floatRepr(v);
 }
+
+// Python's str.strip(): the whitespace it removes at both ends
+const PY_STRIP = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+export function pyStrip(s) { return s.replace(PY_STRIP, ""); }

@@ -3,20 +3,28 @@
 // messages). Generic: no rule of any game is here.
 
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
-import { dictGet, dictHas, dictKeys, isDict, pyRepr, pyStrRepr, pyTruthy, typeName } from "./pyjson.mjs";
+import { PyFloat, dictGet, dictKeys, isDict, pyRepr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
-export const MELD_TYPES = ["pung", "kong", "concealed_kong"];
-export const KONG_DRAWS = ["exposed", "concealed", "hun"];
-export const FIELDS = ["id", "concealed", "melds", "draw", "indicator", "kong_draw", "profile", "options"];
+// MELD_TYPES, KONG_DRAWS, REQUEST_FIELDS: the contract's (engine/contract.py), written
+// into every scorer.mjs by the code generator
+const ONE_TILE = new Map(NAMES.map((n, k) => [n, k])); // the canonical names, read without the parser
 
-/** What is wrong with a request, and where (`field`, `pos` inside it). */
-export class RequestError extends Error {
-  constructor(message, field = "", pos = null, hint = "") {
-    super(message);
-    this.name = "RequestError";
+/** What is wrong with a request: a contract error `code`, the `field` (dotted:
+ * melds[0].type) and `pos`, the 0-based character inside it. */
+export class RequestError {
+  constructor(message, field = "", pos = null, hint = "", code = "bad_value") {
+    this.message = message;
     this.field = field;
     this.pos = pos;
     this.hint = hint;
+    this.code = code;
+  }
+
+  /** The contract's error object. */
+  error() {
+    const out = { code: this.code, message: this.toString(), field: this.field || null };
+    if (this.pos !== null) out.position = this.pos;
+    return out;
   }
 
   /** The text Python's str(RequestError) gives. */
@@ -27,99 +35,143 @@ export class RequestError extends Error {
   }
 }
 
+/** A string of tiles, or a list of one-tile strings. */
 function tilesOf(value, field) {
-  if (typeof value !== "string") throw new RequestError(`expected a string of tiles, got ${typeName(value)}`, field);
-  try {
-    return parseTiles(value);
-  } catch (e) {
-    if (e instanceof TileError) throw new RequestError(e.message, field, e.pos, e.hint);
-    throw e;
+  if (typeof value === "string") {
+    try {
+      return parseTiles(value);
+    } catch (e) {
+      if (e instanceof TileError) throw new RequestError(e.message, field, e.pos, e.hint, "bad_tile");
+      throw e;
+    }
   }
+  if (Array.isArray(value)) return value.map((x, i) => tileOf(x, `${field}[${i}]`));
+  throw new RequestError(`expected a string of tiles or a list of tiles, got ${jsonType(value)}`, field, null, "",
+    "wrong_type");
 }
 
 function tileOf(value, field) {
-  const ts = tilesOf(value, field);
+  const k = typeof value === "string" ? ONE_TILE.get(value) : undefined;
+  if (k !== undefined) return k;
+  if (typeof value !== "string") {
+    throw new RequestError(`expected one tile as a string, got ${jsonType(value)}`, field, null, "", "wrong_type");
+  }
+  let ts;
+  try {
+    ts = parseTiles(value);
+  } catch (e) {
+    if (e instanceof TileError) throw new RequestError(e.message, field, e.pos, e.hint, "bad_tile");
+    throw e;
+  }
   if (ts.length !== 1) {
-    throw new RequestError(`expected one tile, found ${ts.length}`, field, null, 'e.g. "7p", "E" or "五万"');
+    throw new RequestError(`expected one tile, found ${ts.length}`, field, null, 'e.g. "7p", "E" or "五万"', "bad_tile");
   }
   return ts[0];
 }
 
+/** The JSON name of a value's type, for messages. */
+export function jsonType(value) {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "boolean") return "a boolean";
+  if (typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat) return "a number";
+  if (typeof value === "string") return "a string";
+  if (Array.isArray(value)) return "an array";
+  return "an object";
+}
+
 function boolOf(value, field) {
   if (value === null) return false;
-  if (typeof value !== "boolean") throw new RequestError(`expected true or false, got ${pyRepr(value)}`, field);
+  if (value !== true && value !== false) {
+    throw new RequestError(`expected true or false, got ${pyRepr(value)}`, field, null, "", "wrong_type");
+  }
   return value;
 }
 
-/** Read a request mapping. Field names are exact (the fixed ones, and the rule
+/** Read a request mapping. Field names are exact (the contract's, and the rule
  * file's boolean `flags`); unknown ones are errors, so a typo never silently
- * changes a score. Returns {concealed, melds, draw, indicator, kongDraw, flags, id}. */
+ * changes a score. `null` means absent. Returns {concealed, melds, draw,
+ * indicator, kongDraw, flags, id}. */
 export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
-  if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${typeName(data)}`);
-  const known = FIELDS.concat(flags);
+  if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, "", null, "", "not_object");
   for (const k of dictKeys(data)) {
-    if (!known.includes(k)) {
-      const near = known.filter((f) => close(k, f));
+    if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
+      const known = REQUEST_FIELDS.concat(flags);
+      const near = known.filter((f) => isClose(k, f));
       throw new RequestError(`unknown field ${pyStrRepr(k)}`, k, null,
-        near.length ? `did you mean ${pyStrRepr(near[0])}?` : "fields are " + known.join(", "));
+        near.length ? `did you mean ${pyStrRepr(near[0])}?` : "fields are " + known.join(", "), "unknown_field");
     }
   }
-  if (!dictHas(data, "concealed")) {
-    throw new RequestError("missing", "concealed", null, 'the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"');
+  const cIn = dictGet(data, "concealed");
+  if (cIn === null) {
+    throw new RequestError("missing", "concealed", null, 'the tiles in hand before the winning tile, e.g. "345m123sEEE77m45s"',
+      "missing_field");
   }
-  if (!dictHas(data, "indicator")) {
-    throw new RequestError("missing", "indicator", null, 'the flipped tile that names the huns, e.g. "7p"');
+  const iIn = dictGet(data, "indicator");
+  if (iIn === null) {
+    throw new RequestError("missing", "indicator", null, 'the flipped tile that names the huns, e.g. "7p"', "missing_field");
   }
-  const concealed = tilesOf(dictGet(data, "concealed"), "concealed");
-  let meldsIn = dictGet(data, "melds");
-  if (!pyTruthy(meldsIn)) meldsIn = [];
-  if (!Array.isArray(meldsIn)) throw new RequestError('expected a list of {"type": …, "tile": …}', "melds");
-  const melds = [];
-  meldsIn.forEach((m, i) => {
-    const f = `melds[${i}]`;
-    if (!isDict(m) || dictKeys(m).some((k) => k !== "type" && k !== "tile") || !dictHas(m, "type") || !dictHas(m, "tile")) {
-      throw new RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f);
-    }
-    const type = dictGet(m, "type");
-    if (!MELD_TYPES.includes(type)) {
-      throw new RequestError(`unknown meld type ${pyRepr(type)}`, f + ".type", null, "one of " + MELD_TYPES.join(", "));
-    }
-    melds.push({ type, tile: tileOf(dictGet(m, "tile"), f + ".tile") });
-  });
+  const concealed = tilesOf(cIn, "concealed");
+  const meldsIn = dictGet(data, "melds");
+  let melds = [];
+  if (pyTruthy(meldsIn)) {
+    if (!Array.isArray(meldsIn)) throw new RequestError('expected a list of {"type": …, "tile": …}', "melds", null, "", "wrong_type");
+    melds = meldsIn.map((m, i) => {
+      const f = `melds[${i}]`;
+      const extra = isDict(m) && dictKeys(m).some((k) => k !== "type" && k !== "tile");
+      if (!isDict(m) || extra || dictGet(m, "type") === null || dictGet(m, "tile") === null) {
+        throw new RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f, null, "",
+          !isDict(m) ? "wrong_type" : extra ? "unknown_field" : "missing_field");
+      }
+      const type = dictGet(m, "type");
+      if (!MELD_TYPES.includes(type)) {
+        throw new RequestError(`unknown meld type ${pyRepr(type)}`, f + ".type", null, "one of " + MELD_TYPES.join(", "));
+      }
+      return { type, tile: tileOf(dictGet(m, "tile"), f + ".tile") };
+    });
+  } else if (meldsIn !== null && !(Array.isArray(meldsIn) && meldsIn.length === 0)) {
+    throw new RequestError('expected a list of {"type": …, "tile": …}', "melds", null, "", "wrong_type");
+  }
   const drawIn = dictGet(data, "draw");
   const draw = drawIn === null ? null : tileOf(drawIn, "draw");
   if (needDraw && draw === null) {
-    throw new RequestError("missing", "draw", null, "the winning tile; `waits` takes a request without it");
+    throw new RequestError("missing", "draw", null, "the winning tile; `waits` takes a request without it", "missing_field");
   }
   if (!needDraw && draw !== null) {
-    throw new RequestError("a waits request has no draw", "draw", null, "leave out draw to list the tiles that win");
+    throw new RequestError("a waits request has no draw", "draw", null, "leave out draw to list the tiles that win",
+      "unexpected_field");
   }
   const kd = dictGet(data, "kong_draw");
   if (kd !== null && !KONG_DRAWS.includes(kd)) {
-    throw new RequestError(`unknown kong_draw ${pyRepr(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "));
+    throw new RequestError(`unknown kong_draw ${pyRepr(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "),
+      typeof kd === "string" ? "bad_value" : "wrong_type");
   }
-  const indicator = tileOf(dictGet(data, "indicator"), "indicator");
-  const set = new Set(flags.filter((f) => boolOf(dictGet(data, f), f)));
+  const indicator = tileOf(iIn, "indicator");
+  const set = flags.length ? new Set(flags.filter((f) => boolOf(dictGet(data, f), f))) : NO_FLAGS;
   const req = { concealed, melds, draw, indicator, kongDraw: kd, flags: set, id: dictGet(data, "id") };
   checkTiles(req.concealed, req.melds, req.draw, copies);
   return req;
 }
+const NO_FLAGS = new Set();
 
 /** The hand's size and the number of copies of each kind (RequestError if wrong). */
 export function checkTiles(concealed, melds, draw, copies) {
-  if (melds.length > 4) throw new RequestError(`${melds.length} declared melds; a hand has at most 4`, "melds");
+  if (melds.length > 4) {
+    throw new RequestError(`${melds.length} declared melds; a hand has at most 4`, "melds", null, "", "too_many_melds");
+  }
   const want = 13 - 3 * melds.length;
   if (concealed.length !== want) {
     throw new RequestError(
       `${concealed.length} tiles; with ${melds.length} declared meld(s) the hand holds ${want} before the winning tile`,
-      "concealed", null, "a kong counts as one meld of 3 plus one extra tile; do not list declared melds here");
+      "concealed", null, "a kong counts as one meld of 3 plus one extra tile; do not list declared melds here", "tile_count");
   }
   const counts = new Array(34).fill(0);
   for (const k of concealed) counts[k] += 1;
   if (draw !== null) counts[draw] += 1;
   for (const m of melds) counts[m.tile] += m.type === "pung" ? 3 : 4;
   const k = counts.findIndex((c) => c > copies);
-  if (k >= 0) throw new RequestError(`${counts[k]} tiles of ${NAMES[k]}; there are only ${copies}`, "concealed");
+  if (k >= 0) {
+    throw new RequestError(`${counts[k]} tiles of ${NAMES[k]}; there are only ${copies}`, "concealed", null, "", "too_many_copies");
+  }
 }
 
 /** Levenshtein distance over characters, for did-you-mean hints. */
@@ -134,4 +186,5 @@ export function editDistance(a, b) {
   return prev[B.length];
 }
 
-function close(a, b) { return Math.abs([...a].length - [...b].length) <= 2 && editDistance(a, b) <= 2; }
+/** Near enough for a did-you-mean hint. */
+export function isClose(a, b) { return Math.abs([...a].length - [...b].length) <= 2 && editDistance(a, b) <= 2; }

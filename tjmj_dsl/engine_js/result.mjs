@@ -66,7 +66,7 @@ function claimedByKind(rules, mask) {
   const byKind = {};
   for (const k of rules.kinds) byKind[k] = [];
   for (let i = 0; i < rules.ids.length; i++) {
-    if ((mask >> BigInt(i)) & 1n) byKind[rules.kindOf[i]].push([rules.values[i], i]);
+    if (rules.pm.has(mask, i)) byKind[rules.kindOf[i]].push([rules.values[i], i]);
   }
   return byKind;
 }
@@ -79,7 +79,7 @@ export function claimDisplay(rules, mask) {
     const [value, text, , used] = render(rules.plan, claimedByKind(rules, mask));
     const usedSet = new Set(used);
     const shownIdx = [];
-    for (let i = 0; i < rules.ids.length; i++) if ((mask >> BigInt(i)) & 1n && usedSet.has(i)) shownIdx.push(i);
+    for (let i = 0; i < rules.ids.length; i++) if (rules.pm.has(mask, i) && usedSet.has(i)) shownIdx.push(i);
     got = [`${text || 1} = ${shown(value)}`, value, shownIdx, shownIdx.map((i) => rules.ids[i]),
       shownIdx.map((i) => rules.names[i])];
     rules.displayCache.set(mask, got);
@@ -176,23 +176,43 @@ export function claimOf(rules, best, h) {
   return c;
 }
 
-export function invalid(reqId, msg) {
-  return { id: reqId, win: false, fan: 0, total: 0, patterns: [], names: [], formula: "", reason: "invalid_request", error: msg };
+/** The `rules` object of an answer (a fresh copy: callers may change theirs). */
+export function rulesInfo(rules) {
+  const i = rules.info;
+  return { name: i.name, profile: i.profile, sha256: i.sha256, options: { ...i.options } };
+}
+
+/** A score answer refusing the request: the score fields empty, `error` the contract's error object. */
+export function refusal(rules, reqId, error) {
+  return { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: false, fan: 0, total: 0, patterns: [], names: [],
+    formula: "", reason: REFUSED, error };
+}
+
+/** A waits answer refusing the request. */
+export function waitsRefusal(rules, reqId, error) {
+  return { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, waits: [], reason: REFUSED, error };
+}
+
+/** The error object of a hand a request rule of the rule file refuses: the rule's id is the code. */
+export function ruleError(rules, ruleId) {
+  return { code: ruleId, message: rules.requestMessages[ruleId], field: null };
 }
 
 export function result(rules, req, h, best, groups, display = true) {
   if (best === null) {
-    return { id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [], formula: "",
-      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair", hun_kinds: h.hun_kinds.map((k) => NAMES[k]) };
+    return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [],
+      formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hun_kinds.map((k) => NAMES[k]), decomposition: [],
+      reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
   const shown = claimDisplay(rules, best[2]);
-  const res = c.win
-    ? { id: req.id, win: true, fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0] }
-    : { id: req.id, win: false, fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0],
-      reason: c.reason, message: `fan ${c.fan} is below the ${rules.minFan} needed to win` };
-  res.winning_tile = NAMES[h.t];
-  res.hun_kinds = h.hun_kinds.map((k) => NAMES[k]);
+  const res = { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: c.win, fan: c.fan, total: c.total,
+    patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
+    hun_kinds: h.hun_kinds.map((k) => NAMES[k]) };
   if (display) res.decomposition = decomposition(h, groups);
+  if (c.reason) {
+    res.reason = c.reason;
+    res.message = `fan ${c.fan} is below the ${rules.minFan} needed to win`;
+  }
   return res;
 }

@@ -7,28 +7,32 @@
 import { NAMES } from "./tiles.mjs";
 import { hunKindsOf, newHand, splitHuns, wildGroups, withT } from "./hand.mjs";
 import { RequestError, parseRequest } from "./request.mjs";
-import { claimDisplay, claimOf, invalid, result } from "./result.mjs";
-import { aggOps, groupsOf, shapeByParts } from "./search.mjs";
-import { dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { claimDisplay, claimOf, refusal, result, ruleError, rulesInfo, waitsRefusal } from "./result.mjs";
+import { MASKS, aggOps, groupsOf, shapeByParts } from "./search.mjs";
+import { dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
-/** Why a request's `profile`/`options` are not the rules in force ("" if they
- * are): a request is never scored under rules it did not ask for. */
+/** The error object when a request's `profile`/`options` are not the rules in
+ * force (null if they are): a request is never scored under rules it did not ask for. */
 export function otherRules(rules, data) {
-  if (!isDict(data)) return "";
+  if (!isDict(data)) return null;
   const prof = dictGet(data, "profile");
   if (prof !== null && !pyEq(prof, rules.profile)) {
-    return `profile: this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyRepr(prof)}`;
+    return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyRepr(prof)}`, "profile",
+      null, "", typeof prof === "string" ? "rules_mismatch" : "wrong_type").error();
   }
-  let opts = dictGet(data, "options");
-  if (!pyTruthy(opts)) opts = new Map();
-  if (!isDict(opts)) return "options: expected a mapping of option names to values";
+  const opts = dictGet(data, "options");
+  if (opts === null) return null;
+  if (!isDict(opts)) return new RequestError("expected a mapping of option names to values", "options", null, "", "wrong_type").error();
   for (const [k, v] of dictEntries(opts)) {
-    if (!Object.prototype.hasOwnProperty.call(rules.choiceStr, k)) return `options: no option ${pyStrRepr(k)}`;
-    if (rules.choiceStr[k].toLowerCase() !== pyStr(v).toLowerCase()) {
-      return `options: this scorer is compiled with ${k}=${rules.choiceRepr[k]}, not ${pyRepr(v)}`;
+    if (!Object.prototype.hasOwnProperty.call(rules.choiceStr, k)) {
+      return new RequestError(`no option ${pyStrRepr(k)}`, `options.${k}`, null, "", "unknown_option").error();
+    }
+    if (v !== null && v !== undefined && rules.choiceStr[k].toLowerCase() !== pyStr(v).toLowerCase()) {
+      return new RequestError(`this scorer is compiled with ${k}=${rules.choiceRepr[k]}, not ${pyRepr(v)}`, `options.${k}`,
+        null, "", "rules_mismatch").error();
     }
   }
-  return "";
+  return null;
 }
 
 /** Give a rules object the tables and caches the engine keeps on it. */
@@ -41,6 +45,7 @@ export function prepare(rules) {
     return { kinds, isHun };
   });
   if (rules.nbits !== undefined) rules.agg = aggOps(rules.nbits, rules.readsAnd);
+  rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts
   rules.resolveCache = new Map(); // held → {lifted → claim}
   rules.subsetInfo = new Map(); // a set of patterns → [closed under requires, its conflicts, fan]
   rules.claimCache = new Map(); // hand-level values the tests read → {aggregate: claim}
@@ -52,13 +57,16 @@ const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
 
 /** A request mapping → a result object. Never throws for a bad request: the result says what is wrong. */
 export function scoreRequest(rules, data) {
-  const other = otherRules(rules, data);
-  if (other) return invalid(requestId(data), other);
+  const reqId = requestId(data);
+  if (isDict(data) && (dictGet(data, "profile") !== null || dictGet(data, "options") !== null)) {
+    const err = otherRules(rules, data);
+    if (err) return refusal(rules, reqId, err);
+  }
   let req;
   try {
     req = parseRequest(data, true, rules.flags, rules.copies);
   } catch (e) {
-    if (e instanceof RequestError) return invalid(requestId(data), e.toString());
+    if (e instanceof RequestError) return refusal(rules, reqId, e.error());
     throw e;
   }
   return scoreParsed(rules, req);
@@ -90,20 +98,22 @@ function compareKeys(a, b) {
 export function scoreParsed(rules, req, display = true) {
   const h = newHand(rules, req.concealed, req.melds, req.draw, req.indicator, req.kongDraw, req.flags);
   const errs = rules.requestErrors(h);
-  if (errs.length) return invalid(req.id, errs[0]);
+  if (errs.length) return refusal(rules, req.id, ruleError(rules, errs[0]));
   const [best, groups, bestH] = bestClaim(rules, h);
   return result(rules, req, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
 }
 
-/** Every tile that wins the 13-tile hand, each with its result; or an invalid-request result. */
+/** Every tile that wins the 13-tile hand, each with its fan: the waits answer
+ * {contract, rules, id, waits}, or a refusal in the same shape. */
 export function waitsRequest(rules, data) {
-  const other = otherRules(rules, data);
-  if (other) return invalid(requestId(data), other);
+  const reqId = requestId(data);
+  const err = otherRules(rules, data);
+  if (err) return waitsRefusal(rules, reqId, err);
   let req;
   try {
     req = parseRequest(data, false, rules.flags, rules.copies);
   } catch (e) {
-    if (e instanceof RequestError) return invalid(requestId(data), e.toString());
+    if (e instanceof RequestError) return waitsRefusal(rules, reqId, e.error());
     throw e;
   }
   const out = [];
@@ -134,43 +144,46 @@ export function waitsRequest(rules, data) {
     const [best, , bestH] = bestClaim(rules, h);
     const c = claimOf(rules, best, bestH);
     if (c.win) {
-      out.push({ tile: NAMES[k], fan: c.fan, total: c.total, patterns: c.patterns.slice(),
-        formula: claimDisplay(rules, best[2])[0] });
+      const shown = claimDisplay(rules, best[2]);
+      out.push({ tile: NAMES[k], fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(),
+        formula: shown[0] });
     }
   }
-  if (!anyValid && firstError) return invalid(requestId(data), firstError); // no tile could be drawn into a valid hand
-  return out;
+  if (!anyValid && firstError) return waitsRefusal(rules, reqId, ruleError(rules, firstError)); // no tile could be drawn
+  return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, waits: out };
 }
 
-// Python's str.strip(): the whitespace it removes at both ends
-const PY_STRIP = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
-/** The batch contract for one line (numbered n): its JSON answer, or null for a
- * blank line. `scoreLine(request)` returns a result object (or a list for waits). */
-export function jsonlLine(line, n, scoreLine) {
-  const text = line.replace(PY_STRIP, "");
+/** The batch contract for one line: its JSON answer, or null for a blank line.
+ * `answer(request)` returns the answer object; `refuse(id, error)` the refusal
+ * in the shape this batch answers in. */
+export function jsonlLine(line, answer, refuse) {
+  const text = pyStrip(line);
   if (!text) return null;
   let data;
+  if (text.startsWith("\x00")) { // the reader could not decode the line: "\0code@position"
+    const body = text.slice(1);
+    const at = body.indexOf("@");
+    const code = at < 0 ? body : body.slice(0, at);
+    const pos = at < 0 ? "" : body.slice(at + 1);
+    const err = { code, message: code !== "not_utf8" ? code.replace(/_/g, " ") : `not UTF-8 at byte ${pos}`, field: null };
+    if (pos) err.position = Number(pos);
+    return dumps(refuse(null, err));
+  }
   try {
-    if (text.startsWith("\x00")) throw new Error(text.slice(1)); // the reader could not decode the line
     data = loads(text);
   } catch (e) {
-    const what = text.startsWith("\x00") ? e.message : `not JSON: ${e.message}`;
-    return dumps({ id: null, win: false, fan: 0, total: 0, patterns: [], formula: "", reason: "invalid_request",
-      error: `line ${n}: ${what}` });
+    return dumps(refuse(null, { code: "not_json", message: `not JSON: ${e.message}`, field: null, position: e.pos ?? 0 }));
   }
   let res;
   try {
-    res = scoreLine(data);
+    res = answer(data);
   } catch (e) { // one bad line must not stop the batch
-    res = invalid(requestId(data), `line ${n}: ${e.name}: ${e.message}`);
+    res = refuse(requestId(data), { code: "internal_error", message: `${e.name}: ${e.message}`, field: null });
   }
-  if (Array.isArray(res)) res = { id: requestId(data), waits: res };
-  else if (isDict(res) && pyTruthy(res.error) && !pyStr(res.error).startsWith("line ")) res = { ...res, error: `line ${n}: ${res.error}` };
   return dumps(res);
 }
 
-/** Python's UTF-8 decoding of one line: the text, or "\0not UTF-8 at byte N" (N: where the first bad sequence starts). */
+/** Python's UTF-8 decoding of one line: the text, or "\0not_utf8@N" (N: where the first bad sequence starts). */
 export function decodeLine(bytes) {
   let i = 0;
   const n = bytes.length;
@@ -181,10 +194,10 @@ export function decodeLine(bytes) {
     if (b >= 0xc2 && b <= 0xdf) need = 1;
     else if (b >= 0xe0 && b <= 0xef) { need = 2; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
     else if (b >= 0xf0 && b <= 0xf4) { need = 3; if (b === 0xf0) lo = 0x90; if (b === 0xf4) hi = 0x8f; }
-    else return `\x00not UTF-8 at byte ${i}`;
+    else return `\x00not_utf8@${i}`;
     for (let j = 1; j <= need; j++) {
       const c = bytes[i + j];
-      if (c === undefined || c < (j === 1 ? lo : 0x80) || c > (j === 1 ? hi : 0xbf)) return `\x00not UTF-8 at byte ${i}`;
+      if (c === undefined || c < (j === 1 ? lo : 0x80) || c > (j === 1 ? hi : 0xbf)) return `\x00not_utf8@${i}`;
     }
     i += need + 1;
   }
@@ -193,12 +206,10 @@ export function decodeLine(bytes) {
 
 /** Run the JSONL batch on a byte stream (node's stdin): one answer per line, in
  * order, each written as soon as its line is read. */
-export async function runJsonl(input, write, scoreLine) {
+export async function runJsonl(input, write, answer, refuse) {
   let pending = [];
-  let n = 0;
   const flush = (bytes) => {
-    n += 1;
-    const out = jsonlLine(decodeLine(bytes), n, scoreLine);
+    const out = jsonlLine(decodeLine(bytes), answer, refuse);
     if (out !== null) write(out + "\n");
   };
   for await (const chunk of input) {
@@ -214,4 +225,3 @@ export async function runJsonl(input, write, scoreLine) {
   if (pending.length) flush(Buffer.concat(pending));
 }
 
-export { dictHas };

@@ -239,7 +239,21 @@ export function* placements(groups, t, tHun) {
   }
 }
 
-// ---- claims: [fan, number of patterns, pattern mask (a BigInt)], compared in that order ----
+// ---- claims: [fan, number of patterns, pattern mask], compared in that order ----
+//
+// A pattern mask (and a mask of lifted conflicts) is a Number while the rules have at
+// most 30 patterns and conflicts, else a BigInt; MASKS gives the operations for each.
+
+function pop32(w) {
+  w -= (w >>> 1) & 0x55555555;
+  w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
+  return (((w + (w >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+export const MASKS = {
+  small: { zero: 0, one: 1, bit: (i) => 1 << i, has: (s, i) => ((s >>> i) & 1) === 1, pop: pop32 },
+  big: { zero: 0n, one: 1n, bit: (i) => 1n << BigInt(i), has: (s, i) => ((s >> BigInt(i)) & 1n) === 1n, pop: (s) => bitCount(s) },
+};
 
 export function compareClaims(a, b) {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
@@ -263,34 +277,36 @@ export function bitCount(x) { // of a BigInt
  * closed under `requires` and free of unlifted conflicts; ties go to more
  * patterns, then the higher mask. Every subset of `held` is tried. */
 export function resolve(rules, held, lifted) {
+  const pm = rules.pm;
   let byLifted = rules.resolveCache.get(held);
   if (byLifted === undefined) rules.resolveCache.set(held, (byLifted = new Map()));
   const got = byLifted.get(lifted);
   if (got !== undefined) return got;
   const info = rules.subsetInfo;
-  let best = [-1, 0, 0n];
+  let best = [-1, 0, pm.zero];
   let s = held;
   for (;;) {
     let inf = info.get(s);
     if (inf === undefined) info.set(s, (inf = subsetInfo(rules, s)));
     if (inf[0] && !(inf[1] & ~lifted)) {
-      const cand = [inf[2], bitCount(s), s];
+      const cand = [inf[2], pm.pop(s), s];
       if (compareClaims(cand, best) > 0) best = cand;
     }
-    if (s === 0n) break;
-    s = (s - 1n) & held;
+    if (s === pm.zero) break;
+    s = (s - pm.one) & held;
   }
   byLifted.set(lifted, best);
   return best;
 }
 
 function subsetInfo(rules, s) {
+  const pm = rules.pm;
   for (let i = 0; i < rules.requires.length; i++) {
-    if ((s >> BigInt(i)) & 1n && rules.requires[i] & ~s) return [false, 0n, 0];
+    if (pm.has(s, i) && rules.requires[i] & ~s) return [false, pm.zero, 0];
   }
-  let conf = 0n;
+  let conf = pm.zero;
   rules.conflicts.forEach(([a, b], j) => {
-    if ((s >> BigInt(a)) & 1n && (s >> BigInt(b)) & 1n) conf |= 1n << BigInt(j);
+    if (pm.has(s, a) && pm.has(s, b)) conf |= pm.bit(j);
   });
   return [true, conf, rules.fan(s)];
 }
@@ -311,7 +327,7 @@ export function bestOf(rules, h) {
       }
       const groups = melds.concat([pair]);
       const held = rules.holds(h, melds, pair, groups);
-      const lifted = rules.conflicts.length ? rules.unless(h, melds, pair, groups) : 0n;
+      const lifted = rules.conflicts.length ? rules.unless(h, melds, pair, groups) : rules.pm.zero;
       const key = resolve(rules, held, lifted);
       if (best === null || compareClaims(key, best) > 0) {
         best = key;
@@ -333,11 +349,6 @@ export function bestOf(rules, h) {
 
 const P26 = 67108864, M26 = P26 - 1;
 
-function pop32(w) {
-  w -= (w >>> 1) & 0x55555555;
-  w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
-  return (((w + (w >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
  * 2**31, else a BigInt), the AND field kept when readsAnd. */
@@ -1000,7 +1011,7 @@ function claimNew(rules, h, d, x) {
   const om = f[0], am = f[1], pm = f[2];
   const og = om | pm, ag = am & pm;
   const held = rules.holdsAgg(h, om, am, og, ag, pm);
-  const lifted = rules.conflicts.length ? rules.unlessAgg(h, om, am, og, ag, pm) : 0n;
+  const lifted = rules.conflicts.length ? rules.unlessAgg(h, om, am, og, ag, pm) : rules.pm.zero;
   const key = resolve(rules, held, lifted);
   d.set(x, key);
   return key;

@@ -97,6 +97,10 @@ class JsEmitter:
         return self.truth(n, bound) if op in ("any", "all", "count") else self.emit(n, bound)
 
     # -- expressions ------------------------------------------------------------------------
+    def primitive(self, t: str) -> bool:
+        """Values of type t compare with === as Python compares them with ==."""
+        return _primitive(t)
+
     def type_of(self, n: A.Node) -> str:
         return self.types.get(id(n), ANY)
 
@@ -168,10 +172,10 @@ class JsEmitter:
             if n.op in ("in", "notin"):
                 elem = tb.rstrip("?")
                 elem = elem[5:-1] if elem.startswith("list[") else ANY
-                code = f"{b}.includes({a})" if _primitive(elem) and _primitive(ta) else f"_in({a}, {b})"
+                code = f"{b}.includes({a})" if self.primitive(elem) and self.primitive(ta) else f"_in({a}, {b})"
                 return code if n.op == "in" else f"(!{code})"
             if n.op in ("==", "!="):
-                if _primitive(ta) and _primitive(tb):
+                if self.primitive(ta) and self.primitive(tb):
                     return f"({a} {n.op}= {b})"
                 return f"_eq({a}, {b})" if n.op == "==" else f"(!_eq({a}, {b}))"
             if {ta, tb} <= {INT, TILE}:  # neither side can be none: a plain comparison
