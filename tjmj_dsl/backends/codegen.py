@@ -88,7 +88,7 @@ def generate_scorer(rs: RuleSet) -> str:
             return "(" + "".join(parts) + ("bytes(h.counts), " if plan.uses_count else "") + ")"
         masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "gmask_ctx_body": gmask_ctx_body,
                  "ctx_atoms": any(a.ctx for a in plan.atoms), "monotone": plan.monotone, "reads_and": plan.reads_and,
-                 "ctx": key_of(plan.context), "hkey": "(" + "".join(f"{c}, " for c in plan.hand_terms) + ")",
+                 "ctx": key_of(plan.context), "hkey": "(" + "".join(f"{c}, " for c in plan.hand_terms) + ("bytes(h.counts), " if plan.count_in_tests else "") + ")",
                  "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
                  "unless": [{"bit": 1 << j, "code": c} for j, c in enumerate(agg_unless)]}
     except NotAtomic as e:

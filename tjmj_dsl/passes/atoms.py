@@ -57,6 +57,7 @@ class AtomPlan:
     context: list[str] = field(default_factory=list)  # hand-level names the atoms read
     hand_terms: list[str] = field(default_factory=list)  # code of the hand-level parts of the pattern and conflict tests
     uses_count: bool = False
+    count_in_tests: bool = False  # a pattern test reads count() outside a hand-level term: the claim key needs the counts
     monotone: bool = True  # every atom test stands where more bits can only make more patterns hold
     reads_and: bool = False  # some test reads the AND of the melds' or groups' masks (an all() over them)
 
@@ -235,6 +236,10 @@ class AtomMixin:
             if code not in self.plan.hand_terms:
                 self.plan.hand_terms.append(code)
             return code
+        if self.terms and isinstance(n, A.Call) and n.func == "count":
+            # e.g. count(k) under all(k in hun_kinds: ...): not a term of its own, so the claim
+            # cached for the aggregate must be keyed by the hand's counts too
+            self.plan.count_in_tests = True
         if isinstance(n, A.Quant) and isinstance(n.domain, A.Name) and n.domain.id in ("melds", "groups"):
             if n.op not in ("any", "all"):
                 raise NotAtomic(f"{n.op}() over {n.domain.id}")
