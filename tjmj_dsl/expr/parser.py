@@ -46,7 +46,10 @@ def _expected(exp: set[str]) -> str:
     return ", ".join(words)
 
 
+@lru_cache(maxsize=4096)
 def parse(text: str) -> A.Node:
+    """The AST of an expression (memoised: ASTs are frozen, and a rule file
+    is lowered once per profile and option set with the same texts)."""
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
