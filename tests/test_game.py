@@ -1,4 +1,4 @@
-"""The game engine on fixed walls: each rule of reading §8/§9 played out, with
+"""The game engine on fixed walls: each rule of rulebook §8/§9 played out, with
 the expected results worked out by hand. Huns: the indicator N makes N and E
 the huns (winds cycle 东南西北), so hands without E or N hold no hun."""
 
@@ -313,7 +313,7 @@ def test_tianhu_is_detected() -> None:
     r = rec["result"]["score"]
     assert rec["result"]["winner"] == 0 and rec["events"] == [{"seat": 0, "type": "win", "tile": "5s"}]
     assert r["request"].get("tianhu") is True and "tianhu" in r["result"]["patterns"]
-    # any of the 14 may be taken as the winning tile (reading §4): 5m in 4-5-6m makes it 捉5 too
+    # any of the 14 may be taken as the winning tile (rulebook §4): 5m in 4-5-6m makes it 捉5 too
     assert r["result"]["fan"] == (3 + 4) * 2 * 4   # (捉5 + 龙) × 素 × 天和
     # 天和 off: the same win, without the flag, on the dealer's 14th tile (5s): 龙 × 素
     _, rec = play(rules(tianhu="off"), build_wall(0, hands), 0, [Bot(win=True), Bot(), Bot(), Bot()])

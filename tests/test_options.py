@@ -1,6 +1,6 @@
 """Every option of rules/tianjin.yaml, its profiles and an overlay: the difference each makes.
 
-Expected values are derived from the reading (shared/spec/rules-reading.md),
+Expected values are derived from the rulebook's chapters (§ numbers of generated/tianjin/rulebook.md),
 not copied from the scorer:
   fan = (sum of add values, or 1 for 提溜) × product of mul values     (§5)
   score tables for a 杠开 win, p = points of the kong just made      (§6)
@@ -104,7 +104,7 @@ def test_default_profile_is_seed_001() -> None:
     assert load_rules(None).profile == "seed-001"
 
 
-# reading §6: 杠开素龙 = 4×2×2 = 16, 杠开素龙捉5 = (3+4)×2×2 = 28 (indicator 1p: no hun held)
+# rulebook §6: 杠开素龙 = 4×2×2 = 16, 杠开素龙捉5 = (3+4)×2×2 = 28 (indicator 1p: no hun held)
 @pytest.mark.parametrize("profile, long_e, long_c, zhuo5_e, zhuo5_c", [
     ("seed-001", 16, 16, 28, 28),
     ("seed-000-fan", 16 + 1, 16 + 2, 28 + 1, 28 + 2),
@@ -221,7 +221,7 @@ def test_first_draw_multiplier(mult: int) -> None:
     assert won(r, 2 * mult) and "tianhu" in r["patterns"]   # 素 2 × 天和 mult
     r = score(PLAIN, dihu=True, options=opts)
     assert won(r, 2 * mult) and "dihu" in r["patterns"]
-    # reading §5: 天和 of 双混吊本混捉5龙 = 28 × 4 = 112 (seed 001 misprints 102)
+    # rulebook §5: 天和 of 双混吊本混捉5龙 = 28 × 4 = 112 (seed 001 misprints 102)
     assert won(score("123456789m 1m2m EE +5m", "1m", tianhu=True, options=opts), 28 * mult)
     assert won(score(PLAIN, options=opts), 2)  # no first draw: untouched
 

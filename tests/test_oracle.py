@@ -1,7 +1,7 @@
-"""An independent oracle for the reading (§3–§5), written straight from the
+"""An independent oracle for the rules as the rulebook words them (§3–§5), written straight from the
 text with no code shared with tjmj: every hun tile is given every face by
 brute force, every decomposition of the concrete tiles is listed, the patterns
-are judged as the reading words them, and the best value is taken. The
+are judged as the rulebook words them, and the best value is taken. The
 scorer must agree with it on random hands with up to two hun tiles."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def decompositions(tiles: Counter, melds_needed: int):  # type: ignore[no-untype
 
 
 def oracle(concealed: list[int], draw: int, indicator: int, declared: list[tuple[str, int]], kong_draw: Any) -> int:
-    """The best fan of the hand, or 0 without a winning shape (reading §3–§5)."""
+    """The best fan of the hand, or 0 without a winning shape (rulebook §3–§5)."""
     hun = set(huns_of(indicator))
     all_tiles = concealed + [draw] + [t for kind, t in declared for _ in range(3 if kind == "pung" else 4)]
     su = not any(t in hun for t in all_tiles)

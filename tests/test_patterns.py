@@ -1,8 +1,11 @@
-"""An independent check of the scorer against the binding reading.
+"""An independent check of the scorer against the rules as the rulebook words them.
 
-Every expected value below is derived by hand from shared/spec/rules-reading.md
-(§2 huns, §3 shape and min fan, §4 patterns and the five rules that bind the
-table, §5 algebra) and the seeds, never copied from the scorer's output. Each
+Every expected value below is derived by hand from the seeds and the rulebook
+(generated/tianjin/rulebook.md: §2 huns, §3 shape and min fan, §4 patterns and
+the numbered decisions that bind the table — rules/tianjin.yaml `decisions:`
+best_decomposition (rule 1), shuanghun_apart (2), zhuo5_in_long (3),
+exclusions_by_definition (4), no_kong_beside_shuanghun_zhuo5_long (5) —, §5
+algebra), never copied from the scorer's output. Each
 derivation is written next to the hand: the readings (decompositions D) that
 were considered and why the chosen one is the best (§4 rule 1).
 

@@ -93,9 +93,9 @@ def test_options_on_top_of_the_profile_are_named() -> None:
 
 
 @pytest.mark.parametrize("request_, words", [
-    # the indicator stays face up on the wall: at most 3 of its kind (reading §2, §8)
+    # the indicator stays face up on the wall: at most 3 of its kind (rulebook §2, decision indicator_on_wall)
     (req("7p7p7p7p 123s EEE 456s +9m", "7p"), "at most 3"),
-    # two huns + a discarded hun may not pong (reading §2)
+    # two huns + a discarded hun may not pong (rulebook §2)
     (req("345m 123s 77m 45s [888p] +6s", "7p"), "pung of hun tiles"),
     # 天和/地和 are the first draw: no meld before (seed 001: 暗杠, 补杠后胡牌, 不算天胡)
     (req("345m 123s 77m 45s [5555p] +6s", "7p", tianhu=True), "first draw"),

@@ -1,6 +1,6 @@
 """Settlement as data: the rule file's payment rules, evaluated by the reference
 interpreter and by the generated scorer's settle(). Expected values are worked
-out by hand from the seeds (reading §9): pair multiplier dealer↔non-dealer =
+out by hand from the seeds (rulebook §9): pair multiplier dealer↔non-dealer =
 (2 if 坐庄) × 2^(拉庄 count), between non-dealers 1; the winner is paid the
 total × multiplier by each of the three; kongs are paid their points ×
 multiplier by each other player, drawn hand or not; 铲 after the rest."""

@@ -1,4 +1,4 @@
-"""Tiles and the hand notation (reading §1)."""
+"""Tiles and the hand notation (rulebook §1)."""
 
 from __future__ import annotations
 

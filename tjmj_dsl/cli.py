@@ -203,10 +203,36 @@ def cmd_check(args: argparse.Namespace) -> int:
     profiles = list((res.data.get("profiles") or {})) or [None]
     for p in profiles:
         load_rules(args.rules, p)
+    from .backends.examples import Scorers, coverage_warnings, run_examples
+    from .passes.lower import lower
+    from .passes.resolve import apply_options
+    scorers = Scorers(res)
+    from .diagnostics import Diagnostic
+    warnings: list[Diagnostic] = []
+    errors: list[Diagnostic] = []
+    seen: set[object] = set()
+    for p in profiles:
+        rs = lower(apply_options(res, p))
+        for d in run_examples(rs, scorers)[1]:
+            if d.pos not in seen:  # an example wrong under every profile is said once
+                seen.add(d.pos)
+                (errors if d.severity == "error" else warnings).append(d)
+    if errors:
+        from .diagnostics import RuleError
+        raise RuleError(errors, res.sources())
+    inherited = [w for w in warnings if w.code == "example-inherited"]
+    if inherited:  # an overlay that changes the base's examples: one warning, not one per example
+        first = inherited[0]
+        warnings = [w for w in warnings if w.code != "example-inherited"]
+        warnings.append(Diagnostic("warning", "example-inherited",
+                                   f"{len({(w.pos.file, w.pos.line) for w in inherited if w.pos})} example(s) of the base rules score differently under these rules; "
+                                   "they are left out of this rulebook", first.pos,
+                                   f"the first: {first.message}"))
+    warnings += coverage_warnings(apply_options(res, None), lower(apply_options(res, None)))
     from .known import check_known
-    warnings = check_known(args.rules)
+    warnings += check_known(args.rules)
     for w in warnings:
-        print(w.render())
+        print(w.render(res.sources().get(w.pos.file) if w.pos else None))
     print(f"{res.top.file if res.top else res.base.file}: ok ({len(profiles)} profile(s){', %d warning(s)' % len(warnings) if warnings else ''})")
     return EXIT_OK
 
@@ -222,6 +248,24 @@ def cmd_compile(args: argparse.Namespace) -> int:
             return EXIT_FAIL
         print("generated files are up to date")
         return EXIT_OK
+    for c in changed:
+        print(f"wrote {c}")
+    if not changed:
+        print("nothing changed")
+    return EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """The rulebooks alone (rulebook.md and rulebook.html per profile), their
+    examples checked against the generated scorer on the way."""
+    from .backends.outputs import write_outputs
+    if args.profile is not None:
+        from .compiler import profiles
+        known = profiles(args.rules)
+        if args.profile not in known:
+            from .diagnostics import did_you_mean
+            return _usage(f"no profile {args.profile!r}; " + (did_you_mean(args.profile, known) or "profiles: " + ", ".join(known)))
+    changed = write_outputs(args.rules, args.out, docs_only=True, only_profile=args.profile)
     for c in changed:
         print(f"wrote {c}")
     if not changed:
@@ -328,11 +372,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser("compile", help="generate the scorer, tests and rulebook of every profile")
+    p = sub.add_parser("compile", help="generate the scorer, tests and rulebooks (md, html) of every profile")
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--out", default="generated", help="output directory (default: generated)")
     p.add_argument("--check", action="store_true", help="regenerate in memory; fail if anything differs")
     p.set_defaults(run=cmd_compile)
+
+    p = sub.add_parser("docs", help="write the rulebooks (rulebook.md, rulebook.html) of every profile, or of one")
+    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--profile", help="only this profile's rulebook")
+    p.add_argument("--out", default="generated", help="output directory (default: generated)")
+    p.set_defaults(run=cmd_docs)
 
     p = sub.add_parser("variants", help="list the options (variants) and profiles of a rule file")
     p.add_argument("rules", nargs="?")

@@ -128,6 +128,79 @@ class Settlement:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """How the rule file decided a point its sources leave open (rulebook: in its chapter)."""
+
+    id: str
+    chapter: str
+    title: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A misprint of a source and what the rules give instead; `known` names
+    the known-values rows (table:item) that show it."""
+
+    id: str
+    source: str
+    printed: str
+    decision: str
+    known: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What an example says the scorer gives: each field None when not said.
+    `at` holds where each said field is written, for a positioned error."""
+
+    patterns: tuple[str, ...] | None = None
+    fan: int | None = None
+    total: int | None = None
+    win: bool | None = None
+    refused: bool = False
+    at: tuple[tuple[str, Pos], ...] = field(default=(), compare=False)
+
+    def where(self, name: str, default: Pos) -> Pos:
+        return dict(self.at).get(name, default)
+
+
+@dataclass(frozen=True)
+class Example:
+    """An example hand of the rule file, shown in the rulebook and checked
+    while it is built. role: "example" or "near_miss" of a pattern, "option"
+    (scored under each value in `expect`), or "chapter" (of a rulebook chapter).
+    `request` is the JSONL request; `options` are set on top of the profile."""
+
+    owner: str
+    role: str
+    hand: str
+    request: Any = field(compare=False)
+    options: tuple[tuple[str, Any], ...]
+    note: str
+    expect: tuple[tuple[str, Expect], ...]  # "" → the claim; for an option, each value → its claim
+    pos: Pos | None = field(default=None, compare=False)
+    inherited: bool = False  # written in a base file, not in the file compiled
+
+
+@dataclass(frozen=True)
+class Prose:
+    """The rule file's text for people: chapter paragraphs, decisions, errata, glossary."""
+
+    chapters: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    errata: tuple[Erratum, ...] = ()
+    glossary: tuple[tuple[str, str, str], ...] = ()  # (Chinese term, pinyin, English)
+    examples: tuple[Example, ...] = ()
+    describe: tuple[tuple[str, str], ...] = ()  # option id → its one-sentence-per-value template
+    choice_docs: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # option id → (choice, its sentence)
+
+    def chapter(self, name: str) -> tuple[str, ...]:
+        return dict(self.chapters).get(name, ())
+
+
+@dataclass(frozen=True)
 class RuleSet:
     name: str
     title: str
@@ -160,6 +233,7 @@ class RuleSet:
     disabled_patterns: tuple[str, ...] = ()
     settlement: Settlement | None = None
     overrides: tuple[tuple[str, Any], ...] = ()  # the choices set on top of the profile that differ from it
+    prose: Prose = Prose()
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

@@ -29,6 +29,7 @@ class Row:
     patterns: tuple[str, ...]
     why: str
     pos: Pos
+    hand: str = ""  # as written in the table (the CLI notation)
 
     @property
     def id(self) -> str:
@@ -76,7 +77,8 @@ def load_known(path: str, display: str | None = None) -> list[Row]:
             expected = None if err.get("impossible") else int(err.get("value", r["printed"]))
             rows.append(Row(table["id"], table["profile"], str(table.get("source", "")), str(r["item"]), str(r["name"]),
                             str(r.get("variant", "")), int(r["printed"]), expected, req,
-                            tuple(r.get("patterns") or ()), str(err.get("why", "")), doc.pos(at)))
+                            tuple(r.get("patterns") or ()), str(err.get("why", "")), doc.pos(at),
+                            str(r.get("hand", ""))))
     if diags:
         raise RuleError(diags, {doc.file: text})
     return rows

@@ -4,6 +4,33 @@ expr = {"type": "string", "minLength": 1, "description": "an expression (see REA
 ident = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 text = {"type": "string"}
 tile = {"type": "string", "pattern": "^([1-9][mps]|[1-7]z|[ESWNCFP])$"}
+# an example hand: the request (hand notation, indicator, how it was won, options
+# on top of the profile) and what the scorer must say of it (checked at build time)
+claim = {
+    "patterns": {"type": "array", "items": ident, "description": "exactly the patterns the result shows"},
+    "fan": {"type": "integer", "minimum": 0},
+    "total": {"type": "integer", "minimum": 0, "description": "what the score table shows"},
+    "win": {"type": "boolean", "description": "the hand wins (assumed true unless said)"},
+    "refused": {"type": "boolean", "description": "the request is refused (invalid under these rules)"},
+}
+request_props = {
+    "hand": {"type": "string", "description": "the hand in the CLI notation: 345m 123s EEE 77m 45s [5555p] (9999s) +6s"},
+    "indicator": tile,
+    "kong_draw": {"enum": ["exposed", "concealed", "hun"]},
+    "flags": {"type": "array", "items": ident, "description": "request flags that hold (tianhu, dihu, tianting)"},
+    "options": {"type": "object", "description": "options set for this example, on top of the profile"},
+    "note": {"type": "string", "description": "what the example shows, for the rulebook"},
+}
+example = {"type": "object", "additionalProperties": False, "required": ["hand", "indicator"],
+           "properties": {**request_props, **claim}}
+near_miss = {"type": "object", "additionalProperties": False, "required": ["hand", "indicator", "why"],
+             "properties": {**request_props, **claim, "why": {"type": "string", "description": "why it is not the pattern"}}}
+option_example = {"type": "object", "additionalProperties": False, "required": ["hand", "indicator", "results"],
+                  "properties": {**request_props,
+                                 "results": {"type": "object", "minProperties": 1,
+                                             "description": "option value → what the scorer says under it",
+                                             "additionalProperties": {"type": "object", "additionalProperties": False,
+                                                                      "properties": claim}}}}
 pattern = {
     "type": "object",
     "additionalProperties": False,
@@ -23,6 +50,8 @@ pattern = {
         "any_winning_tile": {"type": "boolean", "description": "when this pattern's condition holds, any tile of the hand may be taken as the winning tile"},
         "description": text,
         "source": text,
+        "examples": {"type": "array", "items": example, "description": "hands that show the pattern, checked at build time"},
+        "near_misses": {"type": "array", "items": near_miss, "description": "hands that are not the pattern, and why"},
     },
 }
 request_rule = {
@@ -44,6 +73,9 @@ option = {
         "after": {"type": "array", "items": ident},
         "acts_on": {"enum": ["scoring", "validation", "play", "settlement"]},
         "source": text,
+        "describe": {"type": "string", "description": "one sentence per value: $value is replaced by the value"},
+        "examples": {"type": "array", "items": option_example,
+                     "description": "hands scored under each value, checked at build time"},
     },
     "oneOf": [{"required": ["choices"]}, {"required": ["values", "set"]}],
 }
@@ -112,6 +144,18 @@ settlement = {
         "rotations": {"type": "object", "minProperties": 1, "additionalProperties": rotation},
     },
 }
+paragraphs = {"oneOf": [
+    {"type": "array", "items": text, "description": "paragraphs of the rulebook"},
+    {"type": "object", "additionalProperties": False, "required": ["text"],
+     "properties": {"text": {"type": "array", "items": text}, "examples": {"type": "array", "items": example}}}]}
+decision = {"type": "object", "additionalProperties": False, "required": ["title", "text"],
+            "properties": {"chapter": {"enum": ["tiles", "hun", "melds", "winning", "patterns", "scoring", "options",
+                                                "play", "settlement"]},
+                           "title": text, "text": text, "source": text}}
+erratum = {"type": "object", "additionalProperties": False, "required": ["source", "printed", "decision"],
+           "properties": {"source": text, "printed": text, "decision": text,
+                          "known": {"type": "array", "items": text,
+                                    "description": "known-values rows (table:item) that show it"}}}
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://tjmj.invalid/schema/rules.json",
@@ -161,6 +205,20 @@ schema = {
             "properties": {"description": text, "options": {"type": "object"}}}},
         "default_profile": {"type": "string"},
         "known_values": {"type": "string", "description": "a YAML file beside this one with the printed tables"},
+        "rulebook": {"type": "object", "additionalProperties": False,
+                     "description": "the rulebook's prose per chapter, where the data alone does not say it",
+                     "properties": {k: paragraphs for k in ("tiles", "hun", "melds", "winning", "patterns", "scoring",
+                                                            "options", "play", "settlement")}},
+        "decisions": {"type": "object", "additionalProperties": decision,
+                      "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+                      "description": "how points the sources leave open were decided"},
+        "errata": {"type": "object", "additionalProperties": erratum,
+                   "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+                   "description": "the sources' misprints and what the rules give instead"},
+        "glossary": {"type": "object", "description": "Chinese term → pinyin and English",
+                     "additionalProperties": {"type": "object", "additionalProperties": False,
+                                              "required": ["pinyin", "en"],
+                                              "properties": {"pinyin": text, "en": text}}},
     },
     "if": {"required": ["extends"]},
     "then": {},

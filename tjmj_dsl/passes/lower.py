@@ -15,6 +15,7 @@ from ..expr.check import Checker, Env, Problem, definition_uses, scope_vars
 from ..expr.parser import ExprError, parse
 from ..expr.vocabulary import DECOMP_VARS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
+from .prose import lower_prose
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_settlement
@@ -188,6 +189,7 @@ def lower(res: Resolved) -> RuleSet:
         options.append(OptionDecl(oid, o.get("name", ""), o["description"], o["default"], choices,
                                   o.get("acts_on", "scoring"), o.get("source", "")))
     settlement = lower_settlement(lw, d)
+    prose = lower_prose(res, d, lw.diags)
     if lw.diags:
         raise RuleError(sorted(lw.diags, key=lambda x: (x.pos.file, x.pos.line, x.pos.col) if x.pos else ("", 0, 0)),
                         res.sources())
@@ -213,6 +215,7 @@ def lower(res: Resolved) -> RuleSet:
         disabled_patterns=tuple(pid for pid in pats if pid not in enabled),
         settlement=settlement,
         overrides=tuple(res.overrides.items()),
+        prose=prose,
     )
 
 

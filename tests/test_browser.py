@@ -1,0 +1,81 @@
+"""Each profile's rulebook.html in a real browser: Debian's chromium, headless,
+driven by Playwright with the system browser (never a browser of its own).
+It must load with no console error and no network request, hold every
+pattern and option section and the combination table, draw its tiles with a
+size, and leave a screenshot in the test's temporary directory.
+
+Installed by tools/setup_test_deps.py (the README's test command); where
+chromium or playwright cannot be had, the test is skipped naming the package."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PAGES = {"seed-001": "generated/tianjin/rulebook.html",
+         "seed-000-fan": "generated/tianjin/seed_000_fan/rulebook.html",
+         "seed-000-coins": "generated/tianjin/seed_000_coins/rulebook.html"}
+PATTERNS = ("tiliu", "zhuo5", "long", "su", "hundiao", "shuanghun", "benhun", "gangkai", "tianhu", "dihu",
+            "tianting", "subenlong")
+OPTIONS = ("score_table", "jin_gang", "tianting", "subenlong", "tianhu", "dihu", "first_draw_multiplier",
+           "hun_kinds", "min_fan", "chan_points", "dealer_rotation", "last_tiles_claims")
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian package chromium is not installed (run: python tools/setup_test_deps.py)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Python package playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as profile_dir:
+        ctx = p.chromium.launch_persistent_context(profile_dir, executable_path=CHROMIUM, headless=True, args=FLAGS,
+                                                   viewport={"width": 420, "height": 900})
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+@pytest.mark.parametrize("profile", sorted(PAGES))
+def test_rulebook_html_in_chromium(browser, profile: str, tmp_path: str) -> None:  # type: ignore[no-untyped-def]
+    path = os.path.join(ROOT, PAGES[profile])
+    url = "file://" + path
+    page = browser.new_page()
+    console: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+    page.on("request", lambda r: requests.append(r.url) if r.url != url else None)
+    page.goto(url, wait_until="load")
+    assert console == []
+    assert requests == []  # nothing fetched: no font, image, script or address outside the page
+    assert page.title().startswith("天津麻将")
+    for pid in PATTERNS:
+        assert page.locator(f"section#pattern-{pid}").count() == 1, pid
+        assert page.locator(f"section#pattern-{pid} .hand").count() >= 2, pid  # an example and a near miss
+    for oid in OPTIONS:
+        assert page.locator(f"section#option-{oid.replace('_', '-')}").count() == 1, oid
+    assert page.locator("#hun-table").count() == 1
+    # tiles are drawn, with a size, and the page fits a phone's width
+    tiles = page.locator(".tile")
+    assert tiles.count() > 500
+    box = tiles.first.bounding_box()
+    assert box is not None and box["width"] > 10 and box["height"] > 15
+    hun = page.locator("section#pattern-zhuo5 .slot.hun .tile").first.bounding_box()
+    assert hun is not None and hun["width"] > 10
+    assert page.evaluate("document.documentElement.scrollWidth") <= 420 + 1
+    shot = os.path.join(str(tmp_path), f"rulebook-{profile}.png")
+    page.screenshot(path=shot, full_page=False)
+    assert os.path.getsize(shot) > 10_000
+    # printing gives a clean sheet: the contents box is hidden for print
+    page.emulate_media(media="print")
+    assert page.locator("nav.toc").is_hidden()
+    page.close()

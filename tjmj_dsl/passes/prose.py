@@ -1,0 +1,104 @@
+"""The rule file's text for people (rulebook chapters, decisions, errata,
+glossary) and its example hands → IR. The schema has checked the shapes;
+this pass copies them out in file order and reads each example's hand, so a
+hand that cannot be read is an error at its line and column."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..ir import Decision, Erratum, Example, Expect, Prose
+from ..notation import parse_hand
+from ..tiles import TileError
+from .resolve import Path, Resolved
+
+CLAIM_FIELDS = ("patterns", "fan", "total", "win", "refused")
+
+
+def _s(x: Any) -> str:
+    return "" if x is None else str(x)
+
+
+def lower_prose(res: Resolved, d: dict[str, Any], diags: list[Diagnostic]) -> Prose:
+    book: dict[str, Any] = d["rulebook"] if isinstance(d.get("rulebook"), dict) else {}
+    chapters = []
+    examples: list[Example] = []
+    for k, v in book.items():
+        if isinstance(v, dict):
+            chapters.append((str(k), tuple(_s(p) for p in v.get("text") or ())))
+            for i, ex in enumerate(v.get("examples") or ()):
+                _example(res, ("rulebook", k, "examples", i), str(k), "chapter", ex, examples, diags)
+        elif isinstance(v, list):
+            chapters.append((str(k), tuple(_s(p) for p in v)))
+    decisions = tuple(Decision(str(k), _s(v.get("chapter")), _s(v.get("title")), _s(v.get("text")), _s(v.get("source")))
+                      for k, v in (d.get("decisions") or {}).items() if isinstance(v, dict))
+    errata = tuple(Erratum(str(k), _s(v.get("source")), _s(v.get("printed")), _s(v.get("decision")),
+                           tuple(_s(x) for x in v.get("known") or () if x is not None))
+                   for k, v in (d.get("errata") or {}).items() if isinstance(v, dict))
+    glossary = tuple((str(k), _s(v.get("pinyin")), _s(v.get("en")))
+                     for k, v in (d.get("glossary") or {}).items() if isinstance(v, dict))
+    for pid, p in (d.get("patterns") or {}).items():
+        if not isinstance(p, dict):
+            continue
+        for role, key in (("example", "examples"), ("near_miss", "near_misses")):
+            for i, ex in enumerate(p.get(key) or ()):
+                _example(res, ("patterns", pid, key, i), str(pid), role, ex, examples, diags)
+    describe = []
+    choice_docs = []
+    for oid, o in (d.get("options") or {}).items():
+        if not isinstance(o, dict):
+            continue
+        if isinstance(o.get("choices"), dict):
+            choice_docs.append((str(oid), tuple((str(k), _s((c or {}).get("description")) if isinstance(c, dict) else "")
+                                                for k, c in o["choices"].items())))
+        if isinstance(o.get("describe"), str):
+            describe.append((str(oid), o["describe"]))
+        for i, ex in enumerate(o.get("examples") or ()):
+            _example(res, ("options", oid, "examples", i), str(oid), "option", ex, examples, diags)
+    return Prose(tuple(chapters), decisions, errata, glossary, tuple(examples), tuple(describe), tuple(choice_docs))
+
+
+def _expect(res: Resolved, path: Path, c: dict[str, Any]) -> Expect:
+    at = tuple((f, res.where(path + (f,))) for f in CLAIM_FIELDS if f in c)
+    pats = c.get("patterns")
+    return Expect(tuple(str(x) for x in pats) if isinstance(pats, list) else None,
+                  c.get("fan") if isinstance(c.get("fan"), int) else None,
+                  c.get("total") if isinstance(c.get("total"), int) else None,
+                  c.get("win") if isinstance(c.get("win"), bool) else None,
+                  bool(c.get("refused")), at)
+
+
+def _example(res: Resolved, path: Path, owner: str, role: str, ex: Any, out: list[Example],
+             diags: list[Diagnostic]) -> None:
+    if not isinstance(ex, dict) or not isinstance(ex.get("hand"), str):
+        return  # the schema said so
+    hand = ex["hand"]
+    try:
+        req: dict[str, Any] = dict(parse_hand(hand))
+    except TileError as e:
+        doc, dpath = res.origin(path + ("hand",))
+        try:
+            pos = doc.pos_of_offset(doc.expr_offset(dpath, e.pos), doc.expr_offset(dpath, e.pos) + 1)
+        except (KeyError, TypeError):
+            pos = doc.pos(dpath)
+        diags.append(Diagnostic("error", "example", f"example hand: {e.message}", pos, e.hint))
+        return
+    if "draw" not in req:
+        diags.append(Diagnostic("error", "example", "an example hand needs its winning tile", res.where(path + ("hand",)),
+                                "add it after '+', e.g. 345m 123s EEE 77m 45s +6s"))
+        return
+    req["indicator"] = _s(ex.get("indicator"))
+    if ex.get("kong_draw") is not None:
+        req["kong_draw"] = ex["kong_draw"]
+    for f in ex.get("flags") or ():
+        req[str(f)] = True
+    opts = tuple((str(k), v) for k, v in (ex.get("options") or {}).items())
+    if role == "option":
+        expect = tuple((str(k), _expect(res, path + ("results", k), v if isinstance(v, dict) else {}))
+                       for k, v in (ex.get("results") or {}).items())
+    else:
+        expect = (("", _expect(res, path, ex)),)
+    doc, _ = res.origin(path)
+    out.append(Example(owner, role, hand, req, opts, _s(ex.get("why") if role == "near_miss" else ex.get("note")),
+                       expect, res.where(path + ("hand",)), res.top is not None and doc is not res.top))
