@@ -179,3 +179,34 @@ def test_the_rulebook_shows_the_seeds_numbers() -> None:
         assert re.search(r"\| `coins` \| 提溜 \+ 素 \+ 杠开 \| `1×2×2 = 4` \| 10 \|", text)
     # seed-000 金币: 杠开本混捉5龙 after a 暗杠 is 2 × (28 + 1) = 58, printed 29
     assert re.search(r"\| 29 \| 杠开本混捉5龙 \(暗杠\) \| `123m 46m 789m SS \(EEEE\) \+5m` \| 29 \| \*\*58\*\* \(erratum\) \|", coins)
+
+
+def test_a_wrong_settlement_example_fails_at_its_balances(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # 荒庄 with one 明杠 of seat 3: each other seat pays it 1 (seed-001 荒庄要计算杠分): [-1, -1, -1, 3]
+    path = _copy_rules(str(tmp_path), lambda t: t.replace("      balances: [-1, -1, -1, 3]\n", "      balances: [-1, -1, 0, 2]\n", 1))
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    line = next(i for i, x in enumerate(lines, 1) if x == "      balances: [-1, -1, 0, 2]")
+    assert main(["check", path]) == 1
+    err = capsys.readouterr().err
+    assert f"tianjin.yaml:{line}:17: error: example of settlement" in err
+    assert "settle() gives the balances [-1, -1, -1, 3], not [-1, -1, 0, 2]" in err
+
+
+def test_the_settlement_chapter_has_a_worked_payment_table() -> None:
+    md = _read("rulebook.md")
+    sec = md[md.index("## §9 结算 Settlement"):md.index("## §10")]
+    # the payment rules, as the rule file writes them
+    assert "`total * base_unit * pair(payer, payee)`" in sec
+    # seed-001's 铲 example: dealer sat, A no 拉庄, B once, C twice → the dealer pays 2, 4, 8
+    for to, amount in ((1, 2), (2, 4), (3, 8)):
+        assert f"| 0 | {to} | {amount} | chan | " in sec
+    # by hand: win 8 × (1, 4, 1); 明杠 of seat 1: 1 × (2, 1, 1); 暗杠 of seat 3: 2 × (8, 1, 1); 铲 2, 4, 8
+    assert "Balances by seat: 0: -64, 1: -4, 2: +49, 3: +19 (sum 0). Next dealer: seat 1." in sec
+    # 下庄: a drawn hand where only seat 2 has a kong: seed-001 keeps the dealer, seed-000 passes the deal
+    opt = md[md.index('<a id="option-dealer-rotation"></a>'):]
+    assert re.search(r"\| `seed-001` \| 0: -1, 1: -1, 2: \+3, 3: -1 \| seat 0 \|", opt)
+    assert re.search(r"\| `seed-000` \| 0: -1, 1: -1, 2: \+3, 3: -1 \| seat 1 \|", opt)
+    # 铲 as one 明杠 point or as a 混吊 (2)
+    opt = md[md.index('<a id="option-chan-points"></a>'):]
+    assert re.search(r"\| `1` \| 0: -3, 1: \+1, 2: \+1, 3: \+1 \|", opt) and re.search(r"\| `2` \| 0: -6, 1: \+2, 2: \+2, 3: \+2 \|", opt)

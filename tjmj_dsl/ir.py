@@ -161,6 +161,8 @@ class Expect:
     win: bool | None = None
     refused: bool = False
     at: tuple[tuple[str, Pos], ...] = field(default=(), compare=False)
+    balances: tuple[int, ...] | None = None  # a settled outcome's four balances
+    next_dealer: int | None = None
 
     def where(self, name: str, default: Pos) -> Pos:
         return dict(self.at).get(name, default)
@@ -182,6 +184,7 @@ class Example:
     expect: tuple[tuple[str, Expect], ...]  # "" → the claim; for an option, each value → its claim
     pos: Pos | None = field(default=None, compare=False)
     inherited: bool = False  # written in a base file, not in the file compiled
+    kind: str = "hand"  # "hand": `request` is scored; "outcome": `request` is an outcome, settled
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,12 @@ claim = {
     "total": {"type": "integer", "minimum": 0, "description": "what the score table shows"},
     "win": {"type": "boolean", "description": "the hand wins (assumed true unless said)"},
     "refused": {"type": "boolean", "description": "the request is refused (invalid under these rules)"},
+    "balances": {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4,
+                 "description": "a settled outcome: the four seats' balances"},
+    "next_dealer": {"type": "integer", "minimum": 0, "maximum": 3, "description": "a settled outcome: who deals next"},
 }
+outcome = {"type": "object", "description": "what happened at the table, as settle() reads it (dealer, winner, total, "
+                                            "zuozhuang, lazhuang, kongs, chan, xianggong)"}
 request_props = {
     "hand": {"type": "string", "description": "the hand in the CLI notation: 345m 123s EEE 77m 45s [5555p] (9999s) +6s"},
     "indicator": tile,
@@ -25,8 +30,9 @@ example = {"type": "object", "additionalProperties": False, "required": ["hand",
            "properties": {**request_props, **claim}}
 near_miss = {"type": "object", "additionalProperties": False, "required": ["hand", "indicator", "why"],
              "properties": {**request_props, **claim, "why": {"type": "string", "description": "why it is not the pattern"}}}
-option_example = {"type": "object", "additionalProperties": False, "required": ["hand", "indicator", "results"],
-                  "properties": {**request_props,
+option_example = {"type": "object", "additionalProperties": False, "required": ["results"],
+                  "oneOf": [{"required": ["hand", "indicator"]}, {"required": ["outcome"]}],
+                  "properties": {**request_props, "outcome": outcome,
                                  "results": {"type": "object", "minProperties": 1,
                                              "description": "option value → what the scorer says under it",
                                              "additionalProperties": {"type": "object", "additionalProperties": False,
@@ -147,7 +153,13 @@ settlement = {
 paragraphs = {"oneOf": [
     {"type": "array", "items": text, "description": "paragraphs of the rulebook"},
     {"type": "object", "additionalProperties": False, "required": ["text"],
-     "properties": {"text": {"type": "array", "items": text}, "examples": {"type": "array", "items": example}}}]}
+     "properties": {"text": {"type": "array", "items": text}, "examples": {"type": "array", "items": example},
+                    "outcomes": {"type": "array", "description": "hands settled by settle(), checked at build time",
+                                 "items": {"type": "object", "additionalProperties": False, "required": ["outcome"],
+                                           "properties": {"outcome": outcome, "note": text,
+                                                          "balances": claim["balances"],
+                                                          "next_dealer": claim["next_dealer"],
+                                                          "refused": claim["refused"]}}}}}]}
 decision = {"type": "object", "additionalProperties": False, "required": ["title", "text"],
             "properties": {"chapter": {"enum": ["tiles", "hun", "melds", "winning", "patterns", "scoring", "options",
                                                 "play", "settlement"]},

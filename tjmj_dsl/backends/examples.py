@@ -18,8 +18,8 @@ from ..passes.lower import lower
 from ..passes.resolve import Resolved, apply_options
 from .codegen import generate_scorer, load_generated
 
-# options whose effect is on play or settlement: no hand's score tells their values apart
-UNSCORED = ("play", "settlement")
+# options whose effect is on the game engine alone: no score or settlement tells their values apart
+ENGINE_ONLY = ("play",)
 
 
 class Scorers:
@@ -38,10 +38,9 @@ class Scorers:
         got = self._cache.get(key)
         if got is None:
             resolved = apply_options(self.res, profile or None, dict(options or {}), where)
-            # scorers are shared by every profile and options that pick the same scoring choices
-            decl = self.res.data.get("options") or {}
-            scoring = tuple((k, repr(v)) for k, v in resolved.choices.items()
-                            if (decl.get(k) or {}).get("acts_on", "scoring") not in UNSCORED)
+            # scorers are shared by every profile and options that pick the same choices (settle() is
+            # compiled into the scorer too, so play and settlement choices count)
+            scoring = tuple((k, repr(v)) for k, v in resolved.choices.items())
             got = self._by_choices.get(scoring)
             if got is None:
                 rs = lower(resolved)
@@ -51,6 +50,15 @@ class Scorers:
 
     def score(self, profile: str, options: dict[str, Any], request: dict[str, Any], where: Pos | None = None) -> dict[str, Any]:
         return dict(self.get(profile, options, where)[1].score(dict(request)))
+
+    def settle(self, profile: str, options: dict[str, Any], outcome: dict[str, Any], where: Pos | None = None) -> dict[str, Any]:
+        """settle() of the generated scorer: who pays whom after the hand."""
+        return dict(self.get(profile, options, where)[1].settle(dict(outcome)))
+
+    def run(self, ex: Example, profile: str, options: dict[str, Any]) -> dict[str, Any]:
+        if ex.kind == "outcome":
+            return self.settle(profile, options, ex.request, ex.pos)
+        return self.score(profile, options, ex.request, ex.pos)
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,16 @@ def mismatches(ex: Example, expect: Expect, got: dict[str, Any]) -> list[tuple[s
     """(field, what differs) for each thing the example states that the scorer does not say."""
     out: list[tuple[str, str]] = []
     refused = got.get("reason") == "invalid_request"
+    if ex.kind == "outcome":
+        if expect.refused != refused:
+            out.append(("refused", f"settle() refuses it: {error_text(got)}" if refused
+                        else "the example says the outcome is refused, but settle() pays it"))
+        elif not refused:
+            if expect.balances is not None and list(expect.balances) != list(got["balances"]):
+                out.append(("balances", f"settle() gives the balances {got['balances']}, not {list(expect.balances)}"))
+            if expect.next_dealer is not None and expect.next_dealer != got["next_dealer"]:
+                out.append(("next_dealer", f"settle() passes the deal to seat {got['next_dealer']}, not {expect.next_dealer}"))
+        return out
     if expect.refused != refused:
         out.append(("refused", f"the scorer refuses it: {error_text(got)}" if refused
                     else "the example says the request is refused, but the scorer scores it"))
@@ -125,7 +143,7 @@ def run_examples(rs: RuleSet, scorers: Scorers) -> tuple[list[Scored], list[Diag
                 opts[ex.owner] = _option_value(rs, ex.owner, key)
                 profile = scorers.default_profile
             try:
-                got = scorers.score(profile, opts, ex.request, ex.pos)
+                got = scorers.run(ex, profile, opts)
             except RuleError as e:
                 problems.extend(Diagnostic(sev, code, f"example of {ex.owner}: {d.message}", ex.pos, d.hint)
                                 for d in e.diagnostics)
@@ -135,7 +153,8 @@ def run_examples(rs: RuleSet, scorers: Scorers) -> tuple[list[Scored], list[Diag
                 under = f" under {ex.owner}={key}" if ex.role == "option" else ""
                 problems.append(Diagnostic(sev, code, f"example of {ex.owner}{under} (profile {rs.profile}): {msg}",
                                            expect.where(fld, ex.pos) if ex.pos else None,
-                                           f"the hand is {ex.hand!r}; fix the hand or what the example says"))
+                                           (f"the hand is {ex.hand!r}; fix the hand or what the example says" if ex.kind == "hand"
+                                            else "fix the outcome or what the example says")))
         diags.extend(problems)
         if not problems:
             scored.append(Scored(ex, tuple(results)))
@@ -155,9 +174,9 @@ def coverage_warnings(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
                                       res.where(("patterns", pid), True),
                                       f"add `{key}:` with {what}: a hand, its indicator, and the patterns and fan the scorer gives"))
     for o in rs.options:
-        if o.acts_on in UNSCORED:
-            continue
         mine = [e for e in ex if e.owner == o.id and e.role == "option"]
+        if o.acts_on in ENGINE_ONLY and not mine:
+            continue
         if not mine:
             out.append(Diagnostic("warning", "no-example", f"option {o.id} has no example",
                                   res.where(("options", o.id), True),
@@ -177,4 +196,5 @@ def coverage_warnings(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
 
 
 def _said(e: Expect) -> tuple[Any, ...]:
-    return (e.refused, e.win, e.fan, e.total, tuple(sorted(e.patterns)) if e.patterns is not None else None)
+    return (e.refused, e.win, e.fan, e.total, tuple(sorted(e.patterns)) if e.patterns is not None else None,
+            e.balances, e.next_dealer)

@@ -13,7 +13,7 @@ from ..notation import parse_hand
 from ..tiles import TileError
 from .resolve import Path, Resolved
 
-CLAIM_FIELDS = ("patterns", "fan", "total", "win", "refused")
+CLAIM_FIELDS = ("patterns", "fan", "total", "win", "refused", "balances", "next_dealer")
 
 
 def _s(x: Any) -> str:
@@ -29,6 +29,8 @@ def lower_prose(res: Resolved, d: dict[str, Any], diags: list[Diagnostic]) -> Pr
             chapters.append((str(k), tuple(_s(p) for p in v.get("text") or ())))
             for i, ex in enumerate(v.get("examples") or ()):
                 _example(res, ("rulebook", k, "examples", i), str(k), "chapter", ex, examples, diags)
+            for i, ex in enumerate(v.get("outcomes") or ()):
+                _example(res, ("rulebook", k, "outcomes", i), str(k), "chapter", ex, examples, diags)
         elif isinstance(v, list):
             chapters.append((str(k), tuple(_s(p) for p in v)))
     decisions = tuple(Decision(str(k), _s(v.get("chapter")), _s(v.get("title")), _s(v.get("text")), _s(v.get("source")))
@@ -62,15 +64,29 @@ def lower_prose(res: Resolved, d: dict[str, Any], diags: list[Diagnostic]) -> Pr
 def _expect(res: Resolved, path: Path, c: dict[str, Any]) -> Expect:
     at = tuple((f, res.where(path + (f,))) for f in CLAIM_FIELDS if f in c)
     pats = c.get("patterns")
+    bal = c.get("balances")
     return Expect(tuple(str(x) for x in pats) if isinstance(pats, list) else None,
                   c.get("fan") if isinstance(c.get("fan"), int) else None,
                   c.get("total") if isinstance(c.get("total"), int) else None,
                   c.get("win") if isinstance(c.get("win"), bool) else None,
-                  bool(c.get("refused")), at)
+                  bool(c.get("refused")), at,
+                  tuple(int(x) for x in bal) if isinstance(bal, list) and all(isinstance(x, int) for x in bal) else None,
+                  c.get("next_dealer") if isinstance(c.get("next_dealer"), int) else None)
 
 
 def _example(res: Resolved, path: Path, owner: str, role: str, ex: Any, out: list[Example],
              diags: list[Diagnostic]) -> None:
+    if isinstance(ex, dict) and isinstance(ex.get("outcome"), dict):
+        if role == "option":
+            expect = tuple((str(k), _expect(res, path + ("results", k), v if isinstance(v, dict) else {}))
+                           for k, v in (ex.get("results") or {}).items())
+        else:
+            expect = (("", _expect(res, path, ex)),)
+        doc, _ = res.origin(path)
+        opts = tuple((str(k), v) for k, v in (ex.get("options") or {}).items())
+        out.append(Example(owner, role, "", dict(ex["outcome"]), opts, _s(ex.get("note")), expect,
+                           res.where(path + ("outcome",)), res.top is not None and doc is not res.top, "outcome"))
+        return
     if not isinstance(ex, dict) or not isinstance(ex.get("hand"), str):
         return  # the schema said so
     hand = ex["hand"]

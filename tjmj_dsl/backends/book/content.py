@@ -338,6 +338,21 @@ class Builder:
 
     def option_example(self, o: OptionDecl, s: Scored) -> Block:
         ex = s.example
+        if ex.kind == "outcome":
+            orows: list[tuple[Inlines, ...]] = []
+            for key, res in s.results:
+                if res.get("reason") == "invalid_request":
+                    orows.append(((Code(key),), (Strong(("refused",)),), ("—",)))
+                    continue
+                orows.append(((Code(key),), (", ".join(f"{i}: {b:+d}" for i, b in enumerate(res["balances"])),),
+                              (f"seat {res['next_dealer']}",)))
+            parts: list[Block] = [Para((Strong(("例 Example.",)), " ", *self.outcome_text(ex.request)))]
+            if ex.note:
+                parts.append(Para((ex.note,)))
+            parts.append(Table(((o.id,), ("balances by seat",), ("next dealer",)), tuple(orows), "option-example"))
+            return Section(anchor("option", o.id, "example", str(rs_index(self.inp.scored, s))),
+                           ("Settled under each value (the other options as in profile " + self.inp.scorers.default_profile + ")",),
+                           tuple(parts), 4)
         first = s.results[0][1]
         rows: list[tuple[Inlines, ...]] = []
         for key, res in s.results:
@@ -370,9 +385,73 @@ class Builder:
         return Section("play", ("§8 打牌 One hand of play",), tuple(blocks))
 
     def settlement(self) -> Section:
+        rs = self.rs
         blocks: list[Block] = self.paras("settlement")
+        st = rs.settlement
+        if st is not None:
+            rows = []
+            for p in st.payments:
+                each = (Code(f"{p.var} in {p.items.text}"),) if p.var and p.items is not None else ("—",)
+                rows.append(((p.name, " ", Code(p.id)), each, (Code(p.when.text),) if p.when is not None else ("always",),
+                             (Code(p.payer.text), " → ", Code(p.payee.text)), (Code(p.amount.text),)))
+            blocks.append(Para(("Each payment rule of the rule file's ", Code("settlement:"), " section pays ", Em(("amount",)),
+                                " from every seat of ", Em(("from",)), " to every seat of ", Em(("to",)),
+                                " (never a seat to itself), once for each item, when its condition holds:")))
+            blocks.append(Table((("rule",), ("for each",), ("when",), ("from → to",), ("amount",)), tuple(rows), "payments"))
+            items: list[Inlines] = []
+            for d in st.definitions:
+                items.append((Code(f"{d.name}({', '.join(n for n, _ in d.params)})"), f" {d.title}: ", Code(d.body.text),
+                              ". ", d.description))
+            r = st.rotation
+            items.append(("Next dealer (", r.name, "): ", Code(r.next_dealer.text), ". ", r.description))
+            blocks.append(Bullets(tuple(items)))
+        for s in self.examples_of("settlement", "chapter"):
+            blocks.append(self.outcome_block(s))
         blocks += self.decisions("settlement")
         return Section("settlement", ("§9 结算 Settlement",), tuple(blocks))
+
+    def outcome_text(self, o: dict[str, Any]) -> Inlines:
+        """What happened at the table, in words (the outcome's fields)."""
+        bits: list[Inline] = [f"Seat {o.get('dealer')} deals"]
+        if o.get("zuozhuang"):
+            bits.append(" and sits (坐庄)")
+        lz = o.get("lazhuang") or []
+        if any(lz):
+            bits.append("; 拉庄 by seat: " + ", ".join(f"{i}×{n}" for i, n in enumerate(lz) if n))
+        if o.get("winner") is None:
+            bits.append("; 荒庄, no winner")
+        else:
+            bits.append(f"; seat {o['winner']} wins with a total of {o.get('total')}")
+        words = {"exposed": "明杠", "added": "补杠", "concealed": "暗杠", "hun": "金杠"}
+        for k in o.get("kongs") or []:
+            bits.append(f"; seat {k.get('seat')} has a {words.get(str(k.get('type')), str(k.get('type')))} of ")
+            bits.append(TileRef(parse_tile(str(k.get("tile")))))
+            if k.get("won"):
+                bits.append(" (its replacement won)")
+        if o.get("chan"):
+            bits.append("; 铲")
+        bits.append(".")
+        return tuple(bits)
+
+    def outcome_block(self, s: Scored) -> Section:
+        ex = s.example
+        res = s.results[0][1]
+        blocks: list[Block] = [Para((Strong(("例 Example.",)), " ", *self.outcome_text(ex.request)))]
+        if ex.note:
+            blocks.append(Para((ex.note,)))
+        if res.get("reason") == "invalid_request":
+            blocks.append(Para((Strong(("拒绝 refused:",)), " ", error_text(res))))
+        else:
+            rows = tuple(((str(p["from"]),), (str(p["to"]),), (str(p["amount"]),), (p["reason"],), (Code(p["formula"]),))
+                         for p in res["payments"])
+            blocks.append(Table((("from",), ("to",), ("amount",), ("for",), ("formula",)), rows, "payments"))
+            blocks.append(Para(("Balances by seat: ", ", ".join(f"{i}: {b:+d}" for i, b in enumerate(res["balances"])),
+                                f" (sum {sum(res['balances'])}). Next dealer: seat {res['next_dealer']}.")))
+            for u in res.get("unpaid") or ():
+                blocks.append(Para((Em(("Not paid:",)), " ", str(u.get("rule")), " — ", Code(str(u.get("when"))),
+                                    " does not hold.")))
+        return Section(anchor("settlement", "example", str(rs_index(self.inp.scored, s))),
+                       ("Worked payment table",), tuple(blocks), 3)
 
     def errata(self) -> Section:
         rs = self.rs
