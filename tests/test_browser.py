@@ -1,8 +1,8 @@
 """Each profile's rulebook.html in a real browser: Debian's chromium, headless,
 driven by Playwright with the system browser (never a browser of its own).
 It must load with no console error and no network request, hold every
-pattern and option section and the combination table, draw its tiles with a
-size, and leave a screenshot in the test's temporary directory.
+pattern and option section and the settlement, draw its tiles with a size, print as a PDF
+without the contents box, and leave a screenshot in the test's temporary directory.
 
 Installed by tools/setup_test_deps.py (the README's test command); where
 chromium or playwright cannot be had, the test is skipped naming the package."""
@@ -64,6 +64,7 @@ def test_rulebook_html_in_chromium(browser, profile: str, tmp_path: str) -> None
     for oid in OPTIONS:
         assert page.locator(f"section#option-{oid.replace('_', '-')}").count() == 1, oid
     assert page.locator("#hun-table").count() == 1
+    assert page.locator("section#settlement table").count() >= 2  # the payment rules and a worked payment table
     # tiles are drawn, with a size, and the page fits a phone's width
     tiles = page.locator(".tile")
     assert tiles.count() > 500
@@ -75,7 +76,13 @@ def test_rulebook_html_in_chromium(browser, profile: str, tmp_path: str) -> None
     shot = os.path.join(str(tmp_path), f"rulebook-{profile}.png")
     page.screenshot(path=shot, full_page=False)
     assert os.path.getsize(shot) > 10_000
-    # printing gives a clean sheet: the contents box is hidden for print
+    # printing gives a clean sheet: the contents box is hidden for print, hands are not split across pages
     page.emulate_media(media="print")
     assert page.locator("nav.toc").is_hidden()
+    assert page.evaluate("getComputedStyle(document.querySelector('.hand')).breakInside") == "avoid"
+    pdf = os.path.join(str(tmp_path), f"rulebook-{profile}.pdf")
+    page.pdf(path=pdf, format="A4")
+    with open(pdf, "rb") as f:
+        head = f.read()
+    assert head.startswith(b"%PDF") and head.count(b"/Type /Page") > 10
     page.close()
