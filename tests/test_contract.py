@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 
 from conftest import check_answer
+from tests.test_readme import CONSOLE, SERVED
 from tests.test_property import SETTINGS, requests
 from tjmj_dsl import Scorer, load_rules
-from tjmj_dsl.cli import _Scorers, answer_with
+from tjmj_dsl.service import Service
 from tjmj_dsl.schemas import EXAMPLE_REQUESTS, EXAMPLES, contract_markdown, render, schemas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,14 +47,40 @@ def test_schemas_are_2020_12_and_their_examples_hold(name: str) -> None:
             assert valid(s, ex), ex
 
 
-@pytest.mark.parametrize("name", ["score-result", "waits-result", "settle-result"])
+@pytest.mark.parametrize("name", ["score-result", "waits-result", "explain-result", "settle-result"])
 def test_result_examples_are_what_the_scorer_answers(name: str) -> None:
     sc = Scorer()
+    answer = {"score-result": sc.score, "waits-result": sc.waits, "settle-result": sc.settle,
+              "explain-result": Service().answerer("explain")}[name]
     for request, example in zip(EXAMPLE_REQUESTS[name], EXAMPLES[name], strict=True):
-        got = {"score-result": sc.score, "waits-result": sc.waits, "settle-result": sc.settle}[name](request)
+        got = check_answer(answer(request), name)
         assert re.fullmatch("[0-9a-f]{64}", got["rules"]["sha256"])
         got["rules"]["sha256"] = example["rules"]["sha256"]  # the example's is a placeholder
+        if "explanation" in example:  # the example shows two of the patterns
+            shown = example["explanation"]["patterns"]
+            assert all(p in got["explanation"]["patterns"] for p in shown)
+            assert len(got["explanation"]["patterns"]) > len(shown)
+            got["explanation"]["patterns"] = shown
         assert got == example
+
+
+def test_played_records_follow_the_record_schema() -> None:
+    from tjmj_dsl.game.players import make_player
+    from tjmj_dsl.game.rules import game_rules
+    from tjmj_dsl.game.session import play, record
+    rules = game_rules(Scorer())
+    v = jsonschema.Draft202012Validator(GENERIC["record"])
+    won = 0
+    for hand in range(6):
+        names = ["value", "random", "value", "random"]
+        rec = record(rules, 11, hand, play(rules, 11, hand, [make_player(n) for n in names]), names)
+        v.validate(rec)
+        if rec["result"]["score"] is not None:
+            won += 1
+            broken = json.loads(json.dumps(rec))
+            del broken["result"]["score"]["result"]["contract"]  # the answer inside is held to score-result
+            assert not v.is_valid(broken)
+    assert won
 
 
 def test_outcome_examples_are_settled() -> None:
@@ -64,7 +91,7 @@ def test_outcome_examples_are_settled() -> None:
 
 @pytest.mark.parametrize("name", ["score-request", "waits-request"])
 def test_request_examples_are_answered(name: str) -> None:
-    one = answer_with(_Scorers(None), None, {}, "score" if name == "score-request" else "waits")
+    one = Service().answerer("score" if name == "score-request" else "waits")
     for request in EXAMPLES[name]:
         answer = check_answer(one(request))
         assert "error" not in answer and answer["id"] == request["id"], answer
@@ -81,9 +108,12 @@ def _readme_json() -> list[Any]:
     out = []
     for block in re.findall(r"```json\n(.*?)```", README, re.S):
         out.append(json.loads(block))
-    for block in re.findall(r"```console\n(.*?)```", README, re.S):
-        out += [json.loads(line.replace('"…"', '"' + "0" * 64 + '"')) for line in block.splitlines()
-                if line.startswith("{")]
+    for cmd, shown in CONSOLE + SERVED:
+        if "| cut" in cmd:
+            continue
+        for line in shown.splitlines():
+            if line.startswith("{"):  # a JSON answer (curl -w may print the status after it)
+                out.append(json.JSONDecoder().raw_decode(line.replace('"…"', '"' + "0" * 64 + '"'))[0])
     return out
 
 
@@ -116,7 +146,7 @@ OK = {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}
 def test_requests_the_schema_refuses_the_parser_refuses(change: dict[str, Any]) -> None:
     bad = {k: v for k, v in {**OK, **change}.items() if v is not None or k not in ("concealed", "indicator")}
     assert not valid(GENERIC["score-request"], bad) and not valid(BUILTIN["score-request"], bad)
-    answer = answer_with(_Scorers(None), None, {}, "score")(bad)
+    answer = Service().answerer("score")(bad)
     assert answer["reason"] == "invalid_request", answer
 
 

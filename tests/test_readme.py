@@ -38,7 +38,9 @@ def _console_cases() -> list[tuple[str, str]]:
     return cases
 
 
-CONSOLE = _console_cases()
+# `curl` examples need a running `tjmj serve`: tests/test_serve.py runs them against one
+CONSOLE = [c for c in _console_cases() if not c[0].startswith("curl ")]
+SERVED = [c for c in _console_cases() if c[0].startswith("curl ")]
 
 
 @pytest.mark.parametrize("cmd, expected", CONSOLE, ids=[c[0][:60] for c in CONSOLE])

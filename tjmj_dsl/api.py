@@ -66,6 +66,10 @@ class Scorer:
         """A waits answer refusing a request."""
         return result.waits_refusal(self._rules, request_id, error)
 
+    def settle_refusal(self, request_id: Any, error: dict[str, Any]) -> dict[str, Any]:
+        """A settle answer refusing an outcome."""
+        return settle._refused(self._rules, request_id, error)
+
     @property
     def rules_info(self) -> dict[str, Any]:
         """The `rules` object every answer of this scorer carries: name, profile, sha256, options."""

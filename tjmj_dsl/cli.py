@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -27,22 +28,6 @@ def _options(pairs: list[str]) -> dict[str, str]:
 def _usage(msg: str) -> int:
     print(f"tjmj: error: {msg}", file=sys.stderr)
     return EXIT_USAGE
-
-
-class _Scorers:
-    """One compiled scorer per (rules, profile, options), built on first use."""
-
-    def __init__(self, rules: str | None, backend: str = "generated") -> None:
-        self.rules = rules
-        self.backend = backend
-        self.cache: dict[Any, Any] = {}
-
-    def get(self, profile: str | None, options: dict[str, Any] | None) -> Any:
-        from .api import Scorer
-        key = (profile, tuple(sorted((options or {}).items())))
-        if key not in self.cache:
-            self.cache[key] = Scorer(self.rules, profile, options, backend=self.backend)
-        return self.cache[key]
 
 
 def _request(args: argparse.Namespace, need_draw: bool) -> dict[str, Any]:
@@ -72,80 +57,35 @@ def _show(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def options_error(e: RuleError) -> dict[str, Any]:
-    """The contract's error object for a request whose profile/options do not compile."""
-    d = e.diagnostics[0]
-    code = {"profile": "unknown_profile", "option": "unknown_option"}.get(d.code, "bad_option")
-    field = "profile" if d.code == "profile" else "options"
-    return {"code": code, "message": "; ".join(x.message + (f" ({x.hint})" if x.hint else "") for x in e.diagnostics),
-            "field": field}
-
-
-def answer_with(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> Any:
-    """The function that answers one request mapping under its own `profile`/`options`
-    (over the defaults), as the JSONL batch and the HTTP service do."""
-    from .engine.request import RequestError
-
-    def one(data: Any) -> Any:
-        base = scorers.get(default_profile, default_opts)
-        waits = fn == "waits" or (fn == "auto" and isinstance(data, dict) and data.get("draw") is None)
-        refuse = base.waits_refusal if waits else base.refusal
-        if not isinstance(data, dict):
-            return refuse(None, RequestError("a request is a JSON object", code="not_object").error())
-        prof = data.get("profile")
-        opts = data.get("options")
-        if opts is not None and not isinstance(opts, dict):
-            return refuse(data.get("id"), RequestError("expected a mapping of option names to values", "options",
-                                                       code="wrong_type").error())
-        if prof is not None and not isinstance(prof, str):
-            return refuse(data.get("id"), RequestError("expected a profile name", "profile", code="wrong_type").error())
-        sc = base
-        if prof is not None or opts:
-            try:
-                sc = scorers.get(prof if prof is not None else default_profile,
-                                 {**default_opts, **{k: v for k, v in (opts or {}).items() if v is not None}})
-            except RuleError as e:
-                return refuse(data.get("id"), options_error(e))
-        if "profile" in data or "options" in data:  # sc is compiled with them
-            data = {k: v for k, v in data.items() if k not in ("profile", "options")}
-        return sc.waits(data) if waits else sc.score(data)
-
-    return one
-
-
-def _jsonl_loop(scorers: _Scorers, default_profile: str | None, default_opts: dict[str, Any], fn: str) -> int:
+def _jsonl_loop(rules: str | None, profile: str | None, opts: dict[str, Any], fn: str) -> int:
     from .engine.runtime import jsonl
+    from .service import Service
 
-    one = answer_with(scorers, default_profile, default_opts, fn)
-    base = scorers.get(default_profile, default_opts)
-    refuse = base.waits_refusal if fn == "waits" else base.refusal
-    for line in jsonl(_lines(sys.stdin), one, refuse):
+    service = Service(rules, profile, opts)
+    one = service.answerer(fn)
+    for line in jsonl(_lines(sys.stdin), one, lambda i, e: service.refuse(fn, i, e)):
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
     return EXIT_OK
 
 
 def _lines(stream: Any) -> Any:
-    """Lines of stdin, each decoded on its own: a line that is not UTF-8
-    becomes an error for that line, not the end of the batch."""
+    """Lines of stdin, each decoded on its own (a line that is not UTF-8 is one refusal)."""
+    from .engine.runtime import decode_lines
     raw = getattr(stream, "buffer", None)
     if raw is None:
-        yield from stream
-        return
-    for b in raw:
-        try:
-            yield b.decode("utf-8")
-        except UnicodeDecodeError as e:
-            yield f"\x00not_utf8@{e.start}"
+        return stream
+    return decode_lines(raw)
 
 
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
+    from .service import Scorers
     opts = _options(args.option)
-    scorers = _Scorers(args.rules, "interpreter" if fn == "explain" else "generated")
+    scorers = Scorers(args.rules, "interpreter" if fn == "explain" else "generated")
     if args.jsonl:
         if args.hand:
             return _usage("--jsonl reads requests from stdin; give no HAND")
-        return _jsonl_loop(scorers, args.profile, opts, fn)
+        return _jsonl_loop(args.rules, args.profile, opts, fn)
     if not args.hand or not args.indicator:
         return _usage(f"{fn} needs HAND and --indicator (or --jsonl)")
     try:
@@ -364,6 +304,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_FAIL if bad else EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Check the rules, then serve them over HTTP until stopped."""
+    try:
+        from .serve import Config, run
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        print(f"tjmj: error: `tjmj serve` needs the serve extra ({e.name} is missing): pip install -e '.[serve]'",
+              file=sys.stderr)
+        return EXIT_FAIL
+    if args.workers < 1 or args.max_body < 1 or args.max_batch < 1:
+        return _usage("--workers, --max-body and --max-batch take a positive number")
+    from .service import Service
+    opts = _options(args.option)
+    Service(args.rules, args.profile, opts)  # a bad rule file, profile or option fails here, with every diagnostic
+    config = Config(rules=os.path.abspath(args.rules) if args.rules else None, profile=args.profile, options=opts,
+                    cors=tuple(args.cors_origin or ()), max_body=args.max_body, max_batch=args.max_batch)
+    run(config, args.host, args.port, args.workers, args.log_level)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -422,6 +383,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--show", action="store_true", help="print each hand turn by turn")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("serve", help="serve the rules over HTTP: POST /score, /score/batch, /waits, /explain, "
+                                     "/settle; GET /rules, /health, /openapi.json")
+    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--profile", help="the profile in force (a request may name its own)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--cors-origin", action="append", metavar="ORIGIN",
+                   help="let browser pages from this origin call the service, e.g. https://example.org or * "
+                        "(repeatable; default: none)")
+    p.add_argument("--max-body", type=int, default=1 << 20, metavar="BYTES",
+                   help="largest request body (default 1048576); a larger one gets 413")
+    p.add_argument("--max-batch", type=int, default=10_000, metavar="N",
+                   help="most requests in one POST /score/batch (default 10000)")
+    p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                   help="uvicorn's log level (default warning)")
+    p.set_defaults(run=cmd_serve)
     return ap
 
 

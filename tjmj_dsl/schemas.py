@@ -14,10 +14,12 @@ import copy
 from typing import Any
 
 from .engine import contract as C
+from .engine.contract import CONTRACT as CONTRACT_VERSION
 from .ir import RuleSet
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-NAMES = ("score-request", "waits-request", "score-result", "waits-result", "settle-outcome", "settle-result")
+NAMES = ("score-request", "waits-request", "score-result", "waits-result", "explain-result", "settle-outcome",
+         "settle-result", "record")
 
 _TILE_OUT = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$",
              "description": "a tile in canonical notation: 1-9 with m (万), p (饼), s (条); honors E S W N C F P"}
@@ -75,6 +77,8 @@ def _defs(rs: RuleSet | None) -> dict[str, Any]:
         "outcome_kong": {"type": "object", "additionalProperties": False,
                          "required": [f for f, _, req, _ in C.OUTCOME_KONG if req],
                          "properties": {f: dict(_TYPE[t], description=m) for f, t, _, m in C.OUTCOME_KONG}},
+        "explanation": _object(C.EXPLANATION),
+        "explained_pattern": _object(C.EXPLAINED_PATTERN),
         "payment": _object(C.PAYMENT),
         "settled_kong": _object(C.SETTLED_KONG),
         "unpaid": _object(C.UNPAID),
@@ -119,6 +123,7 @@ _TYPE: dict[str, Any] = {
     "error": {"$ref": "#/$defs/error"},
     "waits": {"type": "array", "items": {"$ref": "#/$defs/wait"}},
     "ident": _IDENT,
+    "explained_patterns": {"type": "array", "items": {"$ref": "#/$defs/explained_pattern"}},
     "seat": {"type": "integer", "minimum": 0, "maximum": C.SEATS - 1},
     "seat_or_null": {"type": ["integer", "null"], "minimum": 0, "maximum": C.SEATS - 1},
     "kong_type": {"enum": list(C.KONG_TYPES)},
@@ -234,6 +239,16 @@ def score_result_schema() -> dict[str, Any]:
     return s
 
 
+def explain_result_schema() -> dict[str, Any]:
+    s = score_result_schema()
+    s["properties"]["explanation"] = {"$ref": "#/$defs/explanation",
+                                      "description": "how the answer came about (absent when refused)"}
+    s["dependentSchemas"] = {"explanation": {"not": {"required": ["error"]}}}
+    s["if"] = {"not": {"required": ["error"]}}
+    s["then"] = {"required": ["explanation"]}
+    return s
+
+
 def waits_result_schema() -> dict[str, Any]:
     s = _object(tuple((f, t, m) for f, t, _, m in C.WAITS_RESULT))
     s["required"] = [f for f, _, when, _ in C.WAITS_RESULT if when == "always"]
@@ -254,6 +269,9 @@ _TITLES = {
                      "and `message`."),
     "waits-result": ("A waits result", "The answer to a waits request: every tile that wins, in tile order; "
                      "a refusal has `waits: []` and `error`."),
+    "explain-result": ("An explain result", "A score result by the reference interpreter (POST /explain, `tjmj "
+                       "explain --jsonl`) with `explanation`: every pattern with its predicate and whether the "
+                       "formula used it, the algebra and the score table."),
     "settle-outcome": ("A settlement outcome", "What happened at the table after a hand: POST /settle, "
                        "Scorer.settle(), settle() of a generated scorer. Seats are 0-3 in turn order."),
     "settle-result": ("A settlement result", "Who pays whom: every payment with its rule and formula, the four "
@@ -262,14 +280,60 @@ _TITLES = {
 }
 
 
-def schemas(rs: RuleSet | None = None, examples: bool = True) -> dict[str, dict[str, Any]]:
-    """name → a standalone schema (its own $defs). Generic without `rs`."""
+def record_schema(score_result: dict[str, Any], example: Any = None) -> dict[str, Any]:
+    """The game record's schema (defined by the game engine in game/record.py),
+    with the score answer it holds held to the score-result schema."""
+    from .game.record import record_schema as engine_record_schema
+    s = engine_record_schema()
+    s["$id"] = f"urn:tjmj:contract:{CONTRACT_VERSION}:record"
+    s["description"] += " The score answer it holds follows the score-result schema."
+    scored = s["properties"]["result"]["properties"]["score"]["oneOf"][1]["properties"]
+    scored["result"] = {"$ref": "#/$defs/score_result", "description": scored["result"].get("description", "")}
+    body = {k: v for k, v in score_result.items() if k not in ("$schema", "$id", "examples", "$defs", "title")}
+    s["$defs"] = dict(score_result.get("$defs", {}), score_result=body)
+    if example is not None:
+        s["examples"] = [example]
+    return s
+
+
+def record_example() -> dict[str, Any]:
+    """A real record: hand 0 of seed 7 with four value players, under the built-in rules
+    (its rules.sha256 replaced by the examples' placeholder)."""
+    from .api import Scorer
+    from .game.players import make_player
+    from .game.rules import game_rules
+    from .game.session import play, record
+    rules = game_rules(Scorer())
+    names = ["value"] * 4
+    rec = record(rules, 7, 0, play(rules, 7, 0, [make_player(n) for n in names]), names)
+    rec["rules"]["sha256"] = _SHA
+    if rec["result"]["score"] is not None:
+        rec["result"]["score"]["result"]["rules"]["sha256"] = _SHA
+    return rec
+
+
+def _committed_record_example() -> Any:
+    """The example of the committed schemas/record.schema.json (None outside a checkout): playing
+    a hand to make it again is left to tools/make_schemas.py."""
+    import json
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas", "record.schema.json")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return (json.load(f).get("examples") or [None])[0]
+
+
+def schemas(rs: RuleSet | None = None, examples: bool = True, record: Any = None) -> dict[str, dict[str, Any]]:
+    """name → a standalone schema (its own $defs). Generic without `rs`. The
+    record's example is `record`, or the committed one."""
     defs = _defs(rs)
     bodies = {
         "score-request": request_schema(rs),
         "waits-request": request_schema(rs, waits=True),
         "score-result": score_result_schema(),
         "waits-result": waits_result_schema(),
+        "explain-result": explain_result_schema(),
         "settle-outcome": outcome_schema(rs),
         "settle-result": settle_result_schema(),
     }
@@ -284,6 +348,7 @@ def schemas(rs: RuleSet | None = None, examples: bool = True) -> dict[str, dict[
             s["examples"] = copy.deepcopy(EXAMPLES[name])
         s["$defs"] = _used_defs(s, defs)
         out[name] = s
+    out["record"] = record_schema(out["score-result"], (record or _committed_record_example()) if examples else None)
     return out
 
 
@@ -370,6 +435,15 @@ EXAMPLES: dict[str, list[Any]] = {
     ],
 }
 
+EXAMPLES["explain-result"] = [dict(
+    EXAMPLES["score-result"][0], explanation={
+        "min_fan": 2,
+        "patterns": [  # the example lists two of them; an answer lists every pattern of the rules in force
+            {"id": "tiliu", "name": "提溜", "kind": "base", "value": 1, "when": "true", "used": True},
+            {"id": "su", "name": "素", "kind": "mul", "value": 2, "when": "huns == 0", "used": True}],
+        "algebra": "(sum(add) if add else sum(base)) * product(mul)", "score_table": "separate", "total": "fan"}),
+    EXAMPLES["score-result"][2],
+]
 EXAMPLES["settle-outcome"] = [
     {"id": "h1", "dealer": 0, "zuozhuang": True, "lazhuang": [0, 0, 1, 2], "winner": None, "chan": True},
     {"id": "h2", "dealer": 0, "winner": 2, "total": 10,
@@ -402,6 +476,10 @@ EXAMPLE_REQUESTS: dict[str, list[dict[str, Any]]] = {
     "waits-result": [
         EXAMPLES["waits-request"][0],
         {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+    ],
+    "explain-result": [
+        EXAMPLES["score-request"][0],
+        {"id": 6, "concealed": "345m123sEEE77m45x", "draw": "6s", "indicator": "7p"},
     ],
     "settle-result": [
         EXAMPLES["settle-outcome"][0],
@@ -438,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys
     out = (argv if argv is not None else sys.argv[1:] or ["schemas"])[0]
     os.makedirs(out, exist_ok=True)
-    for name, s in schemas().items():
+    for name, s in schemas(record=record_example()).items():
         with open(os.path.join(out, f"{name}.schema.json"), "w", encoding="utf-8", newline="\n") as f:
             f.write(render(s))
     return 0

@@ -55,6 +55,8 @@ ERRORS = (
     ("no_settlement", "the rule file has no settlement section"),
     ("settlement_failed", "the rule file's settlement cannot settle this outcome (a mistake in the rules)"),
     ("too_large", "the line or body is over the stated size limit"),
+    ("not_found", "HTTP: no such path (GET /openapi.json lists them)"),
+    ("method_not_allowed", "HTTP: the path takes another method"),
     ("internal_error", "the scorer failed on this request (a bug: please report it)"),
 )
 ERROR_CODES = tuple(e[0] for e in ERRORS)
@@ -177,4 +179,22 @@ UNPAID = (
     ("reason", "string", "its reason"),
     ("item", "item", "the index in its `for` list, or null"),
     ("when", "string", "the condition that did not hold"),
+)
+
+# An explain answer (POST /explain, `tjmj explain --jsonl`): a score answer by the
+# reference interpreter, with `explanation` unless refused.
+EXPLANATION = (
+    ("min_fan", "integer", "the least fan that wins"),
+    ("patterns", "explained_patterns", "every pattern of the rules in force, in rule-file order"),
+    ("algebra", "string", "how the claimed patterns' values combine into the fan"),
+    ("score_table", "string", "the score table in force"),
+    ("total", "string", "the score table's expression of the fan"),
+)
+EXPLAINED_PATTERN = (
+    ("id", "ident", "the pattern's id"),
+    ("name", "string", "its Chinese name"),
+    ("kind", "ident", "its kind (base, add, mul, …)"),
+    ("value", "integer", "its value"),
+    ("when", "string", "its predicate on one decomposition"),
+    ("used", "boolean", "the answer's formula used it"),
 )

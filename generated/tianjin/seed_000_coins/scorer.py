@@ -282,6 +282,8 @@ ERRORS = (
     ("no_settlement", "the rule file has no settlement section"),
     ("settlement_failed", "the rule file's settlement cannot settle this outcome (a mistake in the rules)"),
     ("too_large", "the line or body is over the stated size limit"),
+    ("not_found", "HTTP: no such path (GET /openapi.json lists them)"),
+    ("method_not_allowed", "HTTP: the path takes another method"),
     ("internal_error", "the scorer failed on this request (a bug: please report it)"),
 )
 ERROR_CODES = tuple(e[0] for e in ERRORS)
@@ -404,6 +406,24 @@ UNPAID = (
     ("reason", "string", "its reason"),
     ("item", "item", "the index in its `for` list, or null"),
     ("when", "string", "the condition that did not hold"),
+)
+
+# An explain answer (POST /explain, `tjmj explain --jsonl`): a score answer by the
+# reference interpreter, with `explanation` unless refused.
+EXPLANATION = (
+    ("min_fan", "integer", "the least fan that wins"),
+    ("patterns", "explained_patterns", "every pattern of the rules in force, in rule-file order"),
+    ("algebra", "string", "how the claimed patterns' values combine into the fan"),
+    ("score_table", "string", "the score table in force"),
+    ("total", "string", "the score table's expression of the fan"),
+)
+EXPLAINED_PATTERN = (
+    ("id", "ident", "the pattern's id"),
+    ("name", "string", "its Chinese name"),
+    ("kind", "ident", "its kind (base, add, mul, …)"),
+    ("value", "integer", "its value"),
+    ("when", "string", "its predicate on one decomposition"),
+    ("used", "boolean", "the answer's formula used it"),
 )
 
 # ---- inlined from tjmj_dsl/engine/request.py ----
@@ -2055,38 +2075,83 @@ def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id, "waits": out}
 
 
+class NotUtf8(str):
+    """A line that could not be decoded; `pos` is its first bad byte."""
+
+    pos = 0
+
+
+def decode_lines(raw: Any) -> Any:
+    """Byte lines → text lines, each decoded on its own: a line that is not
+    UTF-8 becomes a NotUtf8 marker (one refusal), not the end of the batch."""
+    for b in raw:
+        try:
+            yield b.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad = NotUtf8("")
+            bad.pos = e.start
+            yield bad
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
+    """(data, None), or (None, the contract's error object) for a text that is not strict JSON."""
+    import json as _json
+    try:
+        return _json.loads(text, parse_constant=_no_constant), None
+    except ValueError as e:
+        return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": getattr(e, "pos", 0)}
+    except RecursionError:
+        return None, {"code": "not_json", "message": "not JSON this scorer reads: nested too deeply", "field": None}
+
+
+def dumps_answer(answer: Any) -> str:
+    """An answer as one line of strict JSON (non-ASCII as is, unless it holds a
+    lone surrogate, which only an escape can carry)."""
+    import json as _json
+    try:
+        text = _json.dumps(answer, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _json.dumps(answer, allow_nan=False)
+
+
+def answer_one(data: Any, answer: Any, refuse: Any) -> Any:
+    """answer(data), or an internal_error refusal if it raised (one bad request must not stop a batch)."""
+    try:
+        return answer(data)
+    except Exception as e:  # noqa: BLE001
+        return refuse(data.get("id") if isinstance(data, dict) else None,
+                      {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
+
+
 def jsonl(lines: Any, answer: Any, refuse: Any) -> Any:
     """The batch contract: one JSON request per line in, one JSON answer per
     line out, same order; blank lines are skipped. A bad line gets a refusal
     and the batch goes on. `answer(request_mapping)` returns the answer
     mapping; `refuse(id, error)` the refusal in the shape this batch answers in."""
-    import json as _json
     for line in lines:
+        if isinstance(line, NotUtf8):
+            yield dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
+                                             "field": None, "position": line.pos}))
+            continue
         text = line.strip()
         if not text:
             continue
-        try:
-            if text.startswith("\x00"):  # the reader could not decode the line (its message follows)
-                raise ValueError(text[1:])
-            data = _json.loads(text)
-        except ValueError as e:
-            if text.startswith("\x00"):
-                code, _, pos = text[1:].partition("@")
-                err = {"code": code, "message": code.replace("_", " ") if code != "not_utf8"
-                       else f"not UTF-8 at byte {pos}", "field": None}
-                if pos:
-                    err["position"] = int(pos)
-            else:
-                err = {"code": "not_json", "message": f"not JSON: {e}", "field": None,
-                       "position": getattr(e, "pos", 0)}
-            yield _json.dumps(refuse(None, err), ensure_ascii=False)
+        data, err = loads_request(text)
+        if err is not None:
+            yield dumps_answer(refuse(None, err))
             continue
+        res = answer_one(data, answer, refuse)
         try:
-            res = answer(data)
-        except Exception as e:  # noqa: BLE001 - one bad line must not stop the batch
-            res = refuse(data.get("id") if isinstance(data, dict) else None,
-                         {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
-        yield _json.dumps(res, ensure_ascii=False)
+            yield dumps_answer(res)
+        except ValueError:  # e.g. an id too large for JSON
+            yield dumps_answer(refuse(None, {"code": "bad_value", "message": "the answer cannot be written as JSON "
+                                             "(the request's id holds a value JSON has no text for)", "field": "id"}))
 
 # ---- inlined from tjmj_dsl/engine/settle.py ----
 """Settlement at run time: an outcome mapping (what happened at the table) →

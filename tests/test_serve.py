@@ -1,0 +1,308 @@
+"""`tjmj serve` as a real server: started as a subprocess on a free local port,
+every endpoint called with good and bad input over real HTTP, then stopped.
+Every answer follows its schema, a refusal is the same object a JSONL line
+gets, and nothing a client sends makes a 500."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from typing import Any, Iterator
+
+import jsonschema
+import pytest
+
+from conftest import check_answer, run
+from tests.test_readme import SERVED
+from tjmj_dsl import Scorer
+
+pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install -e '.[test]')")
+pytest.importorskip("uvicorn", reason="the serve extra is not installed (pip install -e '.[test]')")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OK = {"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}
+ORIGIN = "http://client.example"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A `tjmj serve` subprocess on a free port; call() speaks HTTP/1.1 to it."""
+
+    def __init__(self, *args: str) -> None:
+        self.port = free_port()
+        env = dict(os.environ, PYTHONPATH=ROOT)
+        self.proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--port", str(self.port), *args],
+                                     cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"tjmj serve exited: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+            try:
+                if self.call("GET", "/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError("tjmj serve did not answer /health within 120 s")
+            time.sleep(0.2)
+
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+             chunked: bool = False) -> tuple[int, dict[str, str], Any]:
+        """(status, headers, the JSON answer or the text); a 5xx fails the test."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            data = body if isinstance(body, (bytes, str)) or body is None else json.dumps(body)
+            if isinstance(data, str):
+                data = data.encode("utf-8")
+            h = dict(headers or {})
+            if chunked:
+                conn.putrequest(method, path)
+                for k, v in {**h, "Transfer-Encoding": "chunked"}.items():
+                    conn.putheader(k, v)
+                conn.endheaders()
+                for i in range(0, len(data or b""), 65536):
+                    part = (data or b"")[i:i + 65536]
+                    conn.send(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+                conn.send(b"0\r\n\r\n")
+            else:
+                conn.request(method, path, body=data, headers=h)
+            res = conn.getresponse()
+            raw = res.read()
+            hdrs = {k.lower(): v for k, v in res.getheaders()}
+        finally:
+            conn.close()
+        assert res.status < 500, (res.status, raw[:500])
+        text = raw.decode("utf-8")
+        if hdrs.get("content-type", "").startswith("application/json"):
+            return res.status, hdrs, json.loads(text)
+        return res.status, hdrs, text
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    s = Server("--cors-origin", ORIGIN, "--max-body", "65536", "--max-batch", "50")
+    try:
+        yield s
+    finally:
+        s.stop()
+    assert s.proc.returncode is not None
+
+
+def jsonl_answer(line: str, cmd: str = "score") -> dict[str, Any]:
+    """What `tjmj score --jsonl` answers for one line: the HTTP refusal must be the same."""
+    code, out, _ = run([cmd, "--jsonl"], line + "\n")
+    assert code == 0
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_health_and_rules(server: Server) -> None:
+    status, _, h = server.call("GET", "/health")
+    assert status == 200 and h["status"] == "ok" and h["contract"] == 2 and h["rules"] == Scorer().rules_info
+    status, _, r = server.call("GET", "/rules")
+    assert status == 200 and r["rules"]["profile"] == "seed-001"
+    assert [p["name"] for p in r["profiles"]] == ["seed-001", "seed-000-fan", "seed-000-coins"]
+    assert {f["name"] for f in r["request_flags"]} == {"tianhu", "dihu", "tianting"}
+    assert {o["id"]: o["value"] for o in r["options"]}["min_fan"] == 2
+    assert r["limits"] == {"max_body": 65536, "max_batch": 50} and r["settlement"] is True
+
+
+def test_score_answers_as_the_library_does(server: Server) -> None:
+    status, hdrs, a = server.call("POST", "/score", OK)
+    assert status == 200 and hdrs["content-type"].startswith("application/json")
+    assert check_answer(a) == Scorer().score(OK) and a["win"] and a["fan"] == 2
+    status, _, a = server.call("POST", "/score", {"concealed": "345m123sEEE456s9m", "draw": "7p", "indicator": "7p"})
+    assert status == 200 and a["reason"] == "below_min_fan"  # a hand that does not win is an answer, not an error
+
+
+@pytest.mark.parametrize("body, code, status", [
+    (b'{"id": 1, "concealed": "345m123sEEE77m45s"', "not_json", 400),
+    (b"", "not_json", 400),
+    (b"\xff\xfe{}", "not_utf8", 400),
+    (b"[1, 2]", "not_object", 400),
+    (b'{"id": NaN, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', "not_json", 400),
+    (b"[" * 60_000, "not_json", 400),
+    (json.dumps(dict(OK, concealed="345m123sEEE77m45x")).encode(), "bad_tile", 400),
+    (json.dumps(dict(OK, concealed=["3m", 4])).encode(), "wrong_type", 400),
+    (json.dumps(dict(OK, dra="6s")).encode(), "unknown_field", 400),
+    (json.dumps(dict(OK, profile="seed-002")).encode(), "unknown_profile", 400),
+    (json.dumps(dict(OK, options={"jin_gang": "9"})).encode(), "bad_option", 400),
+    (json.dumps(dict(OK, options={"nope": 1})).encode(), "unknown_option", 400),
+    (json.dumps(dict(OK, concealed="7p7p7p7p123sEEE456s", draw="9m")).encode(), "indicator_on_wall", 400),
+])
+def test_bad_score_requests_get_4xx_and_the_clis_refusal(server: Server, body: bytes, code: str, status: int) -> None:
+    got_status, _, a = server.call("POST", "/score", body)
+    assert got_status == status and check_answer(a)["error"]["code"] == code, a
+    if b"\n" not in body and b"[" * 1000 not in body:  # the same line through `tjmj score --jsonl`
+        line = body.decode("utf-8", "replace") if code != "not_utf8" else None
+        if line and line.strip():
+            assert a == jsonl_answer(line)
+
+
+def test_a_lone_surrogate_id_is_answered_as_json(server: Server) -> None:
+    status, _, a = server.call("POST", "/score", b'{"id": "\\ud800", "concealed": "1m", "draw": "6s", "indicator": "7p"}')
+    assert status == 400 and a["id"] == "\ud800" and a["error"]["code"] == "tile_count"
+
+
+def test_bodies_over_the_limit_are_refused(server: Server) -> None:
+    big = json.dumps(dict(OK, id="x" * 70_000))
+    status, _, a = server.call("POST", "/score", big)
+    assert status == 413 and check_answer(a)["error"]["code"] == "too_large" and "65536" in a["error"]["message"]
+    status, _, a = server.call("POST", "/score", big, chunked=True)  # no Content-Length: counted as it comes
+    assert status == 413 and a["error"]["code"] == "too_large"
+    status, _, a = server.call("POST", "/score", json.dumps(dict(OK, id="x" * 60_000)), chunked=True)
+    assert status == 200 and a["win"]
+
+
+def test_waits(server: Server) -> None:
+    req = {"id": "w", "concealed": "345m123sEEE77m45s", "indicator": "7p"}
+    status, _, a = server.call("POST", "/waits", req)
+    assert status == 200 and check_answer(a, "waits-result") == Scorer().waits(req)
+    assert [w["tile"] for w in a["waits"]] == ["3s", "6s"]
+    status, _, a = server.call("POST", "/waits", OK)
+    assert status == 400 and a["waits"] == [] and a["error"]["code"] == "unexpected_field"
+    assert a == jsonl_answer(json.dumps(OK), "waits")
+    status, _, a = server.call("POST", "/waits", b"nope")
+    assert status == 400 and check_answer(a, "waits-result")["error"]["code"] == "not_json" and "win" not in a
+
+
+def test_explain(server: Server) -> None:
+    status, _, a = server.call("POST", "/explain", OK)
+    assert status == 200 and check_answer(a, "explain-result")["fan"] == 2
+    used = {p["id"] for p in a["explanation"]["patterns"] if p["used"]}
+    assert used == {"tiliu", "su"} and a["explanation"]["algebra"]
+    status, _, a = server.call("POST", "/explain", dict(OK, draw="9z"))
+    assert status == 400 and a["error"]["code"] == "bad_tile" and "explanation" not in a
+
+
+def test_settle(server: Server) -> None:
+    o = {"id": "h", "dealer": 0, "zuozhuang": True, "lazhuang": [0, 0, 1, 2], "winner": None, "chan": True}
+    status, _, a = server.call("POST", "/settle", o)
+    assert status == 200 and check_answer(a, "settle-result") == Scorer().settle(o)
+    assert a["balances"] == [-14, 2, 4, 8]
+    status, _, a = server.call("POST", "/settle", {"dealer": 0, "winner": None, "lazhuang": [0, 3, 0, 0]})
+    assert status == 400 and a["error"]["code"] == "lazhuang_max" and a["payments"] == []
+    status, _, a = server.call("POST", "/settle", b"[]")
+    assert status == 400 and check_answer(a, "settle-result")["error"]["code"] == "not_object"
+
+
+def test_per_request_profile_and_options(server: Server) -> None:
+    req = {"concealed": "345m123s77m45s", "melds": [{"type": "concealed_kong", "tile": "5p"}], "draw": "6s",
+           "indicator": "7p", "kong_draw": "concealed"}
+    assert server.call("POST", "/score", req)[2]["total"] == 4
+    a = server.call("POST", "/score", dict(req, profile="seed-000-coins"))[2]
+    assert a["total"] == 10 and a["rules"]["profile"] == "seed-000-coins"
+    a = server.call("POST", "/score", dict(OK, concealed="345m123sEEE456s9m", draw="7p", options={"min_fan": 1}))[2]
+    assert a["win"] and a["rules"]["options"] == {"min_fan": 1}
+
+
+def test_batch_as_a_json_array_and_as_jsonl(server: Server) -> None:
+    items = [OK, 3, dict(OK, id=2, concealed="bad"), dict(OK, id=4, profile="seed-000-coins")]
+    status, _, a = server.call("POST", "/score/batch", items)
+    assert status == 200 and [x["id"] for x in a] == [1, None, 2, 4]
+    assert [x.get("error", {}).get("code") for x in a] == [None, "not_object", "bad_tile", None]
+    for x in a:
+        check_answer(x)
+    lines = json.dumps(OK).encode() + b"\nnot json\n\n\xff\n" + json.dumps(dict(OK, id=5)).encode() + b"\n"
+    status, hdrs, text = server.call("POST", "/score/batch", lines, {"Content-Type": "application/x-ndjson"})
+    assert status == 200 and hdrs["content-type"].startswith("application/x-ndjson")
+    got = [check_answer(json.loads(x)) for x in text.splitlines()]
+    assert [x["id"] for x in got] == [1, None, None, 5]
+    assert [x.get("error", {}).get("code") for x in got] == [None, "not_json", "not_utf8", None]
+
+
+def test_batch_limits(server: Server) -> None:
+    status, _, a = server.call("POST", "/score/batch", [OK] * 51)
+    assert status == 413 and a["error"]["code"] == "too_large" and "50" in a["error"]["message"]
+    status, _, a = server.call("POST", "/score/batch", "\n".join([json.dumps(OK)] * 51))
+    assert status == 413 and a["error"]["code"] == "too_large"
+    status, _, a = server.call("POST", "/score/batch", b"[1,")
+    assert status == 400 and a["error"]["code"] == "not_json"
+    assert len(server.call("POST", "/score/batch", [OK] * 50)[2]) == 50
+
+
+def test_cors_for_the_configured_origin_only(server: Server) -> None:
+    pre = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+    status, hdrs, _ = server.call("OPTIONS", "/score", headers=pre)
+    assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
+    status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": ORIGIN})
+    assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
+    status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": "http://elsewhere.example"})
+    assert "access-control-allow-origin" not in hdrs
+    status, hdrs, _ = server.call("OPTIONS", "/score", headers=dict(pre, Origin="http://elsewhere.example"))
+    assert status == 400 and "access-control-allow-origin" not in hdrs
+
+
+def test_unknown_paths_and_methods_are_json_errors(server: Server) -> None:
+    status, _, a = server.call("GET", "/nope")
+    assert status == 404 and a["error"]["code"] == "not_found" and a["contract"] == 2
+    status, _, a = server.call("GET", "/score")
+    assert status == 405 and a["error"]["code"] == "method_not_allowed"
+
+
+def test_openapi_carries_the_schemas(server: Server) -> None:
+    status, _, doc = server.call("GET", "/openapi.json")
+    assert status == 200 and doc["openapi"].startswith("3.1")
+    assert set(doc["paths"]) == {"/score", "/score/batch", "/waits", "/explain", "/settle", "/rules", "/health"}
+    comps = doc["components"]["schemas"]
+    refs = set(re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', json.dumps(doc)))
+    assert refs <= set(comps), refs - set(comps)
+    root = {"components": doc["components"]}
+    jsonschema.Draft202012Validator.check_schema(dict(root, **comps["ScoreResult"]))
+
+    def holds(name: str, x: Any) -> bool:
+        return jsonschema.Draft202012Validator(dict(root, **{"$ref": f"#/components/schemas/{name}"})).is_valid(x)
+
+    assert holds("ScoreRequest", OK) and not holds("ScoreRequest", dict(OK, tianhuu=True))
+    assert holds("ScoreResult", server.call("POST", "/score", OK)[2])
+    assert holds("ScoreResult", server.call("POST", "/score", b"nope")[2])
+    assert holds("WaitsResult", server.call("POST", "/waits", {"concealed": "345m123sEEE77m45s", "indicator": "7p"})[2])
+    assert holds("ExplainResult", server.call("POST", "/explain", OK)[2])
+    assert not holds("ScoreResult", dict(server.call("POST", "/score", OK)[2], patterns=["nope"]))
+
+
+@pytest.mark.parametrize("cmd, expected", SERVED, ids=[c[0][:60] for c in SERVED])
+def test_readme_curl_example(server: Server, cmd: str, expected: str) -> None:
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed (Debian package curl)")
+    assert "localhost:8000" in cmd
+    res = subprocess.run(["bash", "-c", cmd.replace("localhost:8000", f"localhost:{server.port}")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert (res.stdout + res.stderr).rstrip("\n") == expected.rstrip("\n")
+
+
+def test_two_workers_answer(tmp_path: Any) -> None:
+    s = Server("--workers", "2")
+    try:
+        for i in range(20):
+            status, _, a = s.call("POST", "/score", dict(OK, id=i))
+            assert status == 200 and a["id"] == i and a["fan"] == 2
+    finally:
+        s.stop()
+
+
+def test_bad_rules_stop_the_server_before_it_listens(tmp_path: Any) -> None:
+    res = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--port", str(free_port()), "--profile",
+                          "seed-002"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 1 and "no profile 'seed-002'" in res.stderr and "Traceback" not in res.stderr

@@ -1,0 +1,279 @@
+"""`tjmj serve`: the JSON contract over HTTP, on FastAPI and uvicorn.
+
+POST /score, /waits, /explain, /settle take one request (a JSON object) and
+answer it as the JSONL batch would; POST /score/batch takes a JSON array or
+JSONL and answers every request in order. GET /rules says which rules are in
+force, GET /health that the service is up, GET /openapi.json describes it all
+with the contract's schemas. A refused request gets 400 (413 when the body is
+over the limit) with the same answer a JSONL line would get; no input makes a
+500. FastAPI and uvicorn are imported only by this module (the `serve` extra),
+which `tjmj serve` alone imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .engine.contract import CONTRACT
+from .engine.runtime import answer_one, decode_lines, dumps_answer, jsonl, loads_request
+from .service import Service
+
+CONFIG_ENV = "TJMJ_SERVE_CONFIG"
+MAX_BODY = 1 << 20  # bytes of one request body, batches included
+MAX_BATCH = 10_000  # requests in one batch
+ENDPOINTS = (("score", "/score"), ("waits", "/waits"), ("explain", "/explain"), ("settle", "/settle"))
+
+
+@dataclass(frozen=True)
+class Config:
+    """What `tjmj serve` was asked for; workers rebuild the app from it."""
+
+    rules: str | None = None
+    profile: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    cors: tuple[str, ...] = ()
+    max_body: int = MAX_BODY
+    max_batch: int = MAX_BATCH
+
+
+def _status(answer: Any) -> int:
+    err = answer.get("error") if isinstance(answer, dict) else None
+    if not err:
+        return 200
+    return 413 if err.get("code") == "too_large" else 400
+
+
+def create_app(config: Config) -> Any:
+    """The FastAPI application for one configuration (raises RuleError for bad rules)."""
+    service = Service(config.rules, config.profile, config.options)
+    limits = {"max_body": config.max_body, "max_batch": config.max_batch}
+    answerers = {kind: service.answerer(kind) for kind, _ in ENDPOINTS}
+    app = FastAPI(title="tjmj", docs_url="/docs", redoc_url=None)
+    doc = openapi(service, config)
+    app.openapi = lambda: doc  # type: ignore[method-assign]
+
+    def reply(answer: Any, status: int | None = None) -> Response:
+        return Response(dumps_answer(answer), status_code=status or _status(answer), media_type="application/json")
+
+    def too_large(kind: str, what: str) -> dict[str, Any]:
+        return service.refuse(kind, None, {"code": "too_large", "message": what, "field": None})
+
+    async def body(request: Request, kind: str) -> tuple[bytes | None, Any]:
+        """(the body, None), or (None, the refusal) when it is over the limit."""
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > config.max_body:
+            return None, too_large(kind, f"the body has {declared} bytes; the limit is {config.max_body}")
+        chunks = []
+        n = 0
+        async for chunk in request.stream():
+            n += len(chunk)
+            if n > config.max_body:
+                return None, too_large(kind, f"the body is over the limit of {config.max_body} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks), None
+
+    def parse(kind: str, raw: bytes) -> tuple[Any, Any]:
+        """(the JSON value, None), or (None, the refusal)."""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return None, service.refuse(kind, None, {"code": "not_utf8", "message": f"not UTF-8 at byte {e.start}",
+                                                     "field": None, "position": e.start})
+        data, err = loads_request(text)
+        return (None, service.refuse(kind, None, err)) if err else (data, None)
+
+    def endpoint(kind: str) -> Any:
+        answer = answerers[kind]
+        refuse = (lambda i, e: service.refuse(kind, i, e))
+
+        async def handle(request: Request) -> Response:
+            raw, refused = await body(request, kind)
+            if refused is not None:
+                return reply(refused)
+            data, refused = parse(kind, raw or b"")
+            if refused is not None:
+                return reply(refused)
+            return reply(answer_one(data, answer, refuse))
+
+        return handle
+
+    for kind, path in ENDPOINTS:
+        app.add_api_route(path, endpoint(kind), methods=["POST"], include_in_schema=False)
+
+    score = answerers["score"]
+
+    def refuse_score(i: Any, e: Any) -> Any:
+        return service.refuse("score", i, e)
+
+    @app.post("/score/batch", include_in_schema=False)
+    async def batch(request: Request) -> Response:
+        raw, refused = await body(request, "score")
+        if refused is not None:
+            return reply(refused)
+        raw = raw or b""
+        if raw.lstrip()[:1] == b"[":  # a JSON array in, a JSON array out
+            items, refused = parse("score", raw)
+            if refused is not None:
+                return reply(refused)
+            if not isinstance(items, list):
+                return reply(service.refuse("score", None, {"code": "wrong_type", "message": "a batch is a JSON array or JSONL",
+                                                             "field": None}))
+            if len(items) > config.max_batch:
+                return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
+            answers = [answer_one(x, score, refuse_score) for x in items]
+            return Response(dumps_answer(answers), media_type="application/json")
+        lines = raw.split(b"\n")
+        if sum(1 for x in lines if x.strip()) > config.max_batch:
+            return reply(too_large("score", f"a batch holds at most {config.max_batch} requests"))
+        out = "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score))
+        return Response(out, media_type="application/x-ndjson")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules() -> Response:
+        return reply(service.rules_document(limits), 200)
+
+    @app.get("/health", include_in_schema=False)
+    async def health() -> Response:
+        return reply({"status": "ok", "contract": CONTRACT, "rules": service.base.rules_info}, 200)
+
+    def http_error(status: int) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "bad_request")
+        message = {404: "no such path; GET /openapi.json lists them",
+                   405: "this path takes another method (POST for answers, GET for /rules and /health)"}.get(
+                       status, "bad request")
+        return reply({"contract": CONTRACT, "rules": service.base.rules_info, "reason": "invalid_request",
+                      "error": {"code": code, "message": message, "field": None}}, status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        return http_error(exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def on_error(request: Request, exc: Exception) -> Response:  # a bug: still the contract's shape
+        return reply({"contract": CONTRACT, "rules": service.base.rules_info, "reason": "invalid_request",
+                      "error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "field": None}},
+                     500)
+
+    if config.cors:
+        from fastapi.middleware.cors import CORSMiddleware
+        app.add_middleware(CORSMiddleware, allow_origins=list(config.cors), allow_methods=["GET", "POST"],
+                           allow_headers=["*"], max_age=600)
+    return app
+
+
+def app_from_env() -> Any:
+    """The app factory uvicorn calls in each worker: the configuration comes in CONFIG_ENV."""
+    data = json.loads(os.environ.get(CONFIG_ENV) or "{}")
+    data["cors"] = tuple(data.get("cors") or ())
+    app = create_app(Config(**data))
+    _settle_memory()
+    return app
+
+
+def _settle_memory() -> None:
+    """After start-up: the objects made so far (compiled rules, modules) are
+    moved out of the collector's sight, so a collection during a request
+    walks only what requests made."""
+    import gc
+    gc.collect()
+    gc.freeze()
+
+
+def run(config: Config, host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
+        log_level: str = "warning") -> None:
+    """Serve until stopped (Ctrl-C or SIGTERM)."""
+    import uvicorn
+    os.environ[CONFIG_ENV] = json.dumps(asdict(config))
+    print(f"tjmj serve: http://{host}:{port} ({workers} worker{'s' if workers != 1 else ''}); "
+          f"GET /rules, /health, /openapi.json; POST /score, /score/batch, /waits, /explain, /settle",
+          file=sys.stderr, flush=True)
+    uvicorn.run("tjmj_dsl.serve:app_from_env", factory=True, host=host, port=port, workers=workers,
+                log_level=log_level, access_log=False, timeout_graceful_shutdown=5)
+
+
+def openapi(service: Service, config: Config) -> dict[str, Any]:
+    """The OpenAPI 3.1 document: the paths, and the contract's schemas for the
+    rules in force (OpenAPI 3.1 schemas are JSON Schema 2020-12)."""
+    from . import __version__
+    from .schemas import schemas
+    rs = service.base.ruleset
+    comps: dict[str, Any] = {}
+    names = {}
+    for name, s in schemas(rs).items():
+        if name == "record":  # no endpoint takes or gives one
+            continue
+        top = "".join(w.capitalize() for w in name.split("-"))
+        names[name] = top
+        s = dict(s)
+        for k, v in s.pop("$defs", {}).items():
+            comps.setdefault(k, v)
+        for k in ("$schema", "$id"):
+            s.pop(k, None)
+        comps[top] = s
+    comps = _rerooted(comps)
+
+    def ref(name: str) -> dict[str, str]:
+        return {"$ref": f"#/components/schemas/{names[name]}"}
+
+    def json_body(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"content": {"application/json": {"schema": schema}}}
+
+    refused = {"description": "the request is refused: the answer carries `error` (same as a JSONL line)"}
+    paths: dict[str, Any] = {}
+    for kind, request_name, result_name in (("score", "score-request", "score-result"),
+                                            ("waits", "waits-request", "waits-result"),
+                                            ("explain", "score-request", "explain-result"),
+                                            ("settle", "settle-outcome", "settle-result")):
+        paths[f"/{kind}"] = {"post": {
+            "operationId": kind, "summary": f"{kind} one {'outcome' if kind == 'settle' else 'request'}",
+            "requestBody": dict(json_body(ref(request_name)), required=True),
+            "responses": {"200": dict(json_body(ref(result_name)), description="the answer"),
+                          "400": dict(json_body(ref(result_name)), **refused),
+                          "413": dict(json_body(ref(result_name)),
+                                      description=f"the body is over {config.max_body} bytes")}}}
+    batch_items = {"type": "array", "items": ref("score-request"), "maxItems": config.max_batch}
+    paths["/score/batch"] = {"post": {
+        "operationId": "score_batch", "summary": "score many requests, answered in order",
+        "requestBody": {"required": True, "content": {
+            "application/json": {"schema": batch_items},
+            "application/x-ndjson": {"schema": {"type": "string", "description": "one request per line"}}}},
+        "responses": {
+            "200": {"description": "one answer per request, in order (each refused on its own)", "content": {
+                "application/json": {"schema": {"type": "array", "items": ref("score-result")}},
+                "application/x-ndjson": {"schema": {"type": "string", "description": "one answer per line"}}}},
+            "400": dict(json_body(ref("score-result")), description="the body is not a JSON array or JSONL"),
+            "413": dict(json_body(ref("score-result")),
+                        description=f"over {config.max_body} bytes or {config.max_batch} requests")}}}
+    paths["/rules"] = {"get": {"operationId": "rules", "summary": "the rules in force: profiles, options, "
+                               "request flags, patterns, limits",
+                               "responses": {"200": dict(json_body({"type": "object"}), description="the rules")}}}
+    paths["/health"] = {"get": {"operationId": "health", "summary": "the service is up",
+                                "responses": {"200": dict(json_body({"type": "object"}), description="ok")}}}
+    return {
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": {"title": f"tjmj: {rs.title or rs.name}", "version": __version__,
+                 "description": f"Scores hands, lists waits and settles hands under the rules {rs.name} "
+                                f"(profile {rs.profile}); JSON contract {CONTRACT}. A request may name its own "
+                                f"profile and options. Bodies up to {config.max_body} bytes, batches up to "
+                                f"{config.max_batch} requests."},
+        "paths": paths,
+        "components": {"schemas": comps},
+    }
+
+
+def _rerooted(x: Any) -> Any:
+    """#/$defs/NAME → #/components/schemas/NAME, everywhere."""
+    if isinstance(x, dict):
+        return {k: ("#/components/schemas/" + v[8:] if k == "$ref" and isinstance(v, str) and v.startswith("#/$defs/")
+                    else _rerooted(v)) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rerooted(v) for v in x]
+    return x
