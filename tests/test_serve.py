@@ -140,7 +140,8 @@ def test_score_answers_as_the_library_does(server: Server) -> None:
     (b"", "not_json", 400),
     (b"\xff\xfe{}", "not_utf8", 400),
     (b"[1, 2]", "not_object", 400),
-    (b'{"id": NaN, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', "not_json", 400),
+    (b'{"id": NaN, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', "bad_value", 400),
+    (b'{"id": 1e400, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', "bad_value", 400),
     (b"[" * 60_000, "not_json", 400),
     (json.dumps(dict(OK, concealed="345m123sEEE77m45x")).encode(), "bad_tile", 400),
     (json.dumps(dict(OK, concealed=["3m", 4])).encode(), "wrong_type", 400),
@@ -223,6 +224,8 @@ def test_batch_as_a_json_array_and_as_jsonl(server: Server) -> None:
     assert [x.get("error", {}).get("code") for x in a] == [None, "not_object", "bad_tile", None]
     for x in a:
         check_answer(x)
+    status, _, a = server.call("POST", "/score/batch", b'[{"id": NaN, "concealed": "1m"}, {"id": 2}]')
+    assert status == 200 and [x["error"]["code"] for x in a] == ["bad_value", "missing_field"] and a[0]["id"] is None
     lines = json.dumps(OK).encode() + b"\nnot json\n\n\xff\n" + json.dumps(dict(OK, id=5)).encode() + b"\n"
     status, hdrs, text = server.call("POST", "/score/batch", lines, {"Content-Type": "application/x-ndjson"})
     assert status == 200 and hdrs["content-type"].startswith("application/x-ndjson")

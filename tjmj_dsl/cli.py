@@ -73,9 +73,7 @@ def _lines(stream: Any) -> Any:
     """Lines of stdin, each decoded on its own (a line that is not UTF-8 is one refusal)."""
     from .engine.runtime import decode_lines
     raw = getattr(stream, "buffer", None)
-    if raw is None:
-        return stream
-    return decode_lines(raw)
+    yield from (stream if raw is None else decode_lines(raw))  # a generator: `stream` stays open while read
 
 
 def cmd_score(args: argparse.Namespace, fn: str) -> int:

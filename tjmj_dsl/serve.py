@@ -22,7 +22,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .engine.contract import CONTRACT
-from .engine.runtime import answer_one, decode_lines, dumps_answer, jsonl, loads_request
+from .engine.runtime import UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl, loads_request
 from .service import Service
 
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
@@ -59,8 +59,13 @@ def create_app(config: Config) -> Any:
     doc = openapi(service, config)
     app.openapi = lambda: doc  # type: ignore[method-assign]
 
-    def reply(answer: Any, status: int | None = None) -> Response:
-        return Response(dumps_answer(answer), status_code=status or _status(answer), media_type="application/json")
+    def reply(answer: Any, status: int | None = None, kind: str = "score") -> Response:
+        try:
+            text = dumps_answer(answer)
+        except ValueError:  # NaN or Infinity in the id
+            answer = service.refuse(kind, None, dict(UNWRITABLE_ID))
+            text, status = dumps_answer(answer), 400
+        return Response(text, status_code=status or _status(answer), media_type="application/json")
 
     def too_large(kind: str, what: str) -> dict[str, Any]:
         return service.refuse(kind, None, {"code": "too_large", "message": what, "field": None})
@@ -100,7 +105,7 @@ def create_app(config: Config) -> Any:
             data, refused = parse(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
-            return reply(answer_one(data, answer, refuse))
+            return reply(answer_one(data, answer, refuse), kind=kind)
 
         return handle
 
@@ -127,7 +132,14 @@ def create_app(config: Config) -> Any:
                                                              "field": None}))
             if len(items) > config.max_batch:
                 return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
-            answers = [answer_one(x, score, refuse_score) for x in items]
+            answers = []
+            for x in items:
+                a = answer_one(x, score, refuse_score)
+                try:
+                    dumps_answer(a)
+                except ValueError:
+                    a = refuse_score(None, dict(UNWRITABLE_ID))
+                answers.append(a)
             return Response(dumps_answer(answers), media_type="application/json")
         lines = raw.split(b"\n")
         if sum(1 for x in lines if x.strip()) > config.max_batch:

@@ -2093,15 +2093,11 @@ def decode_lines(raw: Any) -> Any:
             yield bad
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is not strict JSON."""
     import json as _json
     try:
-        return _json.loads(text, parse_constant=_no_constant), None
+        return _json.loads(text), None
     except ValueError as e:
         return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": getattr(e, "pos", 0)}
     except RecursionError:
@@ -2109,15 +2105,22 @@ def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
 
 
 def dumps_answer(answer: Any) -> str:
-    """An answer as one line of strict JSON (non-ASCII as is, unless it holds a
-    lone surrogate, which only an escape can carry)."""
+    """An answer as one line of strict JSON: non-ASCII as is, but a lone
+    surrogate (a request may carry one in an escape) as its \\u escape, as
+    JavaScript's JSON.stringify writes it, so the line is valid UTF-8."""
     import json as _json
+    text = _json.dumps(answer, ensure_ascii=False, allow_nan=False)
+    if text.isascii():
+        return text
     try:
-        text = _json.dumps(answer, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
         return text
     except UnicodeEncodeError:
-        return _json.dumps(answer, allow_nan=False)
+        return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+UNWRITABLE_ID = {"code": "bad_value", "message": "id: NaN and Infinity have no JSON text, so no answer could "
+                 "carry this id", "field": "id"}
 
 
 def answer_one(data: Any, answer: Any, refuse: Any) -> Any:
@@ -2146,12 +2149,10 @@ def jsonl(lines: Any, answer: Any, refuse: Any) -> Any:
         if err is not None:
             yield dumps_answer(refuse(None, err))
             continue
-        res = answer_one(data, answer, refuse)
         try:
-            yield dumps_answer(res)
-        except ValueError:  # e.g. an id too large for JSON
-            yield dumps_answer(refuse(None, {"code": "bad_value", "message": "the answer cannot be written as JSON "
-                                             "(the request's id holds a value JSON has no text for)", "field": "id"}))
+            yield dumps_answer(answer_one(data, answer, refuse))
+        except ValueError:  # NaN or Infinity in the id: strict JSON has no text for them
+            yield dumps_answer(refuse(None, UNWRITABLE_ID))
 
 # ---- inlined from tjmj_dsl/engine/settle.py ----
 """Settlement at run time: an outcome mapping (what happened at the table) →
