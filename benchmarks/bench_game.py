@@ -46,8 +46,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer hands and rounds")
     args = ap.parse_args()
-    rounds = 2 if args.quick else 4
-    n_random, n_value, n_rates = (300, 40, 200) if args.quick else (2000, 300, 2000)
+    rounds = 2 if args.quick else 3
+    n_random, n_value, n_rates = (300, 40, 200) if args.quick else (1500, 200, 1000)
     scorer = Scorer()
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")

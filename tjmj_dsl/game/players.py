@@ -52,6 +52,7 @@ class RandomPlayer:
 class ValuePlayer:
     name = "value"
     WEIGHED = 2  # ready candidates weighed by the scorer (those with the most winning copies)
+    CLOSE = 0.9  # ... when it waits on at least this share of the best one's winning copies
     SCORED = 1  # of each, the winning tiles scored (the most plentiful first); the rest count at their mean
 
     def begin(self, view: SeatView, rng: random.Random) -> None:
@@ -104,7 +105,8 @@ class ValuePlayer:
     def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
         hun = self.hun_set
         cands = [a for a in discards if a[1] not in hun] or discards  # a hun only when nothing else can go
-        short = [(view.missing_after_discard(a[1], 1), a) for a in cands]
+        after = view.shortfalls(1)
+        short = [(after[a[1]], a) for a in cands]
         least = min(x for x, _ in short)
         tied = [a for x, a in short if x == least]
         if least == 0 and len(tied) > 1:
@@ -141,7 +143,10 @@ class ValuePlayer:
                     if 4 - seen[k] + (k == t) > 0]
             outs.append((sum(n for n, _ in wins), -t, a, wins))
         outs.sort(reverse=True)
-        best = max(outs[:self.WEIGHED], key=lambda o: (self._ready_value(view, o[2][1], o[3]), o[1]))
+        close = [o for o in outs[:self.WEIGHED] if o[0] >= self.CLOSE * outs[0][0]]
+        if len(close) < 2:
+            return outs[0][2]  # one hand waits on clearly more tiles: no need to ask what they are worth
+        best = max(close, key=lambda o: (self._ready_value(view, o[2][1], o[3]), o[1]))
         return best[2]
 
     def _ready_value(self, view: SeatView, t: int, wins: list[tuple[int, int]]) -> float:

@@ -98,6 +98,58 @@ def _min_huns(c: tuple[int, ...], pair: bool, chow: bool) -> int:
     return best
 
 
+def _costs(keys: list[int], chow: bool) -> list[tuple[int, int]]:
+    """(h0, h1 - h0) of each part: suits m p s, then the honors (their h0 summed, their least h1 - h0)."""
+    out = []
+    for i in range(3):
+        if keys[i]:
+            h0, h1 = _SUIT_COST.get(keys[i] if chow else -1 - keys[i]) or suit_cost(keys[i], chow)
+            out.append((h0, h1 - h0))
+        else:
+            out.append((0, 2))
+    out.append(honor_cost(keys[3]))
+    return out
+
+
+def _part_cost(keys: list[int], p: int, key: int, chow: bool) -> tuple[int, int]:
+    if p == 3:
+        return honor_cost(key)
+    if not key:
+        return (0, 2)
+    h0, h1 = _SUIT_COST.get(key if chow else -1 - key) or suit_cost(key, chow)
+    return (h0, h1 - h0)
+
+
+def _short_with(costs: list[tuple[int, int]], p: int, c: tuple[int, int], huns: int) -> int:
+    need = c[0]
+    pair = c[1]
+    for i in range(4):
+        if i != p:
+            need += costs[i][0]
+            if costs[i][1] < pair:
+                pair = costs[i][1]
+    need += min(pair, 2)
+    return need - huns if need > huns else 0
+
+
+def shortfalls(keys: list[int], huns: int, part: list[tuple[int, int] | None], counts: list[int],
+               extra: int = 0, chow: bool = True) -> dict[int, int]:
+    """For each kind held, short() of the hand without one tile of it (with `extra` more huns):
+    each part costed once, then only the discarded tile's part again."""
+    costs = _costs(keys, chow)
+    out = {}
+    for k in range(34):
+        if not counts[k]:
+            continue
+        pk = part[k]
+        if pk is None:
+            out[k] = _short_with(costs, 0, costs[0], huns - 1 + extra)
+            continue
+        p, w = pk
+        out[k] = _short_with(costs, p, _part_cost(keys, p, keys[p] - w, chow), huns + extra)
+    return out
+
+
 def completing(keys: list[int], huns: int, part: list[tuple[int, int] | None], counts: list[int],
                chow: bool = True) -> list[int]:
     """The kinds whose drawing gives a 13-tile hand (packed `keys`, `huns`) the winning shape:

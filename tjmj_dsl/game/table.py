@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from ..engine.result import Claim
 from ..tiles import NAMES
 from .rules import GameRules
-from .shape import completing, part_key, short
+from .shape import completing, part_key, short, shortfalls
 from .wall import Wall
 
 Action = tuple[str, Any]
@@ -490,6 +490,12 @@ class SeatView:
             return t.missing(self.seat, extra_huns)
         finally:
             t._add(self.seat, tile)  # noqa: SLF001
+
+    def shortfalls(self, extra_huns: int = 0) -> dict[int, int]:
+        """missing_after_discard(t, extra_huns) for every kind t this seat holds, at once."""
+        t = self._t
+        s = self.seat
+        return shortfalls(t.keys[s], t.huns[s], t.part, t.counts[s], extra_huns, t.rules.chow_melds)
 
     def completing_after_discard(self, tile: int) -> list[int]:
         """The kinds whose drawing would give a winning shape, had this seat discarded `tile`."""
