@@ -129,7 +129,7 @@ def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> 
         "patterns": {p: {"name": names.get(p, p), "wins": pats[p], "rate": rate(pats[p], len(wins))}
                      for p in sorted(pats, key=lambda x: (-pats[x], x))},
         "seat_wins": seat_wins, "seat_win_rate": [rate(w, n) for w in seat_wins],
-        "mean_balance": [round(b / n, 3) if n else 0.0 for b in seat_bal],
+        "balance": seat_bal, "mean_balance": [round(b / n, 3) if n else 0.0 for b in seat_bal],
         "mean_dealer_balance": round(dealer_bal / n, 3) if n else 0.0,
     }
 
