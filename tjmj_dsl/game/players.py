@@ -75,11 +75,14 @@ class ValuePlayer:
         if menu[0] is WIN:
             return WIN
         discards = [a for a in menu if a[0] == "discard"]
-        for a in menu:
-            # a kong of non-hun tiles scores and draws again; four in hand are at best a pung and a spare
-            # (a 金杠 would give up huns a win needs more than its points)
-            if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set:
-                return a
+        kongs = [a for a in menu if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set]
+        if kongs:
+            # a kong scores and draws again: made when it leaves the hand no further from a win than the best
+            # discard would (a 金杠 would give up huns a win needs more than its points)
+            best = min(view.shortfalls(1).values())
+            for a in kongs:
+                if a[0] == "added_kong" or view.missing_without(a[1], 4, 1) <= best:
+                    return a
         if len(discards) == 1:
             return discards[0]
         return self._best_discard(view, discards)

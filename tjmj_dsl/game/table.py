@@ -491,6 +491,16 @@ class SeatView:
         finally:
             t._add(self.seat, tile)  # noqa: SLF001
 
+    def missing_without(self, tile: int, n: int, extra_huns: int = 0) -> int:
+        """The same, had this seat `n` fewer tiles of `tile` (a kong taken out of the hand)."""
+        t = self._t
+        t._remove(self.seat, tile, n)  # noqa: SLF001 - put back at once: the view changes nothing
+        try:
+            return t.missing(self.seat, extra_huns)
+        finally:
+            for _ in range(n):
+                t._add(self.seat, tile)  # noqa: SLF001
+
     def shortfalls(self, extra_huns: int = 0) -> dict[int, int]:
         """missing_after_discard(t, extra_huns) for every kind t this seat holds, at once."""
         t = self._t
