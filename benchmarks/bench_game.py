@@ -37,9 +37,13 @@ def reference(scorer: Scorer, n: int = 3000) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def hands_per_second(spec: Spec, hands: int, jobs: int, start: int) -> float:
+def hands_per_second(spec: Spec, hands: int, jobs: int, start: int) -> tuple[float, float]:
+    """(hands per second of wall time, hands per second of this process's CPU time; for one job the
+    second is steadier on a shared machine: time spent waiting for a core is not counted)."""
+    c0 = time.process_time()
     _, secs = run(spec, hands, jobs, start=start)
-    return hands / secs
+    cpu = time.process_time() - c0
+    return hands / secs, (hands / cpu if jobs == 1 and cpu else float("nan"))
 
 
 def main() -> None:
@@ -51,7 +55,7 @@ def main() -> None:
     scorer = Scorer()
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
-    speeds: dict[str, list[tuple[float, float]]] = {}
+    speeds: dict[str, list[tuple[float, float, float]]] = {}
     cases = [("random ×4, 1 job", ("random",) * 4, n_random, 1), ("random ×4, --jobs 2", ("random",) * 4, n_random, 2),
              ("value ×4, 1 job", ("value",) * 4, n_value, 1), ("value ×4, --jobs 2", ("value",) * 4, n_value, 2)]
     for _, players, _, _ in cases:
@@ -60,15 +64,18 @@ def main() -> None:
     for r in range(rounds):
         for name, players, n, jobs in cases:
             ref = reference(scorer)
-            hps = hands_per_second(Spec(None, None, (), players, 1, False), n, jobs, start=r * n)
-            speeds.setdefault(name, []).append((hps, hps / ref * 1000))
+            hps, cpu = hands_per_second(Spec(None, None, (), players, 1, False), n, jobs, start=r * n)
+            speeds.setdefault(name, []).append((hps, cpu, hps / ref * 1000))
     print()
-    print(f"| players | hands/s (median of {rounds} rounds) | range | hands per 1000 score_tiles calls (same run) |")
-    print("|---|---|---|---|")
+    print(f"| players | hands/s (median of {rounds} rounds) | range | hands per CPU second (1 job) "
+          "| hands per 1000 score_tiles calls (same run) |")
+    print("|---|---|---|---|---|")
     for name, xs in speeds.items():
-        hps = [x for x, _ in xs]
-        ratio = [y for _, y in xs]
-        print(f"| {name} | {statistics.median(hps):,.0f} | {min(hps):,.0f}–{max(hps):,.0f} | "
+        hps = [x for x, _, _ in xs]
+        cpu = [c for _, c, _ in xs]
+        ratio = [y for _, _, y in xs]
+        cpu_text = f"{statistics.median(cpu):,.0f}" if cpu[0] == cpu[0] else "—"
+        print(f"| {name} | {statistics.median(hps):,.0f} | {min(hps):,.0f}–{max(hps):,.0f} | {cpu_text} | "
               f"{statistics.median(ratio):.2f} |")
     print()
     print(f"win rates ({n_rates} hands each, seed 1; hand i is dealt by seat i mod 4):")

@@ -47,21 +47,30 @@ def honor_cost(key: int) -> tuple[int, int]:
 
 
 def short(keys: list[int], huns: int, chow: bool = True) -> int:
-    """missing() from the four packed part keys (suits m p s, honors)."""
-    need, pair = honor_cost(keys[3])
-    for key in (keys[0], keys[1], keys[2]):
-        if key:
-            h0, h1 = _SUIT_COST.get(key if chow else -1 - key) or suit_cost(key, chow)
-            need += h0
-            if h1 - h0 < pair:
-                pair = h1 - h0
+    """missing() from the four packed part keys (suits m p s, honors). Unrolled: the engine asks it on every draw."""
+    cost = _SUIT_COST
+    hc = _HONOR_TOTAL.get(keys[3]) or honor_cost(keys[3])
+    need, pair = hc
+    k = keys[0]
+    if k:
+        h0, h1 = cost.get(k if chow else -1 - k) or suit_cost(k, chow)
+        need += h0
+        if h1 - h0 < pair:
+            pair = h1 - h0
+    k = keys[1]
+    if k:
+        h0, h1 = cost.get(k if chow else -1 - k) or suit_cost(k, chow)
+        need += h0
+        if h1 - h0 < pair:
+            pair = h1 - h0
+    k = keys[2]
+    if k:
+        h0, h1 = cost.get(k if chow else -1 - k) or suit_cost(k, chow)
+        need += h0
+        if h1 - h0 < pair:
+            pair = h1 - h0
     need += pair
     return need - huns if need > huns else 0
-
-
-def pack(counts: list[int] | tuple[int, ...], lo: int) -> int:
-    """The 9 counts of one suit from kind `lo`, as one base-5 number."""
-    return sum(counts[lo + i] * POW5[i] for i in range(9))
 
 
 @lru_cache(maxsize=None)

@@ -297,24 +297,23 @@ class Table:
 
     def _act_menu(self, s: int, drawn: int | None, kong_type: str | None, after_pong: bool) -> list[Action]:
         c = self.counts[s]
-        if self.ready[s] and drawn is not None:  # 天听: no more changes, the drawn tile goes (or wins)
-            menu: list[Action] = [DISCARD[drawn]]
-        else:
-            menu = list(compress(DISCARD, c))
         if after_pong:
-            return menu
+            return list(compress(DISCARD, c))
+        ready = self.ready[s]
+        menu = [DISCARD[drawn]] if ready and drawn is not None else list(compress(DISCARD, c))  # 天听: no changes
         r = self.rules
-        if drawn is not None and not (self.xianggong[s] and r.hun_discard_bars_win) \
+        if drawn is not None and not (r.hun_discard_bars_win and self.xianggong[s]) \
                 and short(self.keys[s], self.huns[s], r.chow_melds) == 0:
             if self._score_win(s, drawn, kong_type, self._first_draw(s, kong_type)) is not None:
                 menu.insert(0, WIN)
-        if self.ready[s] or not r.kong or not (4 in c or self.melds[s]) or not self.wall.can_replace():
+        melds = self.melds[s]
+        if ready or not (melds or 4 in c) or not r.kong or not self.wall.can_replace():
             return menu
         if 4 in c:
             for k in range(34):
                 if c[k] == 4 and (k not in self.hun_set or r.hun_kong):
                     menu.append(("concealed_kong", k))
-        for m in self.melds[s]:
+        for m in melds:
             k = m[1]
             if m[0] == "pung" and c[k] and (r.added_kong_from_hand or k == drawn) and (k not in self.hun_set or r.hun_kong):
                 menu.append(("added_kong", k))
