@@ -73,6 +73,11 @@ def short(keys: list[int], huns: int, chow: bool = True) -> int:
     return need - huns if need > huns else 0
 
 
+def pack(counts: list[int] | tuple[int, ...], lo: int) -> int:
+    """The 9 counts of one suit from kind `lo`, as one base-5 number."""
+    return sum(counts[lo + i] * POW5[i] for i in range(9))
+
+
 @lru_cache(maxsize=None)
 def _min_huns(c: tuple[int, ...], pair: bool, chow: bool) -> int:
     """The fewest huns that make every tile of `c` (9 counts) into melds, plus the pair when `pair`."""
