@@ -6,12 +6,16 @@ and balance against three random players and against three value players.
 Not a test: run it and read the numbers.
 
     pip install -e . && python benchmarks/bench_game.py [--quick]
+    python benchmarks/bench_game.py --instructions   # instructions per hand, by valgrind (any load)
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
+import subprocess
 import statistics
 import sys
 import time
@@ -46,10 +50,59 @@ def hands_per_second(spec: Spec, hands: int, jobs: int, start: int) -> tuple[flo
     return hands / secs, (hands / cpu if jobs == 1 and cpu else float("nan"))
 
 
+def _child(what: str, n: int) -> None:
+    """What runs under valgrind: warm-up, then n hands of `what` players (or n score_tiles calls)."""
+    if what == "score_tiles":
+        sc = Scorer()
+        c, d, i = REF_HAND
+        for _ in range(100):
+            sc.score_tiles(c, d, i)
+        for _ in range(n):
+            sc.score_tiles(c, d, i)
+        return
+    from tjmj_dsl.game.simulate import hand_summary
+    spec = Spec(None, None, (), (what,) * 4, 1, False)
+    rules = _rules(spec)
+    for h in range(100):
+        hand_summary(rules, spec, h)
+    for h in range(1000, 1000 + n):
+        hand_summary(rules, spec, h)
+
+
+def _instructions(what: str, n: int) -> float:
+    """Instructions per hand (or call): valgrind's count for n, minus its count for 0."""
+    counts = []
+    for k in (0, n):
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                              os.path.abspath(__file__), "--child", what, str(k)], capture_output=True, text=True)
+        m = re.search(r"Collected : (\d+)", out.stderr)
+        if not m:
+            raise SystemExit(f"valgrind gave no count: {out.stderr[-300:]}")
+        counts.append(int(m.group(1)))
+    return (counts[1] - counts[0]) / n
+
+
+def instructions() -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian package valgrind)")
+    ref = _instructions("score_tiles", 20000)
+    print(f"score_tiles on the yardstick hand: {ref / 1000:.1f} k instructions a call")
+    for what, n in (("random", 200), ("value", 40)):
+        per = _instructions(what, n)
+        print(f"{what} ×4: {per / 1e6:.2f} M instructions a hand = {per / ref:.0f} score_tiles calls "
+              f"({1000 * ref / per:.2f} hands per 1000 calls)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer hands and rounds")
+    ap.add_argument("--instructions", action="store_true", help="count instructions with valgrind instead of timing")
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child:
+        return _child(args.child[0], int(args.child[1]))
+    if args.instructions:
+        return instructions()
     rounds = 2 if args.quick else 3
     n_random, n_value, n_rates = (300, 40, 200) if args.quick else (1500, 200, 1000)
     scorer = Scorer()
