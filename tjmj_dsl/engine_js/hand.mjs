@@ -112,8 +112,8 @@ export function wildGroups(chow) {
 export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
   const hk = rules.hunTable[indicator];
   const h = {
-    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hun_suit: SUIT_OF[indicator], suits: rules.suits,
-    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: new Uint8Array(34), declared: [],
+    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hunNames: hk.names, hun_suit: SUIT_OF[indicator], suits: rules.suits,
+    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: zeros34(), declared: [],
     huns: 0, kong_draw: kongDraw, flags,
   };
   const counts = h.counts;
@@ -127,6 +127,10 @@ export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) 
   }
   for (const k of hk.kinds) h.huns += counts[k];
   return h;
+}
+
+function zeros34() {
+  return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 }
 
 /** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */

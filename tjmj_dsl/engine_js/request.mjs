@@ -93,7 +93,7 @@ function boolOf(value, field) {
  * indicator, kongDraw, flags, id}. */
 export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, "", null, "", "not_object");
-  for (const k of dictKeys(data)) {
+  for (const k of data instanceof Map ? data.keys() : ownKeys(data)) {
     if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
       const known = REQUEST_FIELDS.concat(flags);
       const near = known.filter((f) => isClose(k, f));
@@ -152,6 +152,11 @@ export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   return req;
 }
 const NO_FLAGS = new Set();
+
+/** A plain object's own keys, in their order (a generator: no array for the common case). */
+function* ownKeys(o) {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) yield k;
+}
 
 /** The hand's size and the number of copies of each kind (RequestError if wrong). */
 export function checkTiles(concealed, melds, draw, copies) {

@@ -201,14 +201,14 @@ export function ruleError(rules, ruleId) {
 export function result(rules, req, h, best, groups, display = true) {
   if (best === null) {
     return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [],
-      formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hun_kinds.map((k) => NAMES[k]), decomposition: [],
+      formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hunNames.slice(), decomposition: [],
       reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
   const shown = claimDisplay(rules, best[2]);
   const res = { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: c.win, fan: c.fan, total: c.total,
     patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
-    hun_kinds: h.hun_kinds.map((k) => NAMES[k]) };
+    hun_kinds: h.hunNames.slice() };
   if (display) res.decomposition = decomposition(h, groups);
   if (c.reason) {
     res.reason = c.reason;

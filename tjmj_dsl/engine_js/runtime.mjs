@@ -42,7 +42,7 @@ export function prepare(rules) {
     const kinds = hunKindsOf(k, rules.hunCount, rules.cycles);
     const isHun = new Uint8Array(34);
     for (const x of kinds) isHun[x] = 1;
-    return { kinds, isHun };
+    return { kinds, isHun, names: kinds.map((x) => NAMES[x]) };
   });
   if (rules.nbits !== undefined) rules.agg = aggOps(rules.nbits, rules.readsAnd);
   rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts

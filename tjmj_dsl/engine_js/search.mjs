@@ -350,6 +350,106 @@ export function bestOf(rules, h) {
 const P26 = 67108864, M26 = P26 - 1;
 
 
+/** An insertion-ordered map from Number aggregates (below 2**53) to values, for
+ * the search's hot loops: keys and values in arrays (read in order, as Python
+ * reads a dict), found by a linear scan while few, then by an open-addressing
+ * index; no key is boxed. */
+class NumAggMap {
+  constructor() {
+    this.ks = [];
+    this.vs = [];
+    this.index = null; // Int32Array of positions + 1 (0: empty), once there are more than SCAN keys
+    this.mask = 0;
+  }
+
+  get size() { return this.ks.length; }
+
+  find(x) {
+    const ks = this.ks;
+    if (this.index === null) {
+      for (let i = 0; i < ks.length; i++) if (ks[i] === x) return i;
+      return -1;
+    }
+    const index = this.index, mask = this.mask;
+    for (let slot = slotOf(x) & mask; ; slot = (slot + 1) & mask) {
+      const i = index[slot] - 1;
+      if (i < 0 || ks[i] === x) return i;
+    }
+  }
+
+  get(x) {
+    const i = this.find(x);
+    return i < 0 ? undefined : this.vs[i];
+  }
+
+  has(x) { return this.find(x) >= 0; }
+
+  /** Set x to v when x is not in the map yet (the only update the search makes). */
+  add(x, v) {
+    if (this.find(x) >= 0) return false;
+    this.push(x, v);
+    return true;
+  }
+
+  /** Add x, known not to be in the map, with v. */
+  push(x, v) {
+    const n = this.ks.length;
+    this.ks.push(x);
+    this.vs.push(v);
+    if (this.index !== null) {
+      if (2 * (n + 1) > this.mask) this.reindex();
+      else this.place(x, n);
+    } else if (n + 1 > SCAN) this.reindex();
+  }
+
+  place(x, i) {
+    const index = this.index, mask = this.mask;
+    let slot = slotOf(x) & mask;
+    while (index[slot] !== 0) slot = (slot + 1) & mask;
+    index[slot] = i + 1;
+  }
+
+  reindex() {
+    let size = 32;
+    while (size < 4 * this.ks.length) size *= 2;
+    this.index = new Int32Array(size);
+    this.mask = size - 1;
+    for (let i = 0; i < this.ks.length; i++) this.place(this.ks[i], i);
+  }
+}
+const SCAN = 8;
+
+/** A hash of a Number aggregate: both 32-bit halves mixed. */
+function slotOf(x) {
+  const h = Math.imul((x | 0) ^ Math.imul((x / 4294967296) | 0, 0x9e3779b1), 0x85ebca6b);
+  return h ^ (h >>> 15);
+}
+
+/** The same for BigInt aggregates, over a Map. */
+class BigAggMap {
+  constructor() {
+    this.ks = [];
+    this.vs = [];
+    this.pos = new Map();
+  }
+
+  get size() { return this.ks.length; }
+  get(x) { const i = this.pos.get(x); return i === undefined ? undefined : this.vs[i]; }
+  has(x) { return this.pos.has(x); }
+  find(x) { const i = this.pos.get(x); return i === undefined ? -1 : i; }
+  add(x, v) {
+    if (this.pos.has(x)) return false;
+    this.push(x, v);
+    return true;
+  }
+
+  push(x, v) {
+    this.pos.set(x, this.ks.length);
+    this.ks.push(x);
+    this.vs.push(v);
+  }
+}
+
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
  * 2**31, else a BigInt), the AND field kept when readsAnd. */
 export function aggOps(nbits, readsAnd) {
@@ -371,7 +471,7 @@ export function aggOps(nbits, readsAnd) {
       : (x, y) => ((((x / P26) | 0) & ~((y / P26) | 0)) * P26) + ((x & M26) & ~(y & M26));
     const na = readsAnd ? full * 2 ** nbits : 0;
     return {
-      zero: 0, na, or, and, andNot,
+      zero: 0, na, or, and, andNot, map: () => new NumAggMap(),
       pop: small ? pop32 : (x) => pop32(x & M26) + pop32((x / P26) | 0),
       cmp: (x, y) => x - y,
       fromMeld: readsAnd ? (b) => b + (full - b) * 2 ** nbits : (b) => b,
@@ -386,7 +486,7 @@ export function aggOps(nbits, readsAnd) {
   }
   const nb = BigInt(nbits), shift = BigInt(pairShift);
   return {
-    zero: 0n, na: readsAnd ? fullBig << nb : 0n,
+    zero: 0n, na: readsAnd ? fullBig << nb : 0n, map: () => new BigAggMap(),
     or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
     pop: bitCount,
     cmp: (x, y) => (x < y ? -1 : x > y ? 1 : 0),
@@ -405,7 +505,8 @@ export function aggOps(nbits, readsAnd) {
 function prunedFlat(aggs, monotone, A) {
   if (monotone && aggs.size > 1) return maximal(aggs, A);
   const out = [];
-  aggs.forEach((w, x) => { out.push(x, w); });
+  const ks = aggs.ks, vs = aggs.vs;
+  for (let i = 0; i < ks.length; i++) out.push(ks[i], vs[i]);
   return out;
 }
 
@@ -415,9 +516,7 @@ function prunedFlat(aggs, monotone, A) {
  * ties in their order; two aggregates neither covering the other stay as they are. */
 function maximal(aggs, A) {
   const na = A.na;
-  const xs = [];
-  const ws = [];
-  aggs.forEach((w, x) => { xs.push(x); ws.push(w); });
+  const xs = aggs.ks, ws = aggs.vs;
   if (!na && xs.length === 2) { // the most common case, without sorting
     if (A.andNot(xs[0], xs[1]) === A.zero) return [xs[1], ws[1]];
     if (A.andNot(xs[1], xs[0]) === A.zero) return [xs[0], ws[0]];
@@ -450,7 +549,7 @@ function product(left, right, out, A) {
     const x = left[i], w = left[i + 1];
     for (let j = 0; j < right.length; j += 2) {
       const k = A.or(x, right[j]);
-      if (!out.has(k)) out.set(k, cat(w, right[j + 1]));
+      if (out.find(k) < 0) out.push(k, cat(w, right[j + 1]));
     }
   }
 }
@@ -578,18 +677,18 @@ function builders(rules, h, ctx) {
   function wildSets(tl) {
     let base = dpFree.get("wild");
     if (base === undefined) {
-      const m0 = new Map(), p0 = new Map();
-      for (const g of rules.wildMelds) { const b = A.fromMeld(gmask(g)); if (!m0.has(b)) m0.set(b, g); }
-      for (const g of rules.wildPairs) { const b = A.fromPair(gmask(g)); if (!p0.has(b)) p0.set(b, g); }
+      const m0 = A.map(), p0 = A.map();
+      for (const g of rules.wildMelds) m0.add(A.fromMeld(gmask(g)), g);
+      for (const g of rules.wildPairs) p0.add(A.fromPair(gmask(g)), g);
       base = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
       dpFree.set("wild", base);
     }
     if (!(tl && tHun)) return [base[0], EMPTY, base[1], EMPTY];
     let wt = dpT.get("wild");
     if (wt === undefined) {
-      const mt = new Map(), pt = new Map();
-      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) { const b = A.fromMeld(gmask(gt)); if (!mt.has(b)) mt.set(b, gt); }
-      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) { const b = A.fromPair(gmask(gt)); if (!pt.has(b)) pt.set(b, gt); }
+      const mt = A.map(), pt = A.map();
+      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) mt.add(A.fromMeld(gmask(gt)), gt);
+      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) pt.add(A.fromPair(gmask(gt)), gt);
       wt = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
       dpT.set("wild", wt);
     }
@@ -605,13 +704,13 @@ function builders(rules, h, ctx) {
     if (got !== undefined) return got;
     const ws = wildSets(tl);
     const m0 = ws[0], mt = ws[1], p0 = ws[2], pt = ws[3];
-    const out = new Map();
+    const out = A.map();
     if (m === 0) {
       if (p) {
         const src = tl ? pt : p0;
-        for (let i = 0; i < src.length; i += 2) if (!out.has(src[i])) out.set(src[i], src[i + 1]);
+        for (let i = 0; i < src.length; i += 2) out.add(src[i], src[i + 1]);
       }
-      if (!p && !tl) out.set(A.zero, null);
+      if (!p && !tl) out.add(A.zero, null);
     } else {
       product(wildOnly(m - 1, p, tl), m0, out, A);
       if (tl) product(wildOnly(m - 1, p, 0), mt, out, A);
@@ -626,8 +725,8 @@ function builders(rules, h, ctx) {
 
   /** [witness, aggregate, …] for the groups, one per distinct aggregate, only the maximal ones when monotone. */
   function variantsOf(groups) {
-    const d = new Map();
-    for (const g of groups) { const b = agg(g); if (!d.has(b)) d.set(b, g); }
+    const d = A.map();
+    for (const g of groups) d.add(agg(g), g);
     const flatAggs = prunedFlat(d, monotone, A);
     const out = [];
     for (let i = 0; i < flatAggs.length; i += 2) out.push(flatAggs[i + 1], flatAggs[i]);
@@ -710,12 +809,12 @@ function builders(rules, h, ctx) {
           if (!((want >>> bk) & 1)) continue; // a budget not asked for
           const sub = subMap[q + 1];
           let bucket = out.get(bk);
-          if (bucket === undefined) out.set(bk, (bucket = new Map()));
+          if (bucket === undefined) out.set(bk, (bucket = A.map()));
           for (let a = 0; a < variants.length; a += 2) {
             const gv = variants[a], b = variants[a + 1];
             for (let i = 0; i < sub.length; i += 2) {
               const x = A.or(sub[i], b);
-              if (!bucket.has(x)) bucket.set(x, cat(gv, sub[i + 1]));
+              if (bucket.find(x) < 0) bucket.push(x, cat(gv, sub[i + 1]));
             }
           }
         }
@@ -811,7 +910,7 @@ export function bestByMasks(rules, h) {
           const sk = (((s.ju + j) * 8 + s.mu + m) * 2 + s.pu + p) * 2 + (s.tu | tl);
           let entry = next.get(sk);
           if (entry === undefined) {
-            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: new Map(), aggs: null }));
+            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: A.map(), aggs: null }));
             order.push(entry);
           }
           product(s.aggs, table[q + 1], entry.map, A);
@@ -829,11 +928,9 @@ export function bestByMasks(rules, h) {
     if (sub.length) joins.push(s.aggs, monotone ? tb.wildChunks(mw, pw, tlw) : sub);
   }
   if (monotone) return bestBounded(rules, h, joins);
-  const final = new Map();
+  const final = A.map();
   for (let q = 0; q < joins.length; q += 2) product(joins[q], joins[q + 1], final, A);
-  const flatFinal = [];
-  final.forEach((w, x) => { flatFinal.push(x, w); });
-  return bestClaimOf(rules, h, flatFinal);
+  return bestClaimOf(rules, h, prunedFlat(final, false, A));
 }
 
 /** The best claim over every aggregate x | y (x of the natural parts, y a
@@ -997,23 +1094,22 @@ function bestClaimOf(rules, h, final) {
 /** The claims cached for one set of hand-level values: aggregate → claim. */
 function claimsFor(rules, hk) {
   let d = rules.claimCache.get(hk);
-  if (d === undefined) {
+  if (d === undefined || d.size > CACHE_LIMIT) {
     if (rules.claimCache.size > 4096) rules.claimCache.clear();
-    rules.claimCache.set(hk, (d = new Map()));
+    rules.claimCache.set(hk, (d = rules.agg.map()));
   }
   return d;
 }
 
 /** The claim of one aggregate not yet in d (the claims for h's hand-level values). */
 function claimNew(rules, h, d, x) {
-  if (d.size > CACHE_LIMIT) d.clear();
   const f = rules.agg.unpack(x);
   const om = f[0], am = f[1], pm = f[2];
   const og = om | pm, ag = am & pm;
   const held = rules.holdsAgg(h, om, am, og, ag, pm);
   const lifted = rules.conflicts.length ? rules.unlessAgg(h, om, am, og, ag, pm) : rules.pm.zero;
   const key = resolve(rules, held, lifted);
-  d.set(x, key);
+  d.add(x, key);
   return key;
 }
 

@@ -617,7 +617,7 @@ function boolOf(value, field) {
  * indicator, kongDraw, flags, id}. */
 function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, "", null, "", "not_object");
-  for (const k of dictKeys(data)) {
+  for (const k of data instanceof Map ? data.keys() : ownKeys(data)) {
     if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
       const known = REQUEST_FIELDS.concat(flags);
       const near = known.filter((f) => isClose(k, f));
@@ -676,6 +676,11 @@ function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   return req;
 }
 const NO_FLAGS = new Set();
+
+/** A plain object's own keys, in their order (a generator: no array for the common case). */
+function* ownKeys(o) {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) yield k;
+}
 
 /** The hand's size and the number of copies of each kind (RequestError if wrong). */
 function checkTiles(concealed, melds, draw, copies) {
@@ -828,8 +833,8 @@ function wildGroups(chow) {
 function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
   const hk = rules.hunTable[indicator];
   const h = {
-    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hun_suit: SUIT_OF[indicator], suits: rules.suits,
-    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: new Uint8Array(34), declared: [],
+    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hunNames: hk.names, hun_suit: SUIT_OF[indicator], suits: rules.suits,
+    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: zeros34(), declared: [],
     huns: 0, kong_draw: kongDraw, flags,
   };
   const counts = h.counts;
@@ -843,6 +848,10 @@ function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
   }
   for (const k of hk.kinds) h.huns += counts[k];
   return h;
+}
+
+function zeros34() {
+  return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 }
 
 /** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
@@ -1267,6 +1276,106 @@ function bestOf(rules, h) {
 const P26 = 67108864, M26 = P26 - 1;
 
 
+/** An insertion-ordered map from Number aggregates (below 2**53) to values, for
+ * the search's hot loops: keys and values in arrays (read in order, as Python
+ * reads a dict), found by a linear scan while few, then by an open-addressing
+ * index; no key is boxed. */
+class NumAggMap {
+  constructor() {
+    this.ks = [];
+    this.vs = [];
+    this.index = null; // Int32Array of positions + 1 (0: empty), once there are more than SCAN keys
+    this.mask = 0;
+  }
+
+  get size() { return this.ks.length; }
+
+  find(x) {
+    const ks = this.ks;
+    if (this.index === null) {
+      for (let i = 0; i < ks.length; i++) if (ks[i] === x) return i;
+      return -1;
+    }
+    const index = this.index, mask = this.mask;
+    for (let slot = slotOf(x) & mask; ; slot = (slot + 1) & mask) {
+      const i = index[slot] - 1;
+      if (i < 0 || ks[i] === x) return i;
+    }
+  }
+
+  get(x) {
+    const i = this.find(x);
+    return i < 0 ? undefined : this.vs[i];
+  }
+
+  has(x) { return this.find(x) >= 0; }
+
+  /** Set x to v when x is not in the map yet (the only update the search makes). */
+  add(x, v) {
+    if (this.find(x) >= 0) return false;
+    this.push(x, v);
+    return true;
+  }
+
+  /** Add x, known not to be in the map, with v. */
+  push(x, v) {
+    const n = this.ks.length;
+    this.ks.push(x);
+    this.vs.push(v);
+    if (this.index !== null) {
+      if (2 * (n + 1) > this.mask) this.reindex();
+      else this.place(x, n);
+    } else if (n + 1 > SCAN) this.reindex();
+  }
+
+  place(x, i) {
+    const index = this.index, mask = this.mask;
+    let slot = slotOf(x) & mask;
+    while (index[slot] !== 0) slot = (slot + 1) & mask;
+    index[slot] = i + 1;
+  }
+
+  reindex() {
+    let size = 32;
+    while (size < 4 * this.ks.length) size *= 2;
+    this.index = new Int32Array(size);
+    this.mask = size - 1;
+    for (let i = 0; i < this.ks.length; i++) this.place(this.ks[i], i);
+  }
+}
+const SCAN = 8;
+
+/** A hash of a Number aggregate: both 32-bit halves mixed. */
+function slotOf(x) {
+  const h = Math.imul((x | 0) ^ Math.imul((x / 4294967296) | 0, 0x9e3779b1), 0x85ebca6b);
+  return h ^ (h >>> 15);
+}
+
+/** The same for BigInt aggregates, over a Map. */
+class BigAggMap {
+  constructor() {
+    this.ks = [];
+    this.vs = [];
+    this.pos = new Map();
+  }
+
+  get size() { return this.ks.length; }
+  get(x) { const i = this.pos.get(x); return i === undefined ? undefined : this.vs[i]; }
+  has(x) { return this.pos.has(x); }
+  find(x) { const i = this.pos.get(x); return i === undefined ? -1 : i; }
+  add(x, v) {
+    if (this.pos.has(x)) return false;
+    this.push(x, v);
+    return true;
+  }
+
+  push(x, v) {
+    this.pos.set(x, this.ks.length);
+    this.ks.push(x);
+    this.vs.push(v);
+  }
+}
+
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
  * 2**31, else a BigInt), the AND field kept when readsAnd. */
 function aggOps(nbits, readsAnd) {
@@ -1288,7 +1397,7 @@ function aggOps(nbits, readsAnd) {
       : (x, y) => ((((x / P26) | 0) & ~((y / P26) | 0)) * P26) + ((x & M26) & ~(y & M26));
     const na = readsAnd ? full * 2 ** nbits : 0;
     return {
-      zero: 0, na, or, and, andNot,
+      zero: 0, na, or, and, andNot, map: () => new NumAggMap(),
       pop: small ? pop32 : (x) => pop32(x & M26) + pop32((x / P26) | 0),
       cmp: (x, y) => x - y,
       fromMeld: readsAnd ? (b) => b + (full - b) * 2 ** nbits : (b) => b,
@@ -1303,7 +1412,7 @@ function aggOps(nbits, readsAnd) {
   }
   const nb = BigInt(nbits), shift = BigInt(pairShift);
   return {
-    zero: 0n, na: readsAnd ? fullBig << nb : 0n,
+    zero: 0n, na: readsAnd ? fullBig << nb : 0n, map: () => new BigAggMap(),
     or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
     pop: bitCount,
     cmp: (x, y) => (x < y ? -1 : x > y ? 1 : 0),
@@ -1322,7 +1431,8 @@ function aggOps(nbits, readsAnd) {
 function prunedFlat(aggs, monotone, A) {
   if (monotone && aggs.size > 1) return maximal(aggs, A);
   const out = [];
-  aggs.forEach((w, x) => { out.push(x, w); });
+  const ks = aggs.ks, vs = aggs.vs;
+  for (let i = 0; i < ks.length; i++) out.push(ks[i], vs[i]);
   return out;
 }
 
@@ -1332,9 +1442,7 @@ function prunedFlat(aggs, monotone, A) {
  * ties in their order; two aggregates neither covering the other stay as they are. */
 function maximal(aggs, A) {
   const na = A.na;
-  const xs = [];
-  const ws = [];
-  aggs.forEach((w, x) => { xs.push(x); ws.push(w); });
+  const xs = aggs.ks, ws = aggs.vs;
   if (!na && xs.length === 2) { // the most common case, without sorting
     if (A.andNot(xs[0], xs[1]) === A.zero) return [xs[1], ws[1]];
     if (A.andNot(xs[1], xs[0]) === A.zero) return [xs[0], ws[0]];
@@ -1367,7 +1475,7 @@ function product(left, right, out, A) {
     const x = left[i], w = left[i + 1];
     for (let j = 0; j < right.length; j += 2) {
       const k = A.or(x, right[j]);
-      if (!out.has(k)) out.set(k, cat(w, right[j + 1]));
+      if (out.find(k) < 0) out.push(k, cat(w, right[j + 1]));
     }
   }
 }
@@ -1495,18 +1603,18 @@ function builders(rules, h, ctx) {
   function wildSets(tl) {
     let base = dpFree.get("wild");
     if (base === undefined) {
-      const m0 = new Map(), p0 = new Map();
-      for (const g of rules.wildMelds) { const b = A.fromMeld(gmask(g)); if (!m0.has(b)) m0.set(b, g); }
-      for (const g of rules.wildPairs) { const b = A.fromPair(gmask(g)); if (!p0.has(b)) p0.set(b, g); }
+      const m0 = A.map(), p0 = A.map();
+      for (const g of rules.wildMelds) m0.add(A.fromMeld(gmask(g)), g);
+      for (const g of rules.wildPairs) p0.add(A.fromPair(gmask(g)), g);
       base = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
       dpFree.set("wild", base);
     }
     if (!(tl && tHun)) return [base[0], EMPTY, base[1], EMPTY];
     let wt = dpT.get("wild");
     if (wt === undefined) {
-      const mt = new Map(), pt = new Map();
-      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) { const b = A.fromMeld(gmask(gt)); if (!mt.has(b)) mt.set(b, gt); }
-      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) { const b = A.fromPair(gmask(gt)); if (!pt.has(b)) pt.set(b, gt); }
+      const mt = A.map(), pt = A.map();
+      for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) mt.add(A.fromMeld(gmask(gt)), gt);
+      for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) pt.add(A.fromPair(gmask(gt)), gt);
       wt = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
       dpT.set("wild", wt);
     }
@@ -1522,13 +1630,13 @@ function builders(rules, h, ctx) {
     if (got !== undefined) return got;
     const ws = wildSets(tl);
     const m0 = ws[0], mt = ws[1], p0 = ws[2], pt = ws[3];
-    const out = new Map();
+    const out = A.map();
     if (m === 0) {
       if (p) {
         const src = tl ? pt : p0;
-        for (let i = 0; i < src.length; i += 2) if (!out.has(src[i])) out.set(src[i], src[i + 1]);
+        for (let i = 0; i < src.length; i += 2) out.add(src[i], src[i + 1]);
       }
-      if (!p && !tl) out.set(A.zero, null);
+      if (!p && !tl) out.add(A.zero, null);
     } else {
       product(wildOnly(m - 1, p, tl), m0, out, A);
       if (tl) product(wildOnly(m - 1, p, 0), mt, out, A);
@@ -1543,8 +1651,8 @@ function builders(rules, h, ctx) {
 
   /** [witness, aggregate, …] for the groups, one per distinct aggregate, only the maximal ones when monotone. */
   function variantsOf(groups) {
-    const d = new Map();
-    for (const g of groups) { const b = agg(g); if (!d.has(b)) d.set(b, g); }
+    const d = A.map();
+    for (const g of groups) d.add(agg(g), g);
     const flatAggs = prunedFlat(d, monotone, A);
     const out = [];
     for (let i = 0; i < flatAggs.length; i += 2) out.push(flatAggs[i + 1], flatAggs[i]);
@@ -1627,12 +1735,12 @@ function builders(rules, h, ctx) {
           if (!((want >>> bk) & 1)) continue; // a budget not asked for
           const sub = subMap[q + 1];
           let bucket = out.get(bk);
-          if (bucket === undefined) out.set(bk, (bucket = new Map()));
+          if (bucket === undefined) out.set(bk, (bucket = A.map()));
           for (let a = 0; a < variants.length; a += 2) {
             const gv = variants[a], b = variants[a + 1];
             for (let i = 0; i < sub.length; i += 2) {
               const x = A.or(sub[i], b);
-              if (!bucket.has(x)) bucket.set(x, cat(gv, sub[i + 1]));
+              if (bucket.find(x) < 0) bucket.push(x, cat(gv, sub[i + 1]));
             }
           }
         }
@@ -1728,7 +1836,7 @@ function bestByMasks(rules, h) {
           const sk = (((s.ju + j) * 8 + s.mu + m) * 2 + s.pu + p) * 2 + (s.tu | tl);
           let entry = next.get(sk);
           if (entry === undefined) {
-            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: new Map(), aggs: null }));
+            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: A.map(), aggs: null }));
             order.push(entry);
           }
           product(s.aggs, table[q + 1], entry.map, A);
@@ -1746,11 +1854,9 @@ function bestByMasks(rules, h) {
     if (sub.length) joins.push(s.aggs, monotone ? tb.wildChunks(mw, pw, tlw) : sub);
   }
   if (monotone) return bestBounded(rules, h, joins);
-  const final = new Map();
+  const final = A.map();
   for (let q = 0; q < joins.length; q += 2) product(joins[q], joins[q + 1], final, A);
-  const flatFinal = [];
-  final.forEach((w, x) => { flatFinal.push(x, w); });
-  return bestClaimOf(rules, h, flatFinal);
+  return bestClaimOf(rules, h, prunedFlat(final, false, A));
 }
 
 /** The best claim over every aggregate x | y (x of the natural parts, y a
@@ -1914,23 +2020,22 @@ function bestClaimOf(rules, h, final) {
 /** The claims cached for one set of hand-level values: aggregate → claim. */
 function claimsFor(rules, hk) {
   let d = rules.claimCache.get(hk);
-  if (d === undefined) {
+  if (d === undefined || d.size > CACHE_LIMIT) {
     if (rules.claimCache.size > 4096) rules.claimCache.clear();
-    rules.claimCache.set(hk, (d = new Map()));
+    rules.claimCache.set(hk, (d = rules.agg.map()));
   }
   return d;
 }
 
 /** The claim of one aggregate not yet in d (the claims for h's hand-level values). */
 function claimNew(rules, h, d, x) {
-  if (d.size > CACHE_LIMIT) d.clear();
   const f = rules.agg.unpack(x);
   const om = f[0], am = f[1], pm = f[2];
   const og = om | pm, ag = am & pm;
   const held = rules.holdsAgg(h, om, am, og, ag, pm);
   const lifted = rules.conflicts.length ? rules.unlessAgg(h, om, am, og, ag, pm) : rules.pm.zero;
   const key = resolve(rules, held, lifted);
-  d.set(x, key);
+  d.add(x, key);
   return key;
 }
 
@@ -2143,14 +2248,14 @@ function ruleError(rules, ruleId) {
 function result(rules, req, h, best, groups, display = true) {
   if (best === null) {
     return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [],
-      formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hun_kinds.map((k) => NAMES[k]), decomposition: [],
+      formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hunNames.slice(), decomposition: [],
       reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
   const shown = claimDisplay(rules, best[2]);
   const res = { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: c.win, fan: c.fan, total: c.total,
     patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
-    hun_kinds: h.hun_kinds.map((k) => NAMES[k]) };
+    hun_kinds: h.hunNames.slice() };
   if (display) res.decomposition = decomposition(h, groups);
   if (c.reason) {
     res.reason = c.reason;
@@ -2199,7 +2304,7 @@ function prepare(rules) {
     const kinds = hunKindsOf(k, rules.hunCount, rules.cycles);
     const isHun = new Uint8Array(34);
     for (const x of kinds) isHun[x] = 1;
-    return { kinds, isHun };
+    return { kinds, isHun, names: kinds.map((x) => NAMES[x]) };
   });
   if (rules.nbits !== undefined) rules.agg = aggOps(rules.nbits, rules.readsAnd);
   rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts
