@@ -143,16 +143,32 @@ def test_other_rule_shapes_answer_alike(tmp_path: Any, name: str, pid: str, when
     run_both(str(d), request_lines(3, 300, list(PROFILES), OPTIONS, max_huns=7 if pid != "sanshun" else 3))
 
 
-def test_wide_masks_answer_alike(tmp_path: Any) -> None:
-    """subenlong=on reads the AND of the melds and needs 27 atom bits: 81-bit aggregates."""
-    path = tmp_path / "wide.yaml"
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A profile with subenlong and tianting on: 27 atom bits and the AND of the melds, 81-bit aggregates."""
+    path = tmp_path_factory.mktemp("rules") / "wide.yaml"
     path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: wide\ndefault_profile: wide\n"
                     "profiles:\n  wide:\n    description: a test profile\n    options: {subenlong: \"on\", tianting: \"on\"}\n",
                     encoding="utf-8")
-    compile_rules(str(path), str(tmp_path / "out"))
-    d = tmp_path / "out" / "wide"
-    assert "readsAnd: true" in (d / "scorer.mjs").read_text(encoding="utf-8")
-    run_both(str(d), request_lines(5, 600, list(PROFILES), OPTIONS))
+    out = tmp_path_factory.mktemp("out")
+    compile_rules(str(path), str(out))
+    return str(out / "wide")
+
+
+def test_wide_masks_answer_alike(wide: str) -> None:
+    with open(os.path.join(wide, "scorer.mjs"), encoding="utf-8") as f:
+        assert "readsAnd: true" in f.read()
+    run_both(wide, request_lines(5, 600, list(PROFILES), OPTIONS))
+
+
+def test_a_claim_is_not_reused_across_counts(wide: str) -> None:
+    """素本龙 needs one tile of each hun kind (seed 000): after 123s46s789sEEE55m +5s (16: 龙 × 本混 × 素本龙)
+    the same melds with two 9条 and no 1条 are not 素本龙 (8), though their aggregate masks are the same."""
+    lines = [json.dumps({"concealed": c, "draw": "5s", "indicator": "9s"}).encode()
+             for c in ("123s46s789sEEE55m", "9s23s46s789sEEE55m", "123s46s789sEEE55m")]
+    answers = [json.loads(a) for a in run_both(wide, lines)]
+    assert [(a["fan"], a["patterns"]) for a in answers] == [(16, ["long", "benhun", "subenlong"]), (8, ["long", "benhun"]),
+                                                            (16, ["long", "benhun", "subenlong"])]
 
 
 def test_settle_answers_alike() -> None:

@@ -100,7 +100,8 @@ def generate_js(rs: RuleSet) -> str:
             "nbits": plan.nbits, "zero": "0n" if wide else "0", "gmask": body(False), "gmask_ctx": body(True),
             "ctx_atoms": any(a.ctx for a in plan.atoms), "monotone": plan.monotone, "reads_and": plan.reads_and,
             "ctx": _key_code(plan.context, set(flags), plan.uses_count),
-            "hkey": "`" + "|".join("${_key(" + c + ")}" for c in plan.hand_terms) + "`",
+            "hkey": "`" + "|".join(["${_key(" + c + ")}" for c in plan.hand_terms]
+                                   + (["${h.counts.join(\",\")}"] if plan.count_in_tests else [])) + "`",
             "patterns": [{"id": js_comment(p.id), "bit": pbit(i), "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
             "unless": [{"bit": pbit(j), "code": c} for j, c in enumerate(agg_unless)]}
     except NotAtomic as e:
