@@ -10,6 +10,7 @@ chromium or playwright cannot be had, the test is skipped naming the package."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 
 import pytest
@@ -85,4 +86,53 @@ def test_rulebook_html_in_chromium(browser, profile: str, tmp_path: str) -> None
     with open(pdf, "rb") as f:
         head = f.read()
     assert head.startswith(b"%PDF") and head.count(b"/Type /Page") > 10
+    page.close()
+
+
+# An example of the book, as its first line writes it, and the value its second line gives.
+EXAMPLE = re.compile(r"^(?:例 Example|不是 Near miss)\. Hand (.+?), indicator (\S+?)"
+                     r"(?:, won on the replacement of a (明杠|暗杠|金杠) kong|, (tianhu|dihu|tianting))?\.$")
+VALUE = re.compile(r": (\S.* = \d+) fan — (和 wins|不能和 does not win)")
+KONG_DRAW = {"明杠": "exposed", "暗杠": "concealed", "金杠": "hun"}
+
+
+@pytest.mark.parametrize("profile", sorted(PAGES))
+def test_the_page_scores_its_own_examples(browser, profile: str) -> None:  # type: ignore[no-untyped-def]
+    """The in-page scorer (the profile's scorer.mjs, embedded): each example hand of the book's
+    patterns, typed into its box with its indicator (and its kong or flag), shows the formula and
+    verdict the book prints under it; and clicking tiles writes the hand."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto("file://" + os.path.join(ROOT, PAGES[profile]), wait_until="load")
+    page.wait_for_selector("#score-verdict")
+    flags = page.locator("#scorer input[data-flag]")
+    hands = page.locator("section[id^=pattern-] .hand")
+    checked = 0
+    for i in range(hands.count()):
+        lines = hands.nth(i).locator("p").evaluate_all("ps => ps.map((p) => p.textContent)")  # a tile's text: 七饼
+        m = EXAMPLE.match(lines[0].strip())
+        v = VALUE.search(lines[1]) if len(lines) > 1 else None
+        if not (m and v):
+            continue
+        hand, indicator, kong, flag = m.groups()
+        page.select_option("#kong-draw", KONG_DRAW[kong] if kong else "")
+        for j in range(flags.count()):
+            flags.nth(j).set_checked(flags.nth(j).get_attribute("data-flag") == flag)
+        page.fill("#indicator", indicator)
+        page.fill("#hand", hand)
+        assert page.inner_text("#score-formula") == v.group(1), (hand, indicator)
+        assert page.inner_text("#score-verdict") == ("和 WIN" if v.group(2) == "和 wins" else "不能和 no win"), hand
+        assert page.inner_text("#score-text").startswith(("WIN" if v.group(2) == "和 wins" else "no win") + ": fan ")
+        checked += 1
+    assert checked >= 15
+    # clicking tiles: 3m 4m 5m, then the winning tile 6m
+    page.click("#pick-clear")
+    for k in (2, 3, 4):
+        page.click(f'#scorer button[data-tile="{k}"]')
+    page.check("#pick-win")
+    page.click('#scorer button[data-tile="5"]')
+    assert page.input_value("#hand") == "3m 4m 5m +6m"
+    assert "invalid request" in page.inner_text("#score-result")  # 4 tiles: not a hand
+    assert errors == []
     page.close()

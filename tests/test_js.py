@@ -257,3 +257,24 @@ def test_the_types_name_every_export() -> None:
     assert sorted(re.findall(r"^export function (\w+)\(", dts, re.M)) == out.stdout.split()
     for flag in ("tianhu", "dihu", "tianting"):
         assert f"  {flag}?: boolean | null;" in dts
+
+
+def test_the_rulebook_embeds_its_scorer_safely(tmp_path: Any) -> None:
+    """rulebook.html holds its profile's scorer.mjs as its one inline module script, allowed by the page's
+    Content-Security-Policy through that script's sha256; a rule-file string cannot end the script."""
+    import base64
+    import hashlib
+    evil = "</script><img src=x onerror=alert(1)><!--"
+    path = tmp_path / "evil.yaml"
+    path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: evil\n"
+                    f"set:\n  patterns.long.name: {json.dumps(evil)}\n", encoding="utf-8")
+    compile_rules(str(path), str(tmp_path / "out"))
+    page = (tmp_path / "out" / "evil" / "rulebook.html").read_text(encoding="utf-8")
+    module = (tmp_path / "out" / "evil" / "scorer.mjs").read_text(encoding="utf-8")
+    assert page.count("<script") == 1 and page.count("</script>") == 1
+    script = page.split('<script type="module">')[1].split("</script>")[0]
+    assert script.startswith(module.replace("</", "<\\/").replace("<!--", "<\\!--"))
+    assert "<\\/script><img" in script and "<!--" not in script
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert f"script-src &#x27;sha256-{digest}&#x27;" in csp and "unsafe-inline" not in csp.split("script-src")[1]

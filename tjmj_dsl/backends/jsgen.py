@@ -73,7 +73,19 @@ def _key_code(names: list[str], flags: set[str], uses_count: bool) -> str:
     return "`" + "|".join("${" + p + "}" for p in parts) + "`"
 
 
+_LAST: list[tuple[RuleSet, str]] = []  # the last rule set generated and its module: the rulebook embeds the same text
+
+
 def generate_js(rs: RuleSet) -> str:
+    """scorer.mjs for one rule set and profile."""
+    if _LAST and _LAST[0][0] is rs:
+        return _LAST[0][1]
+    text = _generate_js(rs)
+    _LAST[:] = [(rs, text)]
+    return text
+
+
+def _generate_js(rs: RuleSet) -> str:
     types = expression_types(rs)
     flags = tuple(f for f, _ in rs.flags)
     wide_masks = max(len(rs.patterns), sum(len(p.conflicts) for p in rs.patterns)) > WIDE_PATTERNS

@@ -1,6 +1,7 @@
 """The rulebook as one self-contained HTML page: inline CSS, tiles drawn as
 styled HTML by the compiler, no script, font, image or address from outside
-(a Content-Security-Policy says so to the browser too). Every string is
+(a Content-Security-Policy says so to the browser too); the one script is the
+in-page scorer's (book/scorer_page.py), inline and allowed by its hash. Every string is
 escaped here, at one boundary (html.escape, quotes included); ids and
 classes come from the compiler, never from the rule file.
 
@@ -169,16 +170,18 @@ def block(b: Block, out: list[str]) -> None:
         raise TypeError(type(b).__name__)
 
 
-def toc(book: Book) -> str:
+def toc(book: Book, extra: tuple[tuple[str, str], ...] = ()) -> str:
     items = "".join(f'<li><a href="#{e(anchor(s.id))}">{inlines(s.title)}</a></li>' for s in book.sections)
+    items += "".join(f'<li><a href="#{e(anchor(i))}">{e(t)}</a></li>' for i, t in extra)
     return f'<nav class="toc" aria-label="目录 contents"><strong>目录 Contents</strong><ol>{items}</ol></nav>'
 
 
 def page(book: Book, header: str, *, extra_css: str = "", extra_sections: tuple[str, ...] = (),
-         script: str = "", csp: str = CSP) -> str:
+         script: str = "", csp: str = CSP, extra_toc: tuple[tuple[str, str], ...] = ()) -> str:
     """The whole document. `header` is the generated-file comment (compiler
-    text); extra_css, extra_sections (HTML fragments) and script are for parts
-    added by other backends, which escape their own content."""
+    text); extra_css, extra_sections (HTML fragments), their contents entries
+    (id, title) and script (one inline module script, which `csp` must allow)
+    are for parts added by other backends, which escape their own content."""
     body: list[str] = []
     for s in book.sections:
         block(s, body)
@@ -197,13 +200,13 @@ def page(book: Book, header: str, *, extra_css: str = "", extra_sections: tuple[
         f"<h1>{e(book.title)}</h1>",
         f'<p class="sub">{e(book.subtitle)}</p>' if book.subtitle else "",
         "</header>",
-        toc(book),
+        toc(book, extra_toc),
         "<main>",
         *body,
         *extra_sections,
         "</main>",
         f"<footer>{inlines(book.footer)}</footer>" if book.footer else "",
-        f"<script>{script}</script>" if script else "",
+        f'<script type="module">{script}</script>' if script else "",
         "</body>",
         "</html>",
     ]
