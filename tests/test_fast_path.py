@@ -144,3 +144,67 @@ def test_three_hun_kinds_agree_with_the_interpreter() -> None:
     assert len(hands) == 40
     for h in hands:
         assert gen.score_tiles(*h) == ref.score_tiles(*h), h
+
+
+def _full_path(scorer: Scorer, request: dict[str, Any]) -> dict[str, Any]:
+    """score() by the full request parser, never the plain-request shortcut."""
+    from tjmj_dsl.engine import request as rq
+    from tjmj_dsl.engine import result, runtime
+    rules = scorer._rules
+    try:
+        req = rq.parse_request(request, need_draw=True, flags=rules.flags, copies=rules.copies)
+    except rq.RequestError as e:
+        return result.refusal(rules, request.get("id"), e.error())
+    return runtime.score_parsed(rules, req)
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(requests(0, 8))
+def test_the_plain_request_shortcut_answers_as_the_full_path(gen: Scorer, request: dict[str, Any]) -> None:
+    from tjmj_dsl.engine import runtime
+    fast = runtime._score_plain(gen._rules, request)
+    if fast is not None:
+        assert fast == _full_path(gen, request)
+    elif not request["melds"]:  # a request without declared melds is left only when it is refused
+        assert _full_path(gen, request)["error"]["code"] in ("tile_count", "too_many_copies")
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(requests(0, 1))
+def test_the_interpreters_shortcut_answers_as_its_full_path(interp: Scorer, request: dict[str, Any]) -> None:
+    from tjmj_dsl.engine import runtime
+    fast = runtime._score_plain(interp._rules, request)
+    if fast is not None:
+        assert fast == _full_path(interp, request)
+
+
+@pytest.mark.parametrize("request_", [
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+    {"id": [1], "concealed": "345m123sEEE456s9m", "draw": "7p", "indicator": "7p", "melds": [], "tianhu": False},
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "tianting": True},  # refused by a rule
+    {"concealed": "1234567891234m", "draw": "6s", "indicator": "7p"},  # no winning shape
+    {"concealed": "7p7p8p123sEEE456s9m", "draw": "9m", "indicator": "7p", "dihu": True, "kong_draw": None},
+])
+def test_the_shortcut_takes_plain_requests(gen: Scorer, request_: dict[str, Any]) -> None:
+    from tjmj_dsl.engine import runtime
+    fast = runtime._score_plain(gen._rules, request_)
+    assert fast is not None and fast == _full_path(gen, request_) == gen.score(request_)
+
+
+@pytest.mark.parametrize("request_", [
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "profile": "seed-001"},
+    {"concealed": ["3m"] * 13, "draw": "6s", "indicator": "7p"},
+    {"concealed": "345m123sEEE77m45", "draw": "6s", "indicator": "7p"},
+    {"concealed": "345m123sEEE77m45s", "draw": "六条", "indicator": "7p"},
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "tianhu": 1},
+    {"concealed": "55555m123sEEE7m4s", "draw": "6s", "indicator": "7p"},  # too_many_copies
+    {"concealed": "345m123s77m45s", "melds": [{"type": "pung", "tile": "E"}], "draw": "6s", "indicator": "7p"},
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "melds": ()},  # wrong_type, as a list is expected
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "melds": False},
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "kong_draw": True},
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "drawn": "6s"},
+])
+def test_the_shortcut_leaves_the_rest_to_the_full_path(gen: Scorer, request_: dict[str, Any]) -> None:
+    from tjmj_dsl.engine import runtime
+    assert runtime._score_plain(gen._rules, request_) is None
+    assert gen.score(request_) == _full_path(gen, request_) or "profile" in request_

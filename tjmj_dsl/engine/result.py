@@ -81,17 +81,45 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _decomposition(h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
+def _group_display(g: tuple) -> tuple:  # type: ignore[type-arg]
+    """A group whose tiles are its faces (no hun standing in it for another
+    tile), for people: (meld, declared, concealed, face names, hun flags, winning slot, text)."""
+    faces = tuple(NAMES[f] for f in g[1])
+    text = " ".join(f + ("*" if s == g[5] else "") for s, f in enumerate(faces))
+    if g[3]:
+        text = f"({text})" if g[4] else f"[{text}]"
+    return (GROUP_KIND_NAMES[g[0]], g[3], g[4], faces, tuple(g[2]), g[5] if g[5] >= 0 else None, text)
+
+
+def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
     """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong)."""
+    melds in [ ] (exposed) or ( ) (concealed kong). Groups whose tiles are their
+    faces are worked out once per group (rules.group_display)."""
+    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
+    if not h.huns or not any(g[6] and not g[3] for g in groups):
+        cache = rules.group_display
+        out = []
+        for g in groups:
+            d = cache.get(g)
+            if d is None:
+                if len(cache) > 50_000:
+                    cache.clear()
+                d = cache[g] = _group_display(g)
+            out.append({"meld": d[0], "declared": d[1], "concealed": d[2], "faces": list(d[3]), "tiles": list(d[3]),
+                        "huns": list(d[4]), "winning_slot": d[5], "text": d[6]})
+        return out
+    return _decomposition_with_huns(h, groups)
+
+
+def _decomposition_with_huns(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
+    """_decomposition when huns stand in concealed groups: which hun tile stood where."""
     hun_left = [k for k in h.concealed if k in h.hun_set]
     if h.t_hun:
         hun_left.remove(h.t)  # the winning tile sits in its own slot
     out: list[dict[str, Any]] = []
     pending = []
-    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
     for g in groups:
         tiles: list = []  # type: ignore[type-arg]
         for s, (f, hf) in enumerate(zip(g[1], g[2])):
@@ -140,15 +168,17 @@ _NO_SHAPE = Claim(False, 0, 0, (), "no_winning_shape")
 
 
 def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
-    """(formula text, its value, indices of the patterns shown) for a claimed
-    mask: a claimed pattern shows when the algebra used its value. Cached per mask."""
+    """(formula text, its value, indices of the patterns shown, their ids, their
+    names) for a claimed mask: a claimed pattern shows when the algebra used
+    its value. Cached per mask."""
     cache = rules.display_cache
     got = cache.get(mask)
     if got is None:
         value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
         used_set = set(used)
         shown = tuple(i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set)
-        got = cache[mask] = (f"{text or 1} = {value}", value, shown, tuple(rules.ids[i] for i in shown))
+        got = cache[mask] = (f"{text or 1} = {value}", value, shown, tuple(rules.ids[i] for i in shown),
+                             tuple(rules.names[i] for i in shown))
     return got
 
 
@@ -191,21 +221,20 @@ def rule_error(rules: Any, rule_id: str) -> dict:  # type: ignore[type-arg]
     return {"code": rule_id, "message": rules.request_messages[rule_id], "field": None}
 
 
-def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    res: dict = {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id}  # type: ignore[type-arg]
+def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
+    """The score answer of hand h (the one the best reading was found for)."""
     if best is None:
-        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="", winning_tile=NAMES[h.t],
-                   hun_kinds=[NAMES[k] for k in h.hun_kinds], decomposition=[],
-                   reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
-        return res
+        return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
+                "patterns": [], "names": [], "formula": "", "winning_tile": NAMES[h.t],
+                "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": [],
+                "reason": "no_winning_shape", "message": "these 14 tiles make no 4 melds and a pair"}
     c = claim_of(rules, best, h)
-    formula, _, shown, _ = claim_display(rules, best[2])
-    res.update(win=c.win, fan=c.fan, total=c.total, patterns=list(c.patterns),
-               names=[rules.names[i] for i in shown], formula=formula)
-    res["winning_tile"] = NAMES[h.t]
-    res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+    shown = claim_display(rules, best[2])
+    res = {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": c.win, "fan": c.fan,
+           "total": c.total, "patterns": list(c.patterns), "names": list(shown[4]), "formula": shown[0],
+           "winning_tile": NAMES[h.t], "hun_kinds": list(rules.hun_names[h.indicator])}
     if display:
-        res["decomposition"] = _decomposition(h, groups)
+        res["decomposition"] = _decomposition(rules, h, groups)
     if c.reason:
         res["reason"] = c.reason
         res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"

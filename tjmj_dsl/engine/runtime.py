@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import NAMES  # tjmj:inline-drop
+from ..tiles import _COMPACT, NAMES, TileError, parse_tiles  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
-from .request import Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
+from .request import _ONE_TILE, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
 from .result import (Claim, _result, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
                      waits_refusal)  # tjmj:inline-drop
 from .search import shape_by_parts  # tjmj:inline-drop
@@ -64,6 +64,10 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
+    if data.__class__ is dict:
+        got = _score_plain(rules, data)
+        if got is not None:
+            return got
     if data.__class__ is Request:
         return score_parsed(rules, data)
     req_id = data.get("id") if isinstance(data, dict) else None
@@ -78,6 +82,48 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
+def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
+    """score_request for the common request: the contract's own fields in
+    canonical form (concealed a string, draw and indicator tile names, no
+    declared melds, flags true/false/null), a hand of the right size. The
+    same answer as the full path, which takes every other request (None here)
+    and says what is wrong with a bad one."""
+    if not data.keys() <= rules.plain_keys:
+        return None
+    c, d, i, m = data.get("concealed"), data.get("draw"), data.get("indicator"), data.get("melds")
+    if c.__class__ is not str or d.__class__ is not str or i.__class__ is not str or (m is not None and m != []):
+        return None
+    draw, indicator = _ONE_TILE.get(d), _ONE_TILE.get(i)
+    if draw is None or indicator is None:
+        return None
+    concealed = _COMPACT.get(c)
+    if concealed is None:
+        try:
+            concealed = tuple(parse_tiles(c))
+        except TileError:
+            return None
+    kd = data.get("kong_draw")
+    if kd is not None and kd not in KONG_DRAWS:
+        return None
+    flags = _NO_FLAGS
+    for f in rules.flags:
+        v = data.get(f)
+        if v is True:
+            flags = flags | {f}
+        elif v is not None and v is not False:
+            return None
+    if len(concealed) != 13:
+        return None
+    h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
+    if h.counts.translate(None, rules.allowed_counts):
+        return None  # a kind held too often: the full path says so
+    errs = rules.request_errors(h)
+    if errs:
+        return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
+    best, groups, best_h = best_claim(rules, h)
+    return _result(rules, data.get("id"), best_h, best, groups)
+
+
 def prepare(rules: Any) -> None:
     """Give a rules object the tables and caches the engine keeps on it."""
     rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
@@ -89,6 +135,9 @@ def prepare(rules: Any) -> None:
     rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
+    rules.group_display = {}  # a group whose tiles are its faces → how an answer shows it
+    rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
+    rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
     rules.allowed_counts = bytes(range(rules.copies + 1))
 
@@ -121,7 +170,7 @@ def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # typ
     if errs:
         return refusal(rules, req.id, rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
-    return _result(rules, req, best_h, best, groups, display)
+    return _result(rules, req.id, best_h, best, groups, display)
 
 
 _NO_FLAGS: frozenset[str] = frozenset()
@@ -219,9 +268,9 @@ def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
         best, _, best_h = best_claim(rules, h)
         c = claim_of(rules, best, best_h)
         if c.win:
-            formula, _, shown, _ = claim_display(rules, best[2])
+            shown = claim_display(rules, best[2])
             out.append({"tile": NAMES[k], "fan": c.fan, "total": c.total, "patterns": list(c.patterns),
-                        "names": [rules.names[i] for i in shown], "formula": formula})
+                        "names": list(shown[4]), "formula": shown[0]})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
         return waits_refusal(rules, req_id, rule_error(rules, first_error))
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id, "waits": out}

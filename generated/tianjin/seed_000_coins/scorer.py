@@ -1724,17 +1724,45 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _decomposition(h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
+def _group_display(g: tuple) -> tuple:  # type: ignore[type-arg]
+    """A group whose tiles are its faces (no hun standing in it for another
+    tile), for people: (meld, declared, concealed, face names, hun flags, winning slot, text)."""
+    faces = tuple(NAMES[f] for f in g[1])
+    text = " ".join(f + ("*" if s == g[5] else "") for s, f in enumerate(faces))
+    if g[3]:
+        text = f"({text})" if g[4] else f"[{text}]"
+    return (GROUP_KIND_NAMES[g[0]], g[3], g[4], faces, tuple(g[2]), g[5] if g[5] >= 0 else None, text)
+
+
+def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
     """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong)."""
+    melds in [ ] (exposed) or ( ) (concealed kong). Groups whose tiles are their
+    faces are worked out once per group (rules.group_display)."""
+    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
+    if not h.huns or not any(g[6] and not g[3] for g in groups):
+        cache = rules.group_display
+        out = []
+        for g in groups:
+            d = cache.get(g)
+            if d is None:
+                if len(cache) > 50_000:
+                    cache.clear()
+                d = cache[g] = _group_display(g)
+            out.append({"meld": d[0], "declared": d[1], "concealed": d[2], "faces": list(d[3]), "tiles": list(d[3]),
+                        "huns": list(d[4]), "winning_slot": d[5], "text": d[6]})
+        return out
+    return _decomposition_with_huns(h, groups)
+
+
+def _decomposition_with_huns(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
+    """_decomposition when huns stand in concealed groups: which hun tile stood where."""
     hun_left = [k for k in h.concealed if k in h.hun_set]
     if h.t_hun:
         hun_left.remove(h.t)  # the winning tile sits in its own slot
     out: list[dict[str, Any]] = []
     pending = []
-    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
     for g in groups:
         tiles: list = []  # type: ignore[type-arg]
         for s, (f, hf) in enumerate(zip(g[1], g[2])):
@@ -1783,15 +1811,17 @@ _NO_SHAPE = Claim(False, 0, 0, (), "no_winning_shape")
 
 
 def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
-    """(formula text, its value, indices of the patterns shown) for a claimed
-    mask: a claimed pattern shows when the algebra used its value. Cached per mask."""
+    """(formula text, its value, indices of the patterns shown, their ids, their
+    names) for a claimed mask: a claimed pattern shows when the algebra used
+    its value. Cached per mask."""
     cache = rules.display_cache
     got = cache.get(mask)
     if got is None:
         value, text, _, used = render(rules.plan, _claimed_by_kind(rules, mask))
         used_set = set(used)
         shown = tuple(i for i in range(len(rules.ids)) if mask >> i & 1 and i in used_set)
-        got = cache[mask] = (f"{text or 1} = {value}", value, shown, tuple(rules.ids[i] for i in shown))
+        got = cache[mask] = (f"{text or 1} = {value}", value, shown, tuple(rules.ids[i] for i in shown),
+                             tuple(rules.names[i] for i in shown))
     return got
 
 
@@ -1834,21 +1864,20 @@ def rule_error(rules: Any, rule_id: str) -> dict:  # type: ignore[type-arg]
     return {"code": rule_id, "message": rules.request_messages[rule_id], "field": None}
 
 
-def _result(rules: Any, req: Request, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    res: dict = {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id}  # type: ignore[type-arg]
+def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
+    """The score answer of hand h (the one the best reading was found for)."""
     if best is None:
-        res.update(win=False, fan=0, total=0, patterns=[], names=[], formula="", winning_tile=NAMES[h.t],
-                   hun_kinds=[NAMES[k] for k in h.hun_kinds], decomposition=[],
-                   reason="no_winning_shape", message="these 14 tiles make no 4 melds and a pair")
-        return res
+        return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
+                "patterns": [], "names": [], "formula": "", "winning_tile": NAMES[h.t],
+                "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": [],
+                "reason": "no_winning_shape", "message": "these 14 tiles make no 4 melds and a pair"}
     c = claim_of(rules, best, h)
-    formula, _, shown, _ = claim_display(rules, best[2])
-    res.update(win=c.win, fan=c.fan, total=c.total, patterns=list(c.patterns),
-               names=[rules.names[i] for i in shown], formula=formula)
-    res["winning_tile"] = NAMES[h.t]
-    res["hun_kinds"] = [NAMES[k] for k in h.hun_kinds]
+    shown = claim_display(rules, best[2])
+    res = {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": c.win, "fan": c.fan,
+           "total": c.total, "patterns": list(c.patterns), "names": list(shown[4]), "formula": shown[0],
+           "winning_tile": NAMES[h.t], "hun_kinds": list(rules.hun_names[h.indicator])}
     if display:
-        res["decomposition"] = _decomposition(h, groups)
+        res["decomposition"] = _decomposition(rules, h, groups)
     if c.reason:
         res["reason"] = c.reason
         res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
@@ -1912,6 +1941,10 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
+    if data.__class__ is dict:
+        got = _score_plain(rules, data)
+        if got is not None:
+            return got
     if data.__class__ is Request:
         return score_parsed(rules, data)
     req_id = data.get("id") if isinstance(data, dict) else None
@@ -1926,6 +1959,48 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
+def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
+    """score_request for the common request: the contract's own fields in
+    canonical form (concealed a string, draw and indicator tile names, no
+    declared melds, flags true/false/null), a hand of the right size. The
+    same answer as the full path, which takes every other request (None here)
+    and says what is wrong with a bad one."""
+    if not data.keys() <= rules.plain_keys:
+        return None
+    c, d, i, m = data.get("concealed"), data.get("draw"), data.get("indicator"), data.get("melds")
+    if c.__class__ is not str or d.__class__ is not str or i.__class__ is not str or (m is not None and m != []):
+        return None
+    draw, indicator = _ONE_TILE.get(d), _ONE_TILE.get(i)
+    if draw is None or indicator is None:
+        return None
+    concealed = _COMPACT.get(c)
+    if concealed is None:
+        try:
+            concealed = tuple(parse_tiles(c))
+        except TileError:
+            return None
+    kd = data.get("kong_draw")
+    if kd is not None and kd not in KONG_DRAWS:
+        return None
+    flags = _NO_FLAGS
+    for f in rules.flags:
+        v = data.get(f)
+        if v is True:
+            flags = flags | {f}
+        elif v is not None and v is not False:
+            return None
+    if len(concealed) != 13:
+        return None
+    h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
+    if h.counts.translate(None, rules.allowed_counts):
+        return None  # a kind held too often: the full path says so
+    errs = rules.request_errors(h)
+    if errs:
+        return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
+    best, groups, best_h = best_claim(rules, h)
+    return _result(rules, data.get("id"), best_h, best, groups)
+
+
 def prepare(rules: Any) -> None:
     """Give a rules object the tables and caches the engine keeps on it."""
     rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
@@ -1937,6 +2012,9 @@ def prepare(rules: Any) -> None:
     rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
+    rules.group_display = {}  # a group whose tiles are its faces → how an answer shows it
+    rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
+    rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
     rules.allowed_counts = bytes(range(rules.copies + 1))
 
@@ -1969,7 +2047,7 @@ def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # typ
     if errs:
         return refusal(rules, req.id, rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
-    return _result(rules, req, best_h, best, groups, display)
+    return _result(rules, req.id, best_h, best, groups, display)
 
 
 _NO_FLAGS: frozenset[str] = frozenset()
@@ -2067,9 +2145,9 @@ def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
         best, _, best_h = best_claim(rules, h)
         c = claim_of(rules, best, best_h)
         if c.win:
-            formula, _, shown, _ = claim_display(rules, best[2])
+            shown = claim_display(rules, best[2])
             out.append({"tile": NAMES[k], "fan": c.fan, "total": c.total, "patterns": list(c.patterns),
-                        "names": [rules.names[i] for i in shown], "formula": formula})
+                        "names": list(shown[4]), "formula": shown[0]})
     if not any_valid and first_error:  # no tile could even be drawn into a valid hand
         return waits_refusal(rules, req_id, rule_error(rules, first_error))
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id, "waits": out}
