@@ -4,6 +4,7 @@ can point at the line and column a value came from."""
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,11 +86,27 @@ class Located:
             return False
 
 
+# YAML 1.1 reads these as true/false, YAML 1.2 as words: a rule file must mean the same in
+# every reader, so the loader keeps them as the words they are and reports them (unquoted).
+YAML11_BOOLS = frozenset("yes Yes YES no No NO on On ON off Off OFF".split())  # (y/n too in the spec; no reader in use takes N, 北, for false)
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose plain true/false are booleans and on/off/yes/no stay strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
+
+
 def load(file: str, text: str) -> Located:
     """Parse YAML, keeping positions. Duplicate keys and YAML syntax errors
     are RuleErrors with positions, not tracebacks."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         pos = Pos(file, mark.line + 1, mark.column + 1) if mark else None
@@ -98,18 +115,29 @@ def load(file: str, text: str) -> Located:
                         {file: text}) from None
     doc = Located(file, text, None)
     diags: list[Diagnostic] = []
-    loader = yaml.SafeLoader("")
+    loader = _Loader("")
     doc.data = _walk(node, (), doc, loader, diags) if node is not None else {}
     if diags:
         raise RuleError(diags, {file: text})
     return doc
 
 
+def _yaml11(node: yaml.Node, doc: Located, diags: list[Diagnostic]) -> None:
+    """An unquoted on/off/yes/no: a truth value to some YAML readers, a word to others."""
+    if isinstance(node, yaml.ScalarNode) and node.style is None and node.value in YAML11_BOOLS:
+        diags.append(Diagnostic(
+            "error", "yaml-bool", f"`{node.value}` is true or false to YAML 1.1 readers and a word to YAML 1.2 ones",
+            doc.pos_of_offset(node.start_mark.index, node.end_mark.index),
+            f'quote it: "{node.value}" for the word; write true or false for a truth value'))
+
+
 def _walk(node: yaml.Node, path: Path, doc: Located, loader: yaml.SafeLoader, diags: list[Diagnostic]) -> Any:
     doc.values[path] = (node.start_mark.index, node.end_mark.index)
+    _yaml11(node, doc, diags)
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for knode, vnode in node.value:
+            _yaml11(knode, doc, diags)
             k = loader.construct_object(knode, deep=True)
             if k in out:
                 diags.append(Diagnostic("error", "duplicate-key", f"key {k!r} appears twice in this mapping",
