@@ -47,7 +47,7 @@ def test_explain_shows_predicates() -> None:
     assert code == 0
     assert "✔ zhuo5" in out and "✔ long" in out and "✔ shuanghun" in out and "✔ benhun" in out
     assert "✔ su" not in out and "✔ hundiao" not in out
-    assert "algebra: (sum(add) if add else sum(base)) * product(mul)" in out
+    assert "algebra: (sum(add) if len(add) > 0 else sum(base)) * product(mul)" in out
 
 
 def test_waits() -> None:

@@ -8,7 +8,8 @@ rulebook.html. Both escape every rule-file string at one boundary."""
 from __future__ import annotations
 
 from ..diagnostics import RuleError
-from ..expr.vocabulary import DECOMP_VARS, FUNCS, GROUP_ATTRS, HAND_VARS, QUANTS, SLOT_ATTRS, TILE_ATTRS
+from ..expr.vocabulary import (DECOMP_VARS, DERIVED_ATTRS, FUNCS, GROUP, GROUP_ATTRS, HAND_VARS, QUANTS, SLOT, SLOT_ATTRS,
+                               TILE, TILE_ATTRS)
 from ..ir import RuleSet
 from ..known import Row
 from ..passes.resolve import Resolved
@@ -59,9 +60,11 @@ def vocabulary_markdown() -> str:
     out.append("")
     out.append("| attribute | of | type | meaning |")
     out.append("|---|---|---|---|")
-    for of, table in (("group", GROUP_ATTRS), ("slot", SLOT_ATTRS), ("tile", TILE_ATTRS)):
+    for of, table in ((GROUP, GROUP_ATTRS), (SLOT, SLOT_ATTRS), (TILE, TILE_ATTRS)):
         for k, a in table.items():
             out.append(f"| `.{k}` | {of} | {a.type} | {a.doc} |")
+        for k, der in DERIVED_ATTRS.get(of, {}).items():
+            out.append(f"| `.{k}` | {of} | {der.type} | {der.doc}; it is `{der.expr.replace('it.', 'x.')}` |")
     out.append("")
     out.append("| function | meaning |")
     out.append("|---|---|")

@@ -432,7 +432,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
     if len(_GMASK) > _CACHE_LIMIT:
         _GMASK.clear()
-    if len(_DP) > _CACHE_LIMIT // 4 or len(_TAB) > 256:
+    if len(_DP) > _CACHE_LIMIT // 4 or len(_TAB) > 4096:
         _DP.clear()
         _TAB.clear()
         _OPTS.clear()

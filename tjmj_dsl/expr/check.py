@@ -9,7 +9,7 @@ from typing import Any
 
 from ..diagnostics import did_you_mean
 from . import ast as A
-from .vocabulary import (ANY, ATTRS_BY_TYPE, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, NONE, QUANTS, STR, TILE,
+from .vocabulary import (ANY, BOOL, CHECKED_ATTRS, DECOMP_VARS, FUNCS, HAND_VARS, INT, NONE, QUANTS, STR, TILE,
                          TOTAL_VARS, elem, list_of)
 
 
@@ -30,9 +30,10 @@ class Env:
     vars: dict[str, str]
     definitions: dict[str, int] = field(default_factory=dict)
     def_scope: dict[str, str] = field(default_factory=dict)  # definition → scope its body needs
+    def_types: dict[str, str] = field(default_factory=dict)  # definition → the type of its body
 
     def bind(self, name: str, typ: str) -> "Env":
-        return Env({**self.vars, name: typ}, self.definitions, self.def_scope)
+        return Env({**self.vars, name: typ}, self.definitions, self.def_scope, self.def_types)
 
 
 def scope_vars(scope: str, kinds: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> dict[str, str]:
@@ -71,7 +72,7 @@ class Checker:
 
     def __init__(self, env: Env, attrs: dict[str, Any] | None = None, funcs: dict[str, Any] | None = None) -> None:
         self.env = env
-        self.attrs: dict[str, Any] = ATTRS_BY_TYPE if attrs is None else attrs
+        self.attrs: dict[str, Any] = CHECKED_ATTRS if attrs is None else attrs
         self.funcs: dict[str, Any] = FUNCS if funcs is None else funcs
         self.types: dict[int, str] = {}
         self.problems: list[Problem] = []
@@ -88,13 +89,13 @@ class Checker:
 
     def want_bool(self, n: A.Node, env: Env, what: str) -> None:
         t = self.check(n, env)
-        if t not in (BOOL, ANY) and not t.startswith("list["):
-            self.err(n, f"{what} must be true or false, this is {t}", "compare it: x == y, x > 0, x != none")
+        if t not in (BOOL, ANY):
+            self.err(n, f"{what} must be true or false, this is {_a(t)}", bool_hint(t))
 
     def want_int(self, n: A.Node, env: Env, what: str) -> None:
         t = self.check(n, env)
-        if t not in (INT, ANY, BOOL):
-            self.err(n, f"{what} must be a number, this is {t}")
+        if t not in (INT, ANY):
+            self.err(n, f"{what} must be a number, this is {_a(t)}", int_hint(t))
 
     def _check(self, n: A.Node, env: Env) -> str:  # noqa: C901 - one case per node type
         if isinstance(n, A.Num):
@@ -140,7 +141,7 @@ class Checker:
                              end=n.func_span.end, code="arity")
                 for a in n.args:
                     self.check(a, env)
-                return ANY
+                return env.def_types.get(n.func, ANY)
             f = self.funcs.get(n.func)
             if f is None:
                 self.err(n, f"unknown function {n.func!r}",
@@ -182,10 +183,10 @@ class Checker:
             return INT
         if isinstance(n, A.BoolOp):
             for i in n.items:
-                self.want_bool(i, env, f"each side of {n.op}")
+                self.want_bool(i, env, f"each side of `{n.op}`")
             return BOOL
         if isinstance(n, A.Not):
-            self.want_bool(n.operand, env, "the operand of not")
+            self.want_bool(n.operand, env, "the operand of `not`")
             return BOOL
         if isinstance(n, A.Compare):
             lt = self.check(n.left, env)
@@ -214,6 +215,30 @@ class Checker:
             ts = {self.check(i, env) for i in n.items}
             return list_of(ts.pop()) if len(ts) == 1 else list_of(ANY)
         raise TypeError(n)  # pragma: no cover
+
+
+def _a(t: str) -> str:
+    """A type for a sentence: "an int", "a list[group]", "true or false"."""
+    if t == BOOL:
+        return "true or false"
+    if t.endswith("?"):
+        return _a(t[:-1]) + " or none"
+    return ("an " if t[:1] in "aeiou" else "a ") + t
+
+
+def bool_hint(t: str) -> str:
+    """How to turn a value of type t into a truth value."""
+    if t.startswith("list["):
+        return "a list is not a truth value: len(xs) > 0, or any(x in xs: …)"
+    if _base(t) == INT:
+        return "compare the number: huns > 0, len(declared) == 0"
+    return "compare it: x == y, x != none"
+
+
+def int_hint(t: str) -> str:
+    if t == BOOL:
+        return "a truth value is not a number: count(x in xs: …) counts, (1 if c else 0) converts"
+    return ""
 
 
 def _compare_hint(a: str, b: str) -> str:

@@ -82,6 +82,30 @@ ATTRS_BY_TYPE = {GROUP: GROUP_ATTRS, SLOT: SLOT_ATTRS, TILE: TILE_ATTRS}
 
 
 @dataclass(frozen=True)
+class Derived:
+    """An attribute the language defines by one of its own expressions, `it` being the
+    object: the compiler writes the expression in its place (expr/derived.py), so the
+    interpreter, the emitter and the mask search only ever see the plain vocabulary."""
+
+    type: str
+    doc: str
+    expr: str
+
+
+DERIVED_ATTRS: dict[str, dict[str, Derived]] = {
+    SLOT: {
+        "own": Derived(BOOL, "this tile stands for its own face: a natural tile; the winning tile standing for its "
+                       "own kind; another hun tile standing for a hun kind (any of the hand's hun tiles may sit in "
+                       "any hun slot but the winning tile's)",
+                       "not it.hun or (it.face == t if it.is_t else it.face in hun_kinds)"),
+    },
+}
+
+# what the checker accepts: the attributes and the derived ones
+CHECKED_ATTRS = {typ: {**table, **DERIVED_ATTRS.get(typ, {})} for typ, table in ATTRS_BY_TYPE.items()}
+
+
+@dataclass(frozen=True)
 class Var:
     type: str
     doc: str

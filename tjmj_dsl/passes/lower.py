@@ -11,9 +11,10 @@ from typing import Any
 from .. import tiles
 from ..diagnostics import Diagnostic, RuleError, did_you_mean
 from ..expr import ast as A
-from ..expr.check import Checker, Env, Problem, definition_uses, scope_vars
+from ..expr.check import Checker, Env, Problem, _a, bool_hint, definition_uses, int_hint, scope_vars
+from ..expr.derived import expand
 from ..expr.parser import ExprError, parse
-from ..expr.vocabulary import DECOMP_VARS
+from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, INT
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from .prose import lower_prose
 from .resolve import Resolved
@@ -32,7 +33,12 @@ class _Lowering:
     def error(self, path: tuple[Any, ...], msg: str, hint: str = "", code: str = "rule", key: bool = False) -> None:
         self.diags.append(Diagnostic("error", code, msg, self.res.where(path, key), hint))
 
-    def expr(self, path: tuple[Any, ...], scope: str, env: Env) -> Expr | None:
+    def expr(self, path: tuple[Any, ...], scope: str, env: Env, want: str = "", what: str = "",
+             bound: frozenset[str] = frozenset()) -> Expr | None:
+        """Parse and check the expression at path; `want` the type its value must have
+        ("bool" for a test, "int" for a value), `what` names it in the message. Derived
+        attributes (x.own) are written out in the result. self.last_type: its type."""
+        self.last_type = ANY
         text = self.res.data
         for p in path:
             text = text[p]
@@ -47,15 +53,23 @@ class _Lowering:
             self._at(doc, dpath, 0, len(text), e.message, e.hint, "syntax")
             return None
         ch = Checker(env)
-        ch.check(node)
+        t = ch.check(node)
         if scope != "decomp":  # a hand-level expression may not call a definition that reads a decomposition
             for n in A.walk(node):
                 if isinstance(n, A.Call) and env.def_scope.get(n.func) == "decomp":
                     ch.problems.append(Problem(n.span.start, n.span.end,
                                                f"{n.func}() reads the decomposition, which a {scope} expression does not have",
                                                "", "scope"))
+        if not ch.problems and want == BOOL and t not in (BOOL, ANY):
+            ch.problems.append(Problem(0, len(text), f"{what} must be true or false; this is {_a(t)}", bool_hint(t),
+                                       "type"))
+        if not ch.problems and want == INT and t not in (INT, ANY):
+            ch.problems.append(Problem(0, len(text), f"{what} must be a number; this is {_a(t)}", int_hint(t), "type"))
+        if not ch.problems:
+            node = expand(node, ch.problems, bound)
         for pr in ch.problems:
             self._at(doc, dpath, pr.start, pr.end, pr.message, pr.hint, pr.code)
+        self.last_type = t
         return Expr(text, node, scope, doc.pos(dpath))
 
     def _at(self, doc: Any, dpath: tuple[Any, ...], start: int, end: int, msg: str, hint: str, code: str) -> None:
@@ -112,14 +126,21 @@ def lower(res: Resolved) -> RuleSet:
     _check_cycles(lw, bodies, def_keys)
     defs_n = {k: len(v) for k, v in def_params.items()}
 
+    def_types: dict[str, str] = {}
+
     def env(scope: str, extra: dict[str, str] | None = None) -> Env:
-        return Env({**scope_vars(scope, kinds, flags), **(extra or {})}, defs_n if scope != "algebra" else {}, def_scope)
+        return Env({**scope_vars(scope, kinds, flags), **(extra or {})}, defs_n if scope != "algebra" else {}, def_scope,
+                   def_types)
 
     definitions = []
-    for name, key in def_keys.items():
-        e = lw.expr(("definitions", key), "decomp", env("decomp", {p: "any" for p in def_params[name]}))
+    for name in _callees_first(bodies, def_keys):  # a call's type is its body's: those called first
+        key = def_keys[name]
+        e = lw.expr(("definitions", key), "decomp", env("decomp", {p: "any" for p in def_params[name]}),
+                    bound=frozenset(def_params[name]))
+        def_types[name] = lw.last_type
         if e is not None:
             definitions.append(Definition(name, def_params[name], e))
+    definitions.sort(key=lambda x: list(def_keys).index(x.name))
 
     pats = d["patterns"]
     enabled = [pid for pid, p in pats.items() if p.get("enabled", True)]
@@ -130,7 +151,7 @@ def lower(res: Resolved) -> RuleSet:
         if p["kind"] not in kinds:
             lw.error(base + ("kind",), f"unknown pattern kind {p['kind']!r}",
                      did_you_mean(p["kind"], kinds) or "kinds: " + ", ".join(kinds))
-        when = lw.expr(base + ("when",), "decomp", env("decomp"))
+        when = lw.expr(base + ("when",), "decomp", env("decomp"), BOOL, f"the `when` of pattern {pid}")
         for i, r in enumerate(p.get("requires") or []):
             if r not in pats:
                 lw.error(base + ("requires", i), f"no pattern {r!r}", did_you_mean(r, list(pats)))
@@ -144,13 +165,14 @@ def lower(res: Resolved) -> RuleSet:
                 continue
             if c["with"] not in enabled:
                 continue
-            unless = lw.expr(base + ("conflicts", i, "unless"), "decomp", env("decomp")) if "unless" in c else None
+            unless = lw.expr(base + ("conflicts", i, "unless"), "decomp", env("decomp"), BOOL,
+                             "a conflict's `unless`") if "unless" in c else None
             conflicts.append(Conflict(c["with"], unless, str(c.get("description", ""))))
         if when is not None:
             patterns.append(Pattern(pid, p["name"], tuple(p.get("aka") or ()), p.get("gloss", ""), p["kind"], p["value"],
                                     when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
 
-    algebra = lw.expr(("algebra",), "algebra", env("algebra"))
+    algebra = lw.expr(("algebra",), "algebra", env("algebra"), INT, "the algebra")
     # patterns that free the winning tile must be decidable before decomposing
     free_parts = []
     for pid in enabled:
@@ -167,13 +189,16 @@ def lower(res: Resolved) -> RuleSet:
     if table not in d["score_tables"]:
         lw.error(("score_table",), f"no score table {table!r}", did_you_mean(table, list(d["score_tables"]))
                  or "tables: " + ", ".join(d["score_tables"]))
-    else:
-        total = lw.expr(("score_tables", table), "total", env("total"))
+    for tid in d["score_tables"]:  # every table is checked, the one in force kept
+        e = lw.expr(("score_tables", tid), "total", env("total"), INT, f"score table {tid}")
+        if tid == table:
+            total = e
     rules = []
     for rid, r in (d.get("request_rules") or {}).items():
         if not r.get("enabled", True):
             continue
-        e = lw.expr(("request_rules", rid, "error_when"), "hand", env("hand"))
+        e = lw.expr(("request_rules", rid, "error_when"), "hand", env("hand"), BOOL,
+                    f"the `error_when` of request rule {rid}")
         if e is not None:
             rules.append(RequestRule(rid, e, r["message"], r.get("source", "")))
 
@@ -265,6 +290,25 @@ def _tolerant(d: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(d.get("min_fan"), int):
         d["min_fan"] = 0
     return d
+
+
+def _callees_first(bodies: dict[str, A.Node], keys: dict[str, str]) -> list[str]:
+    """The definitions, each after those it calls (a cycle, reported elsewhere, is cut)."""
+    out: list[str] = []
+    state: dict[str, int] = {}
+
+    def visit(n: str) -> None:
+        if state.get(n):
+            return
+        state[n] = 1
+        for m in sorted(definition_uses(bodies[n])) if n in bodies else ():
+            if m in keys:
+                visit(m)
+        out.append(n)
+
+    for n in keys:
+        visit(n)
+    return out
 
 
 def _check_cycles(lw: _Lowering, bodies: dict[str, A.Node], keys: dict[str, str]) -> None:

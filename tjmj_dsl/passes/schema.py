@@ -23,9 +23,14 @@ def _props(sch: dict[str, Any]) -> list[str]:
     return list(sch.get("properties", {}))
 
 
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
 def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
     """`where(path, key)` gives the position of a path (of its key if asked)."""
-    v = jsonschema.Draft202012Validator(schema())
+    v = _validator()
     out: list[Diagnostic] = []
     for e in v.iter_errors(data):
         out.extend(_convert(e, where))
