@@ -25,6 +25,15 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _rules_arg(args: argparse.Namespace) -> str | None:
+    """The rule file, however it was given: `--rules FILE` (every command) or the positional
+    RULES of check, compile and variants."""
+    pos, opt = getattr(args, "rules", None), getattr(args, "rules_opt", None)
+    if pos and opt and pos != opt:
+        raise SystemExit(_usage(f"two rule files: {pos} and --rules {opt}"))
+    return opt or pos
+
+
 def _usage(msg: str) -> int:
     print(f"tjmj: error: {msg}", file=sys.stderr)
     return EXIT_USAGE
@@ -110,25 +119,42 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
     if "draw" not in req:
         return _usage("the hand needs its winning tile: +6s")
     res = sc.score(req)
+    if fn == "explain":
+        from .analysis.explain import explain
+        how = explain(sc._rules, req)
+        if args.json:
+            print(json.dumps({**res, "explain": how}, ensure_ascii=False))
+        else:
+            print(_show(res))
+            print(_explain(sc.ruleset, res, how))
+        return EXIT_FAIL if res.get("error") else EXIT_OK
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
     else:
         print(_show(res))
-        if fn == "explain":
-            print(_explain(sc, req, res))
     return EXIT_FAIL if res.get("error") else EXIT_OK
 
 
-def _explain(sc: Any, req: dict[str, Any], res: dict[str, Any]) -> str:
-    rs = sc.ruleset
+_MARK = {"claimed": "✔", "dropped": "✗", "other_reading": "↷", "not_held": "·"}
+
+
+def _explain(rs: Any, res: dict[str, Any], how: dict[str, Any]) -> str:
+    """The text form of analysis/explain.py's answer: one entry per pattern."""
     lines = ["", f"rules: {rs.source_file}, profile {rs.profile}; min fan {rs.min_fan}; score table {rs.score_table}"]
-    if res.get("error") or not res.get("decomposition"):
+    if how.get("error") or "patterns" not in how:
         return "\n".join(lines)
-    lines.append("patterns of the best decomposition:")
-    shown = set(res["patterns"])
-    for p in rs.patterns:
-        mark = "✔" if p.id in shown else " "
-        lines.append(f"  {mark} {p.id:<10} {p.name:<4} {p.kind:>4} {p.value:>2}   {p.when.text}")
+    lines.append("patterns (✔ claimed, ✗ holds but dropped, ↷ claimed by a worse reading, · does not hold), "
+                 "on the reading shown:")
+    for e in how["patterns"]:
+        status = {"claimed": "claimed" if e.get("shown", True) else "claimed (value not used)",
+                  "dropped": "holds, dropped: " + e["why"], "other_reading": "not on this reading: " + e["why"],
+                  "not_held": "does not hold"}[e["status"]]
+        lines.append(f"  {_MARK[e['status']]} {e['id']:<10} {e['name']:<4} {e['kind']:>4} {e['value']:>2}   {status}")
+        lines.append(f"      when: {e['when']}")
+        if e.get("values"):
+            lines.append("      reads: " + "; ".join(f"{k} = {v}" for k, v in e["values"].items()))
+        if e.get("other"):
+            lines.append(f"      that reading: {e['other']['reading']}   ({e['other']['formula']})")
     lines.append(f"algebra: {rs.algebra.text}")
     lines.append(f"formula: {res['formula']}")
     lines.append(f"score table {rs.score_table}: {rs.total.text} → {res['total']}")
@@ -136,48 +162,48 @@ def _explain(sc: Any, req: dict[str, Any], res: dict[str, Any]) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .compiler import load_rules, read_rules
-    res = read_rules(args.rules)
-    profiles = list((res.data.get("profiles") or {})) or [None]
-    for p in profiles:
-        load_rules(args.rules, p)
-    from .backends.examples import Scorers, coverage_warnings, run_examples
-    from .passes.lower import lower
-    from .passes.resolve import apply_options
-    scorers = Scorers(res)
-    from .diagnostics import Diagnostic
-    warnings: list[Diagnostic] = []
-    errors: list[Diagnostic] = []
-    seen: set[object] = set()
-    for p in profiles:
-        rs = lower(apply_options(res, p))
-        for d in run_examples(rs, scorers)[1]:
-            if d.pos not in seen:  # an example wrong under every profile is said once
-                seen.add(d.pos)
-                (errors if d.severity == "error" else warnings).append(d)
-    if errors:
-        from .diagnostics import RuleError
-        raise RuleError(errors, res.sources())
-    inherited = [w for w in warnings if w.code == "example-inherited"]
-    if inherited:  # an overlay that changes the base's examples: one warning, not one per example
-        first = inherited[0]
-        warnings = [w for w in warnings if w.code != "example-inherited"]
-        warnings.append(Diagnostic("warning", "example-inherited",
-                                   f"{len({(w.pos.file, w.pos.line) for w in inherited if w.pos})} example(s) of the base rules score differently under these rules; "
-                                   "they are left out of this rulebook", first.pos,
-                                   f"the first: {first.message}"))
-    warnings += coverage_warnings(apply_options(res, None), lower(apply_options(res, None)))
-    from .known import check_known
-    warnings += check_known(args.rules)
-    for w in warnings:
-        print(w.render(res.sources().get(w.pos.file) if w.pos else None))
-    print(f"{res.top.file if res.top else res.base.file}: ok ({len(profiles)} profile(s){', %d warning(s)' % len(warnings) if warnings else ''})")
+    from .analysis.rulecheck import check_file
+    report = check_file(_rules_arg(args))
+    for w in report.warnings:
+        print(w.render(report.sources.get(w.pos.file) if w.pos else None))
+    for w, reason in report.silenced:
+        print(f"note: silenced {w.code} {w.subject}: {w.message}\n  because: {reason}")
+    for n in report.notes:
+        print(n.render().replace("warning: ", "note: ", 1))
+    counts = [f"{len(report.profiles)} profile(s)"]
+    if report.warnings:
+        counts.append(f"{len(report.warnings)} warning(s)")
+    if report.silenced:
+        counts.append(f"{len(report.silenced)} silenced")
+    if report.notes:
+        counts.append(f"{len(report.notes)} note(s)")
+    if report.warnings and args.strict:
+        print(f"{report.file}: {len(report.warnings)} warning(s), failing (--strict)")
+        return EXIT_FAIL
+    print(f"{report.file}: ok ({', '.join(counts)})")
+    return EXIT_OK
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    import os
+    from .starter import NAME_RE, overlay_text
+    if not NAME_RE.match(args.name):
+        return _usage(f"NAME is the variant's id, letters a-z, digits and _ (it names generated/NAME/): {args.name!r}")
+    target = os.path.join(args.dir, f"{args.name}.yaml")
+    if os.path.exists(target) and not args.force:
+        print(f"tjmj: error: {target} exists (--force writes over it)", file=sys.stderr)
+        return EXIT_FAIL
+    text = overlay_text(args.name, args.base, args.dir)
+    os.makedirs(args.dir, exist_ok=True)
+    with open(target, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    print(f"wrote {target}; next: tjmj check {target} --strict")
     return EXIT_OK
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
     from .backends.outputs import write_outputs
-    changed = write_outputs(args.rules, args.out, check=args.check)
+    changed = write_outputs(_rules_arg(args), args.out, check=args.check)
     if args.check:
         if changed:
             for c in changed:
@@ -199,11 +225,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
     from .backends.outputs import write_outputs
     if args.profile is not None:
         from .compiler import profiles
-        known = profiles(args.rules)
+        known = profiles(_rules_arg(args))
         if args.profile not in known:
             from .diagnostics import did_you_mean
             return _usage(f"no profile {args.profile!r}; " + (did_you_mean(args.profile, known) or "profiles: " + ", ".join(known)))
-    changed = write_outputs(args.rules, args.out, docs_only=True, only_profile=args.profile)
+    changed = write_outputs(_rules_arg(args), args.out, docs_only=True, only_profile=args.profile)
     for c in changed:
         print(f"wrote {c}")
     if not changed:
@@ -213,7 +239,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 def cmd_variants(args: argparse.Namespace) -> int:
     from .compiler import load_rules
-    rs = load_rules(args.rules)
+    rs = load_rules(_rules_arg(args))
     for o in rs.options:
         print(f"{o.id}  [{o.acts_on}]  {o.name}")
         print(f"    {o.description}")
@@ -323,28 +349,61 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# every subcommand's --help ends with an example (a test holds every command to it)
+EXAMPLES = {
+    "check": "tjmj check --strict\n  tjmj check house.yaml",
+    "init": "tjmj init club && tjmj check club.yaml --strict",
+    "compile": "tjmj compile\n  tjmj compile --check",
+    "docs": "tjmj docs --profile seed-001\n  tjmj docs club.yaml --out site",
+    "variants": "tjmj variants\n  tjmj variants --rules club.yaml",
+    "score": 'tjmj score "345m 123s EEE 77m 45s +6s" --indicator 7p\n'
+             '  tjmj score "345m 123s 77m 45s (5555p) +6s" -i 7p --kong-draw concealed --profile seed-000-coins',
+    "explain": 'tjmj explain "123m 4m 5m 789m EEE 2p2p +6m" -i 5m --option subenlong=on',
+    "waits": 'tjmj waits "345m 123s EEE 77m 45s" --indicator 7p',
+    "simulate": "tjmj simulate --hands 1000 --seed 7 --players value,random,random,random",
+    "replay": "tjmj simulate --hands 10 --record hands.jsonl && tjmj replay hands.jsonl",
+    "serve": "tjmj serve --port 8000\n"
+             "  curl -s localhost:8000/score -d '{\"concealed\": \"345m123sEEE77m45s\", \"draw\": \"6s\", \"indicator\": \"7p\"}'",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
+    ap.add_argument("--version", action="version", version=f"tjmj {__version__}")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     p = sub.add_parser("check", help="check a rule file (every profile) and its known values")
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
+    p.add_argument("--strict", action="store_true", help="fail (exit 1) on any warning, known-value mismatches included")
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("init", help="start a house variant: write NAME.yaml, a commented overlay of the rules")
+    p.add_argument("name", help="the variant's id (a-z, 0-9, _): the file NAME.yaml and generated/NAME/")
+    p.add_argument("--from", dest="base", default="builtin:tianjin",
+                   help="the rules it changes: builtin:tianjin (default) or a rule file")
+    p.add_argument("--dir", default=".", help="where to write NAME.yaml (default: here)")
+    p.add_argument("--force", action="store_true", help="write over an existing NAME.yaml")
+    p.set_defaults(run=cmd_init)
 
     p = sub.add_parser("compile", help="generate the scorer, tests and rulebooks (md, html) of every profile")
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
     p.add_argument("--out", default="generated", help="output directory (default: generated)")
     p.add_argument("--check", action="store_true", help="regenerate in memory; fail if anything differs")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("docs", help="write the rulebooks (rulebook.md, rulebook.html) of every profile, or of one")
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
     p.add_argument("--profile", help="only this profile's rulebook")
     p.add_argument("--out", default="generated", help="output directory (default: generated)")
     p.set_defaults(run=cmd_docs)
 
     p = sub.add_parser("variants", help="list the options (variants) and profiles of a rule file")
-    p.add_argument("rules", nargs="?")
+    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
     p.set_defaults(run=cmd_variants)
 
     for name, helptext in (("score", "score a hand"), ("explain", "score a hand and show how (reference interpreter)"),
@@ -399,6 +458,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn's log level (default warning)")
     p.set_defaults(run=cmd_serve)
+    for name, sp in sub.choices.items():
+        if name in EXAMPLES:
+            sp.formatter_class = argparse.RawDescriptionHelpFormatter
+            sp.epilog = "example:\n  " + EXAMPLES[name]
     return ap
 
 

@@ -22,9 +22,30 @@ def display_name(path: str) -> str:
     return rel if not rel.startswith("..") else path
 
 
+_READ: dict[tuple[str, str], tuple[tuple[tuple[str, float], ...], Resolved]] = {}
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
+
+
 def read_rules(path: str | None = None) -> Resolved:
+    """The resolved document of a rule file; read again only when one of its files changed
+    (a check compiles every profile and option value from one reading). Callers never
+    change it: apply_options works on a copy."""
     path = path or builtin_rules_path()
-    return read(path, display_name(path))
+    key = (os.path.abspath(path), display_name(path))
+    got = _READ.get(key)
+    if got is not None and all(_mtime(p) == m for p, m in got[0]):
+        return got[1]
+    res = read(path, display_name(path))
+    if len(_READ) > 64:
+        _READ.clear()
+    _READ[key] = (tuple((p, _mtime(p)) for p in res.paths), res)
+    return res
 
 
 def load_rules(path: str | None = None, profile: str | None = None, options: dict[str, Any] | None = None,

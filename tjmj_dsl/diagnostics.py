@@ -25,6 +25,7 @@ class Diagnostic:
     message: str
     pos: Pos | None = None
     hint: str = ""
+    subject: str = ""  # what a warning is about (a pattern, option=value): `silence:` names it
 
     def render(self, source: str | None = None) -> str:
         head = f"{self.severity}: {self.message}"
@@ -63,12 +64,17 @@ class RuleError(Exception):
 
 
 def did_you_mean(word: str, candidates: list[str] | tuple[str, ...] | set[str]) -> str:
-    """'did you mean X?' for the nearest candidate within a small edit distance."""
-    best, best_d = "", 99
-    for c in sorted(candidates):
-        d = edit_distance(word, c)
-        if d < best_d:
-            best, best_d = c, d
+    """'did you mean X?' naming every candidate at the least edit distance (when it is small),
+    and every one the word begins (seed-000 → seed-000-fan, seed-000-coins)."""
+    dist: dict[str, int] = {}
+    for c in sorted(set(candidates)):
+        dist[c] = edit_distance(word, c)
+    if not dist:
+        return ""
+    best_d = min(dist.values())
     limit = max(1, min(3, len(word) // 3 + 1))
-    return f"did you mean {best!r}?" if best and best_d <= limit else ""
-
+    best = [c for c, d in dist.items() if (d == best_d and d <= limit) or (len(word) >= 3 and c.startswith(word))]
+    if not best:
+        return ""
+    names = " or ".join(repr(c) for c in best) if len(best) <= 2 else ", ".join(repr(c) for c in best[:-1]) + f" or {best[-1]!r}"
+    return f"did you mean {names}?"

@@ -237,6 +237,9 @@ class RuleSet:
     settlement: Settlement | None = None
     overrides: tuple[tuple[str, Any], ...] = ()  # the choices set on top of the profile that differ from it
     prose: Prose = Prose()
+    unclaimable: tuple[tuple[str, str], ...] = ()  # enabled patterns left out: each requires a disabled one
+    base_file: str = ""  # an overlay: the rule file it extends (as written, e.g. builtin:tianjin)
+    replaced: tuple[str, ...] = ()  # an overlay: the base's sections it replaced (profiles, ...)
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

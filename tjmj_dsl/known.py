@@ -41,10 +41,17 @@ class Row:
 
 
 def known_path(res: Any) -> str | None:
-    """The known-values file the rule file itself names (relative to it). An
-    overlay does not inherit its base's tables: its rules may differ."""
+    """The known-values file the rule file itself names (relative to it). An overlay
+    does not inherit its base's tables unless it says `known_values: inherit` (its rules
+    may differ: then every row the overlay changes is a warning, an error under --strict)."""
     rel = (res.top.data or {}).get("known_values") if res.top is not None else None
+    if rel == INHERIT:
+        base_rel = (res.base.data or {}).get("known_values")
+        return os.path.join(os.path.dirname(res.paths[0]), base_rel) if base_rel and res.paths else None
     return os.path.join(os.path.dirname(res.top_path), rel) if rel else None
+
+
+INHERIT = "inherit"
 
 
 def load_known(path: str, display: str | None = None) -> list[Row]:

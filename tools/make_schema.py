@@ -179,6 +179,10 @@ schema = {
         "format": {"const": "tjmj-rules/1"},
         "extends": {"type": "string", "description": "a base rule file this one patches (an overlay)"},
         "set": setmap,
+        "replace": {"type": "array", "uniqueItems": True, "description": "an overlay: sections of the base it replaces "
+                    "instead of patching (replace: [profiles] drops the base's profiles)",
+                    "items": {"enum": ["profiles", "options", "patterns", "definitions", "request_rules", "score_tables",
+                                       "play", "settlement", "sources", "known_values", "silence"]}},
         "name": ident,
         "title": text,
         "sources": {"type": "object", "additionalProperties": text},
@@ -216,7 +220,13 @@ schema = {
             "type": "object", "additionalProperties": False, "required": ["description"],
             "properties": {"description": text, "options": {"type": "object"}}}},
         "default_profile": {"type": "string"},
-        "known_values": {"type": "string", "description": "a YAML file beside this one with the printed tables"},
+        "known_values": {"type": "string", "description": "a YAML file beside this one with the printed tables; "
+                         "`inherit` in an overlay: the base's"},
+        "silence": {"type": "object", "description": "warnings of `tjmj check` answered with a reason: "
+                    "{code: {subject: reason}}; a silenced warning is listed as a note, never hidden",
+                    "propertyNames": {"pattern": "^[a-z][a-z0-9-]*$"},
+                    "additionalProperties": {"type": "object", "minProperties": 1,
+                                             "additionalProperties": {"type": "string", "minLength": 1}}},
         "rulebook": {"type": "object", "additionalProperties": False,
                      "description": "the rulebook's prose per chapter, where the data alone does not say it",
                      "properties": {k: paragraphs for k in ("tiles", "hun", "melds", "winning", "patterns", "scoring",

@@ -68,7 +68,7 @@ from ..engine.request import KONG_DRAWS, RequestError, parse_request
 from ..engine.result import claim_display
 from ..engine.search import _layout, resolve
 from ..expr import ast as A
-from ..ir import RuleSet
+from ..ir import RuleSet, dump
 from ..passes.atoms import NotAtomic, plan_atoms
 from ..tiles import SUIT_OF, format_tiles, name, parse_tiles
 
@@ -141,8 +141,9 @@ class _Reading:
     flags: frozenset[str]
 
 
-class Analysis:
-    """The search over one rule set; build with analyse(rs)."""
+class Search:
+    """The search over one rule set's claims (shared by rule sets that claim alike: the
+    profiles of a file usually differ in what their score tables show, not in claims)."""
 
     def __init__(self, rs: RuleSet, rules: Any | None = None, tries: int = 60, seed: int = 0) -> None:
         self.rs = rs
@@ -160,6 +161,10 @@ class Analysis:
         self._tried: dict[int, tuple[Witness, Witness]] = {}  # reading mask → (a hand with it, its best)
         self._classes: dict[Any, dict[_Class, dict[int, dict[int, list[tuple[Any, ...]]]]]] = {}
         self._edges: dict[Any, Any] = {}
+        # the hand-level completions of the readings, by (t role, huns, declared, kong_draw, flags):
+        # a hand with those values (for the semantic checks), and the request rules refusing it
+        self.valid_hands: dict[tuple[Any, ...], tuple[Hand, tuple[str, ...]]] = {}
+        self.refused_hands: dict[tuple[Any, ...], tuple[Hand, tuple[str, ...]]] = {}
         self._done = False
 
     # ---- what the abstraction covers -------------------------------------------------
@@ -174,6 +179,8 @@ class Analysis:
         extra = set(plan.context) - {"suits", "hun_suit", "hun_kinds", "indicator"}
         if extra or plan.uses_count:
             return False, "group tests read " + ", ".join(sorted(extra) + (["count()"] if plan.uses_count else []))
+        if getattr(plan, "count_in_tests", False):
+            return True, "a test counts the hand's tiles (count() of a value it binds)"
         for term in plan.hand_terms:
             if re.search(r"h\.counts|h\.concealed|\bh\.t\b(?!_)", term):
                 return True, f"a test reads the hand's tiles ({term})"
@@ -207,9 +214,10 @@ class Analysis:
 
     # ---- the group universe and its classes ------------------------------------------
 
-    def _universe(self, ind: int) -> list[tuple[tuple[Any, ...], int, tuple[str, bool] | None]]:
-        """Every group for indicator `ind`: (group, winning-tile role, declared (type, huns) or None)."""
-        hun_set = self.R.hun_table[ind][1]
+    def _universe(self, ind: int | None) -> list[tuple[tuple[Any, ...], int, tuple[str, bool] | None]]:
+        """Every group for indicator `ind` (every indicator's when None): (group, winning-tile
+        role, declared (type, of huns) or None)."""
+        hun_set = self.R.hun_table[ind][1] if ind is not None else frozenset()
         out: list[tuple[tuple[Any, ...], int, tuple[str, bool] | None]] = []
         shapes: list[tuple[int, tuple[int, ...]]] = []
         for k in range(NUM_KINDS):
@@ -229,35 +237,47 @@ class Analysis:
                         seen.add((f, h))
                         out.append((g[:5] + (s,) + g[6:], 2 if h else 1, None))
         for k in range(NUM_KINDS):
-            hun = k in hun_set
-            for typ in ("pung", "kong", "concealed_kong"):
-                n = 3 if typ == "pung" else 4
-                out.append((make_group(PUNG if n == 3 else KONG, (k,) * n, (hun,) * n, True, typ == "concealed_kong"),
-                            0, (typ, hun)))
+            for hun in ((k in hun_set,) if ind is not None else (False, True)):
+                for typ in ("pung", "kong", "concealed_kong"):
+                    n = 3 if typ == "pung" else 4
+                    out.append((make_group(PUNG if n == 3 else KONG, (k,) * n, (hun,) * n, True,
+                                           typ == "concealed_kong"), 0, (typ, hun)))
         return out
 
     def _hand0(self, ind: int) -> Hand:
         return new_hand(self.R, (), (), 0, ind, None, frozenset())
 
     def _build_classes(self) -> None:
-        """Classes per table context: {ctx: {class: {huns: {indicator: [groups]}}}}."""
+        """Classes per table context: {ctx: {class: {huns: {indicator: [groups]}}}}. Every group
+        of the tile set is built once; for an indicator it exists when its natural tiles are
+        of no hun kind (a declared meld: when it is of huns exactly if its tile is a hun kind)."""
         n, full, na = _layout(self.R)
         cap = self.cap
-        static: dict[tuple[Any, ...], int] = {}
-        for ind in range(NUM_KINDS):
-            h = self._hand0(ind)
-            ctx = self.R.ctx(h)
+        everything = self._universe(None)
+        hands = {ind: self._hand0(ind) for ind in range(NUM_KINDS)}
+        ctx_of = {ind: self.R.ctx(h) for ind, h in hands.items()}
+        static = {g: self.R.gmask(hands[0], g) for g, _, _ in everything}
+        for ctx in dict.fromkeys(ctx_of.values()):
+            inds = [i for i in range(NUM_KINDS) if ctx_of[i] == ctx]
+            h = hands[inds[0]]
             table = self._classes.setdefault(ctx, {})
-            for g, tk, decl in self._universe(ind):
-                m = static.get(g)
-                if m is None:
-                    m = static[g] = self.R.gmask(h, g)
+            hun_sets = [(i, self.R.hun_table[i][1]) for i in inds]
+            for g, tk, decl in everything:
+                natural = {f for f, hf in zip(g[1], g[2]) if not hf}
+                if decl is not None:
+                    where = [i for i, hs in hun_sets if (g[1][0] in hs) == decl[1]]
+                else:
+                    where = [i for i, hs in hun_sets if not natural & hs]
+                if not where:
+                    continue
+                m = static[g]
                 if self.R.gmask_ctx is not None:
                     m |= self.R.gmask_ctx(h, g)
                 x = m << 2 * n if g[0] == PAIR and not g[3] else _meld_part(m, n, full, na)
-                c = _Class(1 if g[0] == PAIR else 0, x, tk, decl)
-                by_h = table.setdefault(c, {}).setdefault(min(g[6], cap - 1), {})  # type: ignore[arg-type]
-                by_h.setdefault(ind, []).append(g)
+                by_h = table.setdefault(_Class(1 if g[0] == PAIR else 0, x, tk, decl), {}).setdefault(
+                    min(g[6], cap - 1), {})
+                for i in where:
+                    by_h.setdefault(i, []).append(g)
 
     # ---- the enumeration ------------------------------------------------------------------
 
@@ -336,13 +356,13 @@ class Analysis:
         self._build_classes()
         knobs = [(kd, frozenset(fs)) for kd in (None,) + KONG_DRAWS
                  for r in range(len(self.R.flags) + 1) for fs in itertools.combinations(self.R.flags, r)]
-        hand_memo: dict[tuple[Any, ...], list[tuple[str | None, frozenset[str], Hand, tuple[str, ...]]]] = {}
+        hand_memo: dict[tuple[Any, ...], list[tuple[str | None, frozenset[str], Hand, tuple[str, ...], Any]]] = {}
         claim_memo: dict[tuple[Any, ...], tuple[int, int, int]] = {}
         pmask = (1 << self.npat) - 1
         for ctx, table in self._classes.items():
             finals = self._dp(ctx, table)
+            rep = min(i for i in range(NUM_KINDS) if self.R.ctx(self._hand0(i)) == ctx)
             for (x, done, tr, hcl, ds), inds in finals.items():
-                rep = (inds & -inds).bit_length() - 1
                 hk = (rep, tr, hcl, ds)
                 hands = hand_memo.get(hk)
                 if hands is None:
@@ -352,29 +372,33 @@ class Analysis:
                     for kd, fs in knobs:
                         base.kong_draw, base.flags = kd, fs
                         errs = tuple(self.R.request_errors(base))
-                        sig = (self.R.hkey(base), bool(errs))
+                        situation = (tr, hcl, ds, kd, fs)
+                        if situation not in self.valid_hands and situation not in self.refused_hands:
+                            (self.refused_hands if errs else self.valid_hands)[situation] = \
+                                (_with_knobs(base, kd, fs), errs)
+                        hkey = self.R.hkey(base)
+                        sig = (hkey, bool(errs))
                         if sig not in seen_h:  # knobs the tests cannot tell apart: one is enough
                             seen_h.add(sig)
-                            hands.append((kd, fs, _with_knobs(base, kd, fs), errs))
-                for kd, fs, hh, errs in hands:
-                    key = (x, done, self.R.hkey(hh))
+                            hands.append((kd, fs, _with_knobs(base, kd, fs), errs, hkey))
+                for kd, fs, hh, errs, hkey in hands:
+                    key = (x, done, hkey)
                     got = claim_memo.get(key)
                     if got is None:
                         tests = (self._tests_of(hh, x) & ~self.coll_mask) | done
                         held, lifted = tests & pmask, tests >> self.npat
                         got = claim_memo[key] = (held, lifted, resolve(self.R, held, lifted)[2])
                     held, lifted, mask = got
-                    reading = _Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs)
                     sig2 = (held, lifted, not errs)
                     old = self._held.get(sig2)
                     if old is None:
-                        self._held[sig2] = (mask, reading, errs)
-                    elif errs:  # the rules that refuse every such hand
+                        self._held[sig2] = (mask, _Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs), errs)
+                    elif errs and old[2] != errs:  # the rules that refuse every such hand
                         self._held[sig2] = (old[0], old[1], tuple(e for e in old[2] if e in errs))
                     if not errs:
                         lst = self._reading_claims.setdefault(mask, [])
                         if len(lst) < self.tries:
-                            lst.append(reading)
+                            lst.append(_Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs))
         if not self.exhaustive:  # no proof to give: more hands can only help
             self._random_search()
         for mask in sorted(self._reading_claims, key=lambda m: (m.bit_count(), m)):
@@ -873,7 +897,9 @@ class Analysis:
                 common = list(errs) if common is None else [e for e in common if e in errs]
         if common is None:
             return ""
-        return "; ".join(common) if common else "different rules for different hands"
+        messages = getattr(self.R, "request_messages", {})
+        return "; ".join(f"{e}: {messages[e]}" if e in messages else e for e in common) if common \
+            else "different rules for different hands"
 
     def _smallest_apart(self, mask: int, helds: list[int]) -> int:
         bits = [1 << i for i in range(len(self.ids)) if mask >> i & 1]
@@ -970,16 +996,68 @@ def hand_text(req: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-_CACHE: dict[str, Analysis] = {}
+class Analysis:
+    """One rule set's view of a Search: the claims are the search's, the totals and
+    wins of the witnesses this rule set's (its score table and least fan)."""
+
+    def __init__(self, rs: RuleSet, search: Search) -> None:
+        self.rs = rs
+        self.search = search
+        self.ids = search.ids
+        self.exhaustive = search.exhaustive
+        self.why_not_exhaustive = search.why_not_exhaustive
+        same = (rs.total.text, rs.min_fan, rs.kong_points) == (search.rs.total.text, search.rs.min_fan,
+                                                               search.rs.kong_points)
+        self._R: Any = search.R if same else None
+        self._mine: dict[int, Any] = {}
+
+    def claimable(self) -> dict[frozenset[str], Witness]:
+        return {k: self._own(w) for k, w in self.search.claimable().items()}
+
+    def verdict(self, patterns: Iterable[str]) -> Verdict:
+        return self._own(self.search.verdict(patterns))
+
+    def pattern(self, pid: str) -> Verdict:
+        return self._own(self.search.pattern(pid))
+
+    def table(self, limit: int = 1 << 14) -> list[Verdict]:
+        return [self._own(v) for v in self.search.table(limit)]
+
+    def _own(self, v: Any) -> Any:
+        if self._R is self.search.R or v is None:
+            return v
+        if isinstance(v, Impossible):
+            return Impossible(v.patterns, v.reason, v.message, self._own(v.witness), self._own(v.better)) \
+                if v.witness is not None else v
+        if not isinstance(v, Witness):
+            return v
+        got = self._mine.get(id(v))
+        if got is None:
+            if self._R is None:
+                self._R = load_generated(generate_scorer(self.rs)).RULES
+            r = runtime.score_request(self._R, v.request)
+            got = self._mine[id(v)] = Witness(v.patterns, v.request, v.hand, r["fan"], r["total"], r["win"],
+                                              r["formula"])
+        return got
+
+
+def claims_key(rs: RuleSet) -> str:
+    """What decides the claims of every hand: rule sets equal in it have the same witnesses."""
+    parts = (rs.patterns, rs.definitions, rs.algebra, rs.hun_count, rs.cycles, rs.chow, rs.copies, rs.suits,
+             rs.flags, rs.request_rules, rs.free_when)
+    return hashlib.sha256("\n".join(dump(x) for x in parts).encode("utf-8")).hexdigest()
+
+
+_CACHE: dict[str, Search] = {}
 
 
 def analyse(rs: RuleSet, tries: int = 60) -> Analysis:
-    """The Analysis of a rule set, cached by its generated scorer (which fixes what it means)."""
-    src = generate_scorer(rs)
-    key = hashlib.sha256(src.encode("utf-8")).hexdigest() + f":{tries}"
+    """The Analysis of a rule set; the search behind it is shared by every rule set that
+    claims alike (cached by claims_key)."""
+    key = claims_key(rs) + f":{tries}"
     got = _CACHE.get(key)
     if got is None:
         if len(_CACHE) > 32:
             _CACHE.clear()
-        got = _CACHE[key] = Analysis(rs, load_generated(src).RULES, tries)
-    return got
+        got = _CACHE[key] = Search(rs, load_generated(generate_scorer(rs)).RULES, tries)
+    return Analysis(rs, got)

@@ -170,9 +170,10 @@ def coverage_warnings(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
     for pid, p in (data.get("patterns") or {}).items():
         for role, key, what in (("example", "examples", "an example"), ("near_miss", "near_misses", "a near miss")):
             if not any(e.owner == pid and e.role == role for e in ex):
-                out.append(Diagnostic("warning", "no-example", f"pattern {pid} has no {key[:-1].replace('_', ' ')}",
+                out.append(Diagnostic("warning", "no-example", f"pattern {pid} has no {what[2:] if what.startswith('a ') else what[3:]}",
                                       res.where(("patterns", pid), True),
-                                      f"add `{key}:` with {what}: a hand, its indicator, and the patterns and fan the scorer gives"))
+                                      f"add `{key}:` with {what}: a hand, its indicator, and the patterns and fan the scorer gives",
+                                      pid))
     for o in rs.options:
         mine = [e for e in ex if e.owner == o.id and e.role == "option"]
         if o.acts_on in ENGINE_ONLY and not mine:
@@ -180,7 +181,8 @@ def coverage_warnings(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
         if not mine:
             out.append(Diagnostic("warning", "no-example", f"option {o.id} has no example",
                                   res.where(("options", o.id), True),
-                                  "add `examples:` with a hand and `results:` for each value (value → patterns, fan, total)"))
+                                  "add `examples:` with a hand and `results:` for each value (value → patterns, fan, total)",
+                                  o.id))
             continue
         default = _value_key(o.default)
         for c in o.choices:
@@ -191,7 +193,7 @@ def coverage_warnings(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
                        and _said(dict(e.expect)[k]) != _said(dict(e.expect)[default]) for e in mine):
                 out.append(Diagnostic("warning", "no-example", f"option {o.id}: no example shows what {k} changes",
                                       res.where(("options", o.id, "examples"), True),
-                                      f"give an example whose results under {k} and {default} differ"))
+                                      f"give an example whose results under {k} and {default} differ", o.id))
     return out
 
 

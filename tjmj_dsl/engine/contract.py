@@ -80,6 +80,9 @@ SCORE_RESULT = (
     ("reason", "reason", "not_win", "why the hand does not win"),
     ("message", "string", "no_win", "the reason in words"),
     ("error", "error", "refused", "what is wrong with the request"),
+    ("explain", "any", "explain", "only from `tjmj explain --json`: for each pattern whether it is claimed, dropped "
+                                  "(and by what), claimed by a worse reading, or does not hold (and the values its "
+                                  "test reads)"),
 )
 
 # One group of a decomposition.

@@ -255,7 +255,10 @@ class AtomMixin:
             return self.bit_test(src, idx)  # type: ignore[attr-defined, no-any-return]
         names = _names(n)
         if "pair" in names and not (names & {"melds", "groups"}) and not (_free(n) & self.groupvars) \
-                and self.types.get(id(n)) == "bool" and not self._has_group_quant(n):
+                and self.types.get(id(n)) == "bool" and not self._has_group_quant(n) \
+                and not (isinstance(n, A.BoolOp) and any(self._hand_term(i, bound) for i in n.items)):
+            # (a conjunction with a hand-level term, `huns == 0 and pair.has_t`, is split: the term
+            # joins the claim's key and the pair atom stays independent of the hand)
             if not self.positive:
                 self.plan.monotone = False
             return self.bit_test("PAIR", self._atom(n, "pair"))  # type: ignore[attr-defined, no-any-return]

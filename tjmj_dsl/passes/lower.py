@@ -144,6 +144,15 @@ def lower(res: Resolved) -> RuleSet:
 
     pats = d["patterns"]
     enabled = [pid for pid, p in pats.items() if p.get("enabled", True)]
+    # a pattern that requires a disabled one (or one dropped so) can never be claimed: it is
+    # left out, and `tjmj check` says so (a warning a designer may silence with a reason)
+    unclaimable: dict[str, str] = {}
+    while True:
+        more = {pid: r for pid in enabled if pid not in unclaimable for r in pats[pid].get("requires") or []
+                if r in pats and (r not in enabled or r in unclaimable)}
+        if not more:
+            break
+        unclaimable.update(more)
     patterns = []
     for pid in enabled:
         p = pats[pid]
@@ -155,20 +164,18 @@ def lower(res: Resolved) -> RuleSet:
         for i, r in enumerate(p.get("requires") or []):
             if r not in pats:
                 lw.error(base + ("requires", i), f"no pattern {r!r}", did_you_mean(r, list(pats)))
-            elif r not in enabled:
-                lw.error(base + ("requires", i), f"{pid} requires {r}, which is disabled in this profile",
-                         f"disable {pid} too, or enable {r}")
+
         conflicts = []
         for i, c in enumerate(p.get("conflicts") or []):
             if c["with"] not in pats:
                 lw.error(base + ("conflicts", i, "with"), f"no pattern {c['with']!r}", did_you_mean(c["with"], list(pats)))
                 continue
-            if c["with"] not in enabled:
+            if c["with"] not in enabled or c["with"] in unclaimable:
                 continue
             unless = lw.expr(base + ("conflicts", i, "unless"), "decomp", env("decomp"), BOOL,
                              "a conflict's `unless`") if "unless" in c else None
             conflicts.append(Conflict(c["with"], unless, str(c.get("description", ""))))
-        if when is not None:
+        if when is not None and pid not in unclaimable:
             patterns.append(Pattern(pid, p["name"], tuple(p.get("aka") or ()), p.get("gloss", ""), p["kind"], p["value"],
                                     when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
 
@@ -176,7 +183,7 @@ def lower(res: Resolved) -> RuleSet:
     # patterns that free the winning tile must be decidable before decomposing
     free_parts = []
     for pid in enabled:
-        if pats[pid].get("any_winning_tile"):
+        if pats[pid].get("any_winning_tile") and pid not in unclaimable:
             e = lw.expr(("patterns", pid, "when"), "hand", env("hand"))
             if e is not None:
                 free_parts.append(e.ast)
@@ -237,7 +244,10 @@ def lower(res: Resolved) -> RuleSet:
         play=tuple((d.get("play") or {}).items()), options=tuple(options),
         profiles=tuple((k, v.get("description", "")) for k, v in (d.get("profiles") or {}).items()),
         sources=tuple((d.get("sources") or {}).items()),
-        disabled_patterns=tuple(pid for pid in pats if pid not in enabled),
+        disabled_patterns=tuple(pid for pid in pats if pid not in enabled or pid in unclaimable),
+        unclaimable=tuple(unclaimable.items()),
+        base_file=str((res.top.data or {}).get("extends", "")) if res.top is not None and res.top is not res.base else "",
+        replaced=tuple(res.replaced),
         settlement=settlement,
         overrides=tuple(res.overrides.items()),
         prose=prose,

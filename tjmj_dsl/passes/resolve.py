@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
+from ..source.files import rules_file
 from ..source.located import Located, load
+
+BUILTIN = "builtin:"  # `extends: builtin:tianjin` names rules/tianjin.yaml as installed
+BUILTINS = ("tianjin",)
 
 Path = tuple[Any, ...]
 
@@ -31,6 +35,8 @@ class Resolved:
     profile: str = ""
     top: Located | None = None  # the file that was read (the overlay, if any)
     top_path: str = ""
+    paths: list[str] = field(default_factory=list)  # every file read, absolute (the overlay's bases too)
+    replaced: list[str] = field(default_factory=list)  # top-level keys an overlay replaced instead of patching
 
     def origin(self, path: Path) -> tuple[Located, Path]:
         p = tuple(path)
@@ -58,16 +64,39 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> 
                         {doc.file: text})
     base_name = doc.data.get("extends")
     if base_name is None:
-        return Resolved(copy.deepcopy(doc.data), doc, {doc.file: doc}, top=doc, top_path=file)
-    base_path = os.path.join(os.path.dirname(file), str(base_name))
+        return Resolved(copy.deepcopy(doc.data), doc, {doc.file: doc}, top=doc, top_path=file,
+                        paths=[os.path.abspath(file)])
+    if str(base_name).startswith(BUILTIN):  # a rule file that ships with tjmj, wherever it is installed
+        name = str(base_name)[len(BUILTIN):]
+        base_path, disp = "", str(base_name)
+        if name in BUILTINS:
+            try:
+                base_path = rules_file(f"{name}.yaml")
+            except (ImportError, OSError):  # pragma: no cover - an installation without its data
+                base_path = ""
+        if not base_path or not os.path.exists(base_path):
+            raise RuleError([Diagnostic("error", "extends", f"no built-in rule file {name!r}", doc.pos(("extends",)),
+                                        "the built-in rules: " + ", ".join(BUILTIN + b for b in BUILTINS))], {doc.file: text})
+    else:
+        base_path = os.path.join(os.path.dirname(file), str(base_name))
+        disp = os.path.join(os.path.dirname(display or file), str(base_name))
     if os.path.abspath(base_path) in _seen or not os.path.exists(base_path):
         why = "extends itself" if os.path.abspath(base_path) in _seen else f"no file {base_path}"
         raise RuleError([Diagnostic("error", "extends", why, doc.pos(("extends",)),
-                                    "extends names a rule file relative to this one")], {doc.file: text})
-    disp = os.path.join(os.path.dirname(display or file), str(base_name))
+                                    f"extends names a rule file relative to this one, or a built-in one: "
+                                    f"{', '.join(BUILTIN + b for b in BUILTINS)}")], {doc.file: text})
     res = read(base_path, disp, _seen + (os.path.abspath(file),))
     res.files[doc.file] = doc
     res.top, res.top_path = doc, file
+    res.paths.append(os.path.abspath(file))
+    replace = doc.data.get("replace") or []
+    for k in replace if isinstance(replace, list) else []:
+        # `replace: [profiles]`: the overlay's profiles are the profiles, the base's are dropped
+        if isinstance(k, str) and k not in ("extends", "set", "replace"):
+            res.data.pop(k, None)
+            res.replaced.append(k)
+            if k in doc.data:
+                res.data[k] = {} if isinstance(doc.data[k], dict) else None
     _merge(res, doc, res.data, doc.data, ())
     diags = []
     for k, v in (doc.data.get("set") or {}).items():
@@ -81,7 +110,7 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> 
 
 def _merge(res: Resolved, doc: Located, into: dict[str, Any], patch: dict[str, Any], path: Path) -> None:
     for k, v in patch.items():
-        if not path and k in ("extends", "set"):
+        if not path and k in ("extends", "set", "replace"):
             continue
         if isinstance(v, dict) and isinstance(into.get(k), dict):
             _merge(res, doc, into[k], v, path + (k,))
@@ -113,7 +142,8 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                   override_where: Pos | None = None) -> Resolved:
     """Pick each option's value (override > profile > default) and apply the
     patches. Returns a new Resolved; the input is not changed."""
-    out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins), top=res.top, top_path=res.top_path)
+    out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins), top=res.top, top_path=res.top_path,
+                   paths=list(res.paths), replaced=list(res.replaced))
     data = out.data
     options: dict[str, Any] = data.get("options") or {}
     profiles: dict[str, Any] = data.get("profiles") or {}
@@ -124,8 +154,10 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
     if prof_name:
         if prof_name not in profiles:
             if profile is not None or profiles:
+                given = profile is not None  # named by the caller: point there, not at the file's default
                 raise RuleError([Diagnostic("error", "profile", f"no profile {prof_name!r}",
-                                            override_where or out.where(("default_profile",)),
+                                            (override_where or Pos("<command line>", 1, 1)) if given
+                                            else out.where(("default_profile",)),
                                             did_you_mean(prof_name, list(profiles)) or "profiles: " + ", ".join(profiles))],
                                 out.sources())
         else:

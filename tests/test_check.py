@@ -1,0 +1,147 @@
+"""`tjmj check` catches mistakes in meaning: a pattern no hand claims, a value that
+changes no fan, an option value that makes the same game; each warning can be
+silenced with a reason in the rule file; --strict fails on what is left."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from conftest import run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def overlay(tmp_path: Any, text: str, name: str = "house.yaml") -> str:
+    path = tmp_path / name
+    path.write_text("extends: builtin:tianjin\n" + text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_built_in_rules_pass_strict() -> None:
+    code, out, err = run(["check", "--strict"])
+    assert code == 0, out + err
+    assert "warning" not in out and "ok (3 profile(s)" in out
+
+
+MENQING_ADD = """
+patterns:
+  menqing:
+    name: 门清
+    kind: add
+    value: 1
+    when: "all(g in melds: g.concealed)"
+    description: no meld declared (+1)
+    source: house rule
+"""
+
+
+def test_an_add_of_one_over_the_base_is_a_warning_naming_the_fix(tmp_path: Any) -> None:
+    path = overlay(tmp_path, MENQING_ADD)
+    code, out, _ = run(["check", path])
+    assert code == 0
+    assert "warning: pattern menqing changes no fan when claimed without other patterns, under every profile" in out
+    assert "a kind of its own" in out
+    code, out, _ = run(["check", "--strict", path])
+    assert code == 1 and "failing (--strict)" in out
+
+
+def test_a_warning_silenced_with_a_reason_is_a_note(tmp_path: Any) -> None:
+    path = overlay(tmp_path, MENQING_ADD + """
+silence:
+  no-fan-change:
+    menqing: "门清 only adds when 捉5 or 龙 is claimed: the club wants exactly that"
+  no-example:
+    menqing: "a test of silencing: no rulebook is made from this file"
+  example-inherited:
+    examples: "门清 is claimed in the base's examples too"
+""")
+    code, out, _ = run(["check", "--strict", path])
+    assert code == 0, out
+    assert "note: silenced no-fan-change menqing" in out and "the club wants exactly that" in out
+
+
+def test_a_silence_entry_that_silences_nothing_is_a_warning(tmp_path: Any) -> None:
+    path = overlay(tmp_path, """
+silence:
+  never-claimed:
+    zhuo5: "an old reason"
+""")
+    code, out, _ = run(["check", path])
+    assert "warning: silence.never-claimed.zhuo5 silences no warning" in out
+
+
+def test_a_pattern_that_never_holds_is_a_warning(tmp_path: Any) -> None:
+    path = overlay(tmp_path, """
+patterns:
+  qidui:
+    name: 七对
+    kind: mul
+    value: 4
+    when: "count(g in groups: g.is_pair) == 7"
+    description: seven pairs (a decomposition has one pair)
+    source: house rule
+""")
+    code, out, _ = run(["check", path])
+    assert "warning: pattern qidui can never be claimed under every profile: its `when` never holds" in out
+    assert "count(g in groups: g.is_pair) is from 0 to 5" in out
+
+
+def test_a_pattern_no_best_reading_claims_is_a_warning_with_the_reason(tmp_path: Any) -> None:
+    # 素 and 混吊 never hold on one decomposition: a pattern needing both is never claimed
+    path = overlay(tmp_path, """
+patterns:
+  suhun:
+    name: 素混
+    kind: mul
+    value: 2
+    when: "huns == 0 and pair.has_t and pair.huns_besides_t == 1"
+    description: no hun, and a hun pair
+    source: house rule
+""")
+    code, out, _ = run(["check", path])
+    assert "warning: pattern suhun can never be claimed under every profile: 素混 (suhun) holds on no decomposition" \
+        in out
+
+
+def test_a_pattern_requiring_a_disabled_one_is_a_warning(tmp_path: Any) -> None:
+    path = overlay(tmp_path, """
+set:
+  patterns.long.enabled: false
+""")
+    code, out, _ = run(["check", path])
+    assert code == 0
+    assert "warning: pattern benhun can never be claimed under every profile: it requires long" in out
+
+
+def test_an_option_value_that_makes_the_same_game_is_a_warning(tmp_path: Any) -> None:
+    # with one hun kind the indicator's tile is the only hun kind and one of its four copies
+    # stays on the wall: no hand holds a kong of huns, so 金杠's points are never paid
+    path = overlay(tmp_path, """
+profiles:
+  one-hun:
+    description: one hun kind, 金杠 8
+    options: {hun_kinds: 1, jin_gang: "8"}
+""")
+    code, out, _ = run(["check", path])
+    assert "warning: option jin_gang: 4 makes the same game as 8 under profile one-hun" in out
+    assert "kong_points.hun is paid for a kong of that kind, and no hand the request rules accept holds one" in out
+    # the built-in profiles (two hun kinds) pay 金杠: no such warning for them
+    assert "under profile seed-001" not in out
+
+
+def test_check_takes_the_rule_file_as_an_option_too(tmp_path: Any) -> None:
+    path = overlay(tmp_path, "")
+    assert run(["check", "--rules", path])[0] == 0
+    code, _, err = run(["check", path, "--rules", os.path.join(ROOT, "rules", "tianjin.yaml")])
+    assert code == 2 and "two rule files" in err
+
+
+@pytest.mark.parametrize("name", ["builtin:nosuch", "builtin:../tianjin"])
+def test_extends_builtin_names_only_the_built_in_files(tmp_path: Any, name: str) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text(f"extends: {name}\n", encoding="utf-8")
+    code, _, err = run(["check", str(path)])
+    assert code == 1 and "no built-in rule file" in err and "builtin:tianjin" in err

@@ -1,0 +1,100 @@
+"""The designer's commands: init, explain, --version, every --help with an example,
+the rule file given the same way to every command, did-you-mean hints."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+from conftest import run
+from tjmj_dsl import __version__
+from tjmj_dsl.cli import build_parser
+from tjmj_dsl.diagnostics import did_you_mean
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_version() -> None:
+    code, out, _ = run(["--version"])
+    assert code == 0 and out.strip() == f"tjmj {__version__}"
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    sub = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name in sub.choices:  # type: ignore[union-attr]
+        code, out, _ = run([name, "--help"])
+        assert code == 0 and "example:\n  tjmj " in out, name
+
+
+def test_init_writes_an_overlay_that_passes_strict_check(tmp_path: Any) -> None:
+    code, out, _ = run(["init", "club", "--dir", str(tmp_path)])
+    assert code == 0 and "club.yaml" in out
+    path = tmp_path / "club.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# club: a house variant") and "extends: builtin:tianjin" in text
+    assert "replace: [profiles]" in text
+    code, out, err = run(["check", "--strict", str(path)])
+    assert code == 0, out + err
+    assert "ok (1 profile(s)" in out  # the house profile alone: the seeds' profiles are replaced
+    code, out, _ = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--rules", str(path)])
+    assert code == 0 and out.startswith("WIN: fan 2, total 2")
+    assert run(["init", "club", "--dir", str(tmp_path)])[0] == 1  # never writes over a file
+    assert run(["init", "Club!", "--dir", str(tmp_path)])[0] == 2
+
+
+def test_an_overlay_inherits_known_values_only_when_it_says_so(tmp_path: Any) -> None:
+    path = tmp_path / "dragon.yaml"
+    path.write_text("extends: builtin:tianjin\nset:\n  patterns.long.value: 5\n", encoding="utf-8")
+    code, out, _ = run(["check", str(path)])
+    assert "the table expects" not in out
+    path.write_text("extends: builtin:tianjin\nknown_values: inherit\nset:\n  patterns.long.value: 5\n", encoding="utf-8")
+    code, out, _ = run(["check", "--strict", str(path)])
+    # the printed rows with a 龙 disagree with a 龙 of 5: warnings, an error under --strict
+    assert code == 1 and "the table expects" in out and "failing (--strict)" in out
+
+
+def test_explain_says_why_each_pattern_is_in_or_out() -> None:
+    # 素本龙's example of the reading: the 捉5 reading (the huns swapped) scores 14, the one shown 16
+    args = ["explain", "123m 4m 5m 789m EEE 2p2p +6m", "-i", "5m", "--option", "subenlong=on"]
+    code, out, _ = run(args)
+    assert code == 0
+    assert "✔ subenlong" in out
+    assert "↷ zhuo5" in out and "another reading claims it, for fan 14 ((3+4)×2 = 14), less than 16" in out
+    assert "4m 5m~* 6m~" in out  # that reading: the winning hun stands for 5m
+    assert "· su " in out and "reads: huns = 2" in out
+    code, out, _ = run(args + ["--json"])
+    how = json.loads(out)["explain"]
+    by_id = {e["id"]: e for e in how["patterns"]}
+    assert by_id["zhuo5"]["status"] == "other_reading" and by_id["zhuo5"]["other"]["fan"] == 14
+    assert by_id["su"]["status"] == "not_held" and by_id["su"]["values"] == {"huns": "2"}
+    assert by_id["tiliu"]["status"] == "claimed" and by_id["tiliu"]["shown"] is False
+
+
+def test_explain_names_the_conflict_that_drops_a_pattern() -> None:
+    # 双混吊 in a 龙's chow: 龙 (4) beats 双混吊 (×2 on 1) — the conflict's unless does not hold
+    code, out, _ = run(["explain", "123m 456m EEE 2p2p 9s 1s +8m", "-i", "9s"])
+    assert code == 0
+    assert "✗ shuanghun" in out and "conflicts with long" in out
+
+
+@pytest.mark.parametrize("cmd", [["variants"], ["compile", "--check"]])
+def test_every_command_takes_rules_as_an_option(cmd: list[str]) -> None:
+    code, out, err = run(cmd + ["--rules", os.path.join(ROOT, "rules", "tianjin.yaml")])
+    assert code == 0, out + err
+
+
+def test_did_you_mean_names_every_equally_close_name() -> None:
+    assert did_you_mean("hun", ["huns", "hun_suit", "t_hun"]) == "did you mean 'hun_suit' or 'huns'?"
+    assert did_you_mean("seed-000", ["seed-001", "seed-000-fan", "seed-000-coins"]) == \
+        "did you mean 'seed-000-coins', 'seed-000-fan' or 'seed-001'?"
+    assert did_you_mean("zzzz", ["huns"]) == ""
+
+
+def test_a_wrong_profile_name_points_at_what_was_typed() -> None:
+    code, _, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--profile", "seed-01"])
+    assert code == 1
+    assert err.startswith("<command line>:1:1: error: no profile 'seed-01'") and "did you mean 'seed-001'?" in err
+    assert "default_profile" not in err

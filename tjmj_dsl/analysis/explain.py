@@ -1,0 +1,168 @@
+"""`tjmj explain`: for every pattern, why it is or is not in the score, by the
+reference interpreter on the reading the result shows:
+
+  claimed        it holds and the claim keeps it (`shown`: the formula uses its value)
+  dropped        it holds on this reading, but a requirement is not claimed, a conflict
+                 is not lifted, or leaving it out scores more
+  other_reading  it does not hold here; another reading of the same tiles claims it,
+                 for a lower fan (that reading, its claim and fan are given)
+  not_held       it holds on no reading of these tiles (the values its test reads, on
+                 the reading shown, say why)"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ..engine import runtime, search
+from ..engine.hand import PAIR, Hand
+from ..engine.request import RequestError, parse_request
+from ..engine.result import claim_display
+from ..expr import ast as A
+from ..expr.vocabulary import DECOMP_VARS, HAND_VARS
+from ..ir import RuleSet
+from ..passes.atoms import inline
+from ..tiles import name as tile_name
+
+
+def explain(rules: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """The explanation of a request under interpreted rules (backends/interpret.py)."""
+    rs: RuleSet = rules.ruleset
+    out: dict[str, Any] = {"algebra": rs.algebra.text, "score_table": rs.score_table, "total_expr": rs.total.text,
+                           "min_fan": rs.min_fan}
+    try:
+        req = parse_request(request, True, rules.flags, rules.copies)
+    except RequestError as err:
+        return {**out, "error": str(err)}
+    assert req.draw is not None
+    h = runtime.make_hand(rules, req, req.draw)
+    errs = rules.request_errors(h)
+    if errs:
+        return {**out, "error": errs[0]}
+    best, groups, bh = runtime.best_claim(rules, h)
+    readings = list(_readings(rules, bh))
+    if best is None:
+        out["patterns"] = [_entry(p, "not_held", "these tiles make no 4 melds and a pair") for p in rs.patterns]
+        return out
+    melds, pair = _split(bh, groups)
+    env_groups = melds + [pair]
+    held = rules.holds(bh, melds, pair, env_groups)
+    lifted = rules.unless(bh, melds, pair, env_groups) if rules.conflicts else 0
+    fan, _, mask = best
+    shown = set(claim_display(rules, mask)[2])
+    env = rules._denv(bh, melds, pair, env_groups)
+    defs = {d.name: (d.params, d.body.ast) for d in rs.definitions}
+    entries = []
+    for i, p in enumerate(rs.patterns):
+        bit = 1 << i
+        if mask & bit:
+            e = _entry(p, "claimed", "" if i in shown else "claimed, but the algebra does not use its value here")
+            e["shown"] = i in shown
+        elif held & bit:
+            e = _entry(p, "dropped", _dropped(rules, rs, i, mask, lifted))
+        else:
+            other = max((r for r in readings if r[0][2] & bit), default=None, key=lambda r: r[0])
+            if other is not None:
+                (ofan, _, omask), ogroups, _ = other
+                e = _entry(p, "other_reading", f"another reading claims it, for fan {ofan} "
+                           f"({claim_display(rules, omask)[0]}), less than {fan}")
+                e["other"] = {"fan": ofan, "patterns": [pid for j, pid in enumerate(rules.ids) if omask >> j & 1],
+                              "formula": claim_display(rules, omask)[0],
+                              "reading": "  |  ".join(_text(g) for g in _split(bh, ogroups)[0] + [_split(bh, ogroups)[1]])}
+            elif any(r[1] for r in readings if r[2] & bit):
+                e = _entry(p, "dropped", "it holds only on readings where it is dropped")
+            else:
+                e = _entry(p, "not_held", "")
+            e["values"] = _values(p.when.ast, defs, env, bh)
+        entries.append(e)
+    out["patterns"] = entries
+    out["formula"] = claim_display(rules, mask)[0]
+    out["fan"] = fan
+    return out
+
+
+def _entry(p: Any, status: str, why: str) -> dict[str, Any]:
+    return {"id": p.id, "name": p.name, "kind": p.kind, "value": p.value, "when": p.when.text, "status": status,
+            "why": why}
+
+
+def _split(h: Hand, groups: Any) -> tuple[list[Any], Any]:
+    melds = list(h.declared) + [g for g in groups if g[0] != PAIR]
+    pair = next(g for g in groups if g[0] == PAIR)
+    return melds, pair
+
+
+def _readings(rules: Any, h: Hand) -> Any:
+    """Every reading of the hand: (claim key, concealed groups, held mask)."""
+    for cg in search.decompositions(rules, h):
+        for i, s in search.placements(cg, h.t, h.t_hun):
+            g = cg[i]
+            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
+            melds, pair = _split(h, placed)
+            groups = melds + [pair]
+            held = rules.holds(h, melds, pair, groups)
+            lifted = rules.unless(h, melds, pair, groups) if rules.conflicts else 0
+            yield search.resolve(rules, held, lifted), placed, held
+
+
+def _dropped(rules: Any, rs: RuleSet, i: int, mask: int, lifted: int) -> str:
+    p = rs.patterns[i]
+    for r in p.requires:
+        j = rules.ids.index(r) if r in rules.ids else -1
+        if j < 0 or not mask >> j & 1:
+            return f"it requires {r}, which is not claimed"
+    for j, (a, b) in enumerate(rules.conflicts):
+        if i in (a, b) and mask >> (b if i == a else a) & 1 and not lifted >> j & 1:
+            other = rules.ids[b if i == a else a]
+            desc = [c.description for c in rs.patterns[a].conflicts if c.other == rules.ids[b]]
+            return f"it conflicts with {other}, which is claimed" + (f" ({desc[0]})" if desc and desc[0] else "")
+    return "claiming it as well would score less"
+
+
+def _values(node: A.Node, defs: Any, env: dict[str, Any], h: Hand) -> dict[str, str]:
+    """The names the test reads (definitions written out), with their values on this reading."""
+    body = inline(node, defs, itertools.count())
+    names: list[str] = []
+    for n in A.walk(body):
+        if isinstance(n, A.Name) and n.id in env and n.id not in names and n.id not in ("true", "false", "none"):
+            names.append(n.id)
+        if isinstance(n, A.Call) and n.func == "count" and "count()" not in names:
+            names.append("count()")
+    out = {}
+    for k in names:
+        if k == "count()":
+            out[k] = " ".join(f"{tile_name(x)}×{c}" for x, c in enumerate(h.counts) if c)
+        else:
+            typ = VARS[k].type if k in VARS else ""
+            out[k] = _show(env[k], typ)
+    return out
+
+
+VARS = {**HAND_VARS, **DECOMP_VARS}
+
+
+def _show(v: Any, typ: str = "") -> str:
+    if isinstance(v, bool) or v is None:
+        return {True: "true", False: "false", None: "none"}[v]
+    if isinstance(v, int):
+        return tile_name(v) if typ.startswith("tile") else str(v)
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, tuple) and len(v) == 9:  # a group
+        return _text(v)
+    if isinstance(v, (list, tuple)):
+        if all(isinstance(x, tuple) and len(x) == 9 for x in v):
+            return " | ".join(_text(g) for g in v) or "(none)"
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and "tile" in typ:
+            return "[" + ", ".join(tile_name(x) for x in v) + "]"
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return repr(v)
+
+
+def _text(g: tuple) -> str:  # type: ignore[type-arg]
+    """A group as faces: `4m 5m* 6m~` (~ a hun tile standing there, * the winning tile)."""
+    parts = []
+    for s, (f, hf) in enumerate(zip(g[1], g[2])):
+        parts.append(tile_name(f) + ("~" if hf else "") + ("*" if s == g[5] else ""))
+    text = " ".join(parts)
+    return (f"({text})" if g[4] else f"[{text}]") if g[3] else text

@@ -1,0 +1,81 @@
+"""`tjmj init NAME`: a commented overlay to start a house variant from. It passes
+`tjmj check --strict` as written: one profile of its own (the base's profiles,
+the seeds' printed tables, are replaced), with the base's default choices."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .compiler import read_rules
+from .passes.resolve import BUILTIN
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def overlay_text(name: str, base: str, out_dir: str) -> str:
+    """The overlay NAME.yaml (to be written in out_dir) extending `base`: builtin:NAME or a file path."""
+    if base.startswith(BUILTIN):
+        extends, base_path = base, None
+    else:
+        base_path = os.path.abspath(base)
+        extends = os.path.relpath(base_path, os.path.abspath(out_dir)).replace(os.sep, "/")
+    res = read_rules(None if base.startswith(BUILTIN) and base == BUILTIN + "tianjin" else base_path or base)
+    data = res.data
+    prof = data.get("default_profile") or next(iter(data.get("profiles") or {}), "")
+    chosen = dict(((data.get("profiles") or {}).get(prof) or {}).get("options") or {})
+    options = data.get("options") or {}
+    lines = []
+    for oid, o in options.items():
+        value = chosen.get(oid, o.get("default"))
+        shown = f'"{value}"' if isinstance(value, str) else str(value)
+        values = list(o.get("choices") or {}) or list(o.get("values") or [])
+        lines.append(f"      {oid}: {shown}".ljust(40) + f"# {', '.join(str(v) for v in values)}")
+    file = f"{name}.yaml"
+    title = data.get("title", "")
+    return f"""# {name}: a house variant of {title or extends}, written as changes to {extends}.
+#
+#   tjmj check {file} --strict     every profile compiles, every pattern can be claimed
+#   tjmj variants --rules {file}   the options and their values
+#   tjmj score "345m 123s EEE 77m 45s +6s" -i 7p --rules {file}
+#   tjmj compile {file}            the scorer and the rulebook, under generated/{name}/
+#
+extends: {extends}
+name: {name}
+title: "{name} ({title or extends})"
+
+# One profile of this variant's own: the base's profiles are replaced (the rulebook
+# says so). Each option starts at the base's {prof or "default"} choice; the comment
+# lists its values (`tjmj variants` says what each does).
+replace: [profiles]
+profiles:
+  house:
+    description: "{name}: the house rules"
+    options:
+{chr(10).join(lines)}
+default_profile: house
+
+# Change a value of the base: a dotted path and its new value.
+# set:
+#   patterns.long.value: 5
+
+# Add a pattern (README: "Adding a pattern"); `tjmj check` finds a hand for it,
+# or says why there is none.
+# patterns:
+#   duidui:
+#     name: 对对胡
+#     kind: mul
+#     value: 2
+#     when: "all(g in melds: not g.is_chow)"
+#     description: four pungs or kongs and a pair
+#     source: house rule
+
+# Keep the base's known values (its printed score tables, as hands) as tests of this
+# variant; a row this variant changes is then a warning (an error with --strict).
+# known_values: inherit
+
+# A warning of `tjmj check` that is a deliberate choice: answer it with a reason.
+# silence:
+#   no-fan-change:
+#     duidui: "the reason, for whoever reads this file next"
+"""
