@@ -81,3 +81,23 @@ def test_readme_has_the_two_commands_and_ci_runs_the_test_one() -> None:
         ci = f.read()
     assert cmds[1].strip() in ci
     assert "tjmj compile --check" in ci
+
+
+RECIPES = [b for b in _blocks("yaml") if b.startswith("# examples/")]
+
+
+def test_readme_has_the_four_recipes() -> None:
+    assert {b.split()[1] for b in RECIPES} >= {"examples/house.yaml", "examples/duidui.yaml",
+                                               "examples/menqing_bonus.yaml", "examples/long_option.yaml"}
+
+
+@pytest.mark.parametrize("block", RECIPES, ids=[b.split()[1] for b in RECIPES])
+def test_readme_recipe_is_its_file_and_passes_strict_check(block: str) -> None:
+    """The recipe as printed is the file in examples/, and `tjmj check --strict` passes it
+    (its scored example is a console block above, run by test_readme_console_example)."""
+    from conftest import run
+    path = block.split()[1]
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        assert f.read() == block
+    code, out, err = run(["check", "--strict", os.path.join(ROOT, path)])
+    assert code == 0, out + err
