@@ -98,3 +98,11 @@ def test_a_wrong_profile_name_points_at_what_was_typed() -> None:
     assert code == 1
     assert err.startswith("<command line>:1:1: error: no profile 'seed-01'") and "did you mean 'seed-001'?" in err
     assert "default_profile" not in err
+
+
+def test_an_overlay_that_replaces_the_profiles_says_so_in_its_rulebook(tmp_path: Any) -> None:
+    code, out, err = run(["docs", os.path.join(ROOT, "examples", "house.yaml"), "--out", str(tmp_path)])
+    assert code == 0, out + err
+    book = (tmp_path / "house" / "rulebook.md").read_text(encoding="utf-8")
+    assert "A variant of `builtin:tianjin`; it replaces the base's profiles." in book
+    assert "Seed 001's table" not in book and "Profile** `house`" in book

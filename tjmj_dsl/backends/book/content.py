@@ -486,6 +486,9 @@ class Builder:
         intro: list[Block] = []
         if prof:
             intro.append(Para((Strong(("Profile",)), " ", Code(rs.profile), ": ", prof)))
+        if rs.base_file:  # an overlay says what it changes, and what it does not take from its base
+            replaced = f"; it replaces the base's {', '.join(rs.replaced)}" if rs.replaced else ""
+            intro.append(Para(("A variant of ", Code(rs.base_file), replaced, ".")))
         if rs.sources:
             intro.append(Para(("Sources: ",)))
             intro.append(Bullets(tuple((Code(k), ": ", v) for k, v in rs.sources)))
