@@ -441,7 +441,7 @@ EXAMPLES["explain-result"] = [dict(
         "patterns": [  # the example lists two of them; an answer lists every pattern of the rules in force
             {"id": "tiliu", "name": "提溜", "kind": "base", "value": 1, "when": "true", "used": True},
             {"id": "su", "name": "素", "kind": "mul", "value": 2, "when": "huns == 0", "used": True}],
-        "algebra": "(sum(add) if add else sum(base)) * product(mul)", "score_table": "separate", "total": "fan"}),
+        "algebra": "(sum(add) if len(add) > 0 else sum(base)) * product(mul)", "score_table": "separate", "total": "fan"}),
     EXAMPLES["score-result"][2],
 ]
 EXAMPLES["settle-outcome"] = [
@@ -499,7 +499,7 @@ def contract_markdown(rs: RuleSet) -> str:
         out.append(f"| `{f}` | a request flag of the rule file, boolean: {cell(m)} |")
     out += ["", "| answer field | present | meaning |", "|---|---|---|"]
     when = {"always": "always", "scored": "unless refused", "not_win": "when not a win", "no_win": "no win, not refused",
-            "refused": "refused"}
+            "refused": "refused", "explain": "`tjmj explain --json` only"}
     for f, _, w, m in C.SCORE_RESULT:
         out.append(f"| `{f}` | {when[w]} | {cell(m)} |")
     out += ["", "| error code | when |", "|---|---|"]
