@@ -127,3 +127,15 @@ def test_rules_outside_the_abstraction_are_undecided_not_impossible(tmp_path: An
     assert isinstance(an.pattern("su"), Witness)  # the random search still finds hands
     v = an.verdict(("tiliu", "su", "hundiao"))
     assert isinstance(v, Undecided)
+
+
+def test_subenlong_is_found_from_the_rule_files_own_example(ref: Any) -> None:
+    """素本龙 reads which tile each hun stands for, outside the exhaustive search, and random
+    hands rarely hold exactly one tile of each hun kind inside the 龙: the rule file's own
+    example hand (one 9条 and one 1条 under a 9条 indicator) is tried as a witness."""
+    rs = load_rules(options={"subenlong": "on"})
+    an = analyse(rs)
+    assert not an.exhaustive
+    w = an.pattern("subenlong")
+    assert isinstance(w, Witness), w
+    assert "subenlong" in claimed_by_interpreter(interpreter(rs), w.request)

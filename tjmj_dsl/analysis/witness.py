@@ -350,6 +350,7 @@ class Search:
         self._done = True
         if not self.structured:
             self._random_search()
+            self._example_search()
             return
         self.cap = self._hun_cap()
         self._tests()
@@ -401,6 +402,7 @@ class Search:
                             lst.append(_Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs))
         if not self.exhaustive:  # no proof to give: more hands can only help
             self._random_search()
+            self._example_search()
         for mask in sorted(self._reading_claims, key=lambda m: (m.bit_count(), m)):
             if mask in self._best:
                 continue
@@ -755,6 +757,21 @@ class Search:
                 got = self._score(req)
                 if got is not None and got[1] not in self._best:
                     self._best[got[1]] = got[0]
+
+    def _example_search(self) -> None:
+        """The rule file's own example hands, each scored under these rules: where the
+        search cannot prove, a designer's example still finds a witness that random
+        hands miss (a pattern needing one exact tile of each hun kind, say)."""
+        for ex in self.rs.prose.examples:
+            if ex.kind != "hand" or not isinstance(ex.request, dict):
+                continue
+            req = {k: v for k, v in ex.request.items() if k not in ("options", "profile", "id")}
+            try:
+                got = self._score(req)
+            except Exception:  # an example these rules cannot read is no witness
+                continue
+            if got is not None and got[1] not in self._best:
+                self._best[got[1]] = got[0]
 
     # ---- verdicts -------------------------------------------------------------------------
 
