@@ -5,7 +5,10 @@ menu the table gives it.
   action (a random tile of its hand to discard, a claim or a pass); bets at
   random (坐庄 half the time, 拉庄 0 to the most allowed).
 - ValuePlayer: plays for a win worth taking. Never discards a hun unless it
-  must; keeps the tiles of 捉5 (4万 6万) and 龙 (a suit's 1-9 runs) and plays
+  must; keeps the tiles the rule file names for it (play.value_player_keep:
+  the Tianjin file names the neighbours of zhuo5's five) and a suit's tiles
+  once it holds most of the suit's ranks (play.value_player_run_ranks: the
+  long's 1-9 runs), and plays
   toward the fewest huns missing from a winning shape; once ready it asks
   the scorer's waits for each candidate discard and keeps the one whose
   winning tiles, weighted by how many are still unseen, are worth most;
@@ -21,9 +24,6 @@ from typing import Any
 
 from ..tiles import NAMES
 from .table import PASS, WIN, Action, SeatView
-
-ZHUO5 = (3, 5)  # 4万 and 6万: the tiles around the 5万 a 捉5 catches
-
 
 class RandomPlayer:
     name = "random"
@@ -96,7 +96,7 @@ class ValuePlayer:
         for a in reversed(menu):  # kong first, then pong
             if a[0] == "kong":
                 return a  # three held tiles become a kong: no shape changes, the kong scores
-            if a[0] == "pong" and tile not in ZHUO5:
+            if a[0] == "pong" and tile not in view.rules.keep_tiles:
                 # a pong turns a pair into a meld but spends a discard: keep it when the hand has another pair
                 # for the eyes and is close to a win
                 counts = view.counts()
@@ -115,21 +115,22 @@ class ValuePlayer:
         if least == 0 and len(tied) > 1:
             return self._best_ready(view, tied)
         counts = view.counts()
-        return max(tied, key=lambda a: (self._uselessness(a[1], counts), -a[1]))
+        keep, runs = view.rules.keep_tiles, view.rules.run_ranks
+        return max(tied, key=lambda a: (self._uselessness(a[1], counts, keep, runs), -a[1]))
 
     @staticmethod
-    def _uselessness(t: int, c: tuple[int, ...]) -> float:
+    def _uselessness(t: int, c: tuple[int, ...], keep: frozenset[int], runs: int) -> float:
         """How little a tile does for the hand: lone honors first, then far-apart suit tiles. The tiles
-        around a 捉5 (4万, 6万) are kept, and so are a suit's tiles when the hand holds most of its 龙."""
+        the rules ask to keep are kept, and so are a suit's tiles once `runs` of its nine ranks are held."""
         if t >= 27:
             return 10.0 - c[t] * 3
         r = t % 9
         lo = t - r
         near = sum(c[u] for u in (t - 2, t - 1, t + 1, t + 2) if lo <= u < lo + 9)
         score = 6.0 - c[t] * 2 - near
-        if t in ZHUO5:
+        if t in keep:
             score -= 2
-        if sum(1 for u in range(lo, lo + 9) if c[u]) >= 6:  # six of the nine ranks: a 龙 is in reach
+        if runs and sum(1 for u in range(lo, lo + 9) if c[u]) >= runs:  # a run through the suit is in reach
             score -= 2
         if r in (0, 8):
             score += 0.5

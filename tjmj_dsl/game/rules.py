@@ -10,6 +10,7 @@ from typing import Any
 
 from ..api import Scorer
 from ..engine.hand import hun_kinds_of
+from ..tiles import TileError, parse_tiles
 
 # play: keys the engine reads, with the type each must have
 PLAY_KEYS: dict[str, type] = {
@@ -17,6 +18,8 @@ PLAY_KEYS: dict[str, type] = {
     "added_kong_as": str, "added_kong_from_hand": bool, "first_draw_ends_on_meld": bool, "may_zuozhuang": bool,
     "lazhuang_max": int, "dealer_first_draw_flag": str, "first_draw_flag": str, "ready_declaration_flag": str,
 }
+# play: keys for the value player (a way to play, not a rule): optional, absent means no hint
+HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int}
 CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
 
 
@@ -52,6 +55,8 @@ class GameRules:
     kong_points: tuple[tuple[str, int], ...]
     hun_count: int
     cycles: tuple[tuple[int, ...], ...]
+    keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
+    run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
 
     def hun_kinds(self, indicator: int) -> tuple[int, ...]:
         return hun_kinds_of(indicator, self.hun_count, self.cycles)
@@ -74,6 +79,15 @@ def game_rules(scorer: Scorer) -> GameRules:
             problems.append(f"play.{k} is missing")
         elif not isinstance(play[k], t) or (t is int and isinstance(play[k], bool)):
             problems.append(f"play.{k} must be a {t.__name__}, not {play[k]!r}")
+    for k, t in HINT_KEYS.items():
+        if k in play and (not isinstance(play[k], t) or isinstance(play[k], bool)):
+            problems.append(f"play.{k} must be a {t.__name__}, not {play[k]!r}")
+    keep: frozenset[int] = frozenset()
+    if isinstance(play.get("value_player_keep"), str):
+        try:
+            keep = frozenset(parse_tiles(play["value_player_keep"]))
+        except TileError as e:
+            problems.append(f"play.value_player_keep: {e}")
     for k in CLAIM_KEYS:
         if k not in claims:
             problems.append(f"claims.{k} is missing")
@@ -103,4 +117,5 @@ def game_rules(scorer: Scorer) -> GameRules:
         lazhuang_max=play["lazhuang_max"], dealer_first_draw_flag=play["dealer_first_draw_flag"],
         first_draw_flag=play["first_draw_flag"], ready_declaration_flag=play["ready_declaration_flag"],
         flags=tuple(f for f, _ in rs.flags), kong_points=rs.kong_points, hun_count=rs.hun_count, cycles=rs.cycles,
+        keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
     )
