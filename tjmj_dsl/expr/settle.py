@@ -1,6 +1,6 @@
 """The settlement's vocabulary: what the payment rules, outcome rules and
 rotations of a rule file may read about the outcome of a hand (seats, kongs,
-the dealer, the winner, 坐庄/拉庄, …), and how the checker, the interpreter
+the dealer, the winner, zuozhuang/lazhuang, …), and how the checker, the interpreter
 and the Python emitter treat it. One table, read by all three.
 
 Generic: seats, kongs and turn order are the mechanics of any mahjong table;
@@ -34,20 +34,20 @@ class SAttr:
 
 SEAT_ATTRS: dict[str, SAttr] = {
     "is_dealer": SAttr(BOOL, "this seat deals this hand", "({0} == o.dealer)", lambda s, o: s == o.dealer),
-    "lazhuang": SAttr(INT, "how many times this seat 拉庄 (0 for the dealer)", "o.lazhuang[{0}]",
+    "lazhuang": SAttr(INT, "how many times this seat raised the stakes with the dealer (lazhuang; 0 for the dealer)", "o.lazhuang[{0}]",
                       lambda s, o: o.lazhuang[s]),
-    "next": SAttr(SEAT, "the seat after it in turn order (下家)", "(({0} + 1) % 4)", lambda s, o: (s + 1) % 4),
-    "xianggong": SAttr(BOOL, "this seat discarded a hun (小相公)", "({0} in o.xianggong)",
+    "next": SAttr(SEAT, "the seat after it in turn order (xiajia)", "(({0} + 1) % 4)", lambda s, o: (s + 1) % 4),
+    "xianggong": SAttr(BOOL, "this seat discarded a hun (xiaoxianggong)", "({0} in o.xianggong)",
                        lambda s, o: s in o.xianggong),
 }
 
 KONG_ATTRS: dict[str, SAttr] = {
     "seat": SAttr(SEAT, "the kong's owner", "{0}[0]", lambda k, o: k[0]),
-    "type": SAttr(STR, '"exposed" (from a discard), "added" (补杠), "concealed" or "hun" (金杠)', "{0}[1]",
+    "type": SAttr(STR, '"exposed" (from a discard), "added" (bu gang), "concealed" or "hun" (jin gang)', "{0}[1]",
                   lambda k, o: k[1]),
     "tile": SAttr(TILE, "the kong's tile", "{0}[2]", lambda k, o: k[2]),
     "points": SAttr(INT, "its kong_points (an added kong counts as play.added_kong_as)", "{0}[3]", lambda k, o: k[3]),
-    "won": SAttr(BOOL, "its replacement tile won the hand (杠开)", "{0}[4]", lambda k, o: k[4]),
+    "won": SAttr(BOOL, "its replacement tile won the hand (gangkai)", "{0}[4]", lambda k, o: k[4]),
 }
 
 SETTLE_ATTRS: dict[str, dict[str, Any]] = {SEAT: SEAT_ATTRS, KONG: KONG_ATTRS, TILE: TILE_ATTRS}
@@ -61,12 +61,12 @@ class SVar:
 
 SETTLE_VARS: dict[str, SVar] = {
     "seats": SVar(list_of(SEAT), "the four seats in turn order"),
-    "dealer": SVar(SEAT, "the dealer (庄家)"),
-    "winner": SVar(SEAT + "?", "the winner, or none in a drawn hand (荒庄)"),
+    "dealer": SVar(SEAT, "the dealer (zhuangjia)"),
+    "winner": SVar(SEAT + "?", "the winner, or none in a drawn hand (huangzhuang)"),
     "total": SVar(INT, "the winner's score-table total (0 in a drawn hand)"),
-    "zuozhuang": SVar(BOOL, "the dealer sat (坐庄)"),
+    "zuozhuang": SVar(BOOL, "the dealer sat (zuozhuang)"),
     "kongs": SVar(list_of(KONG), "every kong made this hand, in order"),
-    "chan": SVar(BOOL, "the three non-dealers followed the dealer's first discard (铲)"),
+    "chan": SVar(BOOL, "the three non-dealers followed the dealer's first discard (chan)"),
     "score_table": SVar(STR, "the score table in force (the option score_table)"),
 }
 BOUND = {"payer": "the seat that pays (in `amount`)", "payee": "the seat paid (in `amount`)"}

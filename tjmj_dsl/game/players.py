@@ -3,7 +3,7 @@ menu the table gives it.
 
 - RandomPlayer: wins whenever it can; otherwise a uniformly random legal
   action (a random tile of its hand to discard, a claim or a pass); bets at
-  random (坐庄 half the time, 拉庄 0 to the most allowed).
+  random (zuozhuang half the time, lazhuang 0 to the most allowed).
 - ValuePlayer: plays for a win worth taking. Never discards a hun unless it
   must; keeps the tiles the rule file names for it (play.value_player_keep:
   the Tianjin file names the neighbours of zhuo5's five) and a suit's tiles
@@ -13,7 +13,7 @@ menu the table gives it.
   the scorer's waits for each candidate discard and keeps the one whose
   winning tiles, weighted by how many are still unseen, are worth most;
   wins whenever it can; pongs and kongs when that brings the hand no further
-  from a win. Bets by a stated policy: it sits (坐庄) and 拉庄 as often as
+  from a win. Bets by a stated policy: it sits (zuozhuang) and lazhuang as often as
   allowed — a stronger player wants bigger stakes.
 """
 
@@ -78,7 +78,7 @@ class ValuePlayer:
         kongs = [a for a in menu if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set]
         if kongs:
             # a kong scores and draws again: made when it leaves the hand no further from a win than the best
-            # discard would (a 金杠 would give up huns a win needs more than its points)
+            # discard would (a jin gang would give up huns a win needs more than its points)
             best = min(view.shortfalls(1).values())
             for a in kongs:
                 if a[0] == "added_kong" or view.missing_without(a[1], 4, 1) <= best:
@@ -92,7 +92,7 @@ class ValuePlayer:
             return PASS
         tile = menu[1][1]
         if tile in self.hun_set:
-            return PASS  # a 金杠 from a discard: the three huns are worth more in hand
+            return PASS  # a jin gang from a discard: the three huns are worth more in hand
         for a in reversed(menu):  # kong first, then pong
             if a[0] == "kong":
                 return a  # three held tiles become a kong: no shape changes, the kong scores

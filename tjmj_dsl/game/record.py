@@ -28,8 +28,8 @@ def record_schema() -> dict[str, Any]:
         "properties": {
             "seat": _seat,
             "type": {"enum": list(EVENT_TYPES), "description": "draw (from the head, or with replacement: from the tail "
-                     "after a kong), discard, pong and kong (of the discard of seat `from`), added_kong (补杠), "
-                     "concealed_kong (暗杠; of huns: 金杠), win (the winning tile), ready (天听 declared; tile null)"},
+                     "after a kong), discard, pong and kong (of the discard of seat `from`), added_kong (bu gang), "
+                     "concealed_kong (an gang; of huns: jin gang), win (the winning tile), ready (tianting declared; tile null)"},
             "tile": {"oneOf": [_tile, {"type": "null"}]},
             "replacement": {"const": True, "description": "a draw from the tail after a kong"},
             "from": {**_seat, "description": "the seat whose discard was claimed"},
@@ -44,9 +44,9 @@ def record_schema() -> dict[str, Any]:
     }
     kong = {
         "type": "object", "additionalProperties": False, "required": ["seat", "type", "tile", "points"],
-        "properties": {"seat": _seat, "type": {"enum": list(KONG_TYPES), "description": "hun: a kong of hun tiles (金杠)"},
+        "properties": {"seat": _seat, "type": {"enum": list(KONG_TYPES), "description": "hun: a kong of hun tiles (jin gang)"},
                        "tile": _tile, "points": {"type": "integer", "minimum": 0},
-                       "won": {"type": "boolean", "description": "its replacement tile won the hand (杠开)"}},
+                       "won": {"type": "boolean", "description": "its replacement tile won the hand (gangkai)"}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -68,8 +68,8 @@ def record_schema() -> dict[str, Any]:
             "hand": {"type": "integer", "minimum": 0},
             "players": {"type": "array", "items": {"type": "string"}, "maxItems": 4, "description": "who sat at seats 0-3"},
             "dealer": _seat,
-            "zuozhuang": {"type": "boolean", "description": "the dealer sat (坐庄)"},
-            "lazhuang": {**_four_ints, "description": "拉庄 counts by seat (the dealer's 0)"},
+            "zuozhuang": {"type": "boolean", "description": "the dealer sat (zuozhuang)"},
+            "lazhuang": {**_four_ints, "description": "lazhuang counts by seat (the dealer's 0)"},
             "dice": {"type": "array", "minItems": 2, "maxItems": 2, "description": "the dealer's roll (the deal), the "
                      "roll of the seat opposite (the indicator)",
                      "items": {"type": "array", "minItems": 2, "maxItems": 2,
@@ -85,15 +85,15 @@ def record_schema() -> dict[str, Any]:
                 "type": "object", "additionalProperties": False,
                 "required": ["winner", "score", "kongs", "chan", "xianggong", "payments", "balances", "next_dealer"],
                 "properties": {
-                    "winner": {"oneOf": [_seat, {"type": "null"}], "description": "null: a drawn hand (荒庄)"},
+                    "winner": {"oneOf": [_seat, {"type": "null"}], "description": "null: a drawn hand (huangzhuang)"},
                     "score": {"oneOf": [{"type": "null"}, {
                         "type": "object", "additionalProperties": False, "required": ["request", "result"],
                         "properties": {"request": {"type": "object", "description": "the scoring request sent for the winner"},
                                        "result": {"type": "object", "description": "what the scorer answered"}}}]},
                     "kongs": {"type": "array", "items": kong},
-                    "chan": {"type": "boolean", "description": "铲: the three followed the dealer's first discard"},
-                    "xianggong": {**_seats, "description": "seats that discarded a hun (小相公)"},
-                    "ready": {**_seats, "description": "seats that declared 天听"},
+                    "chan": {"type": "boolean", "description": "chan: the three followed the dealer's first discard"},
+                    "xianggong": {**_seats, "description": "seats that discarded a hun (xiaoxianggong)"},
+                    "ready": {**_seats, "description": "seats that declared tianting"},
                     "payments": {"type": "array", "items": payment},
                     "balances": {**_four_ints, "description": "by seat; they sum to 0"},
                     "next_dealer": _seat,

@@ -174,7 +174,7 @@ class Replayer:
             raise ReplayDiff(f"event {script.pos}: the hand is over, but the record goes on with "
                              f"{_event_text(script.events[script.pos])}")
         if res.zuozhuang != rec["zuozhuang"]:
-            raise ReplayDiff("zuozhuang: 坐庄 is not played under these rules")
+            raise ReplayDiff("zuozhuang: the dealer may not sit (zuozhuang) under these rules")
         settle(gr, res)
         again = make_record(gr, rec["seed"], rec["hand"], res, rec.get("players") or [])
         for key in ("dealer", "zuozhuang", "lazhuang", "dice", "wall", "indicator", "deal"):
@@ -208,7 +208,7 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
 def show(table: Table, rec: dict[str, Any]) -> str:
     """The hand turn by turn, for people."""
     lines = [f"hand {rec['hand']} (seed {rec['seed']}): dealer seat {rec['dealer']}"
-             f"{', 坐庄' if rec['zuozhuang'] else ''}; 拉庄 {rec['lazhuang']}; dice {rec['dice'][0]} {rec['dice'][1]}",
+             f"{', zuozhuang' if rec['zuozhuang'] else ''}; lazhuang {rec['lazhuang']}; dice {rec['dice'][0]} {rec['dice'][1]}",
              f"  indicator {rec['indicator']}, huns {' '.join(NAMES[k] for k in table.hun_kinds)}"]
     for s, h in enumerate(rec["deal"]):
         lines.append(f"  seat {s} dealt {' '.join(sorted(h, key=_KIND.__getitem__))}")
@@ -216,7 +216,7 @@ def show(table: Table, rec: dict[str, Any]) -> str:
         lines.append(f"  {i:>3}  {_event_text(e)}")
     r = rec["result"]
     if r["winner"] is None:
-        lines.append("  drawn hand (荒庄)")
+        lines.append("  drawn hand (huangzhuang)")
     else:
         res = r["score"]["result"]
         names = " ".join(res.get("names", []))
@@ -224,9 +224,9 @@ def show(table: Table, rec: dict[str, Any]) -> str:
     for k in r["kongs"]:
         lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']} ({k['points']} points{', won' if k.get('won') else ''})")
     if r["chan"]:
-        lines.append("  铲: the three non-dealers followed the dealer's first discard")
+        lines.append("  chan: the three non-dealers followed the dealer's first discard")
     if r["xianggong"]:
-        lines.append(f"  小相公: seat(s) {', '.join(map(str, r['xianggong']))}")
+        lines.append(f"  xiaoxianggong: seat(s) {', '.join(map(str, r['xianggong']))}")
     for p in r["payments"]:
         lines.append(f"  pay {p['from']} → {p['to']}: {p['amount']} ({p['reason']}: {p.get('formula', '')})")
     lines.append(f"  balances {r['balances']}; next dealer seat {r['next_dealer']}")

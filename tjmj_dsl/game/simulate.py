@@ -143,8 +143,8 @@ def render(stats: dict[str, Any]) -> str:
         f"{n} hands, seed {stats['seed']}, rules {r['name']} profile {r['profile']}"
         + (f" options {' '.join(f'{k}={v}' for k, v in r['options'].items())}" if r["options"] else ""),
         f"players by seat: {', '.join(f'{i} {p}' for i, p in enumerate(stats['players']))} (hand i is dealt by seat i mod 4)",
-        f"wins {stats['wins']} ({pct(stats['win_rate'])}), drawn (荒庄) {stats['drawn']} ({pct(stats['drawn_rate'])})",
-        f"杠开 {stats['gangkai']} ({pct(stats['gangkai_rate'])} of hands), 铲 {stats['chan']} ({pct(stats['chan_rate'])})",
+        f"wins {stats['wins']} ({pct(stats['win_rate'])}), drawn (huangzhuang) {stats['drawn']} ({pct(stats['drawn_rate'])})",
+        f"gangkai {stats['gangkai']} ({pct(stats['gangkai_rate'])} of hands), chan {stats['chan']} ({pct(stats['chan_rate'])})",
     ]
     if stats["wins"]:
         lines.append(f"average winning turn {stats['mean_winning_turn']} (the winner's own draws, replacements included)")

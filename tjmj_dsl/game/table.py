@@ -72,7 +72,7 @@ class HandResult:
     kongs: list[list[Any]] = field(default_factory=list)  # [seat, type, tile, won]
     chan: bool = False
     xianggong: list[int] = field(default_factory=list)
-    ready: list[int] = field(default_factory=list)  # seats that declared 天听
+    ready: list[int] = field(default_factory=list)  # seats that declared tianting
     turns: int = 0  # draws made (the deal aside)
     settlement: dict[str, Any] | None = None
 
@@ -170,7 +170,7 @@ class Table:
             if s != d and self.rules.lazhuang_max > 0:
                 n = players[s].lazhuang(self.views[s], self.rules.lazhuang_max)
                 if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.rules.lazhuang_max:
-                    raise IllegalAction(f"seat {s} chose to 拉庄 {n!r} times; 0 to {self.rules.lazhuang_max} are allowed")
+                    raise IllegalAction(f"seat {s} chose to raise (lazhuang) {n!r} times; 0 to {self.rules.lazhuang_max} are allowed")
                 self.lazhuang[s] = n
         deal = self._deal()
         res = HandResult(d, self.zuozhuang, list(self.lazhuang), self.dice, self.tiles, self.indicator,
@@ -215,7 +215,7 @@ class Table:
         declare = bool(self.rules.ready_declaration_flag)
         counts, part, huns, keys = self.counts, self.part, self.huns, self.keys
         s = dealer
-        drawn: int | None = dealt_last  # the dealer's 14th tile stands as the draw for a dealt win (天和)
+        drawn: int | None = dealt_last  # the dealer's 14th tile stands as the draw for a dealt win (tianhu)
         kong_type: str | None = None
         after_pong = False
         while True:
@@ -280,7 +280,7 @@ class Table:
                     continue
             s = (s + 1) % 4
             drawn = draw()
-            if drawn is None:  # 荒庄
+            if drawn is None:  # huangzhuang
                 self.drawn = None
                 return
             self.turns += 1
@@ -300,7 +300,7 @@ class Table:
         if after_pong:
             return list(compress(DISCARD, c))
         ready = self.ready[s]
-        menu = [DISCARD[drawn]] if ready and drawn is not None else list(compress(DISCARD, c))  # 天听: no changes
+        menu = [DISCARD[drawn]] if ready and drawn is not None else list(compress(DISCARD, c))  # tianting: no changes
         r = self.rules
         if drawn is not None and not (r.hun_discard_bars_win and self.xianggong[s]) \
                 and short(self.keys[s], self.huns[s], r.chow_melds) == 0:
@@ -403,7 +403,7 @@ class Table:
         return t
 
     def _declarations(self, players: list[Player]) -> None:
-        """天听: after the dealer's first discard, each non-dealer whose dealt 13 tiles are ready may declare."""
+        """tianting: after the dealer's first discard, each non-dealer whose dealt 13 tiles are ready may declare."""
         d = self.dealer
         for i in (1, 2, 3):
             s = (d + i) % 4
@@ -426,7 +426,7 @@ class Table:
 class SeatView:
     """What one seat may see: its own tiles, everyone's discards and exposed
     melds (a concealed kong's tile only for its owner), the indicator, the
-    live wall's size, the bets and who is 小相公 or declared ready."""
+    live wall's size, the bets and who is xiaoxianggong or declared ready."""
 
     __slots__ = ("_t", "seat")
 

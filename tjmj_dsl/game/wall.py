@@ -1,7 +1,7 @@
 """The wall: 136 tiles in 4 sides of 17 stacks of 2, the dice, the deal, the
 indicator, draws from the head and kong replacements from the tail.
 
-Geometry. Seats 0-3 play in turn order 0→1→2→3→0; a seat's next (下家) sits
+Geometry. Seats 0-3 play in turn order 0→1→2→3→0; a seat's next (xiajia) sits
 on its right. The wall in front of seat s holds stacks 1-17 counted from
 that seat's right, each a top and a bottom tile; `tiles` (a record's `wall`)
 lists them side 0, 1, 2, 3, each side's stacks from its right, top before
@@ -9,7 +9,7 @@ bottom: tile (s, p, h) is tiles[34 s + 2 (p - 1) + h].
 
 The dealer rolls two dice (sum S) and the deal starts at the dealer's stack
 (S + deal_start), right to left along the dealer's side; the draw runs on
-clockwise, onto the side of the seat before the dealer (上家), from its
+clockwise, onto the side of the seat before the dealer (shangjia), from its
 right. This gives the 68 stacks in draw order: the head is the first, the
 tail the last. The seat opposite the dealer rolls (sum T): the T-th stack
 from the tail is the indicator's stack, and its top tile, flipped, stays on
@@ -19,7 +19,7 @@ Draws come from the head, stack by stack, top before bottom. Kong
 replacements come from the tail, top before bottom; at the indicator's stack
 the remaining (bottom) tile is taken when play.replacement_at_indicator is
 "take", the stack passed by when "skip". The live wall ends at the stack
-before the indicator's: the hand is drawn (荒庄) when that stack is drawn,
+before the indicator's: the hand is drawn (huangzhuang) when that stack is drawn,
 or, once replacements have gone past the indicator, when no tile is left.
 """
 
@@ -88,7 +88,7 @@ class Wall:
         self.live_left = self.live_end
 
     def draw(self) -> int | None:
-        """The next tile from the head, or None: the live wall is exhausted (荒庄)."""
+        """The next tile from the head, or None: the live wall is exhausted (huangzhuang)."""
         h = self.head
         end = self.live_end
         taken = self.taken
