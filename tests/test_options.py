@@ -332,7 +332,8 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
                 "may_zuozhuang": True, "lazhuang_max": 2, "deal_start": 1, "replacement_at_indicator": "take",
                 "hun_discard_bars_win": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
-                "first_draw_flag": "dihu", "ready_declaration_flag": ""}
+                "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",
+                "value_player_run_ranks": 6}
     assert {k: v for k, v in play.items() if k != key} == {k: v for k, v in defaults.items() if k != key}
 
 
