@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import random
 import statistics
@@ -153,13 +154,94 @@ def first_sight_least(n: int, runs: int) -> list[float]:
     return [min(ts) for ts in zip(*per_run)]
 
 
+def jsonl_batch() -> Callable[[list[str]], None]:
+    """The loop `tjmj score --jsonl` runs, in process: JSON lines in, JSON lines out."""
+    from tjmj_dsl.engine.runtime import jsonl
+    from tjmj_dsl.service import Service
+    service = Service()
+    one, texter = service.answerer("score"), service.texter("score")
+
+    def refuse(i: Any, e: Any) -> Any:
+        return service.refuse("score", i, e)
+
+    def run(lines: list[str]) -> None:
+        for _ in jsonl(lines, one, refuse, texter):
+            pass
+    return run
+
+
+def jsonl_pipe(reqs: list[dict[str, Any]]) -> float:
+    """Lines/s of `tjmj score --jsonl` in its own process, fed through a pipe:
+    from its first answer to its last (its start-up, compiling the rules, is not counted)."""
+    import subprocess
+    import threading
+    data = "".join(json.dumps(dict(r, id=i)) + "\n" for i, r in enumerate(reqs)).encode()
+    p = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "score", "--jsonl"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert p.stdin is not None and p.stdout is not None
+
+    def feed() -> None:
+        assert p.stdin is not None
+        p.stdin.write(data)
+        p.stdin.close()
+    threading.Thread(target=feed, daemon=True).start()
+    first = p.stdout.readline()
+    t = time.perf_counter()
+    rest = p.stdout.read()
+    secs = time.perf_counter() - t
+    p.wait()
+    got = 1 + rest.count(b"\n")
+    if got != len(reqs) or b'"error"' in first + rest:
+        raise SystemExit(f"tjmj score --jsonl answered {got} of {len(reqs)} lines, or refused some")
+    return (got - 1) / secs
+
+
+def long_running_child(n: int) -> None:
+    """In a fresh process, as a service runs: a Scorer, then n distinct 7-hun
+    requests scored one after another with the collector left as Python sets
+    it; the times of each call and of each collection as JSON on stdout."""
+    reqs = hands(n, 7, 31)
+    gen = Scorer()
+    pauses: list[tuple[int, float]] = []
+    start = [0.0]
+
+    def watch(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            start[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - start[0]))
+    gc.callbacks.append(watch)
+    times = []
+    for r in reqs:
+        t = time.perf_counter()
+        gen.score(r)
+        times.append(time.perf_counter() - t)
+    gc.callbacks.remove(watch)
+    print(json.dumps({"times": times, "pauses": pauses}))
+
+
+def long_running(n: int) -> dict[str, Any]:
+    import subprocess
+    out = json.loads(subprocess.run([sys.executable, __file__, "--long-running-child", str(n)], check=True,
+                                    capture_output=True, text=True).stdout)
+    ts = sorted(out["times"])
+    gcs = {g: sum(1 for gg, _ in out["pauses"] if gg == g) for g in (0, 1, 2)}
+    return {"median": ts[len(ts) // 2], "p99": ts[int(0.99 * len(ts))], "max": ts[-1],
+            "gcs": f"{gcs[0]} young, {gcs[1]} middle, {gcs[2]} full",
+            "longest": max((d for _, d in out["pauses"]), default=0.0)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer hands and repetitions")
     ap.add_argument("--first-sight-child", type=int, metavar="N", help=argparse.SUPPRESS)
+    ap.add_argument("--long-running-child", type=int, metavar="N", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.first_sight_child:
         first_sight_child(a.first_sight_child)
+        return
+    if a.long_running_child:
+        long_running_child(a.long_running_child)
         return
     n, reps = (100, 3) if a.quick else (400, 7)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpu(s); {n} hands per set, {reps} rounds\n")
@@ -180,27 +262,36 @@ def main() -> None:
         gen.score_tiles(*ht)
         if peer is not None:
             peer(h)
+    batch = jsonl_batch()
+    lines = [json.dumps(dict(h, id=i)) for i, h in enumerate(plain)]
+    batch(lines)
     fns: dict[str, tuple[Callable[[Any], Any], list[Any]]] = {
         "score_tiles": (lambda x: gen.score_tiles(*x), plain_typed),
         "score": (gen.score, plain),
+        "jsonl": (batch, [lines]),
     }
     if peer is not None:
         fns["mahjong"] = (peer, plain)
     res = rounds(fns, reps)
+    res["jsonl"] = [x * len(lines) for x in res["jsonl"]]  # lines/s (one item: the whole batch)
     med = {k: statistics.median(v) for k, v in res.items()}
     r = rounds({"ref": (ref.score, plain)}, 1)["ref"][0]
     print("hun-free winning hands (hands/s, median of the rounds):")
     print(f"  generated score_tiles (typed fast path) {med['score_tiles']:9.0f}")
     print(f"  generated score (request in, result with display out) {med['score']:9.0f}")
+    print(f"  JSONL batch in process, as tjmj score --jsonl answers it (lines/s) {med['jsonl']:9.0f}")
     print(f"  reference interpreter score {r:9.0f}   score/interpreter = {med['score'] / r:.1f}x")
     if peer is not None:
-        ratio = statistics.median(a / b for a, b in zip(res["score_tiles"], res["mahjong"]))
-        ratio2 = statistics.median(a / b for a, b in zip(res["score"], res["mahjong"]))
-        lo, hi = min(a / b for a, b in zip(res["score_tiles"], res["mahjong"])), max(a / b for a, b in zip(res["score_tiles"], res["mahjong"]))
+        def ratio(k: str) -> str:
+            rs = [a / b for a, b in zip(res[k], res["mahjong"])]
+            return f"{statistics.median(rs):.1f}x (rounds {min(rs):.1f}x-{max(rs):.1f}x)"
         print(f"  mahjong estimate_hand_value {med['mahjong']:9.0f}")
-        print(f"  score_tiles/mahjong = {ratio:.1f}x (rounds {lo:.1f}x-{hi:.1f}x); score/mahjong = {ratio2:.1f}x")
+        print(f"  score_tiles/mahjong = {ratio('score_tiles')}; score/mahjong = {ratio('score')}")
+        print(f"  JSONL lines/mahjong hands = {ratio('jsonl')}")
     else:
         print("  mahjong not installed (pip install -e '.[bench]')")
+    print(f"  tjmj score --jsonl through a pipe, {n * 25} distinct hun-free hands: "
+          f"{jsonl_pipe(hands(n * 25, 0, 77)):.0f} lines/s (from its first answer to its last; one process, one core)")
 
     print("\nscore_tiles by hun tiles in the hand, each hand scored once, at first sight (tables left by")
     print("the hands before it), the collector paused while timing (hands/s, median ms, max ms):")
@@ -227,6 +318,12 @@ def main() -> None:
           f" max {max(t for t, _ in per) * 1000:.2f} ms; a full collection of this process's"
           f" {len(gc.get_objects())} tracked objects takes {full * 1000:.1f} ms")
 
+    long_n = 2000 if a.quick else 20_000
+    lr = long_running(long_n)
+    print(f"  a long-running process (a new Scorer, then {long_n} distinct 7-hun hands scored one after another by"
+          f" score(), the collector running as Python sets it): median {lr['median'] * 1000:.3f} ms, 99th"
+          f" percentile {lr['p99'] * 1000:.3f}, max {lr['max'] * 1000:.2f} ms; collections during it: {lr['gcs']}"
+          f" (longest {lr['longest'] * 1000:.2f} ms)")
     if not a.quick:
         least = sorted(first_sight_least(n, 4))
         print(f"  the same 7-hun hands at first sight, each its least time over 4 fresh processes: median"

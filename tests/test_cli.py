@@ -134,3 +134,61 @@ def test_jsonl_line_that_is_not_utf8_is_one_error() -> None:
     assert res.returncode == 0 and [x["id"] for x in lines] == [1, None, 3]
     assert lines[1]["error"] == {"code": "not_utf8", "message": "not UTF-8 at byte 0", "field": None, "position": 0}
     assert lines[0]["names"] == ["提溜", "素"]
+
+
+def _coprocess(cmd: list[str], waits: bool) -> None:
+    """Write one line, wait for its answer, write the next: each answer is
+    written out before the process waits for more input. `waits`: a request
+    without draw gets a waits answer (the standalone scorer), else a refusal."""
+    import subprocess
+    import threading
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=ROOT))
+    timer = threading.Timer(120, p.kill)  # an answer held back would hang the test: fail it instead
+    timer.start()
+    try:
+        assert p.stdin is not None and p.stdout is not None
+        for i, req in enumerate([{"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
+                                 {"concealed": "345m123sEEE77m45s", "indicator": "7p"}, "not json"] * 2):
+            p.stdin.write((json.dumps(dict(req, id=i)) if isinstance(req, dict) else req).encode() + b"\n")
+            p.stdin.flush()
+            answer = json.loads(p.stdout.readline())
+            assert answer["id"] == (i if isinstance(req, dict) else None) and answer["contract"] == 2
+            assert ("waits" in answer) == (waits and isinstance(req, dict) and "draw" not in req)
+            assert ("error" in answer) == (not isinstance(req, dict) or "draw" not in req and not waits)
+        p.stdin.close()
+        assert p.wait(60) == 0 and p.stdout.read() == b""
+    finally:
+        timer.cancel()
+        p.kill()
+        p.wait()
+
+
+def test_jsonl_co_process_gets_each_answer_before_it_writes_the_next_line() -> None:
+    _coprocess([sys.executable, "-m", "tjmj_dsl.cli", "score", "--jsonl"], waits=False)
+    # the standalone scorer's own loop (a waits request without draw, a score request with it)
+    _coprocess([sys.executable, os.path.join(ROOT, "generated", "tianjin", "scorer.py")], waits=True)
+
+
+def test_jsonl_over_a_pipe_answers_as_line_by_line() -> None:
+    """A batch read a chunk at a time from the descriptor (lines across
+    chunks, one over a chunk's size, CRLF, blank lines, a bad byte, no
+    final newline) answers exactly as the same lines read one by one."""
+    import subprocess
+    from benchmarks.bench import hands
+    reqs = [dict(h, id=i) for i, h in enumerate(hands(1500, 0, 3) + hands(200, 4, 4))]
+    lines = [json.dumps(r).encode() for r in reqs]
+    lines[7] += b"\r"
+    lines[8] = b""
+    lines[9] = b'{"id": "long", "concealed": "' + b"1" * 200_000 + b'm", "draw": "6s", "indicator": "7p"}'
+    lines[10] = b'{"id": 10, "concealed": "\xff"}'
+    data = b"\n".join(lines)  # no newline after the last line
+    res = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "score", "--jsonl"], input=data, capture_output=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT), timeout=600)
+    assert res.returncode == 0, res.stderr
+    code, out, _ = run(["score", "--jsonl"], data.decode("utf-8", "replace").replace("\ufffd", "?"))
+    piped = res.stdout.decode("utf-8").splitlines()
+    in_process = out.splitlines()
+    assert len(piped) == len(in_process) == len(lines) - 1  # the blank line has no answer
+    bad = [i for i, (a, b) in enumerate(zip(piped, in_process)) if a != b]
+    assert [json.loads(piped[i])["error"]["code"] for i in bad] == ["not_utf8"]  # read as "?" in process: not JSON
+    assert json.loads(piped[8])["id"] == "long" and json.loads(piped[8])["error"]["field"] == "concealed"

@@ -208,3 +208,64 @@ def test_the_shortcut_leaves_the_rest_to_the_full_path(gen: Scorer, request_: di
     from tjmj_dsl.engine import runtime
     assert runtime._score_plain(gen._rules, request_) is None
     assert gen.score(request_) == _full_path(gen, request_) or "profile" in request_
+
+
+def _line(scorer: Scorer, request: Any) -> str:
+    from tjmj_dsl.engine import runtime
+    return runtime.dumps_answer(scorer.score(request))
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(requests(0, 8))
+def test_the_answer_text_is_the_answers_json(gen: Scorer, request: dict[str, Any]) -> None:
+    """score_text (what a batch writes) is the text json.dumps writes for score()'s answer."""
+    from tjmj_dsl.engine import runtime
+    for r in (request, {k: v for k, v in request.items() if k != "melds"}):
+        text = runtime.score_text(gen._rules, r)
+        if text is not None:
+            assert text == _line(gen, r)
+        else:
+            assert runtime._plain_hand(gen._rules, r) is None or "error" in gen.score(r)
+
+
+@pytest.mark.parametrize("req_id", [None, 0, -7, 10**30, True, False, 1.5, "a", "天津 \"q\" \\ \n", "\ud800x",
+                                    [1, {"a": None}], {"k": [True]}])
+def test_the_answer_text_writes_every_id_as_json_does(gen: Scorer, req_id: Any) -> None:
+    from tjmj_dsl.engine import runtime
+    for hand in ({"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},  # a win
+                 {"concealed": "345m123sEEE456s9m", "draw": "7p", "indicator": "7p"},  # below the minimum fan, a hun
+                 {"concealed": "1234567891234m", "draw": "6s", "indicator": "7p"}):  # no winning shape
+        r = dict(hand, id=req_id)
+        assert runtime.score_text(gen._rules, r) == _line(gen, r)
+
+
+@pytest.mark.parametrize("request_", [
+    {"id": float("nan"), "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},  # no JSON text for the id
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "tianting": True},  # refused by a rule
+    {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "profile": "seed-001"},
+    {"concealed": "345m123s77m45s", "melds": [{"type": "pung", "tile": "E"}], "draw": "6s", "indicator": "7p"},
+    {"concealed": "345m123sEEE77m45s", "indicator": "7p"},  # a waits request
+    ["not", "a", "mapping"],
+])
+def test_the_answer_text_leaves_the_rest_to_the_mapping(gen: Scorer, request_: Any) -> None:
+    from tjmj_dsl.engine import runtime
+    assert runtime.score_text(gen._rules, request_) is None
+
+
+def test_a_batch_answers_alike_with_and_without_the_text_path(gen: Scorer) -> None:
+    import json
+    from tjmj_dsl.engine import runtime
+    rng = random.Random(5)
+    lines = []
+    for i in range(300):
+        huns = rng.choice([0, 0, 2, 4, 7])
+        from benchmarks.bench import hands
+        r = dict(hands(1, huns, 1000 + i)[0], id=i)
+        lines.append(json.dumps(r))
+    lines += ["not json", "", json.dumps({"id": "w", "concealed": "345m123sEEE77m45s", "indicator": "7p"}),
+              '{"id": NaN, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}']
+    refuse = gen.refusal
+    answer = (lambda r: gen.waits(r) if isinstance(r, dict) and r.get("draw") is None else gen.score(r))
+    fast = list(runtime.jsonl(lines, answer, refuse, lambda r: runtime.score_text(gen._rules, r)))
+    assert fast == list(runtime.jsonl(lines, answer, refuse))
+    assert len(fast) == len(lines) - 1 and json.loads(fast[-1])["error"]["code"] == "bad_value"

@@ -31,6 +31,7 @@ class Scorer:
         else:
             raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
         self.backend = backend
+        runtime.settle_collector()  # the rules and the code built for them out of the collector's way
 
     def score(self, request: dict[str, Any]) -> dict[str, Any]:
         """A request mapping → a result mapping, as the JSON contract says

@@ -67,14 +67,11 @@ def _show(res: dict[str, Any]) -> str:
 
 
 def _jsonl_loop(rules: str | None, profile: str | None, opts: dict[str, Any], fn: str) -> int:
-    from .engine.runtime import jsonl
+    from .engine.runtime import run_jsonl
     from .service import Service
 
     service = Service(rules, profile, opts)
-    one = service.answerer(fn)
-    for line in jsonl(_lines(sys.stdin), one, lambda i, e: service.refuse(fn, i, e)):
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+    run_jsonl(sys.stdin, sys.stdout, service.answerer(fn), lambda i, e: service.refuse(fn, i, e), service.texter(fn))
     return EXIT_OK
 
 

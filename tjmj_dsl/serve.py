@@ -22,7 +22,8 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .engine.contract import CONTRACT
-from .engine.runtime import UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl, loads_request
+from .engine.runtime import (UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl, loads_request,
+                             settle_collector)
 from .service import Service
 
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
@@ -94,8 +95,16 @@ def create_app(config: Config) -> Any:
         data, err = loads_request(text)
         return (None, service.refuse(kind, None, err)) if err else (data, None)
 
+    def text_of(texter: Any, data: Any) -> str | None:
+        """The answer's JSON text straight from the scorer (a plain score request), else None."""
+        try:
+            return texter(data)  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001  (the mapping's path answers, and says what failed)
+            return None
+
     def endpoint(kind: str) -> Any:
         answer = answerers[kind]
+        texter = service.texter(kind)
         refuse = (lambda i, e: service.refuse(kind, i, e))
 
         async def handle(request: Request) -> Response:
@@ -105,6 +114,10 @@ def create_app(config: Config) -> Any:
             data, refused = parse(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
+            if texter is not None:
+                text = text_of(texter, data)
+                if text is not None:  # never a refusal
+                    return Response(text, status_code=200, media_type="application/json")
             return reply(answer_one(data, answer, refuse), kind=kind)
 
         return handle
@@ -113,6 +126,7 @@ def create_app(config: Config) -> Any:
         app.add_api_route(path, endpoint(kind), methods=["POST"], include_in_schema=False)
 
     score = answerers["score"]
+    score_texter = service.texter("score")
 
     def refuse_score(i: Any, e: Any) -> Any:
         return service.refuse("score", i, e)
@@ -132,19 +146,20 @@ def create_app(config: Config) -> Any:
                                                              "field": None}))
             if len(items) > config.max_batch:
                 return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
-            answers = []
+            texts = []  # each answer's JSON text: the array's text is theirs joined as json.dumps joins them
             for x in items:
-                a = answer_one(x, score, refuse_score)
-                try:
-                    dumps_answer(a)
-                except ValueError:
-                    a = refuse_score(None, dict(UNWRITABLE_ID))
-                answers.append(a)
-            return Response(dumps_answer(answers), media_type="application/json")
+                text = text_of(score_texter, x)
+                if text is None:
+                    try:
+                        text = dumps_answer(answer_one(x, score, refuse_score))
+                    except ValueError:
+                        text = dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
+                texts.append(text)
+            return Response("[" + ", ".join(texts) + "]", media_type="application/json")
         lines = raw.split(b"\n")
         if sum(1 for x in lines if x.strip()) > config.max_batch:
             return reply(too_large("score", f"a batch holds at most {config.max_batch} requests"))
-        out = "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score))
+        out = "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score, score_texter))
         return Response(out, media_type="application/x-ndjson")
 
     @app.get("/rules", include_in_schema=False)
@@ -185,17 +200,8 @@ def app_from_env() -> Any:
     data = json.loads(os.environ.get(CONFIG_ENV) or "{}")
     data["cors"] = tuple(data.get("cors") or ())
     app = create_app(Config(**data))
-    _settle_memory()
+    settle_collector()  # what start-up made (FastAPI, the app, the rules) out of the collector's way
     return app
-
-
-def _settle_memory() -> None:
-    """After start-up: the objects made so far (compiled rules, modules) are
-    moved out of the collector's sight, so a collection during a request
-    walks only what requests made."""
-    import gc
-    gc.collect()
-    gc.freeze()
 
 
 def run(config: Config, host: str = "127.0.0.1", port: int = 8000, workers: int = 1,

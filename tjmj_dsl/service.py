@@ -122,6 +122,17 @@ class Service:
 
         return one
 
+    def texter(self, kind: str) -> Callable[[Any], str | None] | None:
+        """For a batch of `kind` ("score", "auto"): the answer's JSON line
+        written straight by the scorer in force (runtime.score_text) for a
+        plain score request, None for any other request (answerer(kind)
+        answers it); None for the other kinds."""
+        if kind not in ("score", "auto"):
+            return None
+        from .engine.runtime import score_text
+        rules = self.base._rules
+        return lambda data: score_text(rules, data)
+
     def rules_document(self, limits: dict[str, Any] | None = None) -> dict[str, Any]:
         """The rules in force for a client: what produced the answers, the
         profiles, the options with their choices, the request flags, the patterns."""

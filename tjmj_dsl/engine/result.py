@@ -3,6 +3,7 @@ plan, the decomposition with what each hun stood for, and the result mapping."""
 
 from __future__ import annotations
 
+import json as _json
 from typing import Any, NamedTuple
 
 from ..tiles import NAMES  # tjmj:inline-drop
@@ -81,36 +82,86 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _group_display(g: tuple) -> tuple:  # type: ignore[type-arg]
+def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
     """A group whose tiles are its faces (no hun standing in it for another
-    tile), for people: (meld, declared, concealed, face names, hun flags, winning slot, text)."""
-    faces = tuple(NAMES[f] for f in g[1])
+    tile) as an answer shows it: declared melds in [ ] (exposed) or ( )
+    (concealed kong), * after the winning tile."""
+    faces = [NAMES[f] for f in g[1]]
     text = " ".join(f + ("*" if s == g[5] else "") for s, f in enumerate(faces))
     if g[3]:
         text = f"({text})" if g[4] else f"[{text}]"
-    return (GROUP_KIND_NAMES[g[0]], g[3], g[4], faces, tuple(g[2]), g[5] if g[5] >= 0 else None, text)
+    return {"meld": GROUP_KIND_NAMES[g[0]], "declared": g[3], "concealed": g[4], "faces": faces,
+            "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
+
+
+def _shown(rules: Any, g: tuple) -> tuple:  # type: ignore[type-arg]
+    """(g, _group_shown(g) with None for its lists, its faces, its hun flags,
+    its JSON text), worked out once per group object: the search hands out
+    the groups of its tables, the same objects hand after hand, so the cache
+    is keyed by identity (no hashing of nested tuples) and holds the group
+    (its id cannot be reused while it is cached). No list inside: the
+    garbage collector stops tracking the entries."""
+    cache = rules.group_display
+    d = cache.get(id(g))
+    if d is None:
+        s = _group_shown(g)
+        d = (g, _without_lists(s), tuple(s["faces"]), tuple(s["huns"]),
+             _json.dumps(s, ensure_ascii=False))
+        if not g[3]:  # a declared meld is made anew for each request: not worth keeping
+            if len(cache) > 20_000:
+                cache.clear()
+            cache[id(g)] = d
+    return d
+
+
+def _without_lists(d: dict) -> dict:  # type: ignore[type-arg]
+    """d with None for each list (the copies made from it get lists of their
+    own): a dict holding only strings, numbers, booleans and None is never
+    tracked by the garbage collector."""
+    return {k: None if v.__class__ is list else v for k, v in d.items()}
+
+
+def _display_groups(h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
+    """The groups in the order an answer lists them: declared melds first, the pair last."""
+    return list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
 
 
 def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
     """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong). Groups whose tiles are their
-    faces are worked out once per group (rules.group_display)."""
-    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
-    if not h.huns or not any(g[6] and not g[3] for g in groups):
-        cache = rules.group_display
-        out = []
-        for g in groups:
-            d = cache.get(g)
-            if d is None:
-                if len(cache) > 50_000:
-                    cache.clear()
-                d = cache[g] = _group_display(g)
-            out.append({"meld": d[0], "declared": d[1], "concealed": d[2], "faces": list(d[3]), "tiles": list(d[3]),
-                        "huns": list(d[4]), "winning_slot": d[5], "text": d[6]})
-        return out
-    return _decomposition_with_huns(h, groups)
+    melds in [ ] (exposed) or ( ) (concealed kong)."""
+    if h.huns and any(g[6] for g in concealed_groups):
+        return _decomposition_with_huns(h, _display_groups(h, concealed_groups))
+    get = rules.group_display.get
+    out: list = []  # type: ignore[type-arg]
+    pairs: list = []  # type: ignore[type-arg]
+    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
+        d = get(id(g)) or _shown(rules, g)
+        x = d[1].copy()  # a copy of the group's fields, with lists of its own
+        x["faces"] = [*d[2]]
+        x["tiles"] = [*d[2]]
+        x["huns"] = [*d[3]]
+        (pairs if g[0] == PAIR else out).append(x)
+    return out + pairs
+
+
+def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
+    """_decomposition as JSON text (the array's items)."""
+    if h.huns and any(g[6] for g in concealed_groups):
+        return ", ".join([_json.dumps(d, ensure_ascii=False)
+                          for d in _decomposition_with_huns(h, _display_groups(h, concealed_groups))])
+    get = rules.group_display.get
+    out = []
+    pair = ""
+    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
+        d = get(id(g)) or _shown(rules, g)
+        if g[0] == PAIR:
+            pair = d[4]
+        else:
+            out.append(d[4])
+    out.append(pair)
+    return ", ".join(out)
 
 
 def _decomposition_with_huns(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
@@ -221,21 +272,68 @@ def rule_error(rules: Any, rule_id: str) -> dict:  # type: ignore[type-arg]
     return {"code": rule_id, "message": rules.request_messages[rule_id], "field": None}
 
 
-def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    """The score answer of hand h (the one the best reading was found for)."""
+def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type-arg]
+    """The score answer of hand h and its best reading, rules, id and the
+    decomposition left empty: the one place its fields and their order are
+    written (_answer_kit turns it into what each answer is made from)."""
     if best is None:
-        return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
+        return {"contract": CONTRACT, "rules": None, "id": None, "win": False, "fan": 0, "total": 0,
                 "patterns": [], "names": [], "formula": "", "winning_tile": NAMES[h.t],
                 "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": [],
                 "reason": "no_winning_shape", "message": "these 14 tiles make no 4 melds and a pair"}
     c = claim_of(rules, best, h)
     shown = claim_display(rules, best[2])
-    res = {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": c.win, "fan": c.fan,
-           "total": c.total, "patterns": list(c.patterns), "names": list(shown[4]), "formula": shown[0],
-           "winning_tile": NAMES[h.t], "hun_kinds": list(rules.hun_names[h.indicator])}
-    if display:
-        res["decomposition"] = _decomposition(rules, h, groups)
+    res = {"contract": CONTRACT, "rules": None, "id": None, "win": c.win, "fan": c.fan, "total": c.total,
+           "patterns": list(c.patterns), "names": list(shown[4]), "formula": shown[0], "winning_tile": NAMES[h.t],
+           "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": []}
     if c.reason:
         res["reason"] = c.reason
         res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     return res
+
+
+def _answer_kit(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
+    """What the answers for one claim, total, winning tile and indicator are
+    made from, worked out once: (_answer_fields without its lists, its
+    patterns, names and hun kinds, the JSON text from after the id to the
+    decomposition's items, the text after them)."""
+    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
+    kit = rules.answer_kits.get(key)
+    if kit is None:
+        res = _answer_fields(rules, h, best)
+        before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
+        after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
+        kit = (_without_lists(res),
+               tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
+               ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
+               "]" + (", " + after if after else "") + "}")
+        if len(rules.answer_kits) > 100_000:
+            rules.answer_kits.clear()
+        rules.answer_kits[key] = kit
+    return kit
+
+
+def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
+    """The score answer of hand h (the one the best reading was found for): a
+    copy of its kit's fields, each list its own."""
+    kit = _answer_kit(rules, h, best)
+    res = kit[0].copy()
+    res["rules"] = rules_info(rules)
+    res["id"] = req_id
+    res["patterns"] = [*kit[1]]
+    res["names"] = [*kit[2]]
+    res["hun_kinds"] = [*kit[3]]
+    res["decomposition"] = _decomposition(rules, h, groups) if best is not None else []
+    return res
+
+
+def _result_text(rules: Any, id_text: str, h: Hand, best: Any, groups: Any) -> str:
+    """_result as one line of JSON, the same text json.dumps writes for it,
+    made of pieces worked out once (the head up to the id, the kit's texts,
+    each group's text); id_text is the id's JSON text."""
+    kit = _answer_kit(rules, h, best)
+    head = rules.text_head
+    if head is None:
+        head = rules.text_head = ('{"contract": ' + _json.dumps(CONTRACT) + ', "rules": '
+                                  + _json.dumps(rules_info(rules), ensure_ascii=False) + ', "id": ')
+    return head + id_text + kit[4] + (_decomposition_text(rules, h, groups) if best is not None else "") + kit[5]

@@ -28,13 +28,15 @@ runtime, into the standalone scorer.
 
 from __future__ import annotations
 
+import json as _json
+import os
 from typing import Any
 
 from ..tiles import _COMPACT, NAMES, TileError, parse_tiles  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
 from .request import _ONE_TILE, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
-from .result import (Claim, _result, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
+from .result import (Claim, _result, _result_text, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
                      waits_refusal)  # tjmj:inline-drop
 from .search import shape_by_parts  # tjmj:inline-drop
 
@@ -82,12 +84,12 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
-def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
-    """score_request for the common request: the contract's own fields in
-    canonical form (concealed a string, draw and indicator tile names, no
-    declared melds, flags true/false/null), a hand of the right size. The
-    same answer as the full path, which takes every other request (None here)
-    and says what is wrong with a bad one."""
+def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg]
+    """The hand of a plain request: the contract's own fields in canonical
+    form (concealed a string, draw and indicator tile names, no declared
+    melds, flags true/false/null), a hand of the right size. None for every
+    other request: the full parser takes it (and says what is wrong with a
+    bad one), so both read a request alike."""
     if not data.keys() <= rules.plain_keys:
         return None
     c, d, i, m = data.get("concealed"), data.get("draw"), data.get("indicator"), data.get("melds")
@@ -117,11 +119,43 @@ def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-ar
     h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
     if h.counts.translate(None, rules.allowed_counts):
         return None  # a kind held too often: the full path says so
+    return h
+
+
+def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
+    """score_request for a plain request (_plain_hand), None for any other."""
+    h = _plain_hand(rules, data)
+    if h is None:
+        return None
     errs = rules.request_errors(h)
     if errs:
         return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
     return _result(rules, data.get("id"), best_h, best, groups)
+
+
+def score_text(rules: Any, data: Any) -> str | None:
+    """The answer to a plain score request as one line of JSON, the same text
+    dumps_answer(score_request(rules, data)) writes, without building the
+    mapping (what a batch or a service sends on). None for any other request
+    (and for a request a rule refuses): answer those by score_request."""
+    if data.__class__ is not dict:
+        return None
+    h = _plain_hand(rules, data)
+    if h is None or rules.request_errors(h):
+        return None
+    req_id = data.get("id")
+    if req_id is None:
+        id_text = "null"
+    elif req_id.__class__ is int:
+        id_text = int.__repr__(req_id)  # as json writes an int
+    else:
+        try:
+            id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
+        except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
+            return None
+    best, groups, best_h = best_claim(rules, h)
+    return _result_text(rules, id_text, best_h, best, groups)
 
 
 def prepare(rules: Any) -> None:
@@ -135,7 +169,9 @@ def prepare(rules: Any) -> None:
     rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
-    rules.group_display = {}  # a group whose tiles are its faces → how an answer shows it
+    rules.group_display = {}  # id of a group whose tiles are its faces → how an answer shows it
+    rules.answer_kits = {}  # (claim, total, t, indicator) → what an answer is made from (result._answer_kit)
+    rules.text_head = None  # the answer's text up to its id
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
@@ -163,14 +199,14 @@ def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     return best, best_groups, best_h
 
 
-def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
+def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
     assert req.draw is not None
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
     if errs:
         return refusal(rules, req.id, rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
-    return _result(rules, req.id, best_h, best, groups, display)
+    return _result(rules, req.id, best_h, best, groups)
 
 
 _NO_FLAGS: frozenset[str] = frozenset()
@@ -282,21 +318,57 @@ class NotUtf8(str):
     pos = 0
 
 
+def _decoded(b: bytes) -> str:
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        bad = NotUtf8("")
+        bad.pos = e.start
+        return bad
+
+
 def decode_lines(raw: Any) -> Any:
     """Byte lines → text lines, each decoded on its own: a line that is not
     UTF-8 becomes a NotUtf8 marker (one refusal), not the end of the batch."""
     for b in raw:
-        try:
-            yield b.decode("utf-8")
-        except UnicodeDecodeError as e:
-            bad = NotUtf8("")
-            bad.pos = e.start
-            yield bad
+        yield _decoded(b)
+
+
+def fd_lines(fd: int, before_wait: Any, size: int = 1 << 16) -> Any:
+    """The lines of a file descriptor (each decoded on its own, as
+    decode_lines), read a chunk at a time: os.read returns what is there and
+    waits only when nothing is. before_wait() is called before each read,
+    so whatever was answered so far is written out before the reader may
+    wait (a program that writes a line and waits for its answer gets it)
+    while a batch is answered chunk by chunk, not one write per line."""
+    pieces: list[bytes] = []  # a line not ended yet (one chunk or many)
+    while True:
+        before_wait()
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        nl = chunk.find(b"\n")
+        if nl < 0:
+            pieces.append(chunk)
+            continue
+        start = 0
+        if pieces:
+            pieces.append(chunk[:nl])
+            yield _decoded(b"".join(pieces))
+            pieces = []
+            start = nl + 1
+        lines = chunk[start:].split(b"\n")
+        last = lines.pop()
+        for b in lines:
+            yield _decoded(b)
+        if last:
+            pieces.append(last)
+    if pieces:
+        yield _decoded(b"".join(pieces))
 
 
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is not strict JSON."""
-    import json as _json
     try:
         return _json.loads(text), None
     except ValueError as e:
@@ -305,12 +377,10 @@ def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
         return None, {"code": "not_json", "message": "not JSON this scorer reads: nested too deeply", "field": None}
 
 
-def dumps_answer(answer: Any) -> str:
-    """An answer as one line of strict JSON: non-ASCII as is, but a lone
-    surrogate (a request may carry one in an escape) as its \\u escape, as
-    JavaScript's JSON.stringify writes it, so the line is valid UTF-8."""
-    import json as _json
-    text = _json.dumps(answer, ensure_ascii=False, allow_nan=False)
+def _safe_text(text: str) -> str:
+    """JSON text with each lone surrogate (a request may carry one in an
+    escape) as its \\u escape, as JavaScript's JSON.stringify writes it, so
+    the text is valid UTF-8."""
     if text.isascii():
         return text
     try:
@@ -318,6 +388,13 @@ def dumps_answer(answer: Any) -> str:
         return text
     except UnicodeEncodeError:
         return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+def dumps_answer(answer: Any) -> str:
+    """An answer as one line of strict JSON: non-ASCII as is, a lone
+    surrogate as its \\u escape (_safe_text). Raises ValueError for NaN or
+    Infinity (in an id: strict JSON has no text for them)."""
+    return _safe_text(_json.dumps(answer, ensure_ascii=False, allow_nan=False))
 
 
 UNWRITABLE_ID = {"code": "bad_value", "message": "id: NaN and Infinity have no JSON text, so no answer could "
@@ -333,24 +410,72 @@ def answer_one(data: Any, answer: Any, refuse: Any) -> Any:
                       {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
 
 
-def jsonl(lines: Any, answer: Any, refuse: Any) -> Any:
+def jsonl(lines: Any, answer: Any, refuse: Any, text: Any = None) -> Any:
     """The batch contract: one JSON request per line in, one JSON answer per
     line out, same order; blank lines are skipped. A bad line gets a refusal
     and the batch goes on. `answer(request_mapping)` returns the answer
-    mapping; `refuse(id, error)` the refusal in the shape this batch answers in."""
+    mapping; `refuse(id, error)` the refusal in the shape this batch answers
+    in; `text(request_mapping)`, if given, the answer's line itself when it
+    can write it faster (score_text), else None."""
     for line in lines:
         if isinstance(line, NotUtf8):
             yield dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
                                              "field": None, "position": line.pos}))
             continue
-        text = line.strip()
-        if not text:
+        text_in = line.strip()
+        if not text_in:
             continue
-        data, err = loads_request(text)
+        data, err = loads_request(text_in)
         if err is not None:
             yield dumps_answer(refuse(None, err))
             continue
+        if text is not None:
+            try:
+                out = text(data)
+            except Exception:  # noqa: BLE001  (the mapping's path answers, and says what failed)
+                out = None
+            if out is not None:
+                yield out
+                continue
         try:
             yield dumps_answer(answer_one(data, answer, refuse))
         except ValueError:  # NaN or Infinity in the id: strict JSON has no text for them
             yield dumps_answer(refuse(None, UNWRITABLE_ID))
+
+
+def run_jsonl(stdin: Any, stdout: Any, answer: Any, refuse: Any, text: Any = None) -> None:
+    """jsonl over a process's standard input and output: read a chunk at a
+    time from the descriptor when there is one (fd_lines: answers written out
+    before each wait for input), else line by line, each answer flushed."""
+    raw = getattr(stdin, "buffer", None)
+    try:
+        fd = raw.fileno() if raw is not None else None
+    except (OSError, ValueError, AttributeError):  # io objects without a descriptor
+        fd = None
+    if fd is not None:  # a process serving a stream: what exists now (the rules, the scorer) lives as long as it
+        settle_collector()
+    lines = fd_lines(fd, stdout.flush) if fd is not None else (stdin if raw is None else decode_lines(raw))
+    write = stdout.write
+    for out in jsonl(lines, answer, refuse, text):
+        write(out)
+        write("\n")
+        if fd is None:
+            stdout.flush()
+    stdout.flush()
+
+
+def settle_collector() -> None:
+    """After building what lives as long as the process (compiled rules, a
+    scorer's code and tables): collect once, then move every object alive to
+    the garbage collector's permanent generation, so that no later
+    collection walks them again. A full collection over them costs tens of
+    milliseconds and lands on whichever request is running; the tables the
+    scorer builds while scoring are tuples of ints and strings, which the
+    collector stops tracking by itself. What was frozen before is first
+    unfrozen, so a scorer dropped since (a service keeps a bounded number)
+    is collected; what is frozen and becomes garbage later waits for the
+    next call."""
+    import gc
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()

@@ -413,7 +413,10 @@ def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
 def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, lo: int) -> tuple:  # type: ignore[type-arg]
     """The groups that can hold the lowest natural kind k, whatever the hand:
     (group, its natural tiles packed 3 bits per kind from lo, how many, huns,
-    is pair, its variants with a hun t, {natural t: its variants with t})."""
+    is pair, its variants with a hun t, ((natural t, its variants with t), ...)).
+    Tuples all through: the garbage collector stops tracking them (a dict
+    inside would keep every tuple holding it tracked, and walked by each
+    full collection)."""
     key = (k, c, has1, has2, wild, chow)
     got = _RAW.get(key)
     if got is None:
@@ -421,7 +424,7 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, 
         near[k], near[k + 1], near[k + 2] = c, has1, has2
         got = _RAW[key] = tuple(
             (g, sum(1 << 3 * (x - lo) for x in nat), len(nat), huns, is_pair, tuple(_with_t(g, -1, True)),
-             {f: tuple(_with_t(g, f, False)) for f in set(g[1])})
+             tuple((f, tuple(_with_t(g, f, False))) for f in sorted(set(g[1]))))
             for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, 1, 1, chow))
     return got
 
@@ -583,7 +586,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         if got is None:
             out = []
             for dkey, variants, items in base[1]:
-                with_t = variants_of(gt for it in items for gt in (it[5] if t_hun else it[6].get(t, ())))
+                with_t = variants_of(gt for it in items
+                                     for gt in (it[5] if t_hun else next((v for f, v in it[6] if f == t), ())))
                 out.append(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),))
             got = _OPTS[key] = tuple(out)
         return got

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 from typing import Any, NamedTuple
+import json as _json
+import os
 import re
 
 
@@ -1167,7 +1169,10 @@ def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
 def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, lo: int) -> tuple:  # type: ignore[type-arg]
     """The groups that can hold the lowest natural kind k, whatever the hand:
     (group, its natural tiles packed 3 bits per kind from lo, how many, huns,
-    is pair, its variants with a hun t, {natural t: its variants with t})."""
+    is pair, its variants with a hun t, ((natural t, its variants with t), ...)).
+    Tuples all through: the garbage collector stops tracking them (a dict
+    inside would keep every tuple holding it tracked, and walked by each
+    full collection)."""
     key = (k, c, has1, has2, wild, chow)
     got = _RAW.get(key)
     if got is None:
@@ -1175,7 +1180,7 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, 
         near[k], near[k + 1], near[k + 2] = c, has1, has2
         got = _RAW[key] = tuple(
             (g, sum(1 << 3 * (x - lo) for x in nat), len(nat), huns, is_pair, tuple(_with_t(g, -1, True)),
-             {f: tuple(_with_t(g, f, False)) for f in set(g[1])})
+             tuple((f, tuple(_with_t(g, f, False))) for f in sorted(set(g[1]))))
             for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, 1, 1, chow))
     return got
 
@@ -1337,7 +1342,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         if got is None:
             out = []
             for dkey, variants, items in base[1]:
-                with_t = variants_of(gt for it in items for gt in (it[5] if t_hun else it[6].get(t, ())))
+                with_t = variants_of(gt for it in items
+                                     for gt in (it[5] if t_hun else next((v for f, v in it[6] if f == t), ())))
                 out.append(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),))
             got = _OPTS[key] = tuple(out)
         return got
@@ -1727,36 +1733,86 @@ def _claimed_by_kind(rules: Any, mask: int) -> dict:  # type: ignore[type-arg]
     return by_kind
 
 
-def _group_display(g: tuple) -> tuple:  # type: ignore[type-arg]
+def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
     """A group whose tiles are its faces (no hun standing in it for another
-    tile), for people: (meld, declared, concealed, face names, hun flags, winning slot, text)."""
-    faces = tuple(NAMES[f] for f in g[1])
+    tile) as an answer shows it: declared melds in [ ] (exposed) or ( )
+    (concealed kong), * after the winning tile."""
+    faces = [NAMES[f] for f in g[1]]
     text = " ".join(f + ("*" if s == g[5] else "") for s, f in enumerate(faces))
     if g[3]:
         text = f"({text})" if g[4] else f"[{text}]"
-    return (GROUP_KIND_NAMES[g[0]], g[3], g[4], faces, tuple(g[2]), g[5] if g[5] >= 0 else None, text)
+    return {"meld": GROUP_KIND_NAMES[g[0]], "declared": g[3], "concealed": g[4], "faces": faces,
+            "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
+
+
+def _shown(rules: Any, g: tuple) -> tuple:  # type: ignore[type-arg]
+    """(g, _group_shown(g) with None for its lists, its faces, its hun flags,
+    its JSON text), worked out once per group object: the search hands out
+    the groups of its tables, the same objects hand after hand, so the cache
+    is keyed by identity (no hashing of nested tuples) and holds the group
+    (its id cannot be reused while it is cached). No list inside: the
+    garbage collector stops tracking the entries."""
+    cache = rules.group_display
+    d = cache.get(id(g))
+    if d is None:
+        s = _group_shown(g)
+        d = (g, _without_lists(s), tuple(s["faces"]), tuple(s["huns"]),
+             _json.dumps(s, ensure_ascii=False))
+        if not g[3]:  # a declared meld is made anew for each request: not worth keeping
+            if len(cache) > 20_000:
+                cache.clear()
+            cache[id(g)] = d
+    return d
+
+
+def _without_lists(d: dict) -> dict:  # type: ignore[type-arg]
+    """d with None for each list (the copies made from it get lists of their
+    own): a dict holding only strings, numbers, booleans and None is never
+    tracked by the garbage collector."""
+    return {k: None if v.__class__ is list else v for k, v in d.items()}
+
+
+def _display_groups(h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
+    """The groups in the order an answer lists them: declared melds first, the pair last."""
+    return list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
 
 
 def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type: ignore[type-arg]
     """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong). Groups whose tiles are their
-    faces are worked out once per group (rules.group_display)."""
-    groups = list(h.declared) + [g for g in concealed_groups if g[0] != PAIR] + [g for g in concealed_groups if g[0] == PAIR]
-    if not h.huns or not any(g[6] and not g[3] for g in groups):
-        cache = rules.group_display
-        out = []
-        for g in groups:
-            d = cache.get(g)
-            if d is None:
-                if len(cache) > 50_000:
-                    cache.clear()
-                d = cache[g] = _group_display(g)
-            out.append({"meld": d[0], "declared": d[1], "concealed": d[2], "faces": list(d[3]), "tiles": list(d[3]),
-                        "huns": list(d[4]), "winning_slot": d[5], "text": d[6]})
-        return out
-    return _decomposition_with_huns(h, groups)
+    melds in [ ] (exposed) or ( ) (concealed kong)."""
+    if h.huns and any(g[6] for g in concealed_groups):
+        return _decomposition_with_huns(h, _display_groups(h, concealed_groups))
+    get = rules.group_display.get
+    out: list = []  # type: ignore[type-arg]
+    pairs: list = []  # type: ignore[type-arg]
+    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
+        d = get(id(g)) or _shown(rules, g)
+        x = d[1].copy()  # a copy of the group's fields, with lists of its own
+        x["faces"] = [*d[2]]
+        x["tiles"] = [*d[2]]
+        x["huns"] = [*d[3]]
+        (pairs if g[0] == PAIR else out).append(x)
+    return out + pairs
+
+
+def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
+    """_decomposition as JSON text (the array's items)."""
+    if h.huns and any(g[6] for g in concealed_groups):
+        return ", ".join([_json.dumps(d, ensure_ascii=False)
+                          for d in _decomposition_with_huns(h, _display_groups(h, concealed_groups))])
+    get = rules.group_display.get
+    out = []
+    pair = ""
+    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
+        d = get(id(g)) or _shown(rules, g)
+        if g[0] == PAIR:
+            pair = d[4]
+        else:
+            out.append(d[4])
+    out.append(pair)
+    return ", ".join(out)
 
 
 def _decomposition_with_huns(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
@@ -1867,24 +1923,71 @@ def rule_error(rules: Any, rule_id: str) -> dict:  # type: ignore[type-arg]
     return {"code": rule_id, "message": rules.request_messages[rule_id], "field": None}
 
 
-def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any, display: bool = True) -> dict:  # type: ignore[type-arg]
-    """The score answer of hand h (the one the best reading was found for)."""
+def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type-arg]
+    """The score answer of hand h and its best reading, rules, id and the
+    decomposition left empty: the one place its fields and their order are
+    written (_answer_kit turns it into what each answer is made from)."""
     if best is None:
-        return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
+        return {"contract": CONTRACT, "rules": None, "id": None, "win": False, "fan": 0, "total": 0,
                 "patterns": [], "names": [], "formula": "", "winning_tile": NAMES[h.t],
                 "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": [],
                 "reason": "no_winning_shape", "message": "these 14 tiles make no 4 melds and a pair"}
     c = claim_of(rules, best, h)
     shown = claim_display(rules, best[2])
-    res = {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": c.win, "fan": c.fan,
-           "total": c.total, "patterns": list(c.patterns), "names": list(shown[4]), "formula": shown[0],
-           "winning_tile": NAMES[h.t], "hun_kinds": list(rules.hun_names[h.indicator])}
-    if display:
-        res["decomposition"] = _decomposition(rules, h, groups)
+    res = {"contract": CONTRACT, "rules": None, "id": None, "win": c.win, "fan": c.fan, "total": c.total,
+           "patterns": list(c.patterns), "names": list(shown[4]), "formula": shown[0], "winning_tile": NAMES[h.t],
+           "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": []}
     if c.reason:
         res["reason"] = c.reason
         res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
     return res
+
+
+def _answer_kit(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
+    """What the answers for one claim, total, winning tile and indicator are
+    made from, worked out once: (_answer_fields without its lists, its
+    patterns, names and hun kinds, the JSON text from after the id to the
+    decomposition's items, the text after them)."""
+    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
+    kit = rules.answer_kits.get(key)
+    if kit is None:
+        res = _answer_fields(rules, h, best)
+        before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
+        after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
+        kit = (_without_lists(res),
+               tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
+               ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
+               "]" + (", " + after if after else "") + "}")
+        if len(rules.answer_kits) > 100_000:
+            rules.answer_kits.clear()
+        rules.answer_kits[key] = kit
+    return kit
+
+
+def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
+    """The score answer of hand h (the one the best reading was found for): a
+    copy of its kit's fields, each list its own."""
+    kit = _answer_kit(rules, h, best)
+    res = kit[0].copy()
+    res["rules"] = rules_info(rules)
+    res["id"] = req_id
+    res["patterns"] = [*kit[1]]
+    res["names"] = [*kit[2]]
+    res["hun_kinds"] = [*kit[3]]
+    res["decomposition"] = _decomposition(rules, h, groups) if best is not None else []
+    return res
+
+
+def _result_text(rules: Any, id_text: str, h: Hand, best: Any, groups: Any) -> str:
+    """_result as one line of JSON, the same text json.dumps writes for it,
+    made of pieces worked out once (the head up to the id, the kit's texts,
+    each group's text); id_text is the id's JSON text."""
+    kit = _answer_kit(rules, h, best)
+    head = rules.text_head
+    if head is None:
+        head = rules.text_head = ('{"contract": ' + _json.dumps(CONTRACT) + ', "rules": '
+                                  + _json.dumps(rules_info(rules), ensure_ascii=False) + ', "id": ')
+    return head + id_text + kit[4] + (_decomposition_text(rules, h, groups) if best is not None else "") + kit[5]
 
 # ---- inlined from tjmj_dsl/engine/runtime.py ----
 """The entry points: a request in, a result out (and the JSONL batch).
@@ -1962,12 +2065,12 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
-def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
-    """score_request for the common request: the contract's own fields in
-    canonical form (concealed a string, draw and indicator tile names, no
-    declared melds, flags true/false/null), a hand of the right size. The
-    same answer as the full path, which takes every other request (None here)
-    and says what is wrong with a bad one."""
+def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg]
+    """The hand of a plain request: the contract's own fields in canonical
+    form (concealed a string, draw and indicator tile names, no declared
+    melds, flags true/false/null), a hand of the right size. None for every
+    other request: the full parser takes it (and says what is wrong with a
+    bad one), so both read a request alike."""
     if not data.keys() <= rules.plain_keys:
         return None
     c, d, i, m = data.get("concealed"), data.get("draw"), data.get("indicator"), data.get("melds")
@@ -1997,11 +2100,43 @@ def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-ar
     h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
     if h.counts.translate(None, rules.allowed_counts):
         return None  # a kind held too often: the full path says so
+    return h
+
+
+def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
+    """score_request for a plain request (_plain_hand), None for any other."""
+    h = _plain_hand(rules, data)
+    if h is None:
+        return None
     errs = rules.request_errors(h)
     if errs:
         return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
     return _result(rules, data.get("id"), best_h, best, groups)
+
+
+def score_text(rules: Any, data: Any) -> str | None:
+    """The answer to a plain score request as one line of JSON, the same text
+    dumps_answer(score_request(rules, data)) writes, without building the
+    mapping (what a batch or a service sends on). None for any other request
+    (and for a request a rule refuses): answer those by score_request."""
+    if data.__class__ is not dict:
+        return None
+    h = _plain_hand(rules, data)
+    if h is None or rules.request_errors(h):
+        return None
+    req_id = data.get("id")
+    if req_id is None:
+        id_text = "null"
+    elif req_id.__class__ is int:
+        id_text = int.__repr__(req_id)  # as json writes an int
+    else:
+        try:
+            id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
+        except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
+            return None
+    best, groups, best_h = best_claim(rules, h)
+    return _result_text(rules, id_text, best_h, best, groups)
 
 
 def prepare(rules: Any) -> None:
@@ -2015,7 +2150,9 @@ def prepare(rules: Any) -> None:
     rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
-    rules.group_display = {}  # a group whose tiles are its faces → how an answer shows it
+    rules.group_display = {}  # id of a group whose tiles are its faces → how an answer shows it
+    rules.answer_kits = {}  # (claim, total, t, indicator) → what an answer is made from (result._answer_kit)
+    rules.text_head = None  # the answer's text up to its id
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
@@ -2043,14 +2180,14 @@ def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     return best, best_groups, best_h
 
 
-def score_parsed(rules: Any, req: Request, display: bool = True) -> dict:  # type: ignore[type-arg]
+def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
     assert req.draw is not None
     h = make_hand(rules, req, req.draw)
     errs = rules.request_errors(h)
     if errs:
         return refusal(rules, req.id, rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
-    return _result(rules, req.id, best_h, best, groups, display)
+    return _result(rules, req.id, best_h, best, groups)
 
 
 _NO_FLAGS: frozenset[str] = frozenset()
@@ -2162,21 +2299,57 @@ class NotUtf8(str):
     pos = 0
 
 
+def _decoded(b: bytes) -> str:
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        bad = NotUtf8("")
+        bad.pos = e.start
+        return bad
+
+
 def decode_lines(raw: Any) -> Any:
     """Byte lines → text lines, each decoded on its own: a line that is not
     UTF-8 becomes a NotUtf8 marker (one refusal), not the end of the batch."""
     for b in raw:
-        try:
-            yield b.decode("utf-8")
-        except UnicodeDecodeError as e:
-            bad = NotUtf8("")
-            bad.pos = e.start
-            yield bad
+        yield _decoded(b)
+
+
+def fd_lines(fd: int, before_wait: Any, size: int = 1 << 16) -> Any:
+    """The lines of a file descriptor (each decoded on its own, as
+    decode_lines), read a chunk at a time: os.read returns what is there and
+    waits only when nothing is. before_wait() is called before each read,
+    so whatever was answered so far is written out before the reader may
+    wait (a program that writes a line and waits for its answer gets it)
+    while a batch is answered chunk by chunk, not one write per line."""
+    pieces: list[bytes] = []  # a line not ended yet (one chunk or many)
+    while True:
+        before_wait()
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        nl = chunk.find(b"\n")
+        if nl < 0:
+            pieces.append(chunk)
+            continue
+        start = 0
+        if pieces:
+            pieces.append(chunk[:nl])
+            yield _decoded(b"".join(pieces))
+            pieces = []
+            start = nl + 1
+        lines = chunk[start:].split(b"\n")
+        last = lines.pop()
+        for b in lines:
+            yield _decoded(b)
+        if last:
+            pieces.append(last)
+    if pieces:
+        yield _decoded(b"".join(pieces))
 
 
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is not strict JSON."""
-    import json as _json
     try:
         return _json.loads(text), None
     except ValueError as e:
@@ -2185,12 +2358,10 @@ def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
         return None, {"code": "not_json", "message": "not JSON this scorer reads: nested too deeply", "field": None}
 
 
-def dumps_answer(answer: Any) -> str:
-    """An answer as one line of strict JSON: non-ASCII as is, but a lone
-    surrogate (a request may carry one in an escape) as its \\u escape, as
-    JavaScript's JSON.stringify writes it, so the line is valid UTF-8."""
-    import json as _json
-    text = _json.dumps(answer, ensure_ascii=False, allow_nan=False)
+def _safe_text(text: str) -> str:
+    """JSON text with each lone surrogate (a request may carry one in an
+    escape) as its \\u escape, as JavaScript's JSON.stringify writes it, so
+    the text is valid UTF-8."""
     if text.isascii():
         return text
     try:
@@ -2198,6 +2369,13 @@ def dumps_answer(answer: Any) -> str:
         return text
     except UnicodeEncodeError:
         return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+def dumps_answer(answer: Any) -> str:
+    """An answer as one line of strict JSON: non-ASCII as is, a lone
+    surrogate as its \\u escape (_safe_text). Raises ValueError for NaN or
+    Infinity (in an id: strict JSON has no text for them)."""
+    return _safe_text(_json.dumps(answer, ensure_ascii=False, allow_nan=False))
 
 
 UNWRITABLE_ID = {"code": "bad_value", "message": "id: NaN and Infinity have no JSON text, so no answer could "
@@ -2213,27 +2391,75 @@ def answer_one(data: Any, answer: Any, refuse: Any) -> Any:
                       {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
 
 
-def jsonl(lines: Any, answer: Any, refuse: Any) -> Any:
+def jsonl(lines: Any, answer: Any, refuse: Any, text: Any = None) -> Any:
     """The batch contract: one JSON request per line in, one JSON answer per
     line out, same order; blank lines are skipped. A bad line gets a refusal
     and the batch goes on. `answer(request_mapping)` returns the answer
-    mapping; `refuse(id, error)` the refusal in the shape this batch answers in."""
+    mapping; `refuse(id, error)` the refusal in the shape this batch answers
+    in; `text(request_mapping)`, if given, the answer's line itself when it
+    can write it faster (score_text), else None."""
     for line in lines:
         if isinstance(line, NotUtf8):
             yield dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
                                              "field": None, "position": line.pos}))
             continue
-        text = line.strip()
-        if not text:
+        text_in = line.strip()
+        if not text_in:
             continue
-        data, err = loads_request(text)
+        data, err = loads_request(text_in)
         if err is not None:
             yield dumps_answer(refuse(None, err))
             continue
+        if text is not None:
+            try:
+                out = text(data)
+            except Exception:  # noqa: BLE001  (the mapping's path answers, and says what failed)
+                out = None
+            if out is not None:
+                yield out
+                continue
         try:
             yield dumps_answer(answer_one(data, answer, refuse))
         except ValueError:  # NaN or Infinity in the id: strict JSON has no text for them
             yield dumps_answer(refuse(None, UNWRITABLE_ID))
+
+
+def run_jsonl(stdin: Any, stdout: Any, answer: Any, refuse: Any, text: Any = None) -> None:
+    """jsonl over a process's standard input and output: read a chunk at a
+    time from the descriptor when there is one (fd_lines: answers written out
+    before each wait for input), else line by line, each answer flushed."""
+    raw = getattr(stdin, "buffer", None)
+    try:
+        fd = raw.fileno() if raw is not None else None
+    except (OSError, ValueError, AttributeError):  # io objects without a descriptor
+        fd = None
+    if fd is not None:  # a process serving a stream: what exists now (the rules, the scorer) lives as long as it
+        settle_collector()
+    lines = fd_lines(fd, stdout.flush) if fd is not None else (stdin if raw is None else decode_lines(raw))
+    write = stdout.write
+    for out in jsonl(lines, answer, refuse, text):
+        write(out)
+        write("\n")
+        if fd is None:
+            stdout.flush()
+    stdout.flush()
+
+
+def settle_collector() -> None:
+    """After building what lives as long as the process (compiled rules, a
+    scorer's code and tables): collect once, then move every object alive to
+    the garbage collector's permanent generation, so that no later
+    collection walks them again. A full collection over them costs tens of
+    milliseconds and lands on whichever request is running; the tables the
+    scorer builds while scoring are tuples of ints and strings, which the
+    collector stops tracking by itself. What was frozen before is first
+    unfrozen, so a scorer dropped since (a service keeps a bounded number)
+    is collected; what is frozen and becomes garbage later waits for the
+    next call."""
+    import gc
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 # ---- inlined from tjmj_dsl/engine/settle.py ----
 """Settlement at run time: an outcome mapping (what happened at the table) →
@@ -2946,6 +3172,5 @@ def settle(outcome: Any) -> dict:  # type: ignore[type-arg]
 
 if __name__ == "__main__":
     import sys
-    for _out in jsonl(sys.stdin, lambda r: waits(r) if isinstance(r, dict) and r.get("draw") is None else score(r),
-                      lambda i, e: refusal(RULES, i, e)):
-        print(_out)
+    run_jsonl(sys.stdin, sys.stdout, lambda r: waits(r) if isinstance(r, dict) and r.get("draw") is None else score(r),
+              lambda i, e: refusal(RULES, i, e), lambda r: score_text(RULES, r))
