@@ -98,6 +98,47 @@ def test_ten_thousand_random_requests_answer_alike() -> None:
     assert sum(1 for r in shown if sum(h for g in r["decomposition"] for h in g["huns"]) >= 6) > 100
 
 
+# score()/waits() called with plain objects, as JavaScript callers make them (JSON.parse's,
+# literals): the JSONL runner hands the module Maps, these take the module's other reading path
+PLAIN_CALLER = r"""
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+const m = await import(pathToFileURL(process.argv[1]).href);
+const plain = (x) => {
+  if (x instanceof Map) {
+    const o = {};
+    for (const [k, v] of x) Object.defineProperty(o, k, { value: plain(v), enumerable: true, writable: true, configurable: true });
+    return o;
+  }
+  return Array.isArray(x) ? x.map(plain) : x;
+};
+for await (const line of createInterface({ input: process.stdin })) {
+  const r = plain(m.parseJson(line));
+  const isObject = r !== null && typeof r === "object" && Object.getPrototypeOf(r) === Object.prototype;
+  process.stdout.write(m.toJson(isObject && (r.draw ?? null) === null ? m.waits(r) : m.score(r)) + "\n");
+}
+"""
+
+
+def test_plain_objects_answer_as_python() -> None:
+    """The same random requests as plain objects (not the runner's Maps) through score()/waits()."""
+    lines = []
+    for line in request_lines(99, 4000, list(PROFILES), OPTIONS):
+        try:
+            json.loads(line.decode("utf-8"))
+        except ValueError:
+            continue  # the runner's own refusals are tested above
+        lines.append(line)
+    data = b"\n".join(lines) + b"\n"
+    py = python_answers(os.path.join(GEN, "scorer.py"), data)
+    assert NODE is not None
+    out = subprocess.run([NODE, "--input-type=module", "-e", PLAIN_CALLER, os.path.join(GEN, "scorer.mjs")], input=data,
+                         capture_output=True, timeout=600, check=True)
+    assert_same(py, out.stdout.decode("utf-8").splitlines(), lines)
+    answers = [json.loads(a) for a in py]
+    assert sum(1 for r in answers if r.get("win")) > 800 and sum(1 for r in answers if r.get("error")) > 200
+
+
 @pytest.mark.parametrize("profile", ["seed-000-fan", "seed-000-coins"])
 def test_other_profiles_answer_alike(profile: str) -> None:
     run_both(PROFILES[profile], request_lines(7, 600, list(PROFILES), OPTIONS))

@@ -675,7 +675,7 @@ function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   checkTiles(req.concealed, req.melds, req.draw, copies);
   return req;
 }
-const NO_FLAGS = new Set();
+const NO_FLAGS = new Set(); // a request with no flag set (shared: never changed)
 
 /** A plain object's own keys, in their order (a generator: no array for the common case). */
 function* ownKeys(o) {
@@ -779,6 +779,7 @@ class Group {
     this.faceNames = faces.map((f) => NAMES[f]);
     this.smask = undefined; // its atom bits that read it alone (search.mjs)
     this.text = undefined; // its text when every tile is its own face (result.mjs)
+    this.cat = false; // not a concatenation of witnesses (search.mjs)
   }
 }
 
@@ -828,25 +829,64 @@ function wildGroups(chow) {
   return [melds, pairs];
 }
 
-/** The hand of 13 tiles `concealed` (before t), declared `melds` ({type, tile}), won on t.
- * Its fields are the hand-level names the rules read (snake_case, as in the rule file). */
+/** A hand as the rules read it. Its fields are the hand-level names the rules
+ * read (snake_case, as in the rule file); one class, so that every hand has the
+ * same shape and the code reading them stays monomorphic. */
+class Hand {
+  constructor(indicator, hk, suits, t, concealed, counts, kongDraw, flags) {
+    this.indicator = indicator;
+    this.hun_kinds = hk.kinds;
+    this.isHun = hk.isHun;
+    this.hunNames = hk.names;
+    this.hun_suit = SUIT_OF[indicator];
+    this.suits = suits;
+    this.t = t;
+    this.t_hun = hk.isHun[t] === 1;
+    this.concealed = concealed; // the 14 concealed tiles, t last
+    this.counts = counts; // by kind, the declared melds' tiles too
+    this.declared = [];
+    this.huns = 0;
+    this.kong_draw = kongDraw;
+    this.flags = flags;
+  }
+}
+
+/** The hand of 13 tiles `concealed` (before t), declared `melds` ({type, tile}), won on t. */
 function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
   const hk = rules.hunTable[indicator];
-  const h = {
-    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hunNames: hk.names, hun_suit: SUIT_OF[indicator], suits: rules.suits,
-    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: zeros34(), declared: [],
-    huns: 0, kong_draw: kongDraw, flags,
-  };
-  const counts = h.counts;
-  for (const k of h.concealed) counts[k] += 1;
+  const n = concealed.length;
+  const tiles = new Array(n + 1);
+  const counts = zeros34();
+  for (let i = 0; i < n; i++) {
+    const k = concealed[i];
+    tiles[i] = k;
+    counts[k] += 1;
+  }
+  tiles[n] = t;
+  counts[t] += 1;
+  const h = new Hand(indicator, hk, rules.suits, t, tiles, counts, kongDraw, flags);
   for (const m of melds) {
-    const n = m.type === "pung" ? 3 : 4;
-    counts[m.tile] += n;
+    const c = m.type === "pung" ? 3 : 4;
+    counts[m.tile] += c;
     const hun = hk.isHun[m.tile] === 1;
-    h.declared.push(makeGroup(n === 3 ? PUNG : KONG, new Array(n).fill(m.tile), new Array(n).fill(hun), true,
+    h.declared.push(makeGroup(c === 3 ? PUNG : KONG, new Array(c).fill(m.tile), new Array(c).fill(hun), true,
       m.type === "concealed_kong"));
   }
-  for (const k of hk.kinds) h.huns += counts[k];
+  const kinds = hk.kinds;
+  let huns = 0;
+  for (let i = 0; i < kinds.length; i++) huns += counts[kinds[i]];
+  h.huns = huns;
+  return h;
+}
+
+/** The hand of the plain request (no declared melds): its 14 tiles (t last) and their counts, made by the caller. */
+function plainHand(rules, tiles, counts, t, indicator, kongDraw, flags) {
+  const hk = rules.hunTable[indicator];
+  const h = new Hand(indicator, hk, rules.suits, t, tiles, counts, kongDraw, flags);
+  const kinds = hk.kinds;
+  let huns = 0;
+  for (let i = 0; i < kinds.length; i++) huns += counts[kinds[i]];
+  h.huns = huns;
   return h;
 }
 
@@ -855,7 +895,13 @@ function zeros34() {
 }
 
 /** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
-function withT(h, t) { return { ...h, t, t_hun: h.isHun[t] === 1 }; }
+function withT(h, t) {
+  const out = new Hand(h.indicator, { kinds: h.hun_kinds, isHun: h.isHun, names: h.hunNames }, h.suits, t, h.concealed,
+    h.counts, h.kong_draw, h.flags);
+  out.declared = h.declared;
+  out.huns = h.huns;
+  return out;
+}
 
 
 // ---- inlined from tjmj_dsl/engine_js/expr.mjs ----
@@ -941,20 +987,23 @@ const PARTS = [[0, 9], [9, 18], [18, 27], [27, 34]];
 const PART_OF = Array.from({ length: 34 }, (_, k) => (k < 27 ? (k / 9) | 0 : 3)); // kind → its part
 
 class Cat {
-  constructor(l, r) { this.l = l; this.r = r; }
+  constructor(l, r) { this.l = l; this.r = r; this.cat = true; }
 }
 /** The witness a + b. */
 function cat(a, b) { return a === null ? b : b === null ? a : new Cat(a, b); }
 /** A witness as the list of its groups. */
 function groupsOf(w) {
   const out = [];
-  const walk = (x) => {
-    if (x === null) return;
-    if (x instanceof Group) out.push(x);
-    else { walk(x.l); walk(x.r); }
-  };
-  walk(w);
+  if (w !== null) walkInto(w, out);
   return out;
+}
+
+function walkInto(x, out) {
+  while (x.cat === true) { // a Cat (a Group's `cat` is false)
+    walkInto(x.l, out);
+    x = x.r;
+  }
+  out.push(x);
 }
 
 const countsKey = (counts) => counts.join(",");
@@ -1376,9 +1425,56 @@ class BigAggMap {
   }
 }
 
+/** The atom bits a meld's mask and a pair's mask can hold at all: [melds, pairs]
+ * (Numbers), found by masking every group the search can make (each kind, face,
+ * hun slots and winning slot; the declared melds), the bits that read the hand
+ * context counted in both; null when group masks are BigInts. */
+function possibleBits(rules, h) {
+  if (rules.ctxBits === null || rules.ctxBits === undefined) return null;
+  let melds = rules.ctxBits, pairs = rules.ctxBits;
+  const slots = [2, 3, 3, 4]; // PAIR, CHOW, PUNG, KONG
+  for (let kind = PAIR; kind <= KONG; kind++) {
+    const n = slots[kind];
+    for (let k = 0; k < 34; k++) {
+      if (kind === CHOW && (k >= 27 || k % 9 > 6)) continue;
+      const faces = kind === CHOW ? [k, k + 1, k + 2] : new Array(n).fill(k);
+      for (let hm = 0; hm < 1 << n; hm++) {
+        const hunmask = faces.map((_, i) => ((hm >> i) & 1) === 1);
+        const same = hm === 0 || hm === (1 << n) - 1;
+        const ways = [];
+        if (kind !== KONG) for (let t = -1; t < n; t++) ways.push([false, true, t]); // concealed groups
+        if ((kind === PUNG || kind === KONG) && same) ways.push([true, true, -1], [true, false, -1]); // declared melds
+        for (const [declared, concealed, t] of ways) {
+          const m = rules.gmask(h, new Group(kind, faces, hunmask, declared, concealed, t, -1));
+          if (kind === PAIR) pairs |= m;
+          else melds |= m;
+        }
+      }
+    }
+  }
+  return [melds, pairs];
+}
+
+/** The positions of the set bits of a Number mask, lowest first. */
+function bitsOf(mask) {
+  const out = [];
+  for (let i = 0; i < 31; i++) if ((mask >>> i) & 1) out.push(i);
+  return out;
+}
+
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
- * 2**31, else a BigInt), the AND field kept when readsAnd. */
-function aggOps(nbits, readsAnd) {
+ * 2**31, else a BigInt), the AND field kept when readsAnd. `possible` ([melds,
+ * pairs] of possibleBits, or null): the bits a field can hold at all. When the
+ * fields cut to those bits fit in 30 bits, an aggregate is kept so, a small
+ * int: the bits no group can set are always 0, so dropping them changes
+ * neither OR, AND, the bit counts nor the order of aggregates (Python's,
+ * which keeps them); else the full layout, in a Number up to 52 bits. */
+function aggOps(nbits, readsAnd, possible = null) {
+  if (possible !== null) {
+    const mBits = bitsOf(possible[0]), pBits = bitsOf(possible[1]);
+    const naWidth = readsAnd ? nbits : 0;
+    if (mBits.length + naWidth + pBits.length <= 30) return packedOps(nbits, readsAnd, mBits, pBits);
+  }
   const fields = readsAnd ? 3 : 2;
   const total = nbits * fields;
   const pairShift = nbits * (fields - 1);
@@ -1426,6 +1522,43 @@ function aggOps(nbits, readsAnd) {
   };
 }
 
+/** aggOps for the packed layout: the meld OR field's possible bits at the
+ * bottom, the complemented AND of the melds (all nbits, when read) above, the
+ * pair's possible bits on top; every aggregate a small int. */
+function packedOps(nbits, readsAnd, mBits, pBits) {
+  const full = 2 ** nbits - 1;
+  const naShift = mBits.length, pairShift = mBits.length + (readsAnd ? nbits : 0);
+  const pack = (b, bits) => { // the bits of group mask b at `bits`, side by side
+    let out = 0, seen = 0;
+    for (let i = 0; i < bits.length; i++) {
+      if ((b >>> bits[i]) & 1) {
+        out |= 1 << i;
+        seen |= 1 << bits[i];
+      }
+    }
+    if (seen !== b) throw new Error("internal: an atom bit no group was found to set"); // possibleBits missed a group
+    return out;
+  };
+  const unpackBits = (x, bits) => {
+    let out = 0;
+    for (let i = 0; i < bits.length; i++) if ((x >>> i) & 1) out |= 1 << bits[i];
+    return out >>> 0;
+  };
+  const mMask = 2 ** mBits.length - 1;
+  return {
+    zero: 0, na: readsAnd ? full * 2 ** naShift : 0,
+    or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
+    map: () => new NumAggMap(), pop: pop32, cmp: (x, y) => x - y,
+    fromMeld: readsAnd ? (b) => pack(b, mBits) | ((full & ~b) * 2 ** naShift) : (b) => pack(b, mBits),
+    fromPair: (b) => pack(b, pBits) * 2 ** pairShift,
+    unpack(x) { // [OR of the melds, AND of the melds, the pair] as group masks
+      const om = unpackBits(x & mMask, mBits);
+      const am = readsAnd ? full - ((x >>> naShift) & full) : full;
+      return [om, am, unpackBits(x >>> pairShift, pBits)];
+    },
+  };
+}
+
 /** aggs (a Map aggregate → witness) as a flat [x, w, …] list, cut to the maximal
  * aggregates when the rules are monotone (the others can never score more). */
 function prunedFlat(aggs, monotone, A) {
@@ -1448,13 +1581,20 @@ function maximal(aggs, A) {
     if (A.andNot(xs[1], xs[0]) === A.zero) return [xs[0], ws[0]];
     return [xs[0], ws[0], xs[1], ws[1]];
   }
-  const order = new Array(xs.length);
-  const bits = new Array(xs.length);
-  for (let i = 0; i < xs.length; i++) {
-    order[i] = i;
-    bits[i] = na ? A.pop(A.andNot(xs[i], na)) - A.pop(A.and(xs[i], na)) : A.pop(xs[i]);
+  const n = xs.length;
+  const order = new Array(n);
+  const bits = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = na ? A.pop(A.andNot(xs[i], na)) - A.pop(A.and(xs[i], na)) : A.pop(xs[i]);
+    let j = i; // insertion sort, most bits first, ties in their order (stable)
+    while (j > 0 && bits[j - 1] < b) {
+      bits[j] = bits[j - 1];
+      order[j] = order[j - 1];
+      j--;
+    }
+    bits[j] = b;
+    order[j] = i;
   }
-  order.sort((a, b) => bits[b] - bits[a] || a - b);
   const out = [];
   for (let q = 0; q < order.length; q++) {
     const x = xs[order[q]];
@@ -1493,19 +1633,14 @@ const NO_PAIR = 0x15555555;
 const bitLength = (x) => 32 - Math.clz32(x); // of a non-negative int32
 
 // the tables, each keyed by what it depends on and nothing else (search.py names them alike)
-const CTX_ID = new Map(); // table context → its small id
-const BUILDERS = new Map(); // table context id (hand context, t) → the table builders, holding its tables
+const BUILDERS = new Map(); // hand context → for each t (34: a hun t), the table builders holding its tables
+let nBuilders = 0;
 const FREE = new Map(); // hand context → the tables without t: {tab: per part {budgets: {packed counts: dp}}, dp, opts}
 const RAW = new Map(); // the groups holding a lowest kind, whatever the hand
 const GMASK_CTX = new Map(); // hand context → {group: its atom bits that read the hand}
 const HF = new Map(); // hun-free part tables: ctx → for each t, a Map per part: its packed tiles → entry
 let tabEntries = 0; // part tables in TAB, all contexts
 
-function ctxId(key) {
-  let got = CTX_ID.get(key);
-  if (got === undefined) CTX_ID.set(key, (got = CTX_ID.size + 1));
-  return got;
-}
 
 /** The group with the winning tile in each slot it can take (distinct faces). */
 function withTs(g, t, tHun) {
@@ -1548,18 +1683,22 @@ function rawOptions(k, c, has1, has2, wild, chow, lo) {
  * One set of builders per table context (the hand context, t, whether t is a
  * hun): what they read of h is the same for every hand of that context. */
 function tables(rules, h, ctx) {
-  const tHun = h.t_hun;
-  const idT = ctxId(`${ctx}|${tHun ? -1 : h.t}|${tHun ? 1 : 0}`);
-  let got = BUILDERS.get(idT);
-  if (got === undefined) {
-    if (BUILDERS.size > 256 || tabEntries > CACHE_LIMIT / 8) { // for memory: every table goes
+  const ti = h.t_hun ? 34 : h.t;
+  let row = BUILDERS.get(ctx);
+  let got = row === undefined ? null : row[ti];
+  if (got === null) {
+    if (nBuilders > 256 || tabEntries > CACHE_LIMIT / 8) { // for memory: every table goes
       BUILDERS.clear();
       FREE.clear();
       RAW.clear();
       tabEntries = 0;
+      nBuilders = 0;
+      row = undefined;
     }
+    if (row === undefined) BUILDERS.set(ctx, (row = new Array(35).fill(null)));
     got = builders(rules, h, ctx);
-    BUILDERS.set(idT, got);
+    row[ti] = got;
+    nBuilders += 1;
   }
   return got;
 }
@@ -1593,30 +1732,34 @@ function builders(rules, h, ctx) {
   const chow = rules.chow;
   // the tables without the winning tile are shared by every t of the context: one per context
   let free = FREE.get(ctx);
-  if (free === undefined) FREE.set(ctx, (free = { tab: [new Map(), new Map(), new Map(), new Map()], dp: new Map(), opts: new Map() }));
+  if (free === undefined) {
+    FREE.set(ctx, (free = { tab: [new Map(), new Map(), new Map(), new Map()], part: [], wild: [], chunks: [], wildBase: null,
+      opts: new Map() }));
+  }
   const tabT = [new Map(), new Map(), new Map(), new Map()], tabFree = free.tab;
-  const dpT = new Map(), dpFree = free.dp;
+  // part(i, v, n, tl, cap): per (i, cap) a Map by v; wildOnly/wildChunks(m, p, tl): by 2 * m + p
+  const partT = [], partFree = free.part;
+  const wildT = [], wildFree = free.wild, chunksT = [], chunksFree = free.chunks;
+  let wildBaseT = null;
   const optsT = new Map(), optsFree = free.opts;
   const EMPTY = [];
   const NOTHING = [0, [A.zero, null]]; // no tile, no hun, no pair: one empty reading
 
   function wildSets(tl) {
-    let base = dpFree.get("wild");
-    if (base === undefined) {
+    let base = free.wildBase;
+    if (base === null) {
       const m0 = A.map(), p0 = A.map();
       for (const g of rules.wildMelds) m0.add(A.fromMeld(gmask(g)), g);
       for (const g of rules.wildPairs) p0.add(A.fromPair(gmask(g)), g);
-      base = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
-      dpFree.set("wild", base);
+      base = free.wildBase = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
     }
     if (!(tl && tHun)) return [base[0], EMPTY, base[1], EMPTY];
-    let wt = dpT.get("wild");
-    if (wt === undefined) {
+    let wt = wildBaseT;
+    if (wt === null) {
       const mt = A.map(), pt = A.map();
       for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) mt.add(A.fromMeld(gmask(gt)), gt);
       for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) pt.add(A.fromPair(gmask(gt)), gt);
-      wt = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
-      dpT.set("wild", wt);
+      wt = wildBaseT = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
     }
     return [base[0], wt[0], base[1], wt[1]];
   }
@@ -1624,9 +1767,8 @@ function builders(rules, h, ctx) {
   /** The part made only of huns: m melds and p pairs, t among them if tl (a flat list),
    * built one meld at a time, only maximal aggregates kept at each step when monotone. */
   function wildOnly(m, p, tl) {
-    const d = tl ? dpT : dpFree;
-    const key = `wild|${m}|${p}|${tl}`;
-    const got = d.get(key);
+    const d = tl ? wildT : wildFree;
+    const got = d[2 * m + p];
     if (got !== undefined) return got;
     const ws = wildSets(tl);
     const m0 = ws[0], mt = ws[1], p0 = ws[2], pt = ws[3];
@@ -1642,7 +1784,7 @@ function builders(rules, h, ctx) {
       if (tl) product(wildOnly(m - 1, p, 0), mt, out, A);
     }
     const res = prunedFlat(out, monotone, A);
-    d.set(key, res);
+    d[2 * m + p] = res;
     return res;
   }
 
@@ -1755,22 +1897,22 @@ function builders(rules, h, ctx) {
 
   /** dp for part i's counts (packed in v, n tiles) and every hun budget up to cap (memoised by them). */
   function part(i, v, n, tl, cap) {
-    const d = tl ? dpT : dpFree;
-    const key = ((v * 4 + i) * 2 + tl) * 32 + cap;
-    let got = d.get(key);
+    const d = tl ? partT : partFree;
+    let byV = d[32 * i + cap];
+    if (byV === undefined) d[32 * i + cap] = byV = new Map();
+    let got = byV.get(v);
     if (got === undefined) {
       got = dp(i, PARTS[i][0], v, n, tl, UPTO[cap] & FEASIBLE[n % 3], cap >= SHARED_CAP ? cap : 0);
-      d.set(key, got);
+      byV.set(v, got);
     }
     return got;
   }
 
   /** wildOnly(m, p, tl) as bounded chunks for bestBounded. */
   function wildChunks(m, p, tl) {
-    const d = tl ? dpT : dpFree;
-    const key = `chunks|${m}|${p}|${tl}`;
-    let got = d.get(key);
-    if (got === undefined) d.set(key, (got = chunks(wildOnly(m, p, tl), A)));
+    const d = tl ? chunksT : chunksFree;
+    let got = d[2 * m + p];
+    if (got === undefined) d[2 * m + p] = got = chunks(wildOnly(m, p, tl), A);
     return got;
   }
 
@@ -2041,8 +2183,9 @@ function claimNew(rules, h, d, x) {
 
 /** Forget every table and cache the search keeps (for memory, and for tests). */
 function clearTables(rules) {
-  for (const m of [DEC, SHAPE, PART_SHAPE, CTX_ID, BUILDERS, FREE, RAW, GMASK_CTX, HF]) m.clear();
+  for (const m of [DEC, SHAPE, PART_SHAPE, BUILDERS, FREE, RAW, GMASK_CTX, HF]) m.clear();
   tabEntries = 0;
+  nBuilders = 0;
   for (const m of [rules.resolveCache, rules.claimCache, rules.displayCache, rules.subsetInfo]) m.clear();
 }
 
@@ -2139,46 +2282,82 @@ function claimDisplay(rules, mask) {
  * their own face first), and a text such as `4m=1m 5m* 6m=2m` (face=hun tile,
  * * the winning tile); declared melds in [ ] (exposed) or ( ) (concealed kong). */
 function decomposition(h, concealedGroups) {
+  let plain = true; // no hun stands in a concealed group: every group shown as its faces
+  for (let i = 0; i < concealedGroups.length; i++) {
+    const g = concealedGroups[i];
+    if (g.nhuns !== 0 && !g.declared) { plain = false; break; }
+  }
+  if (plain) {
+    const out = [];
+    for (let i = 0; i < h.declared.length; i++) out.push(shownFixed(h.declared[i]));
+    for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind !== PAIR) out.push(shownFixed(concealedGroups[i]));
+    for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind === PAIR) out.push(shownFixed(concealedGroups[i]));
+    return out;
+  }
+  return decompositionWithHuns(h, concealedGroups);
+}
+
+/** A group whose tiles are its faces, for people. */
+function shownFixed(g) {
+  return { meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed, faces: g.faceNames.slice(),
+    tiles: g.faceNames.slice(), huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null, text: fixedText(g) };
+}
+
+/** decomposition when huns stand in concealed groups: which hun tile stood where. */
+function decompositionWithHuns(h, concealedGroups) {
   const groups = h.declared.slice();
-  for (const g of concealedGroups) if (g.kind !== PAIR) groups.push(g);
-  for (const g of concealedGroups) if (g.kind === PAIR) groups.push(g);
-  let hunLeft = null; // the hun tiles of the hand not yet shown, the winning tile aside
+  for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind !== PAIR) groups.push(concealedGroups[i]);
+  for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind === PAIR) groups.push(concealedGroups[i]);
+  // the hun tiles of the hand not yet shown, in the hand's order, the winning tile aside (it sits in its own slot)
+  const hunLeft = [];
+  const isHun = h.isHun, tiles14 = h.concealed;
+  let tAside = !h.t_hun;
+  for (let i = 0; i < tiles14.length; i++) {
+    const k = tiles14[i];
+    if (!isHun[k]) continue;
+    if (!tAside && k === h.t) tAside = true;
+    else hunLeft.push(k);
+  }
   const out = [];
   let pending = null;
-  for (const g of groups) {
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
     if (g.nhuns === 0 || g.declared) { // every tile is its own face: the same display every time
-      out.push(shownGroup(g, g.faceNames.slice(), fixedText(g)));
+      out.push(shownFixed(g));
       continue;
-    }
-    if (hunLeft === null) {
-      hunLeft = h.concealed.filter((k) => h.isHun[k]);
-      if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
     }
     const tiles = [];
     for (let s = 0; s < g.faces.length; s++) {
       const f = g.faces[s];
       if (!g.hunmask[s]) tiles.push(f);
       else if (s === g.tslot) tiles.push(h.t);
-      else if (hunLeft.includes(f)) { // a hun standing for its own face shows as itself
-        hunLeft.splice(hunLeft.indexOf(f), 1);
-        tiles.push(f);
-      } else {
-        tiles.push(-1);
-        (pending || (pending = [])).push(out.length, s);
+      else {
+        const at = hunLeft.indexOf(f);
+        if (at >= 0) { // a hun standing for its own face shows as itself
+          hunLeft.splice(at, 1);
+          tiles.push(f);
+        } else {
+          tiles.push(-1);
+          (pending || (pending = [])).push(out.length, s);
+        }
       }
     }
     out.push(shownGroup(g, tiles, null));
   }
   if (pending !== null) for (let i = 0; i < pending.length; i += 2) out[pending[i]].tiles[pending[i + 1]] = hunLeft.shift();
-  for (const d of out) {
+  for (let i = 0; i < out.length; i++) {
+    const d = out[i];
     if (d.text !== null) continue;
-    const parts = [];
+    let text = "";
     for (let s = 0; s < d.faces.length; s++) {
       const tile = NAMES[d.tiles[s]];
-      parts.push((tile === d.faces[s] ? tile : `${d.faces[s]}=${tile}`) + (s === d.winning_slot ? "*" : ""));
+      const face = d.faces[s];
+      if (s) text += " ";
+      text += tile === face ? tile : face + "=" + tile;
+      if (s === d.winning_slot) text += "*";
       d.tiles[s] = tile;
     }
-    d.text = parts.join(" ");
+    d.text = text;
   }
   return out;
 }
@@ -2200,10 +2379,12 @@ function fixedText(g) {
 /** The score of one hand, without the display. reason: null on a win, else
  * "no_winning_shape", "below_min_fan" or "invalid_request" (then `error` says what is wrong). */
 function makeClaim(win, fan, total, patterns, reason = null, error = null) {
-  return Object.freeze({ win, fan, total, patterns, reason, error });
+  // shared between answers and never handed out: answers copy `patterns` (not frozen:
+  // copying a frozen array takes V8's slow path, twenty times slower)
+  return { win, fan, total, patterns, reason, error };
 }
 
-const NO_SHAPE = makeClaim(false, 0, 0, Object.freeze([]), "no_winning_shape");
+const NO_SHAPE = makeClaim(false, 0, 0, [], "no_winning_shape");
 
 /** The claim of the best reading `best` (null: no shape) of hand h: a win needs
  * the rules' minimum fan, and only a win has a total. */
@@ -2216,7 +2397,7 @@ function claimOf(rules, best, h) {
   if (byTotal === undefined) rules.claimObjs.set(best, (byTotal = new Map()));
   let c = byTotal.get(total);
   if (c === undefined) {
-    const ids = Object.freeze(claimDisplay(rules, best[2])[3]);
+    const ids = claimDisplay(rules, best[2])[3];
     c = win ? makeClaim(true, fan, total, ids) : makeClaim(false, fan, 0, ids, "below_min_fan");
     byTotal.set(total, c);
   }
@@ -2226,7 +2407,7 @@ function claimOf(rules, best, h) {
 /** The `rules` object of an answer (a fresh copy: callers may change theirs). */
 function rulesInfo(rules) {
   const i = rules.info;
-  return { name: i.name, profile: i.profile, sha256: i.sha256, options: { ...i.options } };
+  return { name: i.name, profile: i.profile, sha256: i.sha256, options: rules.noOptions ? {} : { ...i.options } };
 }
 
 /** A score answer refusing the request: the score fields empty, `error` the contract's error object. */
@@ -2245,15 +2426,15 @@ function ruleError(rules, ruleId) {
   return { code: ruleId, message: rules.requestMessages[ruleId], field: null };
 }
 
-function result(rules, req, h, best, groups, display = true) {
+function result(rules, reqId, h, best, groups, display = true) {
   if (best === null) {
-    return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [],
+    return { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: false, fan: 0, total: 0, patterns: [], names: [],
       formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hunNames.slice(), decomposition: [],
       reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
   const shown = claimDisplay(rules, best[2]);
-  const res = { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: c.win, fan: c.fan, total: c.total,
+  const res = { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: c.win, fan: c.fan, total: c.total,
     patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
     hun_kinds: h.hunNames.slice() };
   if (display) res.decomposition = decomposition(h, groups);
@@ -2306,7 +2487,11 @@ function prepare(rules) {
     for (const x of kinds) isHun[x] = 1;
     return { kinds, isHun, names: kinds.map((x) => NAMES[x]) };
   });
-  if (rules.nbits !== undefined) rules.agg = aggOps(rules.nbits, rules.readsAnd);
+  if (rules.nbits !== undefined) {
+    const h = newHand(rules, [], [], 0, 0, null, NO_FLAGS); // group atoms that read no hand context read no hand
+    rules.agg = aggOps(rules.nbits, rules.readsAnd, possibleBits(rules, h));
+  }
+  rules.noOptions = Object.keys(rules.info.options).length === 0; // answers then carry a fresh {} as their options
   rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts
   rules.resolveCache = new Map(); // held → {lifted → claim}
   rules.subsetInfo = new Map(); // a set of patterns → [closed under requires, its conflicts, fan]
@@ -2319,6 +2504,8 @@ const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
 
 /** A request mapping → a result object. Never throws for a bad request: the result says what is wrong. */
 function scoreRequest(rules, data) {
+  const got = scorePlain(rules, data);
+  if (got !== null) return got;
   const reqId = requestId(data);
   if (isDict(data) && (dictGet(data, "profile") !== null || dictGet(data, "options") !== null)) {
     const err = otherRules(rules, data);
@@ -2333,6 +2520,133 @@ function scoreRequest(rules, data) {
   }
   return scoreParsed(rules, req);
 }
+
+// ---- the common request, read without the general parser ----
+
+/** The fields of a plain request (see readPlain), reused from call to call. */
+const PLAIN = { concealed: null, draw: null, indicator: null, kongDraw: null, id: null, flagBits: 0 };
+
+/** scoreRequest for the common request: the contract's own fields in canonical
+ * form (concealed a compact string such as "345m123sEEE77m45s", draw and
+ * indicator tile names, no declared melds, kong_draw one of the contract's or
+ * null, flags true/false/null), a hand of the right size. The same answer as the
+ * full path, which takes every other request (null here) and says what is
+ * wrong with a bad one. As runtime.py's _score_plain. */
+function scorePlain(rules, data) {
+  const P = PLAIN;
+  const ok = readPlain(data, rules.flags);
+  const reqId = P.id;
+  P.id = null; // hold no reference to the caller's data
+  if (!ok) return null;
+  if (P.concealed === null || P.draw === null || P.indicator === null) return null;
+  const draw = ONE_TILE.get(P.draw), indicator = ONE_TILE.get(P.indicator);
+  if (draw === undefined || indicator === undefined) return null;
+  const tiles = new Array(14);
+  const counts = zeros34();
+  if (compactInto(P.concealed, tiles, counts) !== 13) return null;
+  tiles[13] = draw;
+  counts[draw] += 1;
+  const copies = rules.copies;
+  for (let k = 0; k < 34; k++) if (counts[k] > copies) return null; // the full path says which kind
+  let flags = NO_FLAGS;
+  if (P.flagBits) {
+    flags = new Set();
+    for (let i = 0; i < rules.flags.length; i++) if (P.flagBits & (1 << i)) flags.add(rules.flags[i]);
+  }
+  const h = plainHand(rules, tiles, counts, draw, indicator, P.kongDraw, flags);
+  const errs = rules.requestErrors(h);
+  if (errs.length) return refusal(rules, reqId, ruleError(rules, errs[0]));
+  const [best, groups, bestH] = bestClaim(rules, h);
+  return result(rules, reqId, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups));
+}
+
+/** Read a request that may take the plain path into PLAIN: false when it has a
+ * field or a value the plain path does not take (the full path then reads it). */
+function readPlain(data, flags) {
+  const P = PLAIN;
+  P.concealed = P.draw = P.indicator = P.kongDraw = P.id = null;
+  P.flagBits = 0;
+  if (data instanceof Map) {
+    for (const k of data.keys()) if (!takePlain(P, k, data.get(k), flags)) return false;
+    return true;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data) || data instanceof PyFloat) return false;
+  for (const k in data) {
+    if (!Object.prototype.hasOwnProperty.call(data, k) || !takePlain(P, k, data[k], flags)) return false;
+  }
+  return true;
+}
+
+function takePlain(P, k, v, flags) {
+  if (v === undefined) v = null; // absent, as dictGet reads it
+  switch (k) {
+    case "concealed":
+      if (typeof v !== "string") return false;
+      P.concealed = v;
+      return true;
+    case "draw":
+      if (typeof v !== "string") return false;
+      P.draw = v;
+      return true;
+    case "indicator":
+      if (typeof v !== "string") return false;
+      P.indicator = v;
+      return true;
+    case "melds":
+      return v === null || (Array.isArray(v) && v.length === 0);
+    case "kong_draw":
+      if (v !== null && !KONG_DRAWS.includes(v)) return false;
+      P.kongDraw = v;
+      return true;
+    case "id":
+      P.id = v;
+      return true;
+    default: {
+      const i = flags.indexOf(k);
+      if (i < 0 || i > 30) return false;
+      if (v === true) P.flagBits |= 1 << i;
+      else if (v !== false && v !== null) return false;
+      return true;
+    }
+  }
+}
+
+/** The tiles of a string in the compact notation (digits then their suit
+ * letter, honor letters: "345m123sEEE77m45s") into tiles and counts; how many,
+ * or -1 when the string is not in that form (the tile parser reads it then). */
+function compactInto(text, tiles, counts) {
+  let n = 0, run = 0;
+  const len = text.length;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 49 && c <= 57) { // 1-9
+      run += 1;
+      continue;
+    }
+    let base;
+    if (c === 109) base = -1; // m
+    else if (c === 112) base = 8; // p
+    else if (c === 115) base = 17; // s
+    else {
+      const k = c < 128 ? HONOR_KIND[c] : 0;
+      if (!k || run) return -1; // not a tile letter, or digits without their suit
+      if (n === 14) return -1;
+      tiles[n++] = k;
+      counts[k] += 1;
+      continue;
+    }
+    if (!run || n + run > 14) return -1;
+    for (let j = i - run; j < i; j++) {
+      const k = base + text.charCodeAt(j) - 48;
+      tiles[n++] = k;
+      counts[k] += 1;
+    }
+    run = 0;
+  }
+  return run ? -1 : n;
+}
+const HONOR_KIND = new Uint8Array(128); // E S W N C F P → 27..33 (0: not an honor letter)
+for (let i = 0; i < 7; i++) HONOR_KIND["ESWNCFP".charCodeAt(i)] = 27 + i;
 
 /** [claim, concealed groups, hand] of the best reading; the claim is null when the
  * tiles make no shape. When the rules free the winning tile (天和/地和) every
@@ -2362,7 +2676,7 @@ function scoreParsed(rules, req, display = true) {
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, req.id, ruleError(rules, errs[0]));
   const [best, groups, bestH] = bestClaim(rules, h);
-  return result(rules, req, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
+  return result(rules, req.id, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
 }
 
 /** Every tile that wins the 13-tile hand, each with its fan: the waits answer
@@ -2909,7 +3223,11 @@ function _ctx(h) {
 
 /** The hand-level values the pattern tests read: with the aggregate masks they decide the claim. */
 function _hkey(h) {
-  return `${_key((h.huns === 0))}|${_key((h.kong_draw !== null))}|${_key(h.flags.has("tianhu"))}|${_key(h.flags.has("dihu"))}`;
+  const a0 = (h.huns === 0), a1 = (h.kong_draw !== null), a2 = h.flags.has("tianhu"), a3 = h.flags.has("dihu");
+  if (typeof a0 === "boolean" && typeof a1 === "boolean" && typeof a2 === "boolean" && typeof a3 === "boolean") {
+    return (a0 ? 1 : 0) + (a1 ? 2 : 0) + (a2 ? 4 : 0) + (a3 ? 8 : 0);
+  }
+  return `${_key(a0)}|${_key(a1)}|${_key(a2)}|${_key(a3)}`;
 }
 
 /** The group's atom bits that depend on the group alone (and what the rules fix). */
@@ -3124,6 +3442,7 @@ const RULES = {
   best: bestByMasks,
   monotone: true, // keep only the aggregate masks no other one covers
   readsAnd: false, // false: the AND of the melds' masks is never read, so not kept
+  ctxBits: 28672, // the atom bits that read the hand context (null: group masks are BigInts)
 };
 prepare(RULES);
 

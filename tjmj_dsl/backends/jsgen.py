@@ -73,6 +73,23 @@ def _key_code(names: list[str], flags: set[str], uses_count: bool) -> str:
     return "`" + "|".join("${" + p + "}" for p in parts) + "`"
 
 
+def _hkey_lines(terms: list[str], counts: bool) -> list[str]:
+    """The body of _hkey: the hand-level terms of the pattern tests as one key.
+    When they are all booleans (as the Tianjin rules' are) the key is a small
+    int, one bit each, found in a Map without building and hashing a string;
+    otherwise a string naming each value (and the counts when a test reads them)."""
+    if not terms:
+        return ["return " + ('h.counts.join(",")' if counts else "0") + ";"]
+    out = ["const " + ", ".join(f"a{i} = {c}" for i, c in enumerate(terms)) + ";"]
+    if len(terms) <= 30 and not counts:
+        out.append("if (" + " && ".join(f'typeof a{i} === "boolean"' for i in range(len(terms))) + ") {")
+        out.append("  return " + " + ".join(f"(a{i} ? {1 << i} : 0)" for i in range(len(terms))) + ";")
+        out.append("}")
+    out.append("return `" + "|".join(["${_key(a%d)}" % i for i in range(len(terms))]
+                                     + (["${h.counts.join(\",\")}"] if counts else [])) + "`;")
+    return out
+
+
 _LAST: list[tuple[RuleSet, str]] = []  # the last rule set generated and its module: the rulebook embeds the same text
 
 
@@ -111,9 +128,9 @@ def _generate_js(rs: RuleSet) -> str:
         masks: dict[str, Any] = {
             "nbits": plan.nbits, "zero": "0n" if wide else "0", "gmask": body(False), "gmask_ctx": body(True),
             "ctx_atoms": any(a.ctx for a in plan.atoms), "monotone": plan.monotone, "reads_and": plan.reads_and,
+            "ctx_bits": "null" if wide else str(sum({b for a in atoms if a.ctx for _, b in a.tests})),
             "ctx": _key_code(plan.context, set(flags), plan.uses_count),
-            "hkey": "`" + "|".join(["${_key(" + c + ")}" for c in plan.hand_terms]
-                                   + (["${h.counts.join(\",\")}"] if plan.count_in_tests else [])) + "`",
+            "hkey": _hkey_lines(plan.hand_terms, plan.count_in_tests),
             "patterns": [{"id": js_comment(p.id), "bit": pbit(i), "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
             "unless": [{"bit": pbit(j), "code": c} for j, c in enumerate(agg_unless)]}
     except NotAtomic as e:

@@ -58,6 +58,7 @@ export class Group {
     this.faceNames = faces.map((f) => NAMES[f]);
     this.smask = undefined; // its atom bits that read it alone (search.mjs)
     this.text = undefined; // its text when every tile is its own face (result.mjs)
+    this.cat = false; // not a concatenation of witnesses (search.mjs)
   }
 }
 
@@ -107,31 +108,76 @@ export function wildGroups(chow) {
   return [melds, pairs];
 }
 
-/** The hand of 13 tiles `concealed` (before t), declared `melds` ({type, tile}), won on t.
- * Its fields are the hand-level names the rules read (snake_case, as in the rule file). */
+/** A hand as the rules read it. Its fields are the hand-level names the rules
+ * read (snake_case, as in the rule file); one class, so that every hand has the
+ * same shape and the code reading them stays monomorphic. */
+class Hand {
+  constructor(indicator, hk, suits, t, concealed, counts, kongDraw, flags) {
+    this.indicator = indicator;
+    this.hun_kinds = hk.kinds;
+    this.isHun = hk.isHun;
+    this.hunNames = hk.names;
+    this.hun_suit = SUIT_OF[indicator];
+    this.suits = suits;
+    this.t = t;
+    this.t_hun = hk.isHun[t] === 1;
+    this.concealed = concealed; // the 14 concealed tiles, t last
+    this.counts = counts; // by kind, the declared melds' tiles too
+    this.declared = [];
+    this.huns = 0;
+    this.kong_draw = kongDraw;
+    this.flags = flags;
+  }
+}
+
+/** The hand of 13 tiles `concealed` (before t), declared `melds` ({type, tile}), won on t. */
 export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
   const hk = rules.hunTable[indicator];
-  const h = {
-    indicator, hun_kinds: hk.kinds, isHun: hk.isHun, hunNames: hk.names, hun_suit: SUIT_OF[indicator], suits: rules.suits,
-    t, t_hun: hk.isHun[t] === 1, concealed: concealed.concat([t]), counts: zeros34(), declared: [],
-    huns: 0, kong_draw: kongDraw, flags,
-  };
-  const counts = h.counts;
-  for (const k of h.concealed) counts[k] += 1;
+  const n = concealed.length;
+  const tiles = new Array(n + 1);
+  const counts = zeros34();
+  for (let i = 0; i < n; i++) {
+    const k = concealed[i];
+    tiles[i] = k;
+    counts[k] += 1;
+  }
+  tiles[n] = t;
+  counts[t] += 1;
+  const h = new Hand(indicator, hk, rules.suits, t, tiles, counts, kongDraw, flags);
   for (const m of melds) {
-    const n = m.type === "pung" ? 3 : 4;
-    counts[m.tile] += n;
+    const c = m.type === "pung" ? 3 : 4;
+    counts[m.tile] += c;
     const hun = hk.isHun[m.tile] === 1;
-    h.declared.push(makeGroup(n === 3 ? PUNG : KONG, new Array(n).fill(m.tile), new Array(n).fill(hun), true,
+    h.declared.push(makeGroup(c === 3 ? PUNG : KONG, new Array(c).fill(m.tile), new Array(c).fill(hun), true,
       m.type === "concealed_kong"));
   }
-  for (const k of hk.kinds) h.huns += counts[k];
+  const kinds = hk.kinds;
+  let huns = 0;
+  for (let i = 0; i < kinds.length; i++) huns += counts[kinds[i]];
+  h.huns = huns;
   return h;
 }
 
-function zeros34() {
+/** The hand of the plain request (no declared melds): its 14 tiles (t last) and their counts, made by the caller. */
+export function plainHand(rules, tiles, counts, t, indicator, kongDraw, flags) {
+  const hk = rules.hunTable[indicator];
+  const h = new Hand(indicator, hk, rules.suits, t, tiles, counts, kongDraw, flags);
+  const kinds = hk.kinds;
+  let huns = 0;
+  for (let i = 0; i < kinds.length; i++) huns += counts[kinds[i]];
+  h.huns = huns;
+  return h;
+}
+
+export function zeros34() {
   return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 }
 
 /** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
-export function withT(h, t) { return { ...h, t, t_hun: h.isHun[t] === 1 }; }
+export function withT(h, t) {
+  const out = new Hand(h.indicator, { kinds: h.hun_kinds, isHun: h.isHun, names: h.hunNames }, h.suits, t, h.concealed,
+    h.counts, h.kong_draw, h.flags);
+  out.declared = h.declared;
+  out.huns = h.huns;
+  return out;
+}

@@ -7,7 +7,7 @@ import { PyFloat, dictGet, dictKeys, isDict, pyRepr, pyStrRepr, pyTruthy } from 
 
 // MELD_TYPES, KONG_DRAWS, REQUEST_FIELDS: the contract's (engine/contract.py), written
 // into every scorer.mjs by the code generator
-const ONE_TILE = new Map(NAMES.map((n, k) => [n, k])); // the canonical names, read without the parser
+export const ONE_TILE = new Map(NAMES.map((n, k) => [n, k])); // the canonical names, read without the parser
 
 /** What is wrong with a request: a contract error `code`, the `field` (dotted:
  * melds[0].type) and `pos`, the 0-based character inside it. */
@@ -151,7 +151,7 @@ export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   checkTiles(req.concealed, req.melds, req.draw, copies);
   return req;
 }
-const NO_FLAGS = new Set();
+export const NO_FLAGS = new Set(); // a request with no flag set (shared: never changed)
 
 /** A plain object's own keys, in their order (a generator: no array for the common case). */
 function* ownKeys(o) {

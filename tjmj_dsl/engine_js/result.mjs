@@ -92,46 +92,82 @@ export function claimDisplay(rules, mask) {
  * their own face first), and a text such as `4m=1m 5m* 6m=2m` (face=hun tile,
  * * the winning tile); declared melds in [ ] (exposed) or ( ) (concealed kong). */
 function decomposition(h, concealedGroups) {
+  let plain = true; // no hun stands in a concealed group: every group shown as its faces
+  for (let i = 0; i < concealedGroups.length; i++) {
+    const g = concealedGroups[i];
+    if (g.nhuns !== 0 && !g.declared) { plain = false; break; }
+  }
+  if (plain) {
+    const out = [];
+    for (let i = 0; i < h.declared.length; i++) out.push(shownFixed(h.declared[i]));
+    for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind !== PAIR) out.push(shownFixed(concealedGroups[i]));
+    for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind === PAIR) out.push(shownFixed(concealedGroups[i]));
+    return out;
+  }
+  return decompositionWithHuns(h, concealedGroups);
+}
+
+/** A group whose tiles are its faces, for people. */
+function shownFixed(g) {
+  return { meld: GROUP_KIND_NAMES[g.kind], declared: g.declared, concealed: g.concealed, faces: g.faceNames.slice(),
+    tiles: g.faceNames.slice(), huns: g.hunmask.slice(), winning_slot: g.tslot >= 0 ? g.tslot : null, text: fixedText(g) };
+}
+
+/** decomposition when huns stand in concealed groups: which hun tile stood where. */
+function decompositionWithHuns(h, concealedGroups) {
   const groups = h.declared.slice();
-  for (const g of concealedGroups) if (g.kind !== PAIR) groups.push(g);
-  for (const g of concealedGroups) if (g.kind === PAIR) groups.push(g);
-  let hunLeft = null; // the hun tiles of the hand not yet shown, the winning tile aside
+  for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind !== PAIR) groups.push(concealedGroups[i]);
+  for (let i = 0; i < concealedGroups.length; i++) if (concealedGroups[i].kind === PAIR) groups.push(concealedGroups[i]);
+  // the hun tiles of the hand not yet shown, in the hand's order, the winning tile aside (it sits in its own slot)
+  const hunLeft = [];
+  const isHun = h.isHun, tiles14 = h.concealed;
+  let tAside = !h.t_hun;
+  for (let i = 0; i < tiles14.length; i++) {
+    const k = tiles14[i];
+    if (!isHun[k]) continue;
+    if (!tAside && k === h.t) tAside = true;
+    else hunLeft.push(k);
+  }
   const out = [];
   let pending = null;
-  for (const g of groups) {
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
     if (g.nhuns === 0 || g.declared) { // every tile is its own face: the same display every time
-      out.push(shownGroup(g, g.faceNames.slice(), fixedText(g)));
+      out.push(shownFixed(g));
       continue;
-    }
-    if (hunLeft === null) {
-      hunLeft = h.concealed.filter((k) => h.isHun[k]);
-      if (h.t_hun) hunLeft.splice(hunLeft.indexOf(h.t), 1); // the winning tile sits in its own slot
     }
     const tiles = [];
     for (let s = 0; s < g.faces.length; s++) {
       const f = g.faces[s];
       if (!g.hunmask[s]) tiles.push(f);
       else if (s === g.tslot) tiles.push(h.t);
-      else if (hunLeft.includes(f)) { // a hun standing for its own face shows as itself
-        hunLeft.splice(hunLeft.indexOf(f), 1);
-        tiles.push(f);
-      } else {
-        tiles.push(-1);
-        (pending || (pending = [])).push(out.length, s);
+      else {
+        const at = hunLeft.indexOf(f);
+        if (at >= 0) { // a hun standing for its own face shows as itself
+          hunLeft.splice(at, 1);
+          tiles.push(f);
+        } else {
+          tiles.push(-1);
+          (pending || (pending = [])).push(out.length, s);
+        }
       }
     }
     out.push(shownGroup(g, tiles, null));
   }
   if (pending !== null) for (let i = 0; i < pending.length; i += 2) out[pending[i]].tiles[pending[i + 1]] = hunLeft.shift();
-  for (const d of out) {
+  for (let i = 0; i < out.length; i++) {
+    const d = out[i];
     if (d.text !== null) continue;
-    const parts = [];
+    let text = "";
     for (let s = 0; s < d.faces.length; s++) {
       const tile = NAMES[d.tiles[s]];
-      parts.push((tile === d.faces[s] ? tile : `${d.faces[s]}=${tile}`) + (s === d.winning_slot ? "*" : ""));
+      const face = d.faces[s];
+      if (s) text += " ";
+      text += tile === face ? tile : face + "=" + tile;
+      if (s === d.winning_slot) text += "*";
       d.tiles[s] = tile;
     }
-    d.text = parts.join(" ");
+    d.text = text;
   }
   return out;
 }
@@ -153,10 +189,12 @@ function fixedText(g) {
 /** The score of one hand, without the display. reason: null on a win, else
  * "no_winning_shape", "below_min_fan" or "invalid_request" (then `error` says what is wrong). */
 export function makeClaim(win, fan, total, patterns, reason = null, error = null) {
-  return Object.freeze({ win, fan, total, patterns, reason, error });
+  // shared between answers and never handed out: answers copy `patterns` (not frozen:
+  // copying a frozen array takes V8's slow path, twenty times slower)
+  return { win, fan, total, patterns, reason, error };
 }
 
-const NO_SHAPE = makeClaim(false, 0, 0, Object.freeze([]), "no_winning_shape");
+const NO_SHAPE = makeClaim(false, 0, 0, [], "no_winning_shape");
 
 /** The claim of the best reading `best` (null: no shape) of hand h: a win needs
  * the rules' minimum fan, and only a win has a total. */
@@ -169,7 +207,7 @@ export function claimOf(rules, best, h) {
   if (byTotal === undefined) rules.claimObjs.set(best, (byTotal = new Map()));
   let c = byTotal.get(total);
   if (c === undefined) {
-    const ids = Object.freeze(claimDisplay(rules, best[2])[3]);
+    const ids = claimDisplay(rules, best[2])[3];
     c = win ? makeClaim(true, fan, total, ids) : makeClaim(false, fan, 0, ids, "below_min_fan");
     byTotal.set(total, c);
   }
@@ -179,7 +217,7 @@ export function claimOf(rules, best, h) {
 /** The `rules` object of an answer (a fresh copy: callers may change theirs). */
 export function rulesInfo(rules) {
   const i = rules.info;
-  return { name: i.name, profile: i.profile, sha256: i.sha256, options: { ...i.options } };
+  return { name: i.name, profile: i.profile, sha256: i.sha256, options: rules.noOptions ? {} : { ...i.options } };
 }
 
 /** A score answer refusing the request: the score fields empty, `error` the contract's error object. */
@@ -198,15 +236,15 @@ export function ruleError(rules, ruleId) {
   return { code: ruleId, message: rules.requestMessages[ruleId], field: null };
 }
 
-export function result(rules, req, h, best, groups, display = true) {
+export function result(rules, reqId, h, best, groups, display = true) {
   if (best === null) {
-    return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: false, fan: 0, total: 0, patterns: [], names: [],
+    return { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: false, fan: 0, total: 0, patterns: [], names: [],
       formula: "", winning_tile: NAMES[h.t], hun_kinds: h.hunNames.slice(), decomposition: [],
       reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
   const shown = claimDisplay(rules, best[2]);
-  const res = { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, win: c.win, fan: c.fan, total: c.total,
+  const res = { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: c.win, fan: c.fan, total: c.total,
     patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
     hun_kinds: h.hunNames.slice() };
   if (display) res.decomposition = decomposition(h, groups);

@@ -5,11 +5,11 @@
 // Nothing here knows a pattern.
 
 import { NAMES } from "./tiles.mjs";
-import { hunKindsOf, newHand, splitHuns, wildGroups, withT } from "./hand.mjs";
-import { RequestError, parseRequest } from "./request.mjs";
+import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
+import { NO_FLAGS, ONE_TILE, RequestError, parseRequest } from "./request.mjs";
 import { claimDisplay, claimOf, refusal, result, ruleError, rulesInfo, waitsRefusal } from "./result.mjs";
-import { MASKS, aggOps, groupsOf, shapeByParts } from "./search.mjs";
-import { dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { MASKS, aggOps, groupsOf, possibleBits, shapeByParts } from "./search.mjs";
+import { PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
  * force (null if they are): a request is never scored under rules it did not ask for. */
@@ -44,7 +44,11 @@ export function prepare(rules) {
     for (const x of kinds) isHun[x] = 1;
     return { kinds, isHun, names: kinds.map((x) => NAMES[x]) };
   });
-  if (rules.nbits !== undefined) rules.agg = aggOps(rules.nbits, rules.readsAnd);
+  if (rules.nbits !== undefined) {
+    const h = newHand(rules, [], [], 0, 0, null, NO_FLAGS); // group atoms that read no hand context read no hand
+    rules.agg = aggOps(rules.nbits, rules.readsAnd, possibleBits(rules, h));
+  }
+  rules.noOptions = Object.keys(rules.info.options).length === 0; // answers then carry a fresh {} as their options
   rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts
   rules.resolveCache = new Map(); // held → {lifted → claim}
   rules.subsetInfo = new Map(); // a set of patterns → [closed under requires, its conflicts, fan]
@@ -57,6 +61,8 @@ const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
 
 /** A request mapping → a result object. Never throws for a bad request: the result says what is wrong. */
 export function scoreRequest(rules, data) {
+  const got = scorePlain(rules, data);
+  if (got !== null) return got;
   const reqId = requestId(data);
   if (isDict(data) && (dictGet(data, "profile") !== null || dictGet(data, "options") !== null)) {
     const err = otherRules(rules, data);
@@ -71,6 +77,133 @@ export function scoreRequest(rules, data) {
   }
   return scoreParsed(rules, req);
 }
+
+// ---- the common request, read without the general parser ----
+
+/** The fields of a plain request (see readPlain), reused from call to call. */
+const PLAIN = { concealed: null, draw: null, indicator: null, kongDraw: null, id: null, flagBits: 0 };
+
+/** scoreRequest for the common request: the contract's own fields in canonical
+ * form (concealed a compact string such as "345m123sEEE77m45s", draw and
+ * indicator tile names, no declared melds, kong_draw one of the contract's or
+ * null, flags true/false/null), a hand of the right size. The same answer as the
+ * full path, which takes every other request (null here) and says what is
+ * wrong with a bad one. As runtime.py's _score_plain. */
+export function scorePlain(rules, data) {
+  const P = PLAIN;
+  const ok = readPlain(data, rules.flags);
+  const reqId = P.id;
+  P.id = null; // hold no reference to the caller's data
+  if (!ok) return null;
+  if (P.concealed === null || P.draw === null || P.indicator === null) return null;
+  const draw = ONE_TILE.get(P.draw), indicator = ONE_TILE.get(P.indicator);
+  if (draw === undefined || indicator === undefined) return null;
+  const tiles = new Array(14);
+  const counts = zeros34();
+  if (compactInto(P.concealed, tiles, counts) !== 13) return null;
+  tiles[13] = draw;
+  counts[draw] += 1;
+  const copies = rules.copies;
+  for (let k = 0; k < 34; k++) if (counts[k] > copies) return null; // the full path says which kind
+  let flags = NO_FLAGS;
+  if (P.flagBits) {
+    flags = new Set();
+    for (let i = 0; i < rules.flags.length; i++) if (P.flagBits & (1 << i)) flags.add(rules.flags[i]);
+  }
+  const h = plainHand(rules, tiles, counts, draw, indicator, P.kongDraw, flags);
+  const errs = rules.requestErrors(h);
+  if (errs.length) return refusal(rules, reqId, ruleError(rules, errs[0]));
+  const [best, groups, bestH] = bestClaim(rules, h);
+  return result(rules, reqId, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups));
+}
+
+/** Read a request that may take the plain path into PLAIN: false when it has a
+ * field or a value the plain path does not take (the full path then reads it). */
+function readPlain(data, flags) {
+  const P = PLAIN;
+  P.concealed = P.draw = P.indicator = P.kongDraw = P.id = null;
+  P.flagBits = 0;
+  if (data instanceof Map) {
+    for (const k of data.keys()) if (!takePlain(P, k, data.get(k), flags)) return false;
+    return true;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data) || data instanceof PyFloat) return false;
+  for (const k in data) {
+    if (!Object.prototype.hasOwnProperty.call(data, k) || !takePlain(P, k, data[k], flags)) return false;
+  }
+  return true;
+}
+
+function takePlain(P, k, v, flags) {
+  if (v === undefined) v = null; // absent, as dictGet reads it
+  switch (k) {
+    case "concealed":
+      if (typeof v !== "string") return false;
+      P.concealed = v;
+      return true;
+    case "draw":
+      if (typeof v !== "string") return false;
+      P.draw = v;
+      return true;
+    case "indicator":
+      if (typeof v !== "string") return false;
+      P.indicator = v;
+      return true;
+    case "melds":
+      return v === null || (Array.isArray(v) && v.length === 0);
+    case "kong_draw":
+      if (v !== null && !KONG_DRAWS.includes(v)) return false;
+      P.kongDraw = v;
+      return true;
+    case "id":
+      P.id = v;
+      return true;
+    default: {
+      const i = flags.indexOf(k);
+      if (i < 0 || i > 30) return false;
+      if (v === true) P.flagBits |= 1 << i;
+      else if (v !== false && v !== null) return false;
+      return true;
+    }
+  }
+}
+
+/** The tiles of a string in the compact notation (digits then their suit
+ * letter, honor letters: "345m123sEEE77m45s") into tiles and counts; how many,
+ * or -1 when the string is not in that form (the tile parser reads it then). */
+function compactInto(text, tiles, counts) {
+  let n = 0, run = 0;
+  const len = text.length;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 49 && c <= 57) { // 1-9
+      run += 1;
+      continue;
+    }
+    let base;
+    if (c === 109) base = -1; // m
+    else if (c === 112) base = 8; // p
+    else if (c === 115) base = 17; // s
+    else {
+      const k = c < 128 ? HONOR_KIND[c] : 0;
+      if (!k || run) return -1; // not a tile letter, or digits without their suit
+      if (n === 14) return -1;
+      tiles[n++] = k;
+      counts[k] += 1;
+      continue;
+    }
+    if (!run || n + run > 14) return -1;
+    for (let j = i - run; j < i; j++) {
+      const k = base + text.charCodeAt(j) - 48;
+      tiles[n++] = k;
+      counts[k] += 1;
+    }
+    run = 0;
+  }
+  return run ? -1 : n;
+}
+const HONOR_KIND = new Uint8Array(128); // E S W N C F P → 27..33 (0: not an honor letter)
+for (let i = 0; i < 7; i++) HONOR_KIND["ESWNCFP".charCodeAt(i)] = 27 + i;
 
 /** [claim, concealed groups, hand] of the best reading; the claim is null when the
  * tiles make no shape. When the rules free the winning tile (天和/地和) every
@@ -100,7 +233,7 @@ export function scoreParsed(rules, req, display = true) {
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, req.id, ruleError(rules, errs[0]));
   const [best, groups, bestH] = bestClaim(rules, h);
-  return result(rules, req, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
+  return result(rules, req.id, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
 }
 
 /** Every tile that wins the 13-tile hand, each with its fan: the waits answer

@@ -6,7 +6,7 @@
 // Witnesses (the groups of a reading) are built by concatenation, as Python's
 // tuples are, but lazily: a witness is null (no group), a Group, or a Cat of two.
 
-import { CHOW, PAIR, PUNG, Group, compareGroups, makeGroup, splitHuns, withSlot } from "./hand.mjs";
+import { CHOW, KONG, PAIR, PUNG, Group, compareGroups, makeGroup, splitHuns, withSlot } from "./hand.mjs";
 
 const DEC = new Map();
 const CACHE_LIMIT = 400000;
@@ -15,20 +15,23 @@ const PARTS = [[0, 9], [9, 18], [18, 27], [27, 34]];
 const PART_OF = Array.from({ length: 34 }, (_, k) => (k < 27 ? (k / 9) | 0 : 3)); // kind → its part
 
 class Cat {
-  constructor(l, r) { this.l = l; this.r = r; }
+  constructor(l, r) { this.l = l; this.r = r; this.cat = true; }
 }
 /** The witness a + b. */
 function cat(a, b) { return a === null ? b : b === null ? a : new Cat(a, b); }
 /** A witness as the list of its groups. */
 export function groupsOf(w) {
   const out = [];
-  const walk = (x) => {
-    if (x === null) return;
-    if (x instanceof Group) out.push(x);
-    else { walk(x.l); walk(x.r); }
-  };
-  walk(w);
+  if (w !== null) walkInto(w, out);
   return out;
+}
+
+function walkInto(x, out) {
+  while (x.cat === true) { // a Cat (a Group's `cat` is false)
+    walkInto(x.l, out);
+    x = x.r;
+  }
+  out.push(x);
 }
 
 const countsKey = (counts) => counts.join(",");
@@ -450,9 +453,56 @@ class BigAggMap {
   }
 }
 
+/** The atom bits a meld's mask and a pair's mask can hold at all: [melds, pairs]
+ * (Numbers), found by masking every group the search can make (each kind, face,
+ * hun slots and winning slot; the declared melds), the bits that read the hand
+ * context counted in both; null when group masks are BigInts. */
+export function possibleBits(rules, h) {
+  if (rules.ctxBits === null || rules.ctxBits === undefined) return null;
+  let melds = rules.ctxBits, pairs = rules.ctxBits;
+  const slots = [2, 3, 3, 4]; // PAIR, CHOW, PUNG, KONG
+  for (let kind = PAIR; kind <= KONG; kind++) {
+    const n = slots[kind];
+    for (let k = 0; k < 34; k++) {
+      if (kind === CHOW && (k >= 27 || k % 9 > 6)) continue;
+      const faces = kind === CHOW ? [k, k + 1, k + 2] : new Array(n).fill(k);
+      for (let hm = 0; hm < 1 << n; hm++) {
+        const hunmask = faces.map((_, i) => ((hm >> i) & 1) === 1);
+        const same = hm === 0 || hm === (1 << n) - 1;
+        const ways = [];
+        if (kind !== KONG) for (let t = -1; t < n; t++) ways.push([false, true, t]); // concealed groups
+        if ((kind === PUNG || kind === KONG) && same) ways.push([true, true, -1], [true, false, -1]); // declared melds
+        for (const [declared, concealed, t] of ways) {
+          const m = rules.gmask(h, new Group(kind, faces, hunmask, declared, concealed, t, -1));
+          if (kind === PAIR) pairs |= m;
+          else melds |= m;
+        }
+      }
+    }
+  }
+  return [melds, pairs];
+}
+
+/** The positions of the set bits of a Number mask, lowest first. */
+function bitsOf(mask) {
+  const out = [];
+  for (let i = 0; i < 31; i++) if ((mask >>> i) & 1) out.push(i);
+  return out;
+}
+
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
- * 2**31, else a BigInt), the AND field kept when readsAnd. */
-export function aggOps(nbits, readsAnd) {
+ * 2**31, else a BigInt), the AND field kept when readsAnd. `possible` ([melds,
+ * pairs] of possibleBits, or null): the bits a field can hold at all. When the
+ * fields cut to those bits fit in 30 bits, an aggregate is kept so, a small
+ * int: the bits no group can set are always 0, so dropping them changes
+ * neither OR, AND, the bit counts nor the order of aggregates (Python's,
+ * which keeps them); else the full layout, in a Number up to 52 bits. */
+export function aggOps(nbits, readsAnd, possible = null) {
+  if (possible !== null) {
+    const mBits = bitsOf(possible[0]), pBits = bitsOf(possible[1]);
+    const naWidth = readsAnd ? nbits : 0;
+    if (mBits.length + naWidth + pBits.length <= 30) return packedOps(nbits, readsAnd, mBits, pBits);
+  }
   const fields = readsAnd ? 3 : 2;
   const total = nbits * fields;
   const pairShift = nbits * (fields - 1);
@@ -500,6 +550,43 @@ export function aggOps(nbits, readsAnd) {
   };
 }
 
+/** aggOps for the packed layout: the meld OR field's possible bits at the
+ * bottom, the complemented AND of the melds (all nbits, when read) above, the
+ * pair's possible bits on top; every aggregate a small int. */
+function packedOps(nbits, readsAnd, mBits, pBits) {
+  const full = 2 ** nbits - 1;
+  const naShift = mBits.length, pairShift = mBits.length + (readsAnd ? nbits : 0);
+  const pack = (b, bits) => { // the bits of group mask b at `bits`, side by side
+    let out = 0, seen = 0;
+    for (let i = 0; i < bits.length; i++) {
+      if ((b >>> bits[i]) & 1) {
+        out |= 1 << i;
+        seen |= 1 << bits[i];
+      }
+    }
+    if (seen !== b) throw new Error("internal: an atom bit no group was found to set"); // possibleBits missed a group
+    return out;
+  };
+  const unpackBits = (x, bits) => {
+    let out = 0;
+    for (let i = 0; i < bits.length; i++) if ((x >>> i) & 1) out |= 1 << bits[i];
+    return out >>> 0;
+  };
+  const mMask = 2 ** mBits.length - 1;
+  return {
+    zero: 0, na: readsAnd ? full * 2 ** naShift : 0,
+    or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
+    map: () => new NumAggMap(), pop: pop32, cmp: (x, y) => x - y,
+    fromMeld: readsAnd ? (b) => pack(b, mBits) | ((full & ~b) * 2 ** naShift) : (b) => pack(b, mBits),
+    fromPair: (b) => pack(b, pBits) * 2 ** pairShift,
+    unpack(x) { // [OR of the melds, AND of the melds, the pair] as group masks
+      const om = unpackBits(x & mMask, mBits);
+      const am = readsAnd ? full - ((x >>> naShift) & full) : full;
+      return [om, am, unpackBits(x >>> pairShift, pBits)];
+    },
+  };
+}
+
 /** aggs (a Map aggregate → witness) as a flat [x, w, …] list, cut to the maximal
  * aggregates when the rules are monotone (the others can never score more). */
 function prunedFlat(aggs, monotone, A) {
@@ -522,13 +609,20 @@ function maximal(aggs, A) {
     if (A.andNot(xs[1], xs[0]) === A.zero) return [xs[0], ws[0]];
     return [xs[0], ws[0], xs[1], ws[1]];
   }
-  const order = new Array(xs.length);
-  const bits = new Array(xs.length);
-  for (let i = 0; i < xs.length; i++) {
-    order[i] = i;
-    bits[i] = na ? A.pop(A.andNot(xs[i], na)) - A.pop(A.and(xs[i], na)) : A.pop(xs[i]);
+  const n = xs.length;
+  const order = new Array(n);
+  const bits = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = na ? A.pop(A.andNot(xs[i], na)) - A.pop(A.and(xs[i], na)) : A.pop(xs[i]);
+    let j = i; // insertion sort, most bits first, ties in their order (stable)
+    while (j > 0 && bits[j - 1] < b) {
+      bits[j] = bits[j - 1];
+      order[j] = order[j - 1];
+      j--;
+    }
+    bits[j] = b;
+    order[j] = i;
   }
-  order.sort((a, b) => bits[b] - bits[a] || a - b);
   const out = [];
   for (let q = 0; q < order.length; q++) {
     const x = xs[order[q]];
@@ -567,19 +661,14 @@ const NO_PAIR = 0x15555555;
 const bitLength = (x) => 32 - Math.clz32(x); // of a non-negative int32
 
 // the tables, each keyed by what it depends on and nothing else (search.py names them alike)
-const CTX_ID = new Map(); // table context → its small id
-const BUILDERS = new Map(); // table context id (hand context, t) → the table builders, holding its tables
+const BUILDERS = new Map(); // hand context → for each t (34: a hun t), the table builders holding its tables
+let nBuilders = 0;
 const FREE = new Map(); // hand context → the tables without t: {tab: per part {budgets: {packed counts: dp}}, dp, opts}
 const RAW = new Map(); // the groups holding a lowest kind, whatever the hand
 const GMASK_CTX = new Map(); // hand context → {group: its atom bits that read the hand}
 const HF = new Map(); // hun-free part tables: ctx → for each t, a Map per part: its packed tiles → entry
 let tabEntries = 0; // part tables in TAB, all contexts
 
-function ctxId(key) {
-  let got = CTX_ID.get(key);
-  if (got === undefined) CTX_ID.set(key, (got = CTX_ID.size + 1));
-  return got;
-}
 
 /** The group with the winning tile in each slot it can take (distinct faces). */
 function withTs(g, t, tHun) {
@@ -622,18 +711,22 @@ function rawOptions(k, c, has1, has2, wild, chow, lo) {
  * One set of builders per table context (the hand context, t, whether t is a
  * hun): what they read of h is the same for every hand of that context. */
 function tables(rules, h, ctx) {
-  const tHun = h.t_hun;
-  const idT = ctxId(`${ctx}|${tHun ? -1 : h.t}|${tHun ? 1 : 0}`);
-  let got = BUILDERS.get(idT);
-  if (got === undefined) {
-    if (BUILDERS.size > 256 || tabEntries > CACHE_LIMIT / 8) { // for memory: every table goes
+  const ti = h.t_hun ? 34 : h.t;
+  let row = BUILDERS.get(ctx);
+  let got = row === undefined ? null : row[ti];
+  if (got === null) {
+    if (nBuilders > 256 || tabEntries > CACHE_LIMIT / 8) { // for memory: every table goes
       BUILDERS.clear();
       FREE.clear();
       RAW.clear();
       tabEntries = 0;
+      nBuilders = 0;
+      row = undefined;
     }
+    if (row === undefined) BUILDERS.set(ctx, (row = new Array(35).fill(null)));
     got = builders(rules, h, ctx);
-    BUILDERS.set(idT, got);
+    row[ti] = got;
+    nBuilders += 1;
   }
   return got;
 }
@@ -667,30 +760,34 @@ function builders(rules, h, ctx) {
   const chow = rules.chow;
   // the tables without the winning tile are shared by every t of the context: one per context
   let free = FREE.get(ctx);
-  if (free === undefined) FREE.set(ctx, (free = { tab: [new Map(), new Map(), new Map(), new Map()], dp: new Map(), opts: new Map() }));
+  if (free === undefined) {
+    FREE.set(ctx, (free = { tab: [new Map(), new Map(), new Map(), new Map()], part: [], wild: [], chunks: [], wildBase: null,
+      opts: new Map() }));
+  }
   const tabT = [new Map(), new Map(), new Map(), new Map()], tabFree = free.tab;
-  const dpT = new Map(), dpFree = free.dp;
+  // part(i, v, n, tl, cap): per (i, cap) a Map by v; wildOnly/wildChunks(m, p, tl): by 2 * m + p
+  const partT = [], partFree = free.part;
+  const wildT = [], wildFree = free.wild, chunksT = [], chunksFree = free.chunks;
+  let wildBaseT = null;
   const optsT = new Map(), optsFree = free.opts;
   const EMPTY = [];
   const NOTHING = [0, [A.zero, null]]; // no tile, no hun, no pair: one empty reading
 
   function wildSets(tl) {
-    let base = dpFree.get("wild");
-    if (base === undefined) {
+    let base = free.wildBase;
+    if (base === null) {
       const m0 = A.map(), p0 = A.map();
       for (const g of rules.wildMelds) m0.add(A.fromMeld(gmask(g)), g);
       for (const g of rules.wildPairs) p0.add(A.fromPair(gmask(g)), g);
-      base = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
-      dpFree.set("wild", base);
+      base = free.wildBase = [prunedFlat(m0, monotone, A), prunedFlat(p0, monotone, A)];
     }
     if (!(tl && tHun)) return [base[0], EMPTY, base[1], EMPTY];
-    let wt = dpT.get("wild");
-    if (wt === undefined) {
+    let wt = wildBaseT;
+    if (wt === null) {
       const mt = A.map(), pt = A.map();
       for (const g of rules.wildMelds) for (const gt of withTs(g, -1, true)) mt.add(A.fromMeld(gmask(gt)), gt);
       for (const g of rules.wildPairs) for (const gt of withTs(g, -1, true)) pt.add(A.fromPair(gmask(gt)), gt);
-      wt = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
-      dpT.set("wild", wt);
+      wt = wildBaseT = [prunedFlat(mt, monotone, A), prunedFlat(pt, monotone, A)];
     }
     return [base[0], wt[0], base[1], wt[1]];
   }
@@ -698,9 +795,8 @@ function builders(rules, h, ctx) {
   /** The part made only of huns: m melds and p pairs, t among them if tl (a flat list),
    * built one meld at a time, only maximal aggregates kept at each step when monotone. */
   function wildOnly(m, p, tl) {
-    const d = tl ? dpT : dpFree;
-    const key = `wild|${m}|${p}|${tl}`;
-    const got = d.get(key);
+    const d = tl ? wildT : wildFree;
+    const got = d[2 * m + p];
     if (got !== undefined) return got;
     const ws = wildSets(tl);
     const m0 = ws[0], mt = ws[1], p0 = ws[2], pt = ws[3];
@@ -716,7 +812,7 @@ function builders(rules, h, ctx) {
       if (tl) product(wildOnly(m - 1, p, 0), mt, out, A);
     }
     const res = prunedFlat(out, monotone, A);
-    d.set(key, res);
+    d[2 * m + p] = res;
     return res;
   }
 
@@ -829,22 +925,22 @@ function builders(rules, h, ctx) {
 
   /** dp for part i's counts (packed in v, n tiles) and every hun budget up to cap (memoised by them). */
   function part(i, v, n, tl, cap) {
-    const d = tl ? dpT : dpFree;
-    const key = ((v * 4 + i) * 2 + tl) * 32 + cap;
-    let got = d.get(key);
+    const d = tl ? partT : partFree;
+    let byV = d[32 * i + cap];
+    if (byV === undefined) d[32 * i + cap] = byV = new Map();
+    let got = byV.get(v);
     if (got === undefined) {
       got = dp(i, PARTS[i][0], v, n, tl, UPTO[cap] & FEASIBLE[n % 3], cap >= SHARED_CAP ? cap : 0);
-      d.set(key, got);
+      byV.set(v, got);
     }
     return got;
   }
 
   /** wildOnly(m, p, tl) as bounded chunks for bestBounded. */
   function wildChunks(m, p, tl) {
-    const d = tl ? dpT : dpFree;
-    const key = `chunks|${m}|${p}|${tl}`;
-    let got = d.get(key);
-    if (got === undefined) d.set(key, (got = chunks(wildOnly(m, p, tl), A)));
+    const d = tl ? chunksT : chunksFree;
+    let got = d[2 * m + p];
+    if (got === undefined) d[2 * m + p] = got = chunks(wildOnly(m, p, tl), A);
     return got;
   }
 
@@ -1115,7 +1211,8 @@ function claimNew(rules, h, d, x) {
 
 /** Forget every table and cache the search keeps (for memory, and for tests). */
 export function clearTables(rules) {
-  for (const m of [DEC, SHAPE, PART_SHAPE, CTX_ID, BUILDERS, FREE, RAW, GMASK_CTX, HF]) m.clear();
+  for (const m of [DEC, SHAPE, PART_SHAPE, BUILDERS, FREE, RAW, GMASK_CTX, HF]) m.clear();
   tabEntries = 0;
+  nBuilders = 0;
   for (const m of [rules.resolveCache, rules.claimCache, rules.displayCache, rules.subsetInfo]) m.clear();
 }
