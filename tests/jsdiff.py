@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from tests.handgen import random_shape
@@ -143,6 +144,11 @@ def malformed(rng: random.Random, good: str) -> bytes:
         return good.replace('"id": ', '"id": 1.5e300, "id": ', 1).encode()
     if what == 10:
         return b"[" + good.encode() + b"]"
+    if what == 11:  # an id strict JSON cannot write back (both refuse the line the same way)
+        return re.sub(r'"id": -?\d+', '"id": ' + rng.choice(["NaN", "Infinity", "-Infinity", "[NaN]", '{"a": -Infinity}']),
+                      good, count=1).encode()
+    if what == 12 and rng.random() < 0.1:  # nested far past any reader's stack
+        return b"[" * 30000 + b"]" * 30000
     return good.encode()
 
 

@@ -91,6 +91,9 @@ def test_ten_thousand_random_requests_answer_alike() -> None:
     assert sum(1 for r in kinds if r.get("reason") == "invalid_request") > 500
     assert sum(1 for r in kinds if "waits" in r) > 150
     codes = [r["error"]["code"] for r in kinds if r.get("error")]
+    messages = [r["error"]["message"] for r in kinds if r.get("error")]
+    assert sum(1 for m in messages if m.startswith("id: NaN and Infinity")) >= 10  # refused, not written as NaN
+    assert sum(1 for m in messages if m.endswith("nested too deeply")) >= 1
     for code in ("not_json", "not_utf8", "not_object", "unknown_field", "missing_field", "wrong_type", "bad_tile",
                  "bad_value", "tile_count", "too_many_copies", "rules_mismatch", "unknown_option", "indicator_on_wall"):
         assert codes.count(code) >= 3, code
@@ -251,6 +254,37 @@ def test_jsonl_runner_answers_each_line_as_it_comes() -> None:
         p.stdin.close()
         p.wait(timeout=30)
     assert p.returncode == 0
+
+
+def test_jsonl_runner_exits_quietly_when_the_reader_goes() -> None:
+    """`node scorer.mjs < big.jsonl | head -1`: the reader closes the pipe; the runner stops, exit 0, nothing on stderr."""
+    assert NODE is not None
+    line = b'{"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}\n'
+    p = subprocess.Popen([NODE, os.path.join(GEN, "scorer.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert p.stdin is not None and p.stdout is not None and p.stderr is not None
+    p.stdin.write(line * 2000)
+    p.stdin.flush()
+    assert json.loads(p.stdout.readline())["win"] is True
+    p.stdout.close()  # the reader goes away; the runner is still writing
+    try:
+        p.stdin.write(line * 20000)
+        p.stdin.close()
+    except BrokenPipeError:
+        pass  # it may have stopped reading already
+    assert p.wait(timeout=60) == 0
+    assert p.stderr.read() == b""
+
+
+def test_jsonl_runner_waits_for_a_slow_reader() -> None:
+    """A reader that falls behind: every answer arrives, in order, none lost."""
+    assert NODE is not None
+    lines = [json.dumps({"id": i, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}).encode()
+             for i in range(30000)]
+    p = subprocess.Popen([NODE, os.path.join(GEN, "scorer.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    out, _ = p.communicate(b"\n".join(lines) + b"\n", timeout=300)
+    answers = out.decode().splitlines()
+    assert p.returncode == 0 and [json.loads(a)["id"] for a in answers] == list(range(30000))
 
 
 def test_the_module_reads_plain_objects_and_shows_results_as_the_cli() -> None:

@@ -315,22 +315,26 @@ function dumpString(s) {
 }
 
 /** json.dumps(x, ensure_ascii=False): Python's separators, floats and escapes. */
-export function dumps(x) {
+export function dumps(x, strict = false) {
   if (x === null || x === undefined) return "null";
   if (x === true) return "true";
   if (x === false) return "false";
   if (typeof x === "string") return dumpString(x);
   if (typeof x === "bigint") return String(x);
-  if (typeof x === "number") return Number.isInteger(x) ? String(x) : floatJson(x);
-  if (x instanceof PyFloat) return floatJson(x.value);
-  if (Array.isArray(x)) return "[" + x.map(dumps).join(", ") + "]";
-  return "{" + dictEntries(x).map(([k, v]) => `${dumpString(String(k))}: ${dumps(v)}`).join(", ") + "}";
+  if (typeof x === "number") return Number.isInteger(x) ? String(x) : floatJson(x, strict);
+  if (x instanceof PyFloat) return floatJson(x.value, strict);
+  if (Array.isArray(x)) return "[" + x.map((v) => dumps(v, strict)).join(", ") + "]";
+  return "{" + dictEntries(x).map(([k, v]) => `${dumpString(String(k))}: ${dumps(v, strict)}`).join(", ") + "}";
 }
 
-function floatJson(v) {
+/** What dumps(x, true) throws for NaN and the infinities (json.dumps(allow_nan=False)'s ValueError): strict JSON has no text for them. */
+export class NotStrictJson extends Error {}
+
+function floatJson(v, strict) {
+  if (Number.isFinite(v)) return floatRepr(v);
+  if (strict) throw new NotStrictJson("Out of range float values are not JSON compliant");
   if (Number.isNaN(v)) return "NaN";
-  if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
-  return floatRepr(v);
+  return v > 0 ? "Infinity" : "-Infinity";
 }
 
 // Python's str.strip(): the whitespace it removes at both ends

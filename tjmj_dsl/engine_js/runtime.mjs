@@ -8,8 +8,8 @@ import { NAMES } from "./tiles.mjs";
 import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
 import { NO_FLAGS, ONE_TILE, RequestError, parseRequest } from "./request.mjs";
 import { claimDisplay, claimOf, refusal, result, ruleError, rulesInfo, waitsRefusal } from "./result.mjs";
-import { MASKS, aggOps, groupsOf, possibleBits, shapeByParts } from "./search.mjs";
-import { PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
+import { NotStrictJson, PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
  * force (null if they are): a request is never scored under rules it did not ask for. */
@@ -46,7 +46,7 @@ export function prepare(rules) {
   });
   if (rules.nbits !== undefined) {
     const h = newHand(rules, [], [], 0, 0, null, NO_FLAGS); // group atoms that read no hand context read no hand
-    rules.agg = aggOps(rules.nbits, rules.readsAnd, possibleBits(rules, h));
+    rules.agg = aggOps(rules.nbits, rules.readsAnd, pairBits(rules, h));
   }
   rules.noOptions = Object.keys(rules.info.options).length === 0; // answers then carry a fresh {} as their options
   rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts
@@ -286,9 +286,10 @@ export function waitsRequest(rules, data) {
   return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, waits: out };
 }
 
-/** The batch contract for one line: its JSON answer, or null for a blank line.
- * `answer(request)` returns the answer object; `refuse(id, error)` the refusal
- * in the shape this batch answers in. */
+/** The batch contract for one line: its JSON answer (strict JSON, one line), or
+ * null for a blank line. `answer(request)` returns the answer object;
+ * `refuse(id, error)` the refusal in the shape this batch answers in. As
+ * runtime.py's jsonl, line for line. */
 export function jsonlLine(line, answer, refuse) {
   const text = pyStrip(line);
   if (!text) return null;
@@ -305,6 +306,7 @@ export function jsonlLine(line, answer, refuse) {
   try {
     data = loads(text);
   } catch (e) {
+    if (e instanceof RangeError) return dumps(refuse(null, { ...NESTED })); // the reader's stack ran out
     return dumps(refuse(null, { code: "not_json", message: `not JSON: ${e.message}`, field: null, position: e.pos ?? 0 }));
   }
   let res;
@@ -313,8 +315,17 @@ export function jsonlLine(line, answer, refuse) {
   } catch (e) { // one bad line must not stop the batch
     res = refuse(requestId(data), { code: "internal_error", message: `${e.name}: ${e.message}`, field: null });
   }
-  return dumps(res);
+  try {
+    return dumps(res, true);
+  } catch (e) {
+    if (e instanceof NotStrictJson) return dumps(refuse(null, { ...UNWRITABLE_ID })); // NaN or Infinity in the id
+    throw e;
+  }
 }
+// runtime.py's error objects for these lines
+const NESTED = { code: "not_json", message: "not JSON this scorer reads: nested too deeply", field: null };
+const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
+  field: "id" };
 
 /** Python's UTF-8 decoding of one line: the text, or "\0not_utf8@N" (N: where the first bad sequence starts). */
 export function decodeLine(bytes) {
@@ -337,13 +348,24 @@ export function decodeLine(bytes) {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 }
 
-/** Run the JSONL batch on a byte stream (node's stdin): one answer per line, in
- * order, each written as soon as its line is read. */
-export async function runJsonl(input, write, answer, refuse) {
+/** Run the JSONL batch: request lines from a byte stream (node's stdin), one
+ * answer per line on `output` (node's stdout), in order, each written as soon
+ * as its line is read (so a co-process gets its answer before it sends the
+ * next line), waiting while the reader is behind. Returns false when the
+ * reader has gone (a closed pipe: the batch stops there, and that is no
+ * error), true at the end of the input. */
+export async function runJsonl(input, output, answer, refuse) {
+  let closed = false;
+  const gone = (e) => { // EPIPE: the reader closed the pipe; what is still to write has nobody to read it
+    if (e && (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED")) closed = true;
+    else throw e;
+  };
+  output.on("error", gone);
   let pending = [];
+  let behind = false;
   const flush = (bytes) => {
     const out = jsonlLine(decodeLine(bytes), answer, refuse);
-    if (out !== null) write(out + "\n");
+    if (out !== null && !closed && !output.write(out + "\n")) behind = true;
   };
   for await (const chunk of input) {
     let start = 0;
@@ -354,7 +376,26 @@ export async function runJsonl(input, write, answer, refuse) {
       start = i + 1;
     }
     if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (behind && !closed) await drained(output);
+    behind = false;
+    if (closed) return false;
   }
   if (pending.length) flush(Buffer.concat(pending));
+  if (behind && !closed) await drained(output);
+  return !closed;
 }
 
+/** Until a stream that asked the writer to wait has written its buffer (or failed, or closed). */
+function drained(output) {
+  return new Promise((done) => {
+    const finish = () => {
+      output.off("drain", finish);
+      output.off("close", finish);
+      output.off("error", finish);
+      done();
+    };
+    output.on("drain", finish);
+    output.on("close", finish);
+    output.on("error", finish);
+  });
+}

@@ -6,7 +6,7 @@
 // Witnesses (the groups of a reading) are built by concatenation, as Python's
 // tuples are, but lazily: a witness is null (no group), a Group, or a Cat of two.
 
-import { CHOW, KONG, PAIR, PUNG, Group, compareGroups, makeGroup, splitHuns, withSlot } from "./hand.mjs";
+import { CHOW, PAIR, PUNG, Group, compareGroups, makeGroup, splitHuns, withSlot } from "./hand.mjs";
 
 const DEC = new Map();
 const CACHE_LIMIT = 400000;
@@ -453,34 +453,20 @@ class BigAggMap {
   }
 }
 
-/** The atom bits a meld's mask and a pair's mask can hold at all: [melds, pairs]
- * (Numbers), found by masking every group the search can make (each kind, face,
- * hun slots and winning slot; the declared melds), the bits that read the hand
- * context counted in both; null when group masks are BigInts. */
-export function possibleBits(rules, h) {
+/** The atom bits a pair's mask can hold at all (a Number), found by masking
+ * every pair the search can make (each face, hun slots and winning slot), the
+ * bits that read the hand context counted in; null when group masks are BigInts. */
+export function pairBits(rules, h) {
   if (rules.ctxBits === null || rules.ctxBits === undefined) return null;
-  let melds = rules.ctxBits, pairs = rules.ctxBits;
-  const slots = [2, 3, 3, 4]; // PAIR, CHOW, PUNG, KONG
-  for (let kind = PAIR; kind <= KONG; kind++) {
-    const n = slots[kind];
-    for (let k = 0; k < 34; k++) {
-      if (kind === CHOW && (k >= 27 || k % 9 > 6)) continue;
-      const faces = kind === CHOW ? [k, k + 1, k + 2] : new Array(n).fill(k);
-      for (let hm = 0; hm < 1 << n; hm++) {
-        const hunmask = faces.map((_, i) => ((hm >> i) & 1) === 1);
-        const same = hm === 0 || hm === (1 << n) - 1;
-        const ways = [];
-        if (kind !== KONG) for (let t = -1; t < n; t++) ways.push([false, true, t]); // concealed groups
-        if ((kind === PUNG || kind === KONG) && same) ways.push([true, true, -1], [true, false, -1]); // declared melds
-        for (const [declared, concealed, t] of ways) {
-          const m = rules.gmask(h, new Group(kind, faces, hunmask, declared, concealed, t, -1));
-          if (kind === PAIR) pairs |= m;
-          else melds |= m;
-        }
+  let bits = rules.ctxBits;
+  for (let k = 0; k < 34; k++) {
+    for (let hm = 0; hm < 4; hm++) {
+      for (let t = -1; t < 2; t++) {
+        bits |= rules.gmask(h, new Group(PAIR, [k, k], [(hm & 1) === 1, (hm & 2) === 2], false, true, t, -1));
       }
     }
   }
-  return [melds, pairs];
+  return bits;
 }
 
 /** The positions of the set bits of a Number mask, lowest first. */
@@ -491,17 +477,16 @@ function bitsOf(mask) {
 }
 
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
- * 2**31, else a BigInt), the AND field kept when readsAnd. `possible` ([melds,
- * pairs] of possibleBits, or null): the bits a field can hold at all. When the
- * fields cut to those bits fit in 30 bits, an aggregate is kept so, a small
- * int: the bits no group can set are always 0, so dropping them changes
- * neither OR, AND, the bit counts nor the order of aggregates (Python's,
- * which keeps them); else the full layout, in a Number up to 52 bits. */
-export function aggOps(nbits, readsAnd, possible = null) {
-  if (possible !== null) {
-    const mBits = bitsOf(possible[0]), pBits = bitsOf(possible[1]);
-    const naWidth = readsAnd ? nbits : 0;
-    if (mBits.length + naWidth + pBits.length <= 30) return packedOps(nbits, readsAnd, mBits, pBits);
+ * 2**31, else a BigInt), the AND field kept when readsAnd. `pairs` (pairBits,
+ * or null): the bits a pair's mask can hold at all. When the pair field cut to
+ * those bits fits beside the others in 30 bits, an aggregate is kept so, a
+ * small int: the bits no pair can set are always 0, so dropping them changes
+ * neither OR, AND, the bit counts nor the order of aggregates (Python's, which
+ * keeps them); else the full layout, in a Number up to 52 bits. */
+export function aggOps(nbits, readsAnd, pairs = null) {
+  if (pairs !== null) {
+    const pBits = bitsOf(pairs);
+    if (nbits * (readsAnd ? 2 : 1) + pBits.length <= 30) return packedOps(nbits, readsAnd, pBits);
   }
   const fields = readsAnd ? 3 : 2;
   const total = nbits * fields;
@@ -550,39 +535,33 @@ export function aggOps(nbits, readsAnd, possible = null) {
   };
 }
 
-/** aggOps for the packed layout: the meld OR field's possible bits at the
- * bottom, the complemented AND of the melds (all nbits, when read) above, the
- * pair's possible bits on top; every aggregate a small int. */
-function packedOps(nbits, readsAnd, mBits, pBits) {
+/** aggOps for the packed layout: the OR of the melds' bits at the bottom, the
+ * complemented AND of the melds (when read) above, the pair's possible bits on
+ * top, side by side; every aggregate a small int. */
+function packedOps(nbits, readsAnd, pBits) {
   const full = 2 ** nbits - 1;
-  const naShift = mBits.length, pairShift = mBits.length + (readsAnd ? nbits : 0);
-  const pack = (b, bits) => { // the bits of group mask b at `bits`, side by side
-    let out = 0, seen = 0;
-    for (let i = 0; i < bits.length; i++) {
-      if ((b >>> bits[i]) & 1) {
-        out |= 1 << i;
-        seen |= 1 << bits[i];
-      }
-    }
-    if (seen !== b) throw new Error("internal: an atom bit no group was found to set"); // possibleBits missed a group
+  const pairShift = nbits * (readsAnd ? 2 : 1);
+  let pMask = 0;
+  for (const b of pBits) pMask |= 1 << b;
+  const packPair = (b) => { // the bits of pair mask b side by side
+    if ((b & ~pMask) !== 0) throw new Error("internal: a pair atom bit pairBits did not find");
+    let out = 0;
+    for (let i = 0; i < pBits.length; i++) if ((b >>> pBits[i]) & 1) out |= 1 << i;
     return out;
   };
-  const unpackBits = (x, bits) => {
+  const unpackPair = (x) => {
     let out = 0;
-    for (let i = 0; i < bits.length; i++) if ((x >>> i) & 1) out |= 1 << bits[i];
-    return out >>> 0;
+    for (let i = 0; i < pBits.length; i++) if ((x >>> i) & 1) out |= 1 << pBits[i];
+    return out;
   };
-  const mMask = 2 ** mBits.length - 1;
   return {
-    zero: 0, na: readsAnd ? full * 2 ** naShift : 0,
+    zero: 0, na: readsAnd ? full << nbits : 0,
     or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
     map: () => new NumAggMap(), pop: pop32, cmp: (x, y) => x - y,
-    fromMeld: readsAnd ? (b) => pack(b, mBits) | ((full & ~b) * 2 ** naShift) : (b) => pack(b, mBits),
-    fromPair: (b) => pack(b, pBits) * 2 ** pairShift,
+    fromMeld: readsAnd ? (b) => b | ((full & ~b) << nbits) : (b) => b,
+    fromPair: (b) => packPair(b) << pairShift,
     unpack(x) { // [OR of the melds, AND of the melds, the pair] as group masks
-      const om = unpackBits(x & mMask, mBits);
-      const am = readsAnd ? full - ((x >>> naShift) & full) : full;
-      return [om, am, unpackBits(x >>> pairShift, pBits)];
+      return [x & full, readsAnd ? full & ~(x >>> nbits) : full, unpackPair(x >>> pairShift)];
     },
   };
 }
@@ -990,8 +969,7 @@ export function bestByMasks(rules, h) {
     const packed = packPart(counts, i);
     const v = packed[0], n = packed[1];
     if (!n) continue;
-    const next = new Map();
-    const order = [];
+    const order = []; // the new states, in the order they were first reached (SLOT finds them by key)
     const cap = Math.min(wild, 2 * n); // a group holds a natural tile and at most 2 huns
     for (let tl = i === tPart ? 1 : 0; tl <= (i === tPart || tHun ? 1 : 0); tl++) {
       const table = tb.part(i, v, n, tl, cap);
@@ -1004,16 +982,20 @@ export function bestByMasks(rules, h) {
           const m = (n + j - 2 * p) / 3;
           if (s.ju + j > wild || s.pu + p > 1 || s.mu + m > nMelds) continue;
           const sk = (((s.ju + j) * 8 + s.mu + m) * 2 + s.pu + p) * 2 + (s.tu | tl);
-          let entry = next.get(sk);
-          if (entry === undefined) {
-            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: A.map(), aggs: null }));
+          let entry = SLOT[sk];
+          if (entry === null) {
+            SLOT[sk] = entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: A.map(), aggs: null, sk };
             order.push(entry);
           }
           product(s.aggs, table[q + 1], entry.map, A);
         }
       }
     }
-    for (const e of order) e.aggs = prunedFlat(e.map, monotone, A);
+    for (const e of order) {
+      e.aggs = prunedFlat(e.map, monotone, A);
+      e.map = null;
+      SLOT[e.sk] = null;
+    }
     states = order;
   }
   const joins = []; // the natural parts' aggregates and the hun-only readings that complete them
@@ -1029,6 +1011,9 @@ export function bestByMasks(rules, h) {
   return bestClaimOf(rules, h, prunedFlat(final, false, A));
 }
 
+// the states of bestByMasks by key (huns, melds, pairs, t placed): null between parts
+const SLOT = new Array(2 * 2 * 8 * 32).fill(null);
+
 /** The best claim over every aggregate x | y (x of the natural parts, y a
  * hun-only reading), without scoring them all (see search.py's _best_bounded):
  * the x are tried from the highest bound down and stop once the bound cannot
@@ -1043,10 +1028,16 @@ function bestBounded(rules, h, joins) {
     const top = chunkList[0];
     for (let i = 0; i < aggs.length; i += 2) {
       const xt = A.or(aggs[i], top);
-      cands.push({ bound: d.get(xt) || claimNew(rules, h, d, xt), x: aggs[i], w: aggs[i + 1], chunks: chunkList });
+      const c = { bound: d.get(xt) || claimNew(rules, h, d, xt), x: aggs[i], w: aggs[i + 1], chunks: chunkList };
+      let j = cands.length; // insertion sort, highest bound first, ties in their order (a stable sort)
+      cands.push(c);
+      while (j > 0 && compareClaims(cands[j - 1].bound, c.bound) < 0) {
+        cands[j] = cands[j - 1];
+        j--;
+      }
+      cands[j] = c;
     }
   }
-  cands.sort((a, b) => compareClaims(b.bound, a.bound));
   let best = null;
   let bestWit = null;
   for (let ci = 0; ci < cands.length; ci++) {
@@ -1123,6 +1114,7 @@ function bestHunFree(rules, h, ctx, counts) {
   for (let i = 0; i < 4; i++) {
     const packed = packPart(counts, i);
     const v = packed[0];
+    if (v === 0) continue; // an empty part changes nothing
     let ent = row[i].get(v);
     if (ent === undefined) ent = hunFreeEntry(rules, h, ctx, row, i, v, packed[1]);
     if (ent.one !== null) { // one aggregate (or an empty part): fold it in

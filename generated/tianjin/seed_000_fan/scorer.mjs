@@ -345,22 +345,26 @@ function dumpString(s) {
 }
 
 /** json.dumps(x, ensure_ascii=False): Python's separators, floats and escapes. */
-function dumps(x) {
+function dumps(x, strict = false) {
   if (x === null || x === undefined) return "null";
   if (x === true) return "true";
   if (x === false) return "false";
   if (typeof x === "string") return dumpString(x);
   if (typeof x === "bigint") return String(x);
-  if (typeof x === "number") return Number.isInteger(x) ? String(x) : floatJson(x);
-  if (x instanceof PyFloat) return floatJson(x.value);
-  if (Array.isArray(x)) return "[" + x.map(dumps).join(", ") + "]";
-  return "{" + dictEntries(x).map(([k, v]) => `${dumpString(String(k))}: ${dumps(v)}`).join(", ") + "}";
+  if (typeof x === "number") return Number.isInteger(x) ? String(x) : floatJson(x, strict);
+  if (x instanceof PyFloat) return floatJson(x.value, strict);
+  if (Array.isArray(x)) return "[" + x.map((v) => dumps(v, strict)).join(", ") + "]";
+  return "{" + dictEntries(x).map(([k, v]) => `${dumpString(String(k))}: ${dumps(v, strict)}`).join(", ") + "}";
 }
 
-function floatJson(v) {
+/** What dumps(x, true) throws for NaN and the infinities (json.dumps(allow_nan=False)'s ValueError): strict JSON has no text for them. */
+class NotStrictJson extends Error {}
+
+function floatJson(v, strict) {
+  if (Number.isFinite(v)) return floatRepr(v);
+  if (strict) throw new NotStrictJson("Out of range float values are not JSON compliant");
   if (Number.isNaN(v)) return "NaN";
-  if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
-  return floatRepr(v);
+  return v > 0 ? "Infinity" : "-Infinity";
 }
 
 // Python's str.strip(): the whitespace it removes at both ends
@@ -1425,34 +1429,20 @@ class BigAggMap {
   }
 }
 
-/** The atom bits a meld's mask and a pair's mask can hold at all: [melds, pairs]
- * (Numbers), found by masking every group the search can make (each kind, face,
- * hun slots and winning slot; the declared melds), the bits that read the hand
- * context counted in both; null when group masks are BigInts. */
-function possibleBits(rules, h) {
+/** The atom bits a pair's mask can hold at all (a Number), found by masking
+ * every pair the search can make (each face, hun slots and winning slot), the
+ * bits that read the hand context counted in; null when group masks are BigInts. */
+function pairBits(rules, h) {
   if (rules.ctxBits === null || rules.ctxBits === undefined) return null;
-  let melds = rules.ctxBits, pairs = rules.ctxBits;
-  const slots = [2, 3, 3, 4]; // PAIR, CHOW, PUNG, KONG
-  for (let kind = PAIR; kind <= KONG; kind++) {
-    const n = slots[kind];
-    for (let k = 0; k < 34; k++) {
-      if (kind === CHOW && (k >= 27 || k % 9 > 6)) continue;
-      const faces = kind === CHOW ? [k, k + 1, k + 2] : new Array(n).fill(k);
-      for (let hm = 0; hm < 1 << n; hm++) {
-        const hunmask = faces.map((_, i) => ((hm >> i) & 1) === 1);
-        const same = hm === 0 || hm === (1 << n) - 1;
-        const ways = [];
-        if (kind !== KONG) for (let t = -1; t < n; t++) ways.push([false, true, t]); // concealed groups
-        if ((kind === PUNG || kind === KONG) && same) ways.push([true, true, -1], [true, false, -1]); // declared melds
-        for (const [declared, concealed, t] of ways) {
-          const m = rules.gmask(h, new Group(kind, faces, hunmask, declared, concealed, t, -1));
-          if (kind === PAIR) pairs |= m;
-          else melds |= m;
-        }
+  let bits = rules.ctxBits;
+  for (let k = 0; k < 34; k++) {
+    for (let hm = 0; hm < 4; hm++) {
+      for (let t = -1; t < 2; t++) {
+        bits |= rules.gmask(h, new Group(PAIR, [k, k], [(hm & 1) === 1, (hm & 2) === 2], false, true, t, -1));
       }
     }
   }
-  return [melds, pairs];
+  return bits;
 }
 
 /** The positions of the set bits of a Number mask, lowest first. */
@@ -1463,17 +1453,16 @@ function bitsOf(mask) {
 }
 
 /** The aggregate operations for nbits atom bits (a group mask: a Number below
- * 2**31, else a BigInt), the AND field kept when readsAnd. `possible` ([melds,
- * pairs] of possibleBits, or null): the bits a field can hold at all. When the
- * fields cut to those bits fit in 30 bits, an aggregate is kept so, a small
- * int: the bits no group can set are always 0, so dropping them changes
- * neither OR, AND, the bit counts nor the order of aggregates (Python's,
- * which keeps them); else the full layout, in a Number up to 52 bits. */
-function aggOps(nbits, readsAnd, possible = null) {
-  if (possible !== null) {
-    const mBits = bitsOf(possible[0]), pBits = bitsOf(possible[1]);
-    const naWidth = readsAnd ? nbits : 0;
-    if (mBits.length + naWidth + pBits.length <= 30) return packedOps(nbits, readsAnd, mBits, pBits);
+ * 2**31, else a BigInt), the AND field kept when readsAnd. `pairs` (pairBits,
+ * or null): the bits a pair's mask can hold at all. When the pair field cut to
+ * those bits fits beside the others in 30 bits, an aggregate is kept so, a
+ * small int: the bits no pair can set are always 0, so dropping them changes
+ * neither OR, AND, the bit counts nor the order of aggregates (Python's, which
+ * keeps them); else the full layout, in a Number up to 52 bits. */
+function aggOps(nbits, readsAnd, pairs = null) {
+  if (pairs !== null) {
+    const pBits = bitsOf(pairs);
+    if (nbits * (readsAnd ? 2 : 1) + pBits.length <= 30) return packedOps(nbits, readsAnd, pBits);
   }
   const fields = readsAnd ? 3 : 2;
   const total = nbits * fields;
@@ -1522,39 +1511,33 @@ function aggOps(nbits, readsAnd, possible = null) {
   };
 }
 
-/** aggOps for the packed layout: the meld OR field's possible bits at the
- * bottom, the complemented AND of the melds (all nbits, when read) above, the
- * pair's possible bits on top; every aggregate a small int. */
-function packedOps(nbits, readsAnd, mBits, pBits) {
+/** aggOps for the packed layout: the OR of the melds' bits at the bottom, the
+ * complemented AND of the melds (when read) above, the pair's possible bits on
+ * top, side by side; every aggregate a small int. */
+function packedOps(nbits, readsAnd, pBits) {
   const full = 2 ** nbits - 1;
-  const naShift = mBits.length, pairShift = mBits.length + (readsAnd ? nbits : 0);
-  const pack = (b, bits) => { // the bits of group mask b at `bits`, side by side
-    let out = 0, seen = 0;
-    for (let i = 0; i < bits.length; i++) {
-      if ((b >>> bits[i]) & 1) {
-        out |= 1 << i;
-        seen |= 1 << bits[i];
-      }
-    }
-    if (seen !== b) throw new Error("internal: an atom bit no group was found to set"); // possibleBits missed a group
+  const pairShift = nbits * (readsAnd ? 2 : 1);
+  let pMask = 0;
+  for (const b of pBits) pMask |= 1 << b;
+  const packPair = (b) => { // the bits of pair mask b side by side
+    if ((b & ~pMask) !== 0) throw new Error("internal: a pair atom bit pairBits did not find");
+    let out = 0;
+    for (let i = 0; i < pBits.length; i++) if ((b >>> pBits[i]) & 1) out |= 1 << i;
     return out;
   };
-  const unpackBits = (x, bits) => {
+  const unpackPair = (x) => {
     let out = 0;
-    for (let i = 0; i < bits.length; i++) if ((x >>> i) & 1) out |= 1 << bits[i];
-    return out >>> 0;
+    for (let i = 0; i < pBits.length; i++) if ((x >>> i) & 1) out |= 1 << pBits[i];
+    return out;
   };
-  const mMask = 2 ** mBits.length - 1;
   return {
-    zero: 0, na: readsAnd ? full * 2 ** naShift : 0,
+    zero: 0, na: readsAnd ? full << nbits : 0,
     or: (x, y) => x | y, and: (x, y) => x & y, andNot: (x, y) => x & ~y,
     map: () => new NumAggMap(), pop: pop32, cmp: (x, y) => x - y,
-    fromMeld: readsAnd ? (b) => pack(b, mBits) | ((full & ~b) * 2 ** naShift) : (b) => pack(b, mBits),
-    fromPair: (b) => pack(b, pBits) * 2 ** pairShift,
+    fromMeld: readsAnd ? (b) => b | ((full & ~b) << nbits) : (b) => b,
+    fromPair: (b) => packPair(b) << pairShift,
     unpack(x) { // [OR of the melds, AND of the melds, the pair] as group masks
-      const om = unpackBits(x & mMask, mBits);
-      const am = readsAnd ? full - ((x >>> naShift) & full) : full;
-      return [om, am, unpackBits(x >>> pairShift, pBits)];
+      return [x & full, readsAnd ? full & ~(x >>> nbits) : full, unpackPair(x >>> pairShift)];
     },
   };
 }
@@ -1962,8 +1945,7 @@ function bestByMasks(rules, h) {
     const packed = packPart(counts, i);
     const v = packed[0], n = packed[1];
     if (!n) continue;
-    const next = new Map();
-    const order = [];
+    const order = []; // the new states, in the order they were first reached (SLOT finds them by key)
     const cap = Math.min(wild, 2 * n); // a group holds a natural tile and at most 2 huns
     for (let tl = i === tPart ? 1 : 0; tl <= (i === tPart || tHun ? 1 : 0); tl++) {
       const table = tb.part(i, v, n, tl, cap);
@@ -1976,16 +1958,20 @@ function bestByMasks(rules, h) {
           const m = (n + j - 2 * p) / 3;
           if (s.ju + j > wild || s.pu + p > 1 || s.mu + m > nMelds) continue;
           const sk = (((s.ju + j) * 8 + s.mu + m) * 2 + s.pu + p) * 2 + (s.tu | tl);
-          let entry = next.get(sk);
-          if (entry === undefined) {
-            next.set(sk, (entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: A.map(), aggs: null }));
+          let entry = SLOT[sk];
+          if (entry === null) {
+            SLOT[sk] = entry = { ju: s.ju + j, mu: s.mu + m, pu: s.pu + p, tu: s.tu | tl, map: A.map(), aggs: null, sk };
             order.push(entry);
           }
           product(s.aggs, table[q + 1], entry.map, A);
         }
       }
     }
-    for (const e of order) e.aggs = prunedFlat(e.map, monotone, A);
+    for (const e of order) {
+      e.aggs = prunedFlat(e.map, monotone, A);
+      e.map = null;
+      SLOT[e.sk] = null;
+    }
     states = order;
   }
   const joins = []; // the natural parts' aggregates and the hun-only readings that complete them
@@ -2001,6 +1987,9 @@ function bestByMasks(rules, h) {
   return bestClaimOf(rules, h, prunedFlat(final, false, A));
 }
 
+// the states of bestByMasks by key (huns, melds, pairs, t placed): null between parts
+const SLOT = new Array(2 * 2 * 8 * 32).fill(null);
+
 /** The best claim over every aggregate x | y (x of the natural parts, y a
  * hun-only reading), without scoring them all (see search.py's _best_bounded):
  * the x are tried from the highest bound down and stop once the bound cannot
@@ -2015,10 +2004,16 @@ function bestBounded(rules, h, joins) {
     const top = chunkList[0];
     for (let i = 0; i < aggs.length; i += 2) {
       const xt = A.or(aggs[i], top);
-      cands.push({ bound: d.get(xt) || claimNew(rules, h, d, xt), x: aggs[i], w: aggs[i + 1], chunks: chunkList });
+      const c = { bound: d.get(xt) || claimNew(rules, h, d, xt), x: aggs[i], w: aggs[i + 1], chunks: chunkList };
+      let j = cands.length; // insertion sort, highest bound first, ties in their order (a stable sort)
+      cands.push(c);
+      while (j > 0 && compareClaims(cands[j - 1].bound, c.bound) < 0) {
+        cands[j] = cands[j - 1];
+        j--;
+      }
+      cands[j] = c;
     }
   }
-  cands.sort((a, b) => compareClaims(b.bound, a.bound));
   let best = null;
   let bestWit = null;
   for (let ci = 0; ci < cands.length; ci++) {
@@ -2095,6 +2090,7 @@ function bestHunFree(rules, h, ctx, counts) {
   for (let i = 0; i < 4; i++) {
     const packed = packPart(counts, i);
     const v = packed[0];
+    if (v === 0) continue; // an empty part changes nothing
     let ent = row[i].get(v);
     if (ent === undefined) ent = hunFreeEntry(rules, h, ctx, row, i, v, packed[1]);
     if (ent.one !== null) { // one aggregate (or an empty part): fold it in
@@ -2489,7 +2485,7 @@ function prepare(rules) {
   });
   if (rules.nbits !== undefined) {
     const h = newHand(rules, [], [], 0, 0, null, NO_FLAGS); // group atoms that read no hand context read no hand
-    rules.agg = aggOps(rules.nbits, rules.readsAnd, possibleBits(rules, h));
+    rules.agg = aggOps(rules.nbits, rules.readsAnd, pairBits(rules, h));
   }
   rules.noOptions = Object.keys(rules.info.options).length === 0; // answers then carry a fresh {} as their options
   rules.pm = rules.wideMasks ? MASKS.big : MASKS.small; // pattern masks: BigInts past 30 patterns or conflicts
@@ -2729,9 +2725,10 @@ function waitsRequest(rules, data) {
   return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, waits: out };
 }
 
-/** The batch contract for one line: its JSON answer, or null for a blank line.
- * `answer(request)` returns the answer object; `refuse(id, error)` the refusal
- * in the shape this batch answers in. */
+/** The batch contract for one line: its JSON answer (strict JSON, one line), or
+ * null for a blank line. `answer(request)` returns the answer object;
+ * `refuse(id, error)` the refusal in the shape this batch answers in. As
+ * runtime.py's jsonl, line for line. */
 function jsonlLine(line, answer, refuse) {
   const text = pyStrip(line);
   if (!text) return null;
@@ -2748,6 +2745,7 @@ function jsonlLine(line, answer, refuse) {
   try {
     data = loads(text);
   } catch (e) {
+    if (e instanceof RangeError) return dumps(refuse(null, { ...NESTED })); // the reader's stack ran out
     return dumps(refuse(null, { code: "not_json", message: `not JSON: ${e.message}`, field: null, position: e.pos ?? 0 }));
   }
   let res;
@@ -2756,8 +2754,17 @@ function jsonlLine(line, answer, refuse) {
   } catch (e) { // one bad line must not stop the batch
     res = refuse(requestId(data), { code: "internal_error", message: `${e.name}: ${e.message}`, field: null });
   }
-  return dumps(res);
+  try {
+    return dumps(res, true);
+  } catch (e) {
+    if (e instanceof NotStrictJson) return dumps(refuse(null, { ...UNWRITABLE_ID })); // NaN or Infinity in the id
+    throw e;
+  }
 }
+// runtime.py's error objects for these lines
+const NESTED = { code: "not_json", message: "not JSON this scorer reads: nested too deeply", field: null };
+const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
+  field: "id" };
 
 /** Python's UTF-8 decoding of one line: the text, or "\0not_utf8@N" (N: where the first bad sequence starts). */
 function decodeLine(bytes) {
@@ -2780,13 +2787,24 @@ function decodeLine(bytes) {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 }
 
-/** Run the JSONL batch on a byte stream (node's stdin): one answer per line, in
- * order, each written as soon as its line is read. */
-async function runJsonl(input, write, answer, refuse) {
+/** Run the JSONL batch: request lines from a byte stream (node's stdin), one
+ * answer per line on `output` (node's stdout), in order, each written as soon
+ * as its line is read (so a co-process gets its answer before it sends the
+ * next line), waiting while the reader is behind. Returns false when the
+ * reader has gone (a closed pipe: the batch stops there, and that is no
+ * error), true at the end of the input. */
+async function runJsonl(input, output, answer, refuse) {
+  let closed = false;
+  const gone = (e) => { // EPIPE: the reader closed the pipe; what is still to write has nobody to read it
+    if (e && (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED")) closed = true;
+    else throw e;
+  };
+  output.on("error", gone);
   let pending = [];
+  let behind = false;
   const flush = (bytes) => {
     const out = jsonlLine(decodeLine(bytes), answer, refuse);
-    if (out !== null) write(out + "\n");
+    if (out !== null && !closed && !output.write(out + "\n")) behind = true;
   };
   for await (const chunk of input) {
     let start = 0;
@@ -2797,8 +2815,28 @@ async function runJsonl(input, write, answer, refuse) {
       start = i + 1;
     }
     if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (behind && !closed) await drained(output);
+    behind = false;
+    if (closed) return false;
   }
   if (pending.length) flush(Buffer.concat(pending));
+  if (behind && !closed) await drained(output);
+  return !closed;
+}
+
+/** Until a stream that asked the writer to wait has written its buffer (or failed, or closed). */
+function drained(output) {
+  return new Promise((done) => {
+    const finish = () => {
+      output.off("drain", finish);
+      output.off("close", finish);
+      output.off("error", finish);
+      done();
+    };
+    output.on("drain", finish);
+    output.on("close", finish);
+    output.on("error", finish);
+  });
 }
 
 
@@ -3487,6 +3525,7 @@ async function _isMain() {
 }
 
 if (await _isMain()) {
-  await runJsonl(process.stdin, (text) => process.stdout.write(text),
+  const done = await runJsonl(process.stdin, process.stdout,
     (r) => (isDict(r) && dictGet(r, "draw") === null ? waits(r) : score(r)), (id, error) => refusal(RULES, id, error));
+  if (!done) process.exit(0); // the reader closed the pipe: nothing more to answer, and no error
 }
