@@ -125,12 +125,14 @@ for await (const line of createInterface({ input: process.stdin })) {
 
 def test_plain_objects_answer_as_python() -> None:
     """The same random requests as plain objects (not the runner's Maps) through score()/waits()."""
+    def no_constants(name: str) -> Any:
+        raise ValueError(name)
     lines = []
     for line in request_lines(99, 4000, list(PROFILES), OPTIONS):
-        try:
-            json.loads(line.decode("utf-8"))
-        except ValueError:
-            continue  # the runner's own refusals are tested above
+        try:  # the runner's own refusals (not JSON, NaN ids, nesting) are tested above
+            json.loads(line.decode("utf-8"), parse_constant=no_constants)
+        except (ValueError, RecursionError):
+            continue
         lines.append(line)
     data = b"\n".join(lines) + b"\n"
     py = python_answers(os.path.join(GEN, "scorer.py"), data)
@@ -185,6 +187,54 @@ def test_other_rule_shapes_answer_alike(tmp_path: Any, name: str, pid: str, when
     assert ("enumerates decompositions" in text) == (pid == "sanshun")
     # enumerating every decomposition of a many-hun hand is slow on both sides: fewer huns there
     run_both(str(d), request_lines(3, 300, list(PROFILES), OPTIONS, max_huns=7 if pid != "sanshun" else 3))
+
+
+# The runtime's packed aggregates (a small int with the pair's field cut to the bits a
+# pair can set) against the full layout, on random melds and pairs: the same unpacked
+# masks, bit counts, order and covering, so the search reads and orders them alike
+PACKED_AGGREGATES = r"""
+import { pathToFileURL } from "node:url";
+const { aggOps } = await import(pathToFileURL(process.argv[1] + "/tjmj_dsl/engine_js/search.mjs").href);
+let seed = 7;
+const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+let checked = 0;
+for (const [nbits, readsAnd, pairs] of [[12, false, 0b100000010001], [8, true, 0b10010010], [24, false, 0x7400], [13, true, 0b1]]) {
+  const packed = aggOps(nbits, readsAnd, pairs), full = aggOps(nbits, readsAnd, null);
+  if (packed.zero !== 0 || typeof packed.or(1, 2) !== "number") throw new Error("not packed");
+  const one = (A, melds, pair) => {
+    let x = A.zero;
+    for (const b of melds) x = A.or(x, A.fromMeld(b));
+    return pair === null ? x : A.or(x, A.fromPair(pair));
+  };
+  const pick = () => {
+    const melds = Array.from({ length: rnd(5) }, () => rnd(2 ** nbits));
+    let pair = null;
+    if (rnd(3)) { pair = 0; for (let b = 0; b < nbits; b++) if ((pairs >> b) & 1 && rnd(2)) pair |= 1 << b; }
+    return [melds, pair];
+  };
+  for (let i = 0; i < 3000; i++) {
+    const [m1, p1] = pick(), [m2, p2] = pick();
+    const a = one(packed, m1, p1), b = one(packed, m2, p2), A = one(full, m1, p1), B = one(full, m2, p2);
+    const same = (u, v) => JSON.stringify(u) === JSON.stringify(v);
+    if (!same(packed.unpack(a), full.unpack(A))) throw new Error(`unpack ${m1} ${p1}`);
+    if (packed.pop(a) !== full.pop(A)) throw new Error("pop");
+    if (Math.sign(packed.cmp(a, b)) !== Math.sign(full.cmp(A, B))) throw new Error("order");
+    if ((packed.andNot(a, b) === 0) !== (full.andNot(A, B) === full.zero)) throw new Error("cover");
+    if (!same(packed.unpack(packed.or(a, b)), full.unpack(full.or(A, B)))) throw new Error("or");
+    const na = (x, A0) => A0.na ? A0.pop(A0.and(x, A0.na)) : 0;
+    if (na(a, packed) !== na(A, full)) throw new Error("na");
+    checked++;
+  }
+}
+console.log("ok", checked);
+"""
+
+
+def test_packed_aggregates_keep_the_full_layouts_order() -> None:
+    assert NODE is not None
+    out = subprocess.run([NODE, "--input-type=module", "-e", PACKED_AGGREGATES, ROOT], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == ["ok", "12000"], out.stderr[-2000:]
 
 
 @pytest.fixture(scope="module")

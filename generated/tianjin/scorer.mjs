@@ -776,11 +776,17 @@ class Group {
     this.declared = declared;
     this.concealed = concealed;
     this.tslot = tslot;
-    this.nhuns = hunmask.reduce((a, b) => a + (b ? 1 : 0), 0);
+    let nhuns = 0;
+    const faceNames = new Array(faces.length);
+    for (let i = 0; i < faces.length; i++) {
+      if (hunmask[i]) nhuns += 1;
+      faceNames[i] = NAMES[faces[i]];
+    }
+    this.nhuns = nhuns;
     this.suit = SUIT_OF[faces[0]];
     this.rank = RANK_OF[faces[0]];
     this.key = key;
-    this.faceNames = faces.map((f) => NAMES[f]);
+    this.faceNames = faceNames;
     this.smask = undefined; // its atom bits that read it alone (search.mjs)
     this.text = undefined; // its text when every tile is its own face (result.mjs)
     this.cat = false; // not a concatenation of witnesses (search.mjs)
@@ -1262,13 +1268,13 @@ function resolve(rules, held, lifted) {
   const got = byLifted.get(lifted);
   if (got !== undefined) return got;
   const info = rules.subsetInfo;
-  let best = [-1, 0, pm.zero];
+  let best = [-1, 0, pm.zero, null, null];
   let s = held;
   for (;;) {
     let inf = info.get(s);
     if (inf === undefined) info.set(s, (inf = subsetInfo(rules, s)));
     if (inf[0] && !(inf[1] & ~lifted)) {
-      const cand = [inf[2], pm.pop(s), s];
+      const cand = [inf[2], pm.pop(s), s, null, null]; // [3], [4]: result.mjs keeps its display and Claims there
       if (compareClaims(cand, best) > 0) best = cand;
     }
     if (s === pm.zero) break;
@@ -1337,7 +1343,8 @@ class NumAggMap {
   constructor() {
     this.ks = [];
     this.vs = [];
-    this.index = null; // Int32Array of positions + 1 (0: empty), once there are more than SCAN keys
+    this.index = null; // positions + 1 (0: empty), once there are more than SCAN keys (a plain array of small ints:
+    // a typed array of more than 64 bytes lives outside the heap, slow to make)
     this.mask = 0;
   }
 
@@ -1391,7 +1398,7 @@ class NumAggMap {
   reindex() {
     let size = 32;
     while (size < 4 * this.ks.length) size *= 2;
-    this.index = new Int32Array(size);
+    this.index = new Array(size).fill(0);
     this.mask = size - 1;
     for (let i = 0; i < this.ks.length; i++) this.place(this.ks[i], i);
   }
@@ -2273,6 +2280,13 @@ function claimDisplay(rules, mask) {
   return got;
 }
 
+/** claimDisplay of a claim ([fan, patterns, mask, display, Claims]), kept on it. */
+function shownOf(rules, best) {
+  let got = best[3];
+  if (got === null) best[3] = got = claimDisplay(rules, best[2]);
+  return got;
+}
+
 /** The groups for people, the declared melds first and the pair last: faces, the
  * actual tiles (a hun shows which hun tile stood there; huns standing for
  * their own face first), and a text such as `4m=1m 5m* 6m=2m` (face=hun tile,
@@ -2389,11 +2403,11 @@ function claimOf(rules, best, h) {
   const fan = best[0];
   const win = fan >= rules.minFan;
   const total = win ? rules.total(h, fan) : 0;
-  let byTotal = rules.claimObjs.get(best);
-  if (byTotal === undefined) rules.claimObjs.set(best, (byTotal = new Map()));
+  let byTotal = best[4]; // the claim's Claim objects by total, kept on the claim (resolve() makes it with two free slots)
+  if (byTotal === null) best[4] = byTotal = new Map();
   let c = byTotal.get(total);
   if (c === undefined) {
-    const ids = claimDisplay(rules, best[2])[3];
+    const ids = shownOf(rules, best)[3];
     c = win ? makeClaim(true, fan, total, ids) : makeClaim(false, fan, 0, ids, "below_min_fan");
     byTotal.set(total, c);
   }
@@ -2429,7 +2443,7 @@ function result(rules, reqId, h, best, groups, display = true) {
       reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
-  const shown = claimDisplay(rules, best[2]);
+  const shown = shownOf(rules, best);
   const res = { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: c.win, fan: c.fan, total: c.total,
     patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
     hun_kinds: h.hunNames.slice() };
@@ -2493,7 +2507,6 @@ function prepare(rules) {
   rules.subsetInfo = new Map(); // a set of patterns → [closed under requires, its conflicts, fan]
   rules.claimCache = new Map(); // hand-level values the tests read → {aggregate: claim}
   rules.displayCache = new Map(); // claimed mask → formula and patterns shown
-  rules.claimObjs = new Map(); // claim → {total: its Claim}
 }
 
 const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
@@ -2716,7 +2729,7 @@ function waitsRequest(rules, data) {
     const [best, , bestH] = bestClaim(rules, h);
     const c = claimOf(rules, best, bestH);
     if (c.win) {
-      const shown = claimDisplay(rules, best[2]);
+      const shown = shownOf(rules, best);
       out.push({ tile: NAMES[k], fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(),
         formula: shown[0] });
     }

@@ -51,11 +51,17 @@ export class Group {
     this.declared = declared;
     this.concealed = concealed;
     this.tslot = tslot;
-    this.nhuns = hunmask.reduce((a, b) => a + (b ? 1 : 0), 0);
+    let nhuns = 0;
+    const faceNames = new Array(faces.length);
+    for (let i = 0; i < faces.length; i++) {
+      if (hunmask[i]) nhuns += 1;
+      faceNames[i] = NAMES[faces[i]];
+    }
+    this.nhuns = nhuns;
     this.suit = SUIT_OF[faces[0]];
     this.rank = RANK_OF[faces[0]];
     this.key = key;
-    this.faceNames = faces.map((f) => NAMES[f]);
+    this.faceNames = faceNames;
     this.smask = undefined; // its atom bits that read it alone (search.mjs)
     this.text = undefined; // its text when every tile is its own face (result.mjs)
     this.cat = false; // not a concatenation of witnesses (search.mjs)

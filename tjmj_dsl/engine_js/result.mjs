@@ -87,6 +87,13 @@ export function claimDisplay(rules, mask) {
   return got;
 }
 
+/** claimDisplay of a claim ([fan, patterns, mask, display, Claims]), kept on it. */
+export function shownOf(rules, best) {
+  let got = best[3];
+  if (got === null) best[3] = got = claimDisplay(rules, best[2]);
+  return got;
+}
+
 /** The groups for people, the declared melds first and the pair last: faces, the
  * actual tiles (a hun shows which hun tile stood there; huns standing for
  * their own face first), and a text such as `4m=1m 5m* 6m=2m` (face=hun tile,
@@ -203,11 +210,11 @@ export function claimOf(rules, best, h) {
   const fan = best[0];
   const win = fan >= rules.minFan;
   const total = win ? rules.total(h, fan) : 0;
-  let byTotal = rules.claimObjs.get(best);
-  if (byTotal === undefined) rules.claimObjs.set(best, (byTotal = new Map()));
+  let byTotal = best[4]; // the claim's Claim objects by total, kept on the claim (resolve() makes it with two free slots)
+  if (byTotal === null) best[4] = byTotal = new Map();
   let c = byTotal.get(total);
   if (c === undefined) {
-    const ids = claimDisplay(rules, best[2])[3];
+    const ids = shownOf(rules, best)[3];
     c = win ? makeClaim(true, fan, total, ids) : makeClaim(false, fan, 0, ids, "below_min_fan");
     byTotal.set(total, c);
   }
@@ -243,7 +250,7 @@ export function result(rules, reqId, h, best, groups, display = true) {
       reason: "no_winning_shape", message: "these 14 tiles make no 4 melds and a pair" };
   }
   const c = claimOf(rules, best, h);
-  const shown = claimDisplay(rules, best[2]);
+  const shown = shownOf(rules, best);
   const res = { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, win: c.win, fan: c.fan, total: c.total,
     patterns: c.patterns.slice(), names: shown[4].slice(), formula: shown[0], winning_tile: NAMES[h.t],
     hun_kinds: h.hunNames.slice() };

@@ -7,7 +7,7 @@
 import { NAMES } from "./tiles.mjs";
 import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
 import { NO_FLAGS, ONE_TILE, RequestError, parseRequest } from "./request.mjs";
-import { claimDisplay, claimOf, refusal, result, ruleError, rulesInfo, waitsRefusal } from "./result.mjs";
+import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
 import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
 import { NotStrictJson, PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
@@ -54,7 +54,6 @@ export function prepare(rules) {
   rules.subsetInfo = new Map(); // a set of patterns → [closed under requires, its conflicts, fan]
   rules.claimCache = new Map(); // hand-level values the tests read → {aggregate: claim}
   rules.displayCache = new Map(); // claimed mask → formula and patterns shown
-  rules.claimObjs = new Map(); // claim → {total: its Claim}
 }
 
 const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
@@ -277,7 +276,7 @@ export function waitsRequest(rules, data) {
     const [best, , bestH] = bestClaim(rules, h);
     const c = claimOf(rules, best, bestH);
     if (c.win) {
-      const shown = claimDisplay(rules, best[2]);
+      const shown = shownOf(rules, best);
       out.push({ tile: NAMES[k], fan: c.fan, total: c.total, patterns: c.patterns.slice(), names: shown[4].slice(),
         formula: shown[0] });
     }

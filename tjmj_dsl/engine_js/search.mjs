@@ -286,13 +286,13 @@ export function resolve(rules, held, lifted) {
   const got = byLifted.get(lifted);
   if (got !== undefined) return got;
   const info = rules.subsetInfo;
-  let best = [-1, 0, pm.zero];
+  let best = [-1, 0, pm.zero, null, null];
   let s = held;
   for (;;) {
     let inf = info.get(s);
     if (inf === undefined) info.set(s, (inf = subsetInfo(rules, s)));
     if (inf[0] && !(inf[1] & ~lifted)) {
-      const cand = [inf[2], pm.pop(s), s];
+      const cand = [inf[2], pm.pop(s), s, null, null]; // [3], [4]: result.mjs keeps its display and Claims there
       if (compareClaims(cand, best) > 0) best = cand;
     }
     if (s === pm.zero) break;
@@ -361,7 +361,8 @@ class NumAggMap {
   constructor() {
     this.ks = [];
     this.vs = [];
-    this.index = null; // Int32Array of positions + 1 (0: empty), once there are more than SCAN keys
+    this.index = null; // positions + 1 (0: empty), once there are more than SCAN keys (a plain array of small ints:
+    // a typed array of more than 64 bytes lives outside the heap, slow to make)
     this.mask = 0;
   }
 
@@ -415,7 +416,7 @@ class NumAggMap {
   reindex() {
     let size = 32;
     while (size < 4 * this.ks.length) size *= 2;
-    this.index = new Int32Array(size);
+    this.index = new Array(size).fill(0);
     this.mask = size - 1;
     for (let i = 0; i < this.ks.length; i++) this.place(this.ks[i], i);
   }
