@@ -1328,7 +1328,9 @@ function bestOf(rules, h) {
 // An aggregate is one value: the OR of the melds' bits, the complement of the
 // AND of their bits above it (only when a test reads it), and the pair's bits
 // above that, so that joining two partial readings is one OR. Python keeps it
-// in one int; here it is a Number while it fits in 52 bits (as two 26-bit
+// in one int; here it is a small int when the pair's field, cut to the bits a
+// pair can set at all, makes it fit in 30 bits (packedOps: the Tianjin rules'
+// 48 bits become 28), else a Number while it fits in 52 bits (as two 26-bit
 // halves), else a BigInt. `aggOps` gives the operations for a rule set; the
 // order of aggregates is Python's (the fields keep their order).
 
