@@ -91,3 +91,10 @@ def interp() -> Scorer:
 @pytest.fixture(scope="session", params=["generated", "interpreter"])
 def both(request: pytest.FixtureRequest, gen: Scorer, interp: Scorer) -> Scorer:
     return gen if request.param == "generated" else interp
+
+
+@pytest.fixture(scope="session")
+def gen_module() -> Any:
+    """The committed generated scorer of the default profile, as a module."""
+    from generated.tianjin import scorer
+    return scorer

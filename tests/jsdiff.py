@@ -70,6 +70,11 @@ def _chinese_tiles(tiles: str) -> str:
     return "".join(chinese(k) if k >= 27 else f"{k % 9 + 1}{'万饼条'[k // 9]}" for k in parse_tiles(tiles))
 
 
+def _full_width(tiles: str, rng: random.Random) -> str:
+    """Some characters of the notation as an IME writes them (３４５ｍ)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" and rng.random() < 0.6 else c for c in tiles)
+
+
 def mutate(rng: random.Random, req: dict[str, Any], profiles: list[str], options: dict[str, list[Any]]) -> dict[str, Any]:
     """One change a client might make, right or wrong."""
     r = dict(req)
@@ -81,7 +86,9 @@ def mutate(rng: random.Random, req: dict[str, Any], profiles: list[str], options
     elif what == 2:
         r[rng.choice(["tianhuu", "draws", "meld", "Indicator", "x", "", "options2", "2"])] = 1
     elif what == 3:
-        r["concealed"] = _chinese_tiles(r["concealed"]) if rng.random() < 0.5 else " ".join(r["concealed"])
+        roll = rng.random()
+        r["concealed"] = (_chinese_tiles(r["concealed"]) if roll < 0.4 else " ".join(r["concealed"]) if roll < 0.7
+                          else _full_width(r["concealed"], rng))
     elif what == 4:  # a bad character somewhere in the tiles
         s = r["concealed"]
         i = rng.randrange(len(s) + 1)
@@ -95,7 +102,8 @@ def mutate(rng: random.Random, req: dict[str, Any], profiles: list[str], options
         r["profile"] = rng.choice(profiles + ["nope", None, 1, ""])
     elif what == 7:
         k = rng.choice(list(options) + ["nope"])
-        r["options"] = {k: rng.choice(options.get(k, [1]) + ["x", True, 1.0, None])}
+        r["options"] = {k: rng.choice(options.get(k, [1]) + ["x", True, 1.0, 2.0, "2.0", "True", "true", 10**30, [2], {},
+                                                            None, "x" * 100])}
     elif what == 8:
         r["options"] = rng.choice([[], "x", None, {}, {"min_fan": 2, "nope": 1}])
     elif what == 9:
@@ -117,9 +125,15 @@ def mutate(rng: random.Random, req: dict[str, Any], profiles: list[str], options
 
 def malformed(rng: random.Random, good: str) -> bytes:
     """A line that is not a request object: broken JSON, other JSON values, bad bytes."""
-    what = rng.randrange(14)
+    what = rng.randrange(16)
     if what == 0:
         return good[: rng.randrange(len(good))].encode()
+    if what == 14:  # nested around the limit (64), in the id or as the whole line
+        n = rng.choice([3, 63, 64, 65, 200, 3000])
+        return rng.choice([good.replace('"id": ', '"id": ' + "[" * n + "]" * n + ', "x": ', 1),
+                           "[" * n + "]" * n, "{\"a\": " * n + "1" + "}" * n, "[" * n]).encode()
+    if what == 15:  # around the line limit (65,536 bytes)
+        return good.encode() + b" " * rng.choice([65_536 - len(good.encode()), 65_537 - len(good.encode()), 200_000])
     if what == 1:
         i = rng.randrange(len(good))
         return (good[:i] + rng.choice(['"', "{", "}", ",", ":", "\\", "\x01", "]", " x", "\\u12", "\\ud800"]) + good[i:]).encode()

@@ -236,7 +236,7 @@ def test_first_draw_multiplier_unknown_value() -> None:
     with pytest.raises(RuleError) as e:
         load_rules(None, options={"first_draw_multiplier": 9})
     text = e.value.render()
-    assert "first_draw_multiplier" in text and "[4, 5, 6, 7, 8]" in text
+    assert "first_draw_multiplier" in text and "4, 5, 6, 7, 8" in text
 
 
 @pytest.mark.parametrize("flag, other, mult", [("tianhu", "dihu", 8), ("dihu", "tianhu", 6)])
@@ -347,8 +347,8 @@ def test_play_defaults() -> None:
 
 
 @pytest.mark.parametrize("option, value, names, suggests", [
-    ("chan_points", 3, "option 'chan_points'", ["[1, 2]"]),
-    ("chan_points", "two", "option 'chan_points'", ["[1, 2]"]),
+    ("chan_points", 3, "option 'chan_points'", ["1, 2"]),
+    ("chan_points", "two", "option 'chan_points'", ["1, 2"]),
     ("dealer_rotation", "seed000", "option 'dealer_rotation'", ["did you mean 'seed-000'?"]),
     ("dealer_rotation", "winner-deals", "option 'dealer_rotation'", ["seed-001", "seed-000"]),
     ("last_tiles_claims", "refuse", "option 'last_tiles_claims'", ["did you mean 'refused'?"]),

@@ -9,6 +9,8 @@ from .backends.interpret import interpreter
 from .compiler import load_rules
 from .engine import result, runtime, settle
 from .ir import RuleSet
+from .passes.lower import lower
+from .passes.resolve import apply_options
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
 
@@ -22,14 +24,24 @@ class Scorer:
 
     def __init__(self, rules: str | None = None, profile: str | None = None,
                  options: dict[str, Any] | None = None, backend: str = "generated") -> None:
-        self.ruleset: RuleSet = load_rules(rules, profile, options)
+        if backend not in ("generated", "interpreter"):
+            raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
+        self._build(load_rules(rules, profile, options), backend)
+
+    @classmethod
+    def _of(cls, resolved: Any, profile: str | None, options: dict[str, Any] | None, backend: str) -> "Scorer":
+        """A scorer from a rule file already read (the CLI reads it once for many option sets)."""
+        self = cls.__new__(cls)
+        self._build(lower(apply_options(resolved, profile, options)), backend)
+        return self
+
+    def _build(self, ruleset: RuleSet, backend: str) -> None:
+        self.ruleset: RuleSet = ruleset
         if backend == "generated":
             self._module = load_generated(generate_scorer(self.ruleset))
             self._rules = self._module.RULES
-        elif backend == "interpreter":
-            self._rules = interpreter(self.ruleset)
         else:
-            raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
+            self._rules = interpreter(self.ruleset)
         self.backend = backend
         runtime.settle_collector()  # the rules and the code built for them out of the collector's way
 

@@ -12,7 +12,7 @@ from .diagnostics import RuleError
 from .notation import parse_hand
 from .tiles import TileError
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -76,10 +76,10 @@ def _jsonl_loop(rules: str | None, profile: str | None, opts: dict[str, Any], fn
 
 
 def _lines(stream: Any) -> Any:
-    """Lines of stdin, each decoded on its own (a line that is not UTF-8 is one refusal)."""
-    from .engine.runtime import decode_lines
-    raw = getattr(stream, "buffer", None)
-    yield from (stream if raw is None else decode_lines(raw))  # a generator: `stream` stays open while read
+    """Lines of a stream as the JSONL batch reads them: each decoded on its own
+    (a line that is not UTF-8 is one refusal), read in bounded pieces."""
+    from .engine.runtime import read_lines
+    yield from read_lines(getattr(stream, "buffer", stream))  # a generator: `stream` stays open while read
 
 
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
@@ -199,8 +199,12 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    from .backends.outputs import write_outputs
-    changed = write_outputs(_rules_arg(args), args.out, check=args.check)
+    from .backends.outputs import OutputError, write_outputs
+    try:
+        changed = write_outputs(_rules_arg(args), args.out, check=args.check)
+    except OutputError as e:
+        print(f"tjmj: error: {e}", file=sys.stderr)
+        return EXIT_FAIL
     if args.check:
         if changed:
             for c in changed:
@@ -465,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # tile names and messages are Chinese: always UTF-8
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(encoding="utf-8")
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
@@ -476,8 +480,13 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as e:
         print(f"tjmj: error: {e.strerror}: {e.filename}", file=sys.stderr)
         return EXIT_FAIL
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+    except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
+        from .engine.runtime import _quiet_stdout
+        _quiet_stdout()
         return EXIT_OK
+    except KeyboardInterrupt:
+        print("tjmj: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

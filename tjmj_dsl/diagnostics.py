@@ -36,15 +36,25 @@ class Diagnostic:
             lines = source.splitlines()
             if 1 <= self.pos.line <= len(lines):
                 text = lines[self.pos.line - 1]
+                col = self.pos.col
+                width = max(1, (self.pos.end_col or col + 1) - col)
+                if len(text) > _LINE:  # a window of a long line around the column
+                    first = max(0, min(col - 1 - _LINE // 3, len(text) - _LINE))
+                    text = text[first:first + _LINE]
+                    col -= first
+                    width = min(width, _LINE - col + 1)
+                text = "".join(c if c.isprintable() or c == "\t" else "\ufffd" for c in text)
                 num = str(self.pos.line)
                 out.append(f" {num} | {text}")
-                width = max(1, (self.pos.end_col or self.pos.col + 1) - self.pos.col)
-                lead = _display_width(text[: self.pos.col - 1])
-                under = _display_width(text[self.pos.col - 1: self.pos.col - 1 + width]) or 1
+                lead = _display_width(text[: col - 1])
+                under = _display_width(text[col - 1: col - 1 + width]) or 1
                 out.append(f" {' ' * len(num)} | {' ' * lead}{'^' * under}")
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
+
+
+_LINE = 160  # the most of a source line a diagnostic shows
 
 
 def _display_width(s: str) -> int:
@@ -63,18 +73,27 @@ class RuleError(Exception):
         return "\n".join(d.render(self.sources.get(d.pos.file) if d.pos else None) for d in self.diagnostics)
 
 
+HINT_MAX_LEN = 64  # longer words get no did-you-mean (edit distance is quadratic)
+HINT_MAX_CANDIDATES = 1000
+
+
 def did_you_mean(word: str, candidates: list[str] | tuple[str, ...] | set[str]) -> str:
     """'did you mean X?' naming every candidate at the least edit distance (when it is small),
-    and every one the word begins (seed-000 → seed-000-fan, seed-000-coins)."""
+    and every one the word begins (seed-000 → seed-000-fan, seed-000-coins). Bounded: words
+    over HINT_MAX_LEN characters, and candidates past the first HINT_MAX_CANDIDATES, are not
+    compared, and distances past the limit are not worked out."""
+    if not isinstance(word, str) or len(word) > HINT_MAX_LEN:
+        return ""
+    limit = max(1, min(3, len(word) // 3 + 1))
     dist: dict[str, int] = {}
-    for c in sorted(set(candidates)):
-        dist[c] = edit_distance(word, c)
+    for c in sorted({str(x) for x in list(candidates)[:HINT_MAX_CANDIDATES]}):
+        dist[c] = edit_distance(word, c, limit)
     if not dist:
         return ""
     best_d = min(dist.values())
-    limit = max(1, min(3, len(word) // 3 + 1))
     best = [c for c, d in dist.items() if (d == best_d and d <= limit) or (len(word) >= 3 and c.startswith(word))]
     if not best:
         return ""
     names = " or ".join(repr(c) for c in best) if len(best) <= 2 else ", ".join(repr(c) for c in best[:-1]) + f" or {best[-1]!r}"
     return f"did you mean {names}?"
+

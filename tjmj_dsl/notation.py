@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tiles import TileError, format_tiles, name, parse_tiles
+from .tiles import FULL_WIDTH, TileError, format_tiles, name, parse_tiles
 
 
 def parse_hand(text: str) -> dict[str, Any]:
     """Notation → the request fields concealed, melds, draw (draw may be absent).
     Raises TileError pointing into `text`."""
+    if not isinstance(text, str):
+        raise TileError(f"expected a hand as text, got {type(text).__name__}", "", 0)
+    text = text.translate(FULL_WIDTH)  # ［５５５ｐ］ ＋６ｓ: the same positions
     concealed: list[int] = []
     melds: list[dict[str, str]] = []
     draw: int | None = None

@@ -4,6 +4,8 @@ and a POST body get the same answer (and the same refusal)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -13,30 +15,68 @@ from .engine.request import RequestError
 
 KINDS = ("score", "waits", "explain", "settle")
 MAX_SCORERS = 32  # compiled scorers kept per process (one per distinct profile/options asked for)
+MAX_FAILED = 256  # bad (profile, options) remembered with their error, so they are not compiled again
 
 
 class Scorers:
     """Compiled scorers per (profile, options) of one rule file, built on first
-    use and kept up to MAX_SCORERS (least recently used dropped)."""
+    use. The rule file is read once; options are keyed in canonical form
+    (engine.request.option_value: "2" and 2 are one scorer). Bounded: the
+    MAX_SCORERS most recently used are kept (each holds a compiled module and
+    its tables), and the MAX_FAILED most recent bad (profile, options) keep their
+    error, so a batch of many option sets, or one bad set on every line,
+    neither grows memory nor compiles again."""
 
     def __init__(self, rules: str | None, backend: str = "generated") -> None:
         self.rules = rules
         self.backend = backend
         self.cache: OrderedDict[Any, Any] = OrderedDict()
+        self.failed: OrderedDict[Any, RuleError] = OrderedDict()
+        self._res: Any = None
+
+    def resolved(self) -> Any:
+        """The rule file, read and resolved once."""
+        if self._res is None:
+            from .compiler import read_rules
+            self._res = read_rules(self.rules)
+        return self._res
 
     def get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None = None) -> Any:
+        """The scorer for a profile and options; RuleError if they are not the rules'."""
         from .api import Scorer
+        from .diagnostics import Pos
+        from .passes.resolve import canonical_options
         backend = backend or self.backend
-        key = (profile, tuple(sorted((options or {}).items(), key=lambda kv: str(kv[0]))), backend)
-        sc = self.cache.get(key)
-        if sc is None:
-            sc = Scorer(self.rules, profile, options, backend=backend)
-            self.cache[key] = sc
-            while len(self.cache) > MAX_SCORERS:
-                self.cache.popitem(last=False)
-        else:
-            self.cache.move_to_end(key)
-        return sc
+        raw = (profile, _raw_key(options), backend)
+        if raw in self.failed:
+            self.failed.move_to_end(raw)
+            raise self.failed[raw]
+        try:
+            canon = canonical_options(self.resolved(), options or {}, Pos("<options>", 1, 1))
+            key = (profile, tuple(sorted(canon.items())), backend)
+            sc = self.cache.get(key)
+            if sc is None:
+                sc = Scorer._of(self.resolved(), profile, canon, backend)
+                self.cache[key] = sc
+                while len(self.cache) > MAX_SCORERS:
+                    self.cache.popitem(last=False)
+            else:
+                self.cache.move_to_end(key)
+            return sc
+        except RuleError as e:
+            self.failed[raw] = e
+            while len(self.failed) > MAX_FAILED:
+                self.failed.popitem(last=False)
+            raise
+
+
+def _raw_key(options: dict[str, Any] | None) -> str:
+    """A short exact key for options as given (any JSON), for remembering a failure."""
+    try:
+        text = json.dumps(options, sort_keys=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(options)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def options_error(e: RuleError) -> dict[str, Any]:
@@ -91,12 +131,10 @@ class Service:
             k = kind
             if k == "auto":
                 k = "waits" if isinstance(data, dict) and data.get("draw") is None else "score"
-            if not isinstance(data, dict):
-                what = "an outcome" if k == "settle" else "a request"
-                return self.refuse(k, None, RequestError(f"{what} is a JSON object", code="not_object").error())
             sc = base
-            prof, opts = data.get("profile"), data.get("options")
-            if prof is not None or opts is not None or k == "explain":
+            # not a mapping: the scorer says what it is, as a generated scorer run as a program does
+            prof, opts = (data.get("profile"), data.get("options")) if isinstance(data, dict) else (None, None)
+            if isinstance(data, dict) and (prof is not None or opts is not None or k == "explain"):
                 if opts is not None and not isinstance(opts, dict):
                     return self.refuse(k, data.get("id"), RequestError(
                         "expected a mapping of option names to values", "options", code="wrong_type").error())

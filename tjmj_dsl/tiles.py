@@ -83,7 +83,10 @@ NAMES: tuple[str, ...] = tuple(name(k) for k in ALL_KINDS)
 
 _ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
 _COMPACT_RE = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")  # e.g. 345m123sEEE77m45s
-_COMPACT: dict[str, tuple[int, ...]] = {}
+_COMPACT: dict[str, tuple[int, ...]] = {}  # compact text → kinds; bounded (see docs/reliability.md)
+_COMPACT_KEY = 64  # longest text kept
+_COMPACT_SIZE = 20_000  # entries before the cache starts over
+FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
 
 
 def parse_tiles(text: str) -> list[int]:
@@ -95,6 +98,8 @@ def parse_tiles(text: str) -> list[int]:
     fast = _COMPACT.get(text)
     if fast is not None:
         return list(fast)
+    if not isinstance(text, str):
+        raise TileError(f"expected text, got {type(text).__name__}", "", 0)
     if _COMPACT_RE.fullmatch(text):  # the common compact form: one pass, no aliases
         out_fast: list[int] = []
         run: list[int] = []
@@ -107,10 +112,15 @@ def parse_tiles(text: str) -> list[int]:
                 run = []
             else:
                 out_fast.append(27 + HONOR_LETTERS.index(c))
-        if len(_COMPACT) > 100_000:
-            _COMPACT.clear()
-        _COMPACT[text] = tuple(out_fast)
+        if len(text) <= _COMPACT_KEY:  # a hand is short; a long string is not kept
+            if len(_COMPACT) >= _COMPACT_SIZE:
+                _COMPACT.clear()
+            _COMPACT[text] = tuple(out_fast)
         return out_fast
+    if any("\uff01" <= c <= "\uff5e" for c in text):  # full-width ３４５ｍ (an IME's) is 345m: same positions
+        text = text.translate(FULL_WIDTH)
+        if _COMPACT_RE.fullmatch(text):
+            return parse_tiles(text)
     out: list[int] = []
     i = 0
     n = len(text)
@@ -133,15 +143,15 @@ def parse_tiles(text: str) -> list[int]:
             out.append(27 + HONOR_LETTERS.index(c))
             i += 1
             continue
-        if c.isdigit() or c in _CN_DIGITS:
-            r = int(c) if c.isdigit() else _CN_DIGITS[c]
+        if "0" <= c <= "9" or c in _CN_DIGITS:
+            r = int(c) if "0" <= c <= "9" else _CN_DIGITS[c]
             if i + 1 < n and text[i + 1] in _SUIT_ALIASES and r >= 1:
                 out.append(kind(_SUIT_ALIASES[text[i + 1]], r))
                 i += 2
                 continue
-            if c.isdigit():
+            if "0" <= c <= "9":
                 j = i
-                while j < n and text[j].isdigit():
+                while j < n and "0" <= text[j] <= "9":
                     j += 1
                 if j < n and text[j] in "mpsz":
                     bad = next(k for k in range(i, j) if text[k] == "0" or (text[j] == "z" and text[k] in "89"))

@@ -2,6 +2,11 @@
 import json
 expr = {"type": "string", "minLength": 1, "description": "an expression (see README: the expression language)"}
 ident = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+# Names that become file or directory names, or stand in generated code and
+# docs: a small alphabet, so no name can reach outside --out or change code.
+IDENT = "^[a-z][a-z0-9_]*$"
+PROFILE = "^[a-z0-9][a-z0-9_-]*$"  # a directory name once '-' becomes '_' (seed-000-coins → seed_000_coins)
+CHOICE = "^[A-Za-z0-9][A-Za-z0-9_-]*$"  # a choice of an option: off, on, 4, seed-001
 text = {"type": "string"}
 tile = {"type": "string", "pattern": "^([1-9][mps]|[1-7]z|[ESWNCFP])$"}
 # an example hand: the request (hand notation, indicator, how it was won, options
@@ -68,13 +73,15 @@ setmap = {"type": "object", "description": "dotted path → new value; $value is
           "propertyNames": {"pattern": "^[A-Za-z0-9_\\-]+(\\.[A-Za-z0-9_\\-]+)*$"}}
 choice = {"type": "object", "additionalProperties": False,
           "properties": {"description": text, "set": setmap}}
+option_value = {"type": ["string", "integer", "boolean"]}
 option = {
     "type": "object", "additionalProperties": False, "required": ["description", "default"],
     "properties": {
         "name": text, "description": text,
-        "default": {"type": ["string", "integer", "boolean"]},
-        "choices": {"type": "object", "additionalProperties": choice, "minProperties": 1},
-        "values": {"type": "array", "items": {"type": ["string", "integer", "boolean"]}, "minItems": 1},
+        "default": option_value,
+        "choices": {"type": "object", "additionalProperties": choice, "minProperties": 1,
+                    "propertyNames": {"pattern": CHOICE}},
+        "values": {"type": "array", "items": option_value, "minItems": 1, "uniqueItems": True},
         "set": setmap,
         "after": {"type": "array", "items": ident},
         "acts_on": {"enum": ["scoring", "validation", "play", "settlement"]},
@@ -185,7 +192,7 @@ schema = {
                                        "play", "settlement", "sources", "known_values", "silence"]}},
         "name": ident,
         "title": text,
-        "sources": {"type": "object", "additionalProperties": text},
+        "sources": {"type": "object", "additionalProperties": text, "propertyNames": {"pattern": PROFILE}},
         "tiles": {"type": "object", "additionalProperties": False, "required": ["suits", "honors", "copies"],
                   "properties": {"suits": {"const": ["m", "p", "s"]}, "honors": {"const": list("ESWNCFP")},
                                  "copies": {"const": 4}}},
@@ -210,16 +217,19 @@ schema = {
         "patterns": {"type": "object", "minProperties": 1, "additionalProperties": pattern,
                      "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
         "score_table": ident,
-        "score_tables": {"type": "object", "minProperties": 1, "additionalProperties": expr},
-        "request_rules": {"type": "object", "additionalProperties": request_rule},
+        "score_tables": {"type": "object", "minProperties": 1, "additionalProperties": expr,
+                         "propertyNames": {"pattern": IDENT}},
+        "request_rules": {"type": "object", "additionalProperties": request_rule, "propertyNames": {"pattern": IDENT}},
         "play": play,
         "settlement": settlement,
         "options": {"type": "object", "additionalProperties": option,
                     "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
-        "profiles": {"type": "object", "additionalProperties": {
+        "profiles": {"type": "object", "propertyNames": {"pattern": PROFILE}, "additionalProperties": {
             "type": "object", "additionalProperties": False, "required": ["description"],
-            "properties": {"description": text, "options": {"type": "object"}}}},
-        "default_profile": {"type": "string"},
+            "properties": {"description": text,
+                           "options": {"type": "object", "propertyNames": {"pattern": IDENT},
+                                       "additionalProperties": {"type": ["string", "integer", "boolean", "null"]}}}}},
+        "default_profile": {"type": "string", "pattern": PROFILE},
         "known_values": {"type": "string", "description": "a YAML file beside this one with the printed tables; "
                          "`inherit` in an overlay: the base's"},
         "silence": {"type": "object", "description": "warnings of `tjmj check` answered with a reason: "

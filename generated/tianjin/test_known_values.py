@@ -13,7 +13,7 @@ import sys
 import pytest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("_tjmj_scorer_seed_001", os.path.join(_HERE, "scorer.py"))
+_spec = importlib.util.spec_from_file_location('_tjmj_scorer_seed_001', os.path.join(_HERE, "scorer.py"))
 assert _spec is not None and _spec.loader is not None
 scorer = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = scorer  # dataclasses look their module up
@@ -21,38 +21,38 @@ _spec.loader.exec_module(scorer)
 
 # (row, request, the value the table must show, the patterns it must show)
 CASES = [
-    ("seed-001-fan:1:\u5929\u548c", {'concealed': '123p345m678sEEES', 'draw': 'S', 'indicator': '9p', 'melds': [], 'tianhu': True}, 4, ["tiliu", "tianhu"]),
-    ("seed-001-fan:1b:\u5929\u548c", {'concealed': '123456789mEE34m', 'draw': '5m', 'indicator': '3m', 'melds': [], 'tianhu': True}, 112, ["zhuo5", "long", "shuanghun", "benhun", "tianhu"]),  # printed 102: 28 × 4 is 112, not 102 (erratum tianhu_max in rules/tianjin.yaml); the printed name 双混吊本混捉5 also omits 龙, which the 28 番 needs.
-    ("seed-001-fan:2:\u7d20\u63d0\u6e9c", {'concealed': '345m123sEEE77m45s', 'draw': '6s', 'indicator': '7p', 'melds': []}, 2, ["tiliu", "su"]),
-    ("seed-001-fan:3:\u6760\u5f00\u7d20\u63d0\u6e9c", {'concealed': '345m123s77m45s', 'draw': '6s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 4, ["tiliu", "su", "gangkai"]),
-    ("seed-001-fan:4:\u63495", {'concealed': '123p46mEEE77678s', 'draw': '5m', 'indicator': '9p', 'melds': []}, 3, ["zhuo5"]),
-    ("seed-001-fan:5:\u7d205\uff08\u7d20\u7684\u63495\uff09", {'concealed': '123s46mEEE77678s', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ["zhuo5", "su"]),
-    ("seed-001-fan:6:\u6709\u6df7\u6760\u5f00\u63495", {'concealed': '123p46m77678s', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 6, ["zhuo5", "gangkai"]),
-    ("seed-001-fan:7:\u6760\u5f00\u7d205", {'concealed': '123s46m77678s', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 12, ["zhuo5", "su", "gangkai"]),
-    ("seed-001-fan:8:\u6df7\u540a", {'concealed': '345m123sEEE456s7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ["tiliu", "hundiao"]),
-    ("seed-001-fan:9:\u6760\u5f00\u6df7\u540a", {'concealed': '345m123456s7p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 4, ["tiliu", "hundiao", "gangkai"]),
-    ("seed-001-fan:10:\u53cc\u6df7\u540a", {'concealed': '345m123sEEE66s78p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ["tiliu", "shuanghun"]),
-    ("seed-001-fan:11:\u6760\u5f00\u53cc\u6df7\u540a", {'concealed': '345m12366s78p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 4, ["tiliu", "shuanghun", "gangkai"]),
-    ("seed-001-fan:12:\u53cc\u6df7\u63495", {'concealed': '123sEEE66789s78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ["zhuo5", "shuanghun"]),
-    ("seed-001-fan:13:\u6760\u5f00\u53cc\u6df7\u63495", {'concealed': '12366789s78p', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 12, ["zhuo5", "shuanghun", "gangkai"]),
-    ("seed-001-fan:14:\u63d0\u6e9c\u9f99", {'concealed': '55m234p145678s78p', 'draw': '2s', 'indicator': '7p', 'melds': []}, 4, ["long"]),
-    ("seed-001-fan:15:\u6760\u5f00\u9f99", {'concealed': '1p2345678sEE', 'draw': '9s', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 8, ["long", "gangkai"]),
-    ("seed-001-fan:16:\u7d20\u9f99\uff08\u7d20\u7684\u63d0\u6e9c\u9f99\uff09", {'concealed': '12345678sEEE55m', 'draw': '9s', 'indicator': '7p', 'melds': []}, 8, ["long", "su"]),
-    ("seed-001-fan:17:\u6760\u5f00\u7d20\u9f99", {'concealed': '12345678s55m', 'draw': '9s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 16, ["long", "su", "gangkai"]),
-    ("seed-001-fan:18:\u63495\u9f99", {'concealed': '1p2346789mEESSS', 'draw': '5m', 'indicator': '9p', 'melds': []}, 7, ["zhuo5", "long"]),
-    ("seed-001-fan:19:\u6760\u5f00\u63495\u9f99", {'concealed': '1p2346789mEE', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 14, ["zhuo5", "long", "gangkai"]),
-    ("seed-001-fan:20:\u7d20\u9f99\u63495", {'concealed': '12346789mEESSS', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ["zhuo5", "long", "su"]),
-    ("seed-001-fan:21:\u6760\u5f00\u7d20\u9f99\u63495", {'concealed': '12346789mEE', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 28, ["zhuo5", "long", "su", "gangkai"]),
-    ("seed-001-fan:22:\u6df7\u540a\u9f99", {'concealed': '123456789sEEE7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 8, ["long", "hundiao"]),
-    ("seed-001-fan:23:\u6760\u5f00\u6df7\u540a\u9f99", {'concealed': '123456789s7p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 16, ["long", "hundiao", "gangkai"]),
-    ("seed-001-fan:24:\u672c\u6df7\u9f99", {'concealed': '12346789sEEE55m', 'draw': '5s', 'indicator': '9s', 'melds': []}, 8, ["long", "benhun"]),
-    ("seed-001-fan:25:\u6760\u5f00\u672c\u6df7\u9f99", {'concealed': '12346789s55m', 'draw': '5s', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 16, ["long", "benhun", "gangkai"]),
-    ("seed-001-fan:26:\u6df7\u540a\u672c\u6df7\u9f99", {'concealed': '123456789sEEE9s', 'draw': 'N', 'indicator': '9s', 'melds': []}, 16, ["long", "hundiao", "benhun"]),
-    ("seed-001-fan:27:\u6760\u5f00\u6df7\u540a\u672c\u6df7\u9f99", {'concealed': '1234567899s', 'draw': 'N', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 32, ["long", "hundiao", "benhun", "gangkai"]),
-    ("seed-001-fan:28:\u672c\u6df7\u63495\u9f99", {'concealed': '12346789mEEESS', 'draw': '5m', 'indicator': '9m', 'melds': []}, 14, ["zhuo5", "long", "benhun"]),
-    ("seed-001-fan:29:\u6760\u5f00\u672c\u6df7\u63495\u9f99", {'concealed': '12346789mSS', 'draw': '5m', 'indicator': '9m', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 28, ["zhuo5", "long", "benhun", "gangkai"]),
-    ("seed-001-fan:30:\u53cc\u6df7\u540a\u63495\u9f99", {'concealed': '123456789sEE78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ["zhuo5", "long", "shuanghun"]),
-    ("seed-001-fan:31:\u53cc\u6df7\u540a\u672c\u6df7\u63495\u9f99", {'concealed': '123456789mEE34m', 'draw': '5m', 'indicator': '3m', 'melds': []}, 28, ["zhuo5", "long", "shuanghun", "benhun"]),
+    ('seed-001-fan:1:天和', {'concealed': '123p345m678sEEES', 'draw': 'S', 'indicator': '9p', 'melds': [], 'tianhu': True}, 4, ['tiliu', 'tianhu']),
+    ('seed-001-fan:1b:天和', {'concealed': '123456789mEE34m', 'draw': '5m', 'indicator': '3m', 'melds': [], 'tianhu': True}, 112, ['zhuo5', 'long', 'shuanghun', 'benhun', 'tianhu']),  # printed 102: 28 × 4 is 112, not 102 (erratum tianhu_max in rules/tianjin.yaml); the printed name 双混吊本混捉5 also omits 龙, which the 28 番 needs.
+    ('seed-001-fan:2:素提溜', {'concealed': '345m123sEEE77m45s', 'draw': '6s', 'indicator': '7p', 'melds': []}, 2, ['tiliu', 'su']),
+    ('seed-001-fan:3:杠开素提溜', {'concealed': '345m123s77m45s', 'draw': '6s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 4, ['tiliu', 'su', 'gangkai']),
+    ('seed-001-fan:4:捉5', {'concealed': '123p46mEEE77678s', 'draw': '5m', 'indicator': '9p', 'melds': []}, 3, ['zhuo5']),
+    ('seed-001-fan:5:素5（素的捉5）', {'concealed': '123s46mEEE77678s', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ['zhuo5', 'su']),
+    ('seed-001-fan:6:有混杠开捉5', {'concealed': '123p46m77678s', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 6, ['zhuo5', 'gangkai']),
+    ('seed-001-fan:7:杠开素5', {'concealed': '123s46m77678s', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 12, ['zhuo5', 'su', 'gangkai']),
+    ('seed-001-fan:8:混吊', {'concealed': '345m123sEEE456s7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ['tiliu', 'hundiao']),
+    ('seed-001-fan:9:杠开混吊', {'concealed': '345m123456s7p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 4, ['tiliu', 'hundiao', 'gangkai']),
+    ('seed-001-fan:10:双混吊', {'concealed': '345m123sEEE66s78p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ['tiliu', 'shuanghun']),
+    ('seed-001-fan:11:杠开双混吊', {'concealed': '345m12366s78p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 4, ['tiliu', 'shuanghun', 'gangkai']),
+    ('seed-001-fan:12:双混捉5', {'concealed': '123sEEE66789s78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ['zhuo5', 'shuanghun']),
+    ('seed-001-fan:13:杠开双混捉5', {'concealed': '12366789s78p', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 12, ['zhuo5', 'shuanghun', 'gangkai']),
+    ('seed-001-fan:14:提溜龙', {'concealed': '55m234p145678s78p', 'draw': '2s', 'indicator': '7p', 'melds': []}, 4, ['long']),
+    ('seed-001-fan:15:杠开龙', {'concealed': '1p2345678sEE', 'draw': '9s', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 8, ['long', 'gangkai']),
+    ('seed-001-fan:16:素龙（素的提溜龙）', {'concealed': '12345678sEEE55m', 'draw': '9s', 'indicator': '7p', 'melds': []}, 8, ['long', 'su']),
+    ('seed-001-fan:17:杠开素龙', {'concealed': '12345678s55m', 'draw': '9s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 16, ['long', 'su', 'gangkai']),
+    ('seed-001-fan:18:捉5龙', {'concealed': '1p2346789mEESSS', 'draw': '5m', 'indicator': '9p', 'melds': []}, 7, ['zhuo5', 'long']),
+    ('seed-001-fan:19:杠开捉5龙', {'concealed': '1p2346789mEE', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 14, ['zhuo5', 'long', 'gangkai']),
+    ('seed-001-fan:20:素龙捉5', {'concealed': '12346789mEESSS', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ['zhuo5', 'long', 'su']),
+    ('seed-001-fan:21:杠开素龙捉5', {'concealed': '12346789mEE', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 28, ['zhuo5', 'long', 'su', 'gangkai']),
+    ('seed-001-fan:22:混吊龙', {'concealed': '123456789sEEE7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 8, ['long', 'hundiao']),
+    ('seed-001-fan:23:杠开混吊龙', {'concealed': '123456789s7p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 16, ['long', 'hundiao', 'gangkai']),
+    ('seed-001-fan:24:本混龙', {'concealed': '12346789sEEE55m', 'draw': '5s', 'indicator': '9s', 'melds': []}, 8, ['long', 'benhun']),
+    ('seed-001-fan:25:杠开本混龙', {'concealed': '12346789s55m', 'draw': '5s', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 16, ['long', 'benhun', 'gangkai']),
+    ('seed-001-fan:26:混吊本混龙', {'concealed': '123456789sEEE9s', 'draw': 'N', 'indicator': '9s', 'melds': []}, 16, ['long', 'hundiao', 'benhun']),
+    ('seed-001-fan:27:杠开混吊本混龙', {'concealed': '1234567899s', 'draw': 'N', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 32, ['long', 'hundiao', 'benhun', 'gangkai']),
+    ('seed-001-fan:28:本混捉5龙', {'concealed': '12346789mEEESS', 'draw': '5m', 'indicator': '9m', 'melds': []}, 14, ['zhuo5', 'long', 'benhun']),
+    ('seed-001-fan:29:杠开本混捉5龙', {'concealed': '12346789mSS', 'draw': '5m', 'indicator': '9m', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 28, ['zhuo5', 'long', 'benhun', 'gangkai']),
+    ('seed-001-fan:30:双混吊捉5龙', {'concealed': '123456789sEE78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ['zhuo5', 'long', 'shuanghun']),
+    ('seed-001-fan:31:双混吊本混捉5龙', {'concealed': '123456789mEE34m', 'draw': '5m', 'indicator': '3m', 'melds': []}, 28, ['zhuo5', 'long', 'shuanghun', 'benhun']),
 ]
 
 

@@ -3,6 +3,7 @@ data, no timestamps; the header names the source and its sha256."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from importlib import resources
@@ -16,6 +17,8 @@ from ..expr.vocabulary import ATTRS_BY_TYPE, HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, plan_atoms
 from .settlement import settlement_code
+from . import safe
+from .safe import Code, py
 from .tables import expression_types, static_tables
 
 # Inlined into every scorer, in this order: one source of truth for tiles,
@@ -25,15 +28,23 @@ INLINED = ("tiles.py", "engine/contract.py", "engine/request.py", "engine/hand.p
 DROP = "# tjmj:inline-drop"
 
 
-@lru_cache(maxsize=1)
-def _env() -> jinja2.Environment:
-    return jinja2.Environment(
+@lru_cache(maxsize=3)
+def _env(kind: str = "python") -> jinja2.Environment:
+    """The template environment for Python (or Markdown) outputs: every `{{ }}`
+    goes through safe.finalize_* (see safe.py), so rule-file text cannot be
+    spliced in unescaped. "js": the JavaScript templates, whose values jsgen
+    makes safe itself (js_string, js_value, js_comment)."""
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("tjmj_dsl.backends", "templates"),
         keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
-        autoescape=False, undefined=jinja2.StrictUndefined)
+        autoescape=False, undefined=jinja2.StrictUndefined,
+        finalize={"python": safe.finalize_python, "markdown": safe.finalize_markdown}.get(kind))
+    env.filters.update(py=safe.py, comment=safe.comment, docstring=safe.docstring, label=safe.label, md=safe.md,
+                       code=safe.code)
+    return env
 
 
-def _inline() -> tuple[list[str], list[tuple[str, str]]]:
+def _inline() -> tuple[list[Code], list[tuple[Code, Code]]]:
     imports: set[str] = set()
     bodies = []
     pkg = resources.files("tjmj_dsl")
@@ -47,15 +58,15 @@ def _inline() -> tuple[list[str], list[tuple[str, str]]]:
                 imports.add(line)
                 continue
             keep.append(line)
-        bodies.append((name, "\n".join(keep).strip("\n")))
-    return sorted(imports), bodies
+        bodies.append((Code(name), Code("\n".join(keep).strip("\n"))))
+    return [Code(i) for i in sorted(imports)], bodies
 
 
-def _any_attrs() -> list[tuple[str, str]]:
+def _any_attrs() -> list[tuple[Code, Code]]:
     out = []
     for typ, table in sorted(ATTRS_BY_TYPE.items()):
         for attr, a in sorted(table.items()):
-            out.append((repr((typ, attr)), a.py.format("o")))
+            out.append((py((typ, attr)), Code(a.py.format("o"))))
     return out
 
 
@@ -64,17 +75,20 @@ def generate_scorer(rs: RuleSet) -> str:
     em = Emitter(types, {d.name for d in rs.definitions}, rs.kinds, tuple(f for f, _ in rs.flags))
     tables = static_tables(rs)
     imports, inlined = _inline()
-    patterns = [{"id": p.id, "name": p.name, "bit": 1 << i, "code": em.emit(p.when.ast)}
+    def code(n: Any, bound: frozenset[str] = frozenset()) -> Code:
+        return Code(em.emit(n, bound))
+
+    patterns = [{"id": p.id, "name": p.name, "bit": 1 << i, "code": code(p.when.ast)}
                 for i, p in enumerate(rs.patterns)]
     unless = []
     j = 0
     for p in rs.patterns:
         for c in p.conflicts:
             unless.append({"what": f"{p.id} with {c.other}", "bit": 1 << j,
-                           "code": em.emit(c.unless.ast) if c.unless is not None else "False"})
+                           "code": code(c.unless.ast) if c.unless is not None else Code("False")})
             j += 1
-    kind_items = [(k, repr(tuple((i, p.value) for i, p in enumerate(rs.patterns) if p.kind == k))) for k in rs.kinds]
-    table_lines = [(k, repr(v)) for k, v in tables.items()]
+    kind_items = [(k, py(tuple((i, p.value) for i, p in enumerate(rs.patterns) if p.kind == k))) for k in rs.kinds]
+    table_lines = [(k, py(v)) for k, v in tables.items()]
     try:
         plan, agg_patterns, agg_unless, gmask_body, gmask_ctx_body = plan_atoms(rs)
         def key_of(names: list[str]) -> str:
@@ -86,36 +100,43 @@ def generate_scorer(rs: RuleSet) -> str:
                 elif not HAND_VARS[c].fixed:
                     parts.append(f"tuple(h.{c}), " if elem(HAND_VARS[c].type) else f"h.{c}, ")
             return "(" + "".join(parts) + ("bytes(h.counts), " if plan.uses_count else "") + ")"
-        masks = {"nbits": plan.nbits, "gmask_body": gmask_body, "gmask_ctx_body": gmask_ctx_body,
+        masks = {"nbits": plan.nbits, "gmask_body": Code(gmask_body), "gmask_ctx_body": Code(gmask_ctx_body),
                  "ctx_atoms": any(a.ctx for a in plan.atoms), "monotone": plan.monotone, "reads_and": plan.reads_and,
-                 "ctx": key_of(plan.context), "hkey": "(" + "".join(f"{c}, " for c in plan.hand_terms) + ("bytes(h.counts), " if plan.count_in_tests else "") + ")",
-                 "patterns": [{"id": p.id, "bit": 1 << i, "code": c} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
-                 "unless": [{"bit": 1 << j, "code": c} for j, c in enumerate(agg_unless)]}
-    except NotAtomic as e:
+                 "ctx": Code(key_of(plan.context)),
+                 "hkey": Code("(" + "".join(f"{c}, " for c in plan.hand_terms) + ("bytes(h.counts), " if plan.count_in_tests else "") + ")"),
+                 "patterns": [{"id": p.id, "bit": 1 << i, "code": Code(c)} for i, (p, c) in enumerate(zip(rs.patterns, agg_patterns))],
+                 "unless": [{"bit": 1 << j, "code": Code(c)} for j, c in enumerate(agg_unless)]}
+    except (NotAtomic, RecursionError) as e:  # a tree too deep once inlined: enumerate instead
         masks = {"why_not": str(e)}
     return _env().get_template("scorer.py.j2").render(
         contract=CONTRACT, source=rs.source_file, sha256=rs.source_sha256, name=rs.name, title=rs.title, profile=rs.profile,
         choices=", ".join(f"{k}={v}" for k, v in rs.choices), imports=imports, inlined=inlined,
         any_attrs=_any_attrs(),
-        definitions=[{"name": d.name, "params": d.params, "text": d.body.text, "code": em.emit(d.body.ast, frozenset(d.params))}
+        definitions=[{"name": d.name, "params": d.params, "text": d.body.text, "code": code(d.body.ast, frozenset(d.params))}
                      for d in rs.definitions],
-        request_rules=[{"id": r.id, "id_repr": repr(r.id), "code": em.emit(r.error_when.ast)} for r in rs.request_rules],
-        free_t=em.emit(rs.free_when.ast) if rs.free_when is not None else "False",
-        patterns=patterns, unless=unless, kind_items=kind_items, algebra=em.emit(rs.algebra.ast),
-        total=em.emit(rs.total.ast), tables=table_lines,
-        masks=masks, settlement=settlement_code(rs),
+        request_rules=[{"id": r.id, "id_repr": py(r.id), "code": code(r.error_when.ast)} for r in rs.request_rules],
+        free_t=code(rs.free_when.ast) if rs.free_when is not None else Code("False"),
+        patterns=patterns, unless=unless, kind_items=kind_items, algebra=code(rs.algebra.ast),
+        total=code(rs.total.ast), tables=table_lines,
+        masks=masks, settlement=Code(settlement_code(rs)),
     )
 
 
+_MODULE_IDS = itertools.count(1)
+
+
 def load_generated(source: str, name: str = "tjmj_generated_scorer") -> Any:
-    """Execute generated scorer source as a fresh module (the CLI scores this way)."""
-    import types as _t
-    mod = _t.ModuleType(name)
-    mod.__dict__["__name__"] = name
+    """Execute generated scorer source as a fresh module (the CLI scores this
+    way). Each module gets a name of its own (`name_N`), registered in
+    sys.modules while it runs (dataclasses look their module up), so scorers
+    built at once from several threads never share or clobber a slot."""
     import sys
-    sys.modules[name] = mod  # dataclasses need the module registered
+    import types as _t
+    unique = f"{name}_{next(_MODULE_IDS)}"  # itertools.count is atomic under the GIL
+    mod = _t.ModuleType(unique)
+    sys.modules[unique] = mod
     try:
-        exec(compile(source, f"<{name}>", "exec"), mod.__dict__)  # noqa: S102 - our own generated code
+        exec(compile(source, f"<{unique}>", "exec"), mod.__dict__)  # noqa: S102 - our own generated code
     finally:
-        sys.modules.pop(name, None)
+        sys.modules.pop(unique, None)
     return mod

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from ..engine import contract
-from ..expr.emit_js import JS_ATTRS, JsEmitter, js_comment, js_string
+from ..expr.emit_js import JS_ATTRS, JsEmitter, js_comment, js_literal_text, js_string
 from ..expr.vocabulary import HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, atom_tests
@@ -31,11 +31,7 @@ WIDE_PATTERNS = 30  # past this many patterns (or conflicts), pattern masks are 
 
 def js_value(x: Any) -> str:
     """Plain data (str, int, bool, None, lists/tuples, dicts with str keys) as a JavaScript literal."""
-    return json.dumps(x, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-
-
-def _py_str(x: Any) -> str:
-    return str(x)
+    return js_literal_text(json.dumps(x, ensure_ascii=False))
 
 
 @lru_cache(maxsize=1)
@@ -138,8 +134,9 @@ def _generate_js(rs: RuleSet) -> str:
     data = {
         "info": js_value(tables["info"]), "requestMessages": js_value(tables["request_messages"]),
         "name": js_value(tables["name"]), "profile": js_value(tables["profile"]),
-        "choiceStr": js_value({k: _py_str(v) for k, v in tables["choices"].items()}),
+        "choices": js_value(tables["choices"]),
         "choiceRepr": js_value({k: repr(v) for k, v in tables["choices"].items()}),
+        "optionValues": js_value({k: list(v) for k, v in tables["option_values"].items()}),
         "hunCount": js_value(tables["hun_count"]), "cycles": js_value(tables["cycles"]),
         "chow": js_value(tables["chow"]), "copies": js_value(tables["copies"]), "suits": js_value(tables["suits"]),
         "flags": js_value(tables["flags"]), "minFan": js_value(tables["min_fan"]),
@@ -150,7 +147,7 @@ def _generate_js(rs: RuleSet) -> str:
         "wideMasks": "true" if wide_masks else "false",
         "conflicts": js_value(tables["conflicts"]), "plan": js_value(tables["plan"]),
     }
-    return _env().get_template("scorer.mjs.j2").render(
+    return _env("js").get_template("scorer.mjs.j2").render(
         source=js_comment(rs.source_file), sha256=rs.source_sha256, name=js_comment(rs.name),
         title=js_comment(rs.title), profile=js_comment(rs.profile or "(none)"),
         choices=js_comment(", ".join(f"{k}={v}" for k, v in rs.choices)), inlined=_inline(),
@@ -167,7 +164,7 @@ def _generate_js(rs: RuleSet) -> str:
 
 def generate_dts(rs: RuleSet) -> str:
     flags = [f for f, _ in rs.flags]
-    return _env().get_template("scorer.d.ts.j2").render(
+    return _env("js").get_template("scorer.d.ts.j2").render(
         source=js_comment(rs.source_file), sha256=rs.source_sha256, name=js_comment(rs.name),
         profile=js_comment(rs.profile or "(none)"), flags=flags, contract=contract.CONTRACT,
         patterns=[(p.id, js_comment(p.name)) for p in rs.patterns])
@@ -178,7 +175,7 @@ def generate_js_tests(rs: RuleSet, rows: list[Any]) -> str:
     cases = [{"id": js_value(r.id), "request": js_value(dict(sorted(r.request.items()))), "expected": r.expected,
               "patterns": js_value(list(r.patterns)), "printed": r.printed, "why": js_comment(r.why)}
              for r in rows if r.request is not None]
-    return _env().get_template("test_known_values.mjs.j2").render(
+    return _env("js").get_template("test_known_values.mjs.j2").render(
         source=js_comment(rs.source_file), sha256=rs.source_sha256, profile=js_comment(rs.profile or "(none)"), cases=cases)
 
 

@@ -12,6 +12,7 @@ from ..expr import ast as A
 from ..expr.settle import SEAT, SettleEmitter, SettleInterpreter, amount_terms, checker, outcome_env, settle_env
 from ..expr.vocabulary import elem
 from ..ir import Payment, RuleSet, Settlement
+from .safe import inert
 
 
 def settlement_types(st: Settlement) -> dict[int, str]:
@@ -140,5 +141,6 @@ def settlement_code(rs: RuleSet) -> str:
 
 
 def _one_line(text: str) -> str:
-    """An expression as a one-line comment: rule-file text never ends a comment early."""
-    return " ".join(text.split()).replace("\\", "\\\\")
+    """An expression as a one-line comment: rule-file text never ends a comment
+    early (safe.inert: no line break, NUL or lone surrogate survives)."""
+    return inert(" ".join(text.split()))

@@ -47,6 +47,7 @@ def static_tables(rs: RuleSet) -> dict[str, Any]:
         "name": rs.name,
         "profile": rs.profile,
         "choices": dict(rs.choices),
+        "option_values": {o.id: tuple(o.choices) for o in rs.options},
         "hun_count": rs.hun_count,
         "cycles": rs.cycles,
         "chow": rs.chow,

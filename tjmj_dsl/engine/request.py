@@ -117,10 +117,12 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
     if not isinstance(data, dict):
         raise RequestError(f"a request is a JSON object, got {_json_type(data)}", code="not_object")
     for k in data:
+        if not isinstance(k, str):
+            raise RequestError(f"field names are text, not {_short(k)}", code="wrong_type")
         if k not in FIELDS and k not in flags:
             known = FIELDS + tuple(flags)
-            near = [f for f in known if isinstance(k, str) and _close(k, f)]
-            raise RequestError(f"unknown field {k!r}", str(k), code="unknown_field",
+            near = [f for f in known if _close(k, f)]
+            raise RequestError(f"unknown field {_short(k)}", k[:60], code="unknown_field",
                                hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(known))
     c_in = data.get("concealed")
     if c_in is None:
@@ -143,7 +145,7 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
                 raise RequestError('expected {"type": "pung"|"kong"|"concealed_kong", "tile": "5p"}', f,
                                    code="wrong_type" if not isinstance(m, dict) else
                                    ("unknown_field" if set(m) - {"type", "tile"} else "missing_field"))
-            if m["type"] not in MELD_TYPES:
+            if not isinstance(m["type"], str) or m["type"] not in MELD_TYPES:
                 raise RequestError(f"unknown meld type {m['type']!r}", f + ".type", hint="one of " + ", ".join(MELD_TYPES))
             out.append(Meld(m["type"], _tile(m["tile"], f + ".tile")))
         melds = tuple(out)
@@ -158,8 +160,8 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
         raise RequestError("a waits request has no draw", "draw", code="unexpected_field",
                            hint="leave out draw to list the tiles that win")
     kd = data.get("kong_draw")
-    if kd is not None and kd not in KONG_DRAWS:
-        raise RequestError(f"unknown kong_draw {kd!r}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS),
+    if kd is not None and (not isinstance(kd, str) or kd not in KONG_DRAWS):
+        raise RequestError(f"unknown kong_draw {_short(kd)}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS),
                            code="bad_value" if isinstance(kd, str) else "wrong_type")
     req = Request(
         concealed=concealed, melds=melds, draw=draw,
@@ -193,16 +195,72 @@ def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies
                            code="too_many_copies")
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance, for did-you-mean hints (here and in diagnostics)."""
-    prev = list(range(len(b) + 1))
+def option_value(value: Any, declared: Any) -> Any:
+    """The declared value of an option that `value` names: the value itself
+    (same JSON type: a string as a string, an integer as an integer, a boolean
+    as a boolean), or its text, since the command line gives text ("3" names 3,
+    "true" names true) and a number names the choice spelt with it (4 names
+    "4"). A float never names anything, not even 3.0 for 3, nor does a boolean
+    name "on"/"off" or 1: such a value is refused, never converted. Raises
+    ValueError saying why."""
+    for d in declared:
+        if type(d) is type(value) and d == value:
+            return d
+    for d in declared:
+        if isinstance(value, str) and not isinstance(d, str) and _text(d) == value:
+            return d
+        if isinstance(d, str) and type(value) is int and str(value) == d:
+            return d
+    shown = ", ".join(_text(d) if not isinstance(d, str) else repr(d) for d in declared)
+    if isinstance(value, float):
+        why = f"{value!r} is a decimal number; the values are {shown}"
+    elif isinstance(value, bool):
+        why = f"{_text(value)} is a boolean; the values are {shown}"
+    elif isinstance(value, (list, dict)) or value is None:
+        why = f"expected one of {shown}, got {type(value).__name__ if value is not None else 'null'}"
+    else:
+        why = f"{_short(value)} is not one of {shown}"
+    raise ValueError(why)
+
+
+def _text(v: Any) -> str:
+    """A value as the command line writes it: true/false, 3, text."""
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _short(x: Any, n: int = 60) -> str:
+    r = repr(x)
+    return r if len(r) <= n else r[: n - 1] + "…"
+
+
+def edit_distance(a: str, b: str, cap: int = 1 << 30) -> int:
+    """Levenshtein distance, for did-you-mean hints (here and in diagnostics);
+    past `cap` it answers cap + 1, working only the band |i - j| <= cap (a
+    hint only asks whether a word is within 2 or 3 edits: fast on any word)."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    over = cap + 1
+    if cap < len(a) + len(b):  # each character the other word lacks costs an edit: most words stop here
+        in_a, in_b = set(a), set(b)
+        if sum(c not in in_b for c in a) > cap or sum(c not in in_a for c in b) > cap:
+            return over
+    n = len(b)
+    prev = [j if j <= cap else over for j in range(n + 1)]
     for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        lo, hi = max(1, i - cap), min(n, i + cap)
+        cur = [over] * (n + 1)
+        cur[0] = i if i <= cap else over
+        best = cur[0]
+        for j in range(lo, hi + 1):
+            d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != b[j - 1]))
+            cur[j] = d if d <= cap else over
+            if d < best:
+                best = d
+        if best > cap:
+            return over
         prev = cur
     return prev[-1]
 
 
 def _close(a: str, b: str) -> bool:
-    return abs(len(a) - len(b)) <= 2 and edit_distance(a, b) <= 2
+    return edit_distance(a, b, 2) <= 2

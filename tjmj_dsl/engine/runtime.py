@@ -28,14 +28,17 @@ runtime, into the standalone scorer.
 
 from __future__ import annotations
 
+import io as _io
 import json as _json
 import os
+import threading as _threading
 from typing import Any
 
 from ..tiles import _COMPACT, NAMES, TileError, parse_tiles  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
-from .request import _ONE_TILE, Meld, Request, RequestError, check_tiles, parse_request  # tjmj:inline-drop
+from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, option_value,  # tjmj:inline-drop
+                      parse_request)  # tjmj:inline-drop
 from .result import (Claim, _result, _result_text, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
                      waits_refusal)  # tjmj:inline-drop
 from .search import shape_by_parts  # tjmj:inline-drop
@@ -46,8 +49,8 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     if not isinstance(data, dict):
         return None
     prof = data.get("profile")
-    if prof is not None and prof != rules.profile:
-        return RequestError(f"this scorer is compiled for profile {rules.profile!r}, not {prof!r}", "profile",
+    if prof is not None and prof != rules.profile:  # null: absent
+        return RequestError(f"this scorer is compiled for profile {rules.profile!r}, not {_short(prof)}", "profile",
                             code="rules_mismatch" if isinstance(prof, str) else "wrong_type").error()
     opts = data.get("options")
     if opts is None:
@@ -55,15 +58,21 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     if not isinstance(opts, dict):
         return RequestError("expected a mapping of option names to values", "options", code="wrong_type").error()
     for k, v in opts.items():
+        if v is None:  # null: absent
+            continue
         if k not in rules.choices:
-            return RequestError(f"no option {k!r}", f"options.{k}", code="unknown_option").error()
-        if v is not None and str(rules.choices[k]).lower() != str(v).lower():
-            return RequestError(f"this scorer is compiled with {k}={rules.choices[k]!r}, not {v!r}", f"options.{k}",
+            return RequestError(f"no option {_short(k)}", f"options.{str(k)[:60]}", code="unknown_option").error()
+        try:  # the one rule for option values (request.option_value): "2" names 2, 2.0 and true name nothing
+            value = option_value(v, rules.option_values[k])
+        except ValueError as e:
+            return RequestError(str(e), f"options.{k}", code="bad_option").error()
+        if value != rules.choices[k]:
+            return RequestError(f"this scorer is compiled with {k}={rules.choices[k]!r}, not {value!r}", f"options.{k}",
                                 code="rules_mismatch").error()
     return None
 
 
-def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+def _score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
     if data.__class__ is dict:
@@ -134,7 +143,7 @@ def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-ar
     return _result(rules, data.get("id"), best_h, best, groups)
 
 
-def score_text(rules: Any, data: Any) -> str | None:
+def _score_text(rules: Any, data: Any) -> str | None:
     """The answer to a plain score request as one line of JSON, the same text
     dumps_answer(score_request(rules, data)) writes, without building the
     mapping (what a batch or a service sends on). None for any other request
@@ -212,7 +221,7 @@ def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
 _NO_FLAGS: frozenset[str] = frozenset()
 
 
-def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
+def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
                 kong_draw: str | None = None, flags: Any = ()) -> Claim:
     """The typed fast path: tiles as kind numbers (0-8 1m-9m, 9-17 1p-9p,
     18-26 1s-9s, 27-33 E S W N C F P), melds as Meld or (type, tile) pairs.
@@ -225,16 +234,23 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
             except TypeError:
                 raise RequestError(f"{concealed!r} is not a sequence of tile kinds", "concealed") from None
         if melds:
-            melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
+            try:
+                melds = tuple(m if isinstance(m, Meld) else Meld(*m) for m in melds)
+            except TypeError:
+                raise RequestError("expected (type, tile) pairs", "melds", hint='e.g. [("pung", 13)]') from None
             for m in melds:
                 if m.type not in MELD_TYPES:
                     raise RequestError(f"unknown meld type {m.type!r}", "melds", hint="one of " + ", ".join(MELD_TYPES))
                 if m.tile.__class__ is not int or not 0 <= m.tile < 34:
                     raise RequestError(f"{m.tile!r} is not a tile kind (an int from 0 to 33)", "melds")
-        if kong_draw is not None and kong_draw not in KONG_DRAWS:
+        if kong_draw is not None and (kong_draw.__class__ is not str or kong_draw not in KONG_DRAWS):
             raise RequestError(f"unknown kong_draw {kong_draw!r}", "kong_draw", hint="None, or one of " + ", ".join(KONG_DRAWS))
         if flags:
-            flags = frozenset(flags)
+            try:
+                flags = frozenset(flags)
+            except TypeError:
+                raise RequestError("expected the names of request flags", "flags",
+                                   hint="the rules' flags are " + ", ".join(rules.flags)) from None
             if not flags <= rules.flag_set:
                 raise RequestError(f"unknown flag(s) {sorted(flags - rules.flag_set)}", "flags",
                                    hint="the rules' flags are " + ", ".join(rules.flags))
@@ -264,7 +280,7 @@ def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds:
     return claim_of(rules, best, best_h)
 
 
-def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """Every tile that wins the 13-tile hand, each with its fan: the waits
     answer {contract, rules, id, waits}, or a refusal in the same shape."""
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
@@ -312,13 +328,67 @@ def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req.id, "waits": out}
 
 
+# ---- the entry points, one at a time ----
+# The tables and caches the engine keeps (on the rules object and in
+# search's module-level dicts) are filled and cleared as hands are scored;
+# the interpreter also binds count() to the hand in hand. So a rules object is
+# used by one thread at a time: the lock costs about 0.1 µs a call, and
+# Python runs one thread at a time anyway. Each generated module inlines this
+# file, so it has a lock of its own; the interpreter's scorers share this one
+# (they share search's tables).
+_LOCK = _threading.RLock()
+
+
+def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """A request mapping (or a Request) → a result mapping. Never raises for a
+    bad request: the result says what is wrong."""
+    with _LOCK:
+        return _score_request(rules, data)
+
+
+def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
+                   kong_draw: str | None = None, flags: Any = ()) -> Claim:
+    """The typed fast path (see _score_tiles_in); never raises for a bad hand."""
+    with _LOCK:
+        return _score_tiles_in(rules, concealed, draw, indicator, melds, kong_draw, flags)
+
+
+def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
+    """Every tile that wins the 13-tile hand, each with its fan: the waits
+    answer {contract, rules, id, waits}, or a refusal in the same shape."""
+    with _LOCK:
+        return _waits_request(rules, data)
+
+
+def score_text(rules: Any, data: Any) -> str | None:
+    """The answer to a plain score request as one line of JSON (see _score_text), or None."""
+    with _LOCK:
+        return _score_text(rules, data)
+
+
+# ---- the batch contract (JSONL): one JSON request per line in, one strict
+# JSON answer per line out, in order; the same for `tjmj score --jsonl`, a
+# generated scorer run as a program, and a JSONL body over HTTP.
+# Limits: docs/reliability.md.
+
+MAX_LINE = 65_536  # bytes of one request line; a request is about 100
+MAX_NESTING = 64  # arrays and objects inside one another in one line; a request needs 3
+
+
 class NotUtf8(str):
     """A line that could not be decoded; `pos` is its first bad byte."""
 
     pos = 0
 
 
+class TooLong(str):
+    """A line of more than MAX_LINE bytes (its text is not kept)."""
+
+
 def _decoded(b: bytes) -> str:
+    """One line's bytes (without its newline) → its text, or a NotUtf8 / TooLong marker (one refusal each)."""
+    if len(b) > MAX_LINE:
+        return TooLong("")
     try:
         return b.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -329,9 +399,31 @@ def _decoded(b: bytes) -> str:
 
 def decode_lines(raw: Any) -> Any:
     """Byte lines → text lines, each decoded on its own: a line that is not
-    UTF-8 becomes a NotUtf8 marker (one refusal), not the end of the batch."""
+    UTF-8 becomes a NotUtf8 marker (one refusal), not the end of the batch,
+    and a line over MAX_LINE bytes a TooLong one."""
     for b in raw:
-        yield _decoded(b)
+        yield _decoded(b[:-1] if b.endswith(b"\n") else b)
+
+
+def read_lines(stream: Any) -> Any:
+    """The lines of `stream`, binary (decoded as UTF-8 whatever the locale
+    says) or text, as decode_lines gives them, each yielded as soon as it is
+    read. A line over MAX_LINE is read to its end in bounded pieces and becomes
+    a TooLong marker, so memory stays bounded whatever the input."""
+    binary = not isinstance(stream.read(0), str)
+    nl: Any = b"\n" if binary else "\n"
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith(nl):
+            while line and not line.endswith(nl):  # the rest of the line, in bounded pieces
+                line = stream.readline(MAX_LINE)
+            yield TooLong("")
+            continue
+        if line.endswith(nl):
+            line = line[:-1]
+        yield _decoded(line) if binary else line
 
 
 def fd_lines(fd: int, before_wait: Any, size: int = 1 << 16) -> Any:
@@ -340,41 +432,79 @@ def fd_lines(fd: int, before_wait: Any, size: int = 1 << 16) -> Any:
     waits only when nothing is. before_wait() is called before each read,
     so whatever was answered so far is written out before the reader may
     wait (a program that writes a line and waits for its answer gets it)
-    while a batch is answered chunk by chunk, not one write per line."""
+    while a batch is answered chunk by chunk, not one write per line. A line
+    not ended yet is kept up to MAX_LINE bytes; past that its bytes are
+    dropped as they come, and it becomes one TooLong marker."""
     pieces: list[bytes] = []  # a line not ended yet (one chunk or many)
+    held = 0  # its bytes
+    too_long = False
     while True:
         before_wait()
         chunk = os.read(fd, size)
         if not chunk:
             break
-        nl = chunk.find(b"\n")
-        if nl < 0:
-            pieces.append(chunk)
-            continue
-        start = 0
-        if pieces:
-            pieces.append(chunk[:nl])
-            yield _decoded(b"".join(pieces))
-            pieces = []
-            start = nl + 1
-        lines = chunk[start:].split(b"\n")
-        last = lines.pop()
-        for b in lines:
-            yield _decoded(b)
-        if last:
-            pieces.append(last)
-    if pieces:
+        lines = chunk.split(b"\n")
+        last = lines.pop()  # after the chunk's last newline: a line not ended yet
+        for i, b in enumerate(lines):
+            if i == 0 and (pieces or too_long):  # the end of the line held from before
+                if too_long or held + len(b) > MAX_LINE:
+                    yield TooLong("")
+                else:
+                    pieces.append(b)
+                    yield _decoded(b"".join(pieces))
+                pieces, held, too_long = [], 0, False
+            else:
+                yield _decoded(b)
+        if last and not too_long:
+            held += len(last)
+            if held > MAX_LINE:
+                pieces, too_long = [], True
+            else:
+                pieces.append(last)
+    if too_long:
+        yield TooLong("")
+    elif pieces:
         yield _decoded(b"".join(pieces))
 
 
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest (brackets inside strings not counted)."""
+    depth = best = 0
+    in_str = esc = False
+    for c in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif c == "\\":
+                esc = True
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "[" or c == "{":
+            depth += 1
+            if depth > best:
+                best = depth
+        elif c == "]" or c == "}":
+            depth -= 1
+    return best
+
+
+NESTED = {"code": "not_json", "message": f"not JSON this scorer reads: arrays and objects nested more than "
+          f"{MAX_NESTING} deep", "field": None}
+
+
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
-    """(data, None), or (None, the contract's error object) for a text that is not strict JSON."""
+    """(data, None), or (None, the contract's error object) for a text that is
+    not JSON this scorer reads (nested more than MAX_NESTING deep included)."""
+    if text.count("[") + text.count("{") > MAX_NESTING and _nesting(text) > MAX_NESTING:
+        return None, dict(NESTED)
     try:
         return _json.loads(text), None
     except ValueError as e:
         return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": getattr(e, "pos", 0)}
     except RecursionError:
-        return None, {"code": "not_json", "message": "not JSON this scorer reads: nested too deeply", "field": None}
+        return None, dict(NESTED)
 
 
 def _safe_text(text: str) -> str:
@@ -410,58 +540,76 @@ def answer_one(data: Any, answer: Any, refuse: Any) -> Any:
                       {"code": "internal_error", "message": f"{type(e).__name__}: {e}", "field": None})
 
 
-def jsonl(lines: Any, answer: Any, refuse: Any, text: Any = None) -> Any:
-    """The batch contract: one JSON request per line in, one JSON answer per
-    line out, same order; blank lines are skipped. A bad line gets a refusal
-    and the batch goes on. `answer(request_mapping)` returns the answer
-    mapping; `refuse(id, error)` the refusal in the shape this batch answers
-    in; `text(request_mapping)`, if given, the answer's line itself when it
-    can write it faster (score_text), else None."""
-    for line in lines:
-        if isinstance(line, NotUtf8):
-            yield dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
-                                             "field": None, "position": line.pos}))
-            continue
-        text_in = line.strip()
-        if not text_in:
-            continue
-        data, err = loads_request(text_in)
-        if err is not None:
-            yield dumps_answer(refuse(None, err))
-            continue
-        if text is not None:
-            try:
-                out = text(data)
-            except Exception:  # noqa: BLE001  (the mapping's path answers, and says what failed)
-                out = None
-            if out is not None:
-                yield out
-                continue
+def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | None:
+    """The JSON text answering one line (None for a blank line, which gets
+    none). `answer(request_mapping)` returns the answer mapping; `refuse(id,
+    error)` the refusal in the shape this batch answers in; `text(request_mapping)`,
+    if given, the answer's line itself when it can write it faster (score_text), else None."""
+    if isinstance(line, NotUtf8):
+        return dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
+                                          "field": None, "position": line.pos}))
+    if isinstance(line, TooLong):
+        return dumps_answer(refuse(None, {"code": "too_large", "message": f"the line is longer than {MAX_LINE} bytes",
+                                          "field": None}))
+    text_in = line.strip()
+    if not text_in:
+        return None
+    data, err = loads_request(text_in)
+    if err is not None:
+        return dumps_answer(refuse(None, err))
+    if text is not None:
         try:
-            yield dumps_answer(answer_one(data, answer, refuse))
-        except ValueError:  # NaN or Infinity in the id: strict JSON has no text for them
-            yield dumps_answer(refuse(None, UNWRITABLE_ID))
+            out = text(data)
+        except Exception:  # noqa: BLE001  (the mapping's path answers, and says what failed)
+            out = None
+        if out is not None:
+            return out  # type: ignore[no-any-return]
+    try:
+        return dumps_answer(answer_one(data, answer, refuse))
+    except ValueError:  # NaN or Infinity in the id: strict JSON has no text for them
+        return dumps_answer(refuse(None, UNWRITABLE_ID))
+
+
+def jsonl(lines: Any, answer: Any, refuse: Any, text: Any = None) -> Any:
+    """The batch contract: one JSON request per line in (text, or the markers
+    of decode_lines), one JSON answer per line out, same order; blank lines
+    are skipped. A bad line gets a refusal and the batch goes on."""
+    for line in lines:
+        out = answer_line(line, answer, refuse, text)
+        if out is not None:
+            yield out
 
 
 def run_jsonl(stdin: Any, stdout: Any, answer: Any, refuse: Any, text: Any = None) -> None:
-    """jsonl over a process's standard input and output: read a chunk at a
-    time from the descriptor when there is one (fd_lines: answers written out
-    before each wait for input), else line by line, each answer flushed."""
-    raw = getattr(stdin, "buffer", None)
+    """jsonl over a process's standard input and output, in UTF-8 whatever
+    the locale says: read a chunk at a time from the descriptor when there
+    is one (fd_lines: answers written out before each wait for input), else
+    line by line (read_lines), each answer flushed. A closed output (`| head -1`)
+    ends the batch quietly."""
+    raw = getattr(stdin, "buffer", stdin)
     try:
-        fd = raw.fileno() if raw is not None else None
+        fd = raw.fileno()
     except (OSError, ValueError, AttributeError):  # io objects without a descriptor
         fd = None
-    if fd is not None:  # a process serving a stream: what exists now (the rules, the scorer) lives as long as it
-        settle_collector()
-    lines = fd_lines(fd, stdout.flush) if fd is not None else (stdin if raw is None else decode_lines(raw))
-    write = stdout.write
-    for out in jsonl(lines, answer, refuse, text):
-        write(out)
-        write("\n")
-        if fd is None:
-            stdout.flush()
-    stdout.flush()
+    out = getattr(stdout, "buffer", None)
+    if out is not None:
+        stdout.flush()  # anything written as text so far goes first
+    try:
+        if fd is not None:  # a process serving a stream: what exists now (the rules, the scorer) lives as long as it
+            settle_collector()
+        lines = fd_lines(fd, (out or stdout).flush) if fd is not None else read_lines(raw)
+        for line in jsonl(lines, answer, refuse, text):
+            if out is not None:
+                out.write(line.encode("utf-8"))
+                out.write(b"\n")
+            else:
+                stdout.write(line)
+                stdout.write("\n")
+            if fd is None:
+                (out or stdout).flush()
+        (out or stdout).flush()
+    except BrokenPipeError:
+        _quiet_stdout()
 
 
 def settle_collector() -> None:
@@ -479,3 +627,26 @@ def settle_collector() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null, so the interpreter's
+    last flush does not complain."""
+    import sys as _sys
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, _sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def jsonl_main(answer: Any, refuse: Any, text: Any = None) -> int:
+    """A generated scorer run as a program: JSONL from stdin to stdout, as
+    `tjmj score --jsonl` does; Ctrl-C ends it with 130 and one line on stderr."""
+    import sys as _sys
+    try:
+        run_jsonl(_sys.stdin, _sys.stdout, answer, refuse, text)
+        return 0
+    except KeyboardInterrupt:
+        _sys.stderr.write("interrupted\n")
+        return 130

@@ -7,10 +7,11 @@
 // Loose tiles are the concealed hand; `[555p]` an exposed pung, `[5555p]` an
 // exposed kong, `(5555p)` a concealed kong; `+6s` the winning tile.
 
-import { TileError, formatTiles, isSpace, parseTiles, tileName } from "./tiles.mjs";
+import { TileError, formatTiles, halfWidth, isSpace, parseTiles, tileName } from "./tiles.mjs";
 
 /** Notation → the request fields {concealed, melds, draw?}. Throws TileError pointing into `text`. */
 export function parseHand(text) {
+  text = halfWidth(text); // ［５５５ｐ］ ＋６ｓ: the same positions
   const cs = [...text];
   const concealed = [];
   const melds = [];

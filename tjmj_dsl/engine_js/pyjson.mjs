@@ -284,6 +284,18 @@ export function pyRepr(x) {
   return "{" + dictEntries(x).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ") + "}";
 }
 
+/** repr() cut to n characters (code points), the last one "…" (request._short). */
+export function pyShort(x, n = 60) {
+  const r = [...pyRepr(x)];
+  return r.length <= n ? r.join("") : r.slice(0, n - 1).join("") + "…";
+}
+
+/** The first n characters (code points) of a string, as Python's s[:n]. */
+export function pyHead(s, n) {
+  const cs = [...s];
+  return cs.length <= n ? s : cs.slice(0, n).join("");
+}
+
 /** str() of a JSON value. */
 export function pyStr(x) { return typeof x === "string" ? x : pyRepr(x); }
 

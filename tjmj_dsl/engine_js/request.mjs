@@ -3,7 +3,7 @@
 // messages). Generic: no rule of any game is here.
 
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
-import { PyFloat, dictGet, dictKeys, isDict, pyRepr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { PyFloat, dictGet, dictKeys, isDict, isInt, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 // MELD_TYPES, KONG_DRAWS, REQUEST_FIELDS: the contract's (engine/contract.py), written
 // into every scorer.mjs by the code generator
@@ -97,7 +97,7 @@ export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
     if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
       const known = REQUEST_FIELDS.concat(flags);
       const near = known.filter((f) => isClose(k, f));
-      throw new RequestError(`unknown field ${pyStrRepr(k)}`, k, null,
+      throw new RequestError(`unknown field ${pyShort(k)}`, pyHead(k, 60), null,
         near.length ? `did you mean ${pyStrRepr(near[0])}?` : "fields are " + known.join(", "), "unknown_field");
     }
   }
@@ -142,7 +142,7 @@ export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   }
   const kd = dictGet(data, "kong_draw");
   if (kd !== null && !KONG_DRAWS.includes(kd)) {
-    throw new RequestError(`unknown kong_draw ${pyRepr(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "),
+    throw new RequestError(`unknown kong_draw ${pyShort(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "),
       typeof kd === "string" ? "bad_value" : "wrong_type");
   }
   const indicator = tileOf(iIn, "indicator");
@@ -177,6 +177,34 @@ export function checkTiles(concealed, melds, draw, copies) {
   if (k >= 0) {
     throw new RequestError(`${counts[k]} tiles of ${NAMES[k]}; there are only ${copies}`, "concealed", null, "", "too_many_copies");
   }
+}
+
+/** A value as the command line writes it: true/false, 3, text (request._text). */
+function textOf(v) { return v === true ? "true" : v === false ? "false" : pyStr(v); }
+
+const isFloat = (v) => v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v));
+
+/** The declared value of an option that `value` names (request.option_value):
+ * the value itself (same JSON type), or its text ("3" names 3, "true" names
+ * true), or a whole number names the choice spelt with it (4 names "4"). A
+ * float or a boolean never names another type's value. Throws an Error saying why. */
+export function optionValue(value, declared) {
+  for (const d of declared) {
+    if (typeof d === "string" ? value === d : typeof d === "boolean" ? value === d : isInt(value) && pyEq(d, value)) return d;
+  }
+  for (const d of declared) {
+    if (typeof value === "string" && typeof d !== "string" && textOf(d) === value) return d;
+    if (typeof d === "string" && isInt(value) && String(value) === d) return d;
+  }
+  const shown = declared.map((d) => (typeof d === "string" ? pyStrRepr(d) : textOf(d))).join(", ");
+  let why;
+  if (isFloat(value)) why = `${pyRepr(value)} is a decimal number; the values are ${shown}`;
+  else if (typeof value === "boolean") why = `${textOf(value)} is a boolean; the values are ${shown}`;
+  else if (value === null || value === undefined) why = `expected one of ${shown}, got null`;
+  else if (Array.isArray(value)) why = `expected one of ${shown}, got list`;
+  else if (isDict(value)) why = `expected one of ${shown}, got dict`;
+  else why = `${pyShort(value)} is not one of ${shown}`;
+  throw new Error(why);
 }
 
 /** Levenshtein distance over characters, for did-you-mean hints. */

@@ -6,10 +6,10 @@
 
 import { NAMES } from "./tiles.mjs";
 import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
-import { NO_FLAGS, ONE_TILE, RequestError, parseRequest } from "./request.mjs";
+import { NO_FLAGS, ONE_TILE, RequestError, optionValue, parseRequest } from "./request.mjs";
 import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
 import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
-import { NotStrictJson, PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyRepr, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { NotStrictJson, PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
  * force (null if they are): a request is never scored under rules it did not ask for. */
@@ -17,18 +17,25 @@ export function otherRules(rules, data) {
   if (!isDict(data)) return null;
   const prof = dictGet(data, "profile");
   if (prof !== null && !pyEq(prof, rules.profile)) {
-    return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyRepr(prof)}`, "profile",
+    return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyShort(prof)}`, "profile",
       null, "", typeof prof === "string" ? "rules_mismatch" : "wrong_type").error();
   }
   const opts = dictGet(data, "options");
   if (opts === null) return null;
   if (!isDict(opts)) return new RequestError("expected a mapping of option names to values", "options", null, "", "wrong_type").error();
   for (const [k, v] of dictEntries(opts)) {
-    if (!Object.prototype.hasOwnProperty.call(rules.choiceStr, k)) {
-      return new RequestError(`no option ${pyStrRepr(k)}`, `options.${k}`, null, "", "unknown_option").error();
+    if (v === null || v === undefined) continue; // null: absent
+    if (!Object.prototype.hasOwnProperty.call(rules.choiceRepr, k)) {
+      return new RequestError(`no option ${pyShort(k)}`, `options.${pyHead(k, 60)}`, null, "", "unknown_option").error();
     }
-    if (v !== null && v !== undefined && rules.choiceStr[k].toLowerCase() !== pyStr(v).toLowerCase()) {
-      return new RequestError(`this scorer is compiled with ${k}=${rules.choiceRepr[k]}, not ${pyRepr(v)}`, `options.${k}`,
+    let value;
+    try { // the one rule for option values (optionValue): "2" names 2, 2.0 and true name nothing
+      value = optionValue(v, rules.optionValues[k]);
+    } catch (e) {
+      return new RequestError(e.message, `options.${k}`, null, "", "bad_option").error();
+    }
+    if (value !== rules.choices[k]) {
+      return new RequestError(`this scorer is compiled with ${k}=${rules.choiceRepr[k]}, not ${pyRepr(value)}`, `options.${k}`,
         null, "", "rules_mismatch").error();
     }
   }
@@ -285,6 +292,33 @@ export function waitsRequest(rules, data) {
   return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, waits: out };
 }
 
+// Limits of the batch (engine/runtime.py's, docs/reliability.md)
+const MAX_LINE = 65536; // bytes of one request line; a request is about 100
+const MAX_NESTING = 64; // arrays and objects inside one another in one line; a request needs 3
+const TOO_LONG = "\x00too_large";
+
+/** How deep arrays and objects nest (brackets inside strings not counted). */
+function nesting(text) {
+  let depth = 0, best = 0, inStr = false, esc = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      if (esc) esc = false;
+      else if (c === "\\") esc = true;
+      else if (c === '"') inStr = false;
+    } else if (c === '"') inStr = true;
+    else if (c === "[" || c === "{") { depth += 1; if (depth > best) best = depth; }
+    else if (c === "]" || c === "}") depth -= 1;
+  }
+  return best;
+}
+
+function brackets(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); if (c === 0x5b || c === 0x7b) n += 1; }
+  return n;
+}
+
 /** The batch contract for one line: its JSON answer (strict JSON, one line), or
  * null for a blank line. `answer(request)` returns the answer object;
  * `refuse(id, error)` the refusal in the shape this batch answers in. As
@@ -293,15 +327,18 @@ export function jsonlLine(line, answer, refuse) {
   const text = pyStrip(line);
   if (!text) return null;
   let data;
-  if (text.startsWith("\x00")) { // the reader could not decode the line: "\0code@position"
+  if (text.startsWith("\x00")) { // the reader could not take the line: "\0code@position"
     const body = text.slice(1);
     const at = body.indexOf("@");
     const code = at < 0 ? body : body.slice(0, at);
     const pos = at < 0 ? "" : body.slice(at + 1);
-    const err = { code, message: code !== "not_utf8" ? code.replace(/_/g, " ") : `not UTF-8 at byte ${pos}`, field: null };
+    const message = code === "not_utf8" ? `not UTF-8 at byte ${pos}`
+      : code === "too_large" ? `the line is longer than ${MAX_LINE} bytes` : code.replace(/_/g, " ");
+    const err = { code, message, field: null };
     if (pos) err.position = Number(pos);
     return dumps(refuse(null, err));
   }
+  if (brackets(text) > MAX_NESTING && nesting(text) > MAX_NESTING) return dumps(refuse(null, { ...NESTED }));
   try {
     data = loads(text);
   } catch (e) {
@@ -322,7 +359,8 @@ export function jsonlLine(line, answer, refuse) {
   }
 }
 // runtime.py's error objects for these lines
-const NESTED = { code: "not_json", message: "not JSON this scorer reads: nested too deeply", field: null };
+const NESTED = { code: "not_json", message: `not JSON this scorer reads: arrays and objects nested more than ${MAX_NESTING} deep`,
+  field: null };
 const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
   field: "id" };
 
@@ -350,9 +388,10 @@ export function decodeLine(bytes) {
 /** Run the JSONL batch: request lines from a byte stream (node's stdin), one
  * answer per line on `output` (node's stdout), in order, each written as soon
  * as its line is read (so a co-process gets its answer before it sends the
- * next line), waiting while the reader is behind. Returns false when the
- * reader has gone (a closed pipe: the batch stops there, and that is no
- * error), true at the end of the input. */
+ * next line), waiting while the reader is behind. A line over MAX_LINE bytes
+ * is not kept (its bytes are dropped as they come) and gets one too_large
+ * refusal. Returns false when the reader has gone (a closed pipe: the batch
+ * stops there, and that is no error), true at the end of the input. */
 export async function runJsonl(input, output, answer, refuse) {
   let closed = false;
   const gone = (e) => { // EPIPE: the reader closed the pipe; what is still to write has nobody to read it
@@ -361,25 +400,34 @@ export async function runJsonl(input, output, answer, refuse) {
   };
   output.on("error", gone);
   let pending = [];
+  let size = 0;
+  let tooLong = false;
   let behind = false;
-  const flush = (bytes) => {
-    const out = jsonlLine(decodeLine(bytes), answer, refuse);
+  const add = (part) => {
+    if (tooLong) return;
+    size += part.length;
+    if (size > MAX_LINE) { tooLong = true; pending = []; } else pending.push(part);
+  };
+  const finish = () => {
+    const out = jsonlLine(tooLong ? TOO_LONG : decodeLine(Buffer.concat(pending)), answer, refuse);
     if (out !== null && !closed && !output.write(out + "\n")) behind = true;
+    pending = [];
+    size = 0;
+    tooLong = false;
   };
   for await (const chunk of input) {
     let start = 0;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, start)) {
-      pending.push(chunk.subarray(start, i + 1));
-      flush(Buffer.concat(pending));
-      pending = [];
+      add(chunk.subarray(start, i));
+      finish();
       start = i + 1;
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (start < chunk.length) add(chunk.subarray(start));
     if (behind && !closed) await drained(output);
     behind = false;
     if (closed) return false;
   }
-  if (pending.length) flush(Buffer.concat(pending));
+  if (size > 0 || tooLong) finish();
   if (behind && !closed) await drained(output);
   return !closed;
 }

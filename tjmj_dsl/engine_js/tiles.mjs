@@ -43,7 +43,15 @@ export function tileName(k) { return k >= 27 ? HONOR_LETTERS[k - 27] : `${k % 9 
 export const NAMES = Array.from({ length: NUM_KINDS }, (_, k) => tileName(k));
 
 const COMPACT_RE = /^(?:[1-9]+[mps]|[ESWNCFP])*$/; // e.g. 345m123sEEE77m45s
-const COMPACT = new Map();
+const COMPACT = new Map(); // compact text → kinds; bounded (tiles.py's limits)
+const COMPACT_KEY = 64; // longest text kept
+const COMPACT_SIZE = 20000; // entries before the cache starts over
+const FULL_WIDTH_RE = /[\uff01-\uff5e]/g;
+
+/** Full-width ASCII (an IME's ３４５ｍ) as ASCII: the same positions (tiles.FULL_WIDTH). */
+export function halfWidth(text) {
+  return text.replace(FULL_WIDTH_RE, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+}
 
 /** Read a run of tiles: `345m123sEEE`, `1z`, `五万`, `7筒 9条 白板` (TileError when it cannot). */
 export function parseTiles(text) {
@@ -60,9 +68,16 @@ export function parseTiles(text) {
         run = [];
       } else out.push(27 + HONOR_LETTERS.indexOf(c));
     }
-    if (COMPACT.size > 100000) COMPACT.clear();
-    COMPACT.set(text, out.slice());
+    if (text.length <= COMPACT_KEY) { // a hand is short; a long string is not kept
+      if (COMPACT.size >= COMPACT_SIZE) COMPACT.clear();
+      COMPACT.set(text, out.slice());
+    }
     return out;
+  }
+  FULL_WIDTH_RE.lastIndex = 0;
+  if (FULL_WIDTH_RE.test(text)) {
+    text = halfWidth(text);
+    if (COMPACT_RE.test(text)) return parseTiles(text);
   }
   return parseSlow([...text], text);
 }

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+from ..inert import inert
+
 from . import ast as A
 from .emit import quantifier as _py_quantifier  # noqa: F401 - the Python counterpart, for readers
 from .vocabulary import ANY, ATTRS_BY_TYPE, BOOL, INT, NONE, STR, TILE
@@ -54,15 +56,21 @@ _QUANT_FN = {"count": "_count", "sum": "_sumOf", "product": "_productOf", "min":
 def js_string(s: str) -> str:
     """A JavaScript string literal for any text (JSON's escapes, and the two
     line separators JavaScript once treated as line ends)."""
-    return json.dumps(s, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return js_literal_text(json.dumps(s, ensure_ascii=False))
+
+
+def js_literal_text(text: str) -> str:
+    """JSON text made safe to write into a .mjs file and, some day, an HTML
+    <script>: the two line separators, lone surrogates (which UTF-8 cannot
+    hold) and `<` (so no `</script>` or `<!--` appears) as \\u escapes."""
+    return "".join(c if c not in "\u2028\u2029<" and not 0xD800 <= ord(c) <= 0xDFFF else "\\u%04x" % ord(c)
+                   for c in text)
 
 
 def js_comment(s: str) -> str:
-    """Text made safe for a // comment: no line end of any kind survives."""
-    out = []
-    for c in s:
-        out.append(c if c not in "\r\n\u2028\u2029\x85\x0b\x0c" else " ")
-    return "".join(out)
+    """Text made safe for a // comment (backends/safe.py's inert: no line end
+    of any kind, no NUL or lone surrogate survives)."""
+    return inert(s)
 
 
 def _primitive(t: str) -> bool:

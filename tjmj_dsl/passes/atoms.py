@@ -66,13 +66,23 @@ class AtomPlan:
         return sum(a.width for a in self.atoms)
 
 
-def inline(n: A.Node, defs: dict[str, tuple[tuple[str, ...], A.Node]], fresh: itertools.count) -> A.Node:  # type: ignore[type-arg]
-    """Replace calls of definitions by their bodies (bound variables renamed)."""
+INLINE_BUDGET = 20_000  # nodes the inlining of one expression may build; past it, the scorer enumerates
+
+
+def inline(n: A.Node, defs: dict[str, tuple[tuple[str, ...], A.Node]], fresh: itertools.count,  # type: ignore[type-arg]
+           budget: list[int] | None = None) -> A.Node:
+    """Replace calls of definitions by their bodies (bound variables renamed).
+    Raises NotAtomic past INLINE_BUDGET nodes (definitions that call each
+    other several times grow the tree exponentially)."""
+    budget = budget if budget is not None else [INLINE_BUDGET]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise NotAtomic(f"the definitions expand to more than {INLINE_BUDGET} nodes")
     if isinstance(n, A.Call) and n.func in defs:
         params, body = defs[n.func]
-        args = [inline(a, defs, fresh) for a in n.args]
-        return inline(_subst(body, dict(zip(params, args)), fresh), defs, fresh)
-    return _map(n, lambda c: inline(c, defs, fresh))
+        args = [inline(a, defs, fresh, budget) for a in n.args]
+        return inline(_subst(body, dict(zip(params, args)), fresh), defs, fresh, budget)
+    return _map(n, lambda c: inline(c, defs, fresh, budget))
 
 
 def _subst(n: A.Node, env: dict[str, A.Node], fresh: itertools.count) -> A.Node:  # type: ignore[type-arg]

@@ -14,9 +14,10 @@ from ..expr import ast as A
 from ..expr.check import Checker, Env, Problem, _a, bool_hint, definition_uses, int_hint, scope_vars
 from ..expr.derived import expand
 from ..expr.parser import ExprError, parse
-from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, INT
+from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUANTS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from .prose import lower_prose
+from .limits import MAX_COST, cost, definition_costs
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_settlement
@@ -29,6 +30,7 @@ class _Lowering:
     def __init__(self, res: Resolved) -> None:
         self.res = res
         self.diags: list[Diagnostic] = []
+        self.def_costs: dict[str, int] = {}  # each definition's cost (passes/limits.py)
 
     def error(self, path: tuple[Any, ...], msg: str, hint: str = "", code: str = "rule", key: bool = False) -> None:
         self.diags.append(Diagnostic("error", code, msg, self.res.where(path, key), hint))
@@ -51,6 +53,13 @@ class _Lowering:
             return None
         except tiles.TileError as e:  # a tile literal such as 0m
             self._at(doc, dpath, 0, len(text), e.message, e.hint, "syntax")
+            return None
+        steps = cost(node, self.def_costs)
+        if steps > MAX_COST:
+            self._at(doc, dpath, 0, len(text),
+                     f"this expression takes more than {MAX_COST:,} steps for one decomposition"
+                     f" (about {steps:,}, counting what its definitions and quantifiers repeat)",
+                     "a definition that calls another twice doubles the work at each level; simplify it", "limit")
             return None
         ch = Checker(env)
         t = ch.check(node)
@@ -88,8 +97,12 @@ def lower(res: Resolved) -> RuleSet:
     lw.diags.extend(validate(d, res.where))
     if not _lowerable(d):  # too broken to look further: report the schema errors
         raise RuleError(lw.diags, res.sources())
-    # keep looking past schema errors, so a file's mistakes come all at once
-    d = _tolerant(d)
+    # keep looking past schema errors, so a file's mistakes come all at once; the
+    # stand-ins _tolerant puts in place of malformed entries never reach a scorer
+    # (there are diagnostics, so lowering ends in a RuleError), and a file the
+    # schema accepts is lowered as written
+    if lw.diags:
+        d = _tolerant(d)
 
     kinds = tuple(d["pattern_kinds"])
     flags = tuple(str(k) for k in (d.get("request_flags") or {}))
@@ -102,6 +115,16 @@ def lower(res: Resolved) -> RuleSet:
         name, params = m.group(1), tuple(p.strip() for p in m.group(2).split(",") if p.strip())
         if name in def_params:
             lw.error(("definitions", key), f"definition {name!r} is given twice", key=True)
+        reserved = _reserved(kinds, flags)
+        if name in reserved:
+            lw.error(("definitions", key), f"a definition named {name!r} would hide the {reserved[name]} {name!r}",
+                     "give it a name of its own", key=True)
+        for i, prm in enumerate(params):
+            if prm in params[:i]:
+                lw.error(("definitions", key), f"parameter {prm!r} is given twice", "name each parameter once", key=True)
+            elif prm in reserved:
+                lw.error(("definitions", key), f"parameter {prm!r} would hide the {reserved[prm]} {prm!r}",
+                         "give it a name of its own", key=True)
         def_params[name] = params
         def_keys[name] = key
     def_scope: dict[str, str] = {}
@@ -124,6 +147,7 @@ def lower(res: Resolved) -> RuleSet:
             stack.extend(definition_uses(bodies[x]))
         def_scope.setdefault(name, "hand")
     _check_cycles(lw, bodies, def_keys)
+    lw.def_costs = definition_costs(bodies, {k: definition_uses(v) for k, v in bodies.items()})
     defs_n = {k: len(v) for k, v in def_params.items()}
 
     def_types: dict[str, str] = {}
@@ -254,6 +278,16 @@ def lower(res: Resolved) -> RuleSet:
     )
 
 
+def _reserved(kinds: tuple[str, ...], flags: tuple[str, ...]) -> dict[str, str]:
+    """The names a definition or its parameters may not take (what each is)."""
+    out = {k: "pattern kind" for k in kinds}
+    out.update({f: "request flag" for f in flags})
+    out.update({v: "name" for v in (*HAND_VARS, *DECOMP_VARS, "fan", "kong_points", "true", "false", "none")})
+    out.update({q: "quantifier" for q in QUANTS})
+    out.update({f: "function" for f in FUNCS})
+    return out
+
+
 def _lowerable(d: Any) -> bool:
     need = {"pattern_kinds": dict, "patterns": dict, "algebra": str, "score_tables": dict, "hun": dict,
             "melds": dict, "tiles": dict, "kong_points": dict}
@@ -262,7 +296,8 @@ def _lowerable(d: Any) -> bool:
 
 def _tolerant(d: dict[str, Any]) -> dict[str, Any]:
     """A copy where malformed entries (already reported by the schema) are
-    dropped or defaulted, so the remaining checks can run."""
+    dropped or defaulted, so the remaining checks can run. Used only when
+    there are schema errors: its defaults must never make a scorer."""
     d = dict(d)
     pats = {}
     for pid, p in d["patterns"].items():

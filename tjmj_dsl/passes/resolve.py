@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
-from ..source.files import rules_file
+from ..engine.request import option_value
+from ..source.files import FileProblem, read_text, rules_file
 from ..source.located import Located, load
+from .schema import validate_parts
 
 BUILTIN = "builtin:"  # `extends: builtin:tianjin` names rules/tianjin.yaml as installed
 BUILTINS = ("tianjin",)
@@ -54,11 +57,22 @@ class Resolved:
         return {d.file: d.text for d in self.files.values()}
 
 
-def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> Resolved:
-    """Load a rule file, following `extends` (relative to the file)."""
-    with open(file, encoding="utf-8") as f:
-        text = f.read()
-    doc = load(display or file, text)
+MAX_EXTENDS = 8  # overlays on overlays
+
+
+def read(file: str, display: str | None = None, _seen: tuple[str, ...] = (), _via: Pos | None = None) -> Resolved:
+    """Load a rule file, following `extends` (relative to the file). `_via` is
+    the `extends:` that named this file: a file that is not a rule file is then
+    reported there, without echoing any of its content."""
+    disp = display or file
+    try:
+        text = read_text(file)
+    except FileProblem as e:
+        raise RuleError([Diagnostic("error", "file", e.message, _via or Pos(disp, 1, 1), e.hint)]) from None
+    if _via is not None and not _looks_like_rules(text):
+        raise RuleError([Diagnostic("error", "extends", f"{disp} is not a tjmj rule file", _via,
+                                    "a rule file starts with `format: tjmj-rules/1` or `extends:`")]) from None
+    doc = load(disp, text)
     if not isinstance(doc.data, dict):
         raise RuleError([Diagnostic("error", "schema", "a rule file is a YAML mapping", Pos(doc.file, 1, 1))],
                         {doc.file: text})
@@ -66,26 +80,38 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> 
     if base_name is None:
         return Resolved(copy.deepcopy(doc.data), doc, {doc.file: doc}, top=doc, top_path=file,
                         paths=[os.path.abspath(file)])
-    if str(base_name).startswith(BUILTIN):  # a rule file that ships with tjmj, wherever it is installed
-        name = str(base_name)[len(BUILTIN):]
-        base_path, disp = "", str(base_name)
+    where = doc.pos(("extends",))
+    if not isinstance(base_name, str) or not base_name.strip():
+        raise RuleError([Diagnostic("error", "extends", "extends names a rule file (text)", where,
+                                    "e.g. extends: ../rules/tianjin.yaml")], {doc.file: text})
+    if not isinstance(doc.data.get("set", {}), (dict, type(None))):
+        raise RuleError([Diagnostic("error", "schema", "set: is a mapping of dotted paths to values", doc.pos(("set",)),
+                                    "e.g. set: {patterns.long.value: 5}")], {doc.file: text})
+    if base_name.startswith(BUILTIN):  # a rule file that ships with tjmj, wherever it is installed
+        name = base_name[len(BUILTIN):]
+        base_path, base_disp = "", base_name
         if name in BUILTINS:
             try:
                 base_path = rules_file(f"{name}.yaml")
             except (ImportError, OSError):  # pragma: no cover - an installation without its data
                 base_path = ""
         if not base_path or not os.path.exists(base_path):
-            raise RuleError([Diagnostic("error", "extends", f"no built-in rule file {name!r}", doc.pos(("extends",)),
+            raise RuleError([Diagnostic("error", "extends", f"no built-in rule file {_short(name)}", where,
                                         "the built-in rules: " + ", ".join(BUILTIN + b for b in BUILTINS))], {doc.file: text})
     else:
-        base_path = os.path.join(os.path.dirname(file), str(base_name))
-        disp = os.path.join(os.path.dirname(display or file), str(base_name))
-    if os.path.abspath(base_path) in _seen or not os.path.exists(base_path):
-        why = "extends itself" if os.path.abspath(base_path) in _seen else f"no file {base_path}"
-        raise RuleError([Diagnostic("error", "extends", why, doc.pos(("extends",)),
+        base_path = os.path.join(os.path.dirname(file), base_name)
+        base_disp = os.path.join(os.path.dirname(disp), base_name)
+    if os.path.abspath(base_path) in _seen or len(_seen) >= MAX_EXTENDS or not os.path.exists(base_path):
+        why = ("extends itself" if os.path.abspath(base_path) in _seen else
+               f"more than {MAX_EXTENDS} overlays extend one another" if len(_seen) >= MAX_EXTENDS else f"no file {base_path}")
+        raise RuleError([Diagnostic("error", "extends", why, where,
                                     f"extends names a rule file relative to this one, or a built-in one: "
                                     f"{', '.join(BUILTIN + b for b in BUILTINS)}")], {doc.file: text})
-    res = read(base_path, disp, _seen + (os.path.abspath(file),))
+    try:
+        res = read(base_path, base_disp, _seen + (os.path.abspath(file),), where)
+    except RuleError as e:
+        e.sources.setdefault(doc.file, text)
+        raise
     res.files[doc.file] = doc
     res.top, res.top_path = doc, file
     res.paths.append(os.path.abspath(file))
@@ -100,12 +126,17 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = ()) -> 
     _merge(res, doc, res.data, doc.data, ())
     diags = []
     for k, v in (doc.data.get("set") or {}).items():
-        d = _set(res, tuple(k.split(".")), v, doc, ("set", k))
+        d = _set(res, tuple(str(k).split(".")), v, doc, ("set", k))
         if d:
             diags.append(d)
     if diags:
         raise RuleError(diags, res.sources())
     return res
+
+
+def _looks_like_rules(text: str) -> bool:
+    """A file an overlay may extend: YAML whose top level says it is a rule file."""
+    return re.search(r"^(format:\s*[\"']?tjmj-rules/1[\"']?\s*(#.*)?$|extends:)", text, re.M) is not None
 
 
 def _merge(res: Resolved, doc: Located, into: dict[str, Any], patch: dict[str, Any], path: Path) -> None:
@@ -142,34 +173,50 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                   override_where: Pos | None = None) -> Resolved:
     """Pick each option's value (override > profile > default) and apply the
     patches. Returns a new Resolved; the input is not changed."""
+    if profile is not None and not isinstance(profile, str):
+        raise RuleError([Diagnostic("error", "profile", f"a profile is named by text, not {type(profile).__name__}",
+                                    override_where or Pos("<command line>", 1, 1))], res.sources())
+    if overrides is not None and not isinstance(overrides, dict):
+        raise RuleError([Diagnostic("error", "option", "options are a mapping of option names to values",
+                                    override_where or Pos("<command line>", 1, 1))], res.sources())
+    prof_name = profile or res.data.get("default_profile") or ""
+    profiles: Any = res.data.get("profiles") or {}
+    if (isinstance(profiles, dict) and isinstance(prof_name, str) and prof_name and prof_name not in profiles
+            and (profile is not None or profiles)):  # before the checks and the copy: a bad name is cheap
+        given = profile is not None  # named by the caller: point there, not at the file's default
+        raise RuleError([Diagnostic("error", "profile", f"no profile {_short(prof_name)}",
+                                    (override_where or Pos("<command line>", 1, 1)) if given
+                                    else res.where(("default_profile",)),
+                                    did_you_mean(prof_name, list(profiles)) or "profiles: " + ", ".join(profiles))],
+                        res.sources())
+    early = validate_parts(res.data, ("options", "profiles", "default_profile"), res.where)  # needed well formed here
+    if early:
+        raise RuleError(early, res.sources())
     out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins), top=res.top, top_path=res.top_path,
                    paths=list(res.paths), replaced=list(res.replaced))
     data = out.data
     options: dict[str, Any] = data.get("options") or {}
-    profiles: dict[str, Any] = data.get("profiles") or {}
+    profiles = data.get("profiles") or {}
     diags: list[Diagnostic] = []
-    prof_name = profile or data.get("default_profile") or ""
     picked: dict[str, Any] = {}
     picked_at: dict[str, Pos] = {}
     if prof_name:
         if prof_name not in profiles:
-            if profile is not None or profiles:
-                given = profile is not None  # named by the caller: point there, not at the file's default
-                raise RuleError([Diagnostic("error", "profile", f"no profile {prof_name!r}",
-                                            (override_where or Pos("<command line>", 1, 1)) if given
-                                            else out.where(("default_profile",)),
-                                            did_you_mean(prof_name, list(profiles)) or "profiles: " + ", ".join(profiles))],
-                                out.sources())
+            pass  # no profiles at all, and none asked for: the defaults
         else:
             for k, v in (profiles[prof_name].get("options") or {}).items():
+                if v is None:  # null: the option's default
+                    continue
                 picked[k] = v
                 picked_at[k] = out.where(("profiles", prof_name, "options", k), key=True)
     for k, v in (overrides or {}).items():
+        if v is None:  # null means absent: the profile's choice, or the default
+            continue
         picked[k] = v
         picked_at[k] = override_where or Pos("<command line>", 1, 1)
     for k in picked:
         if k not in options:
-            diags.append(Diagnostic("error", "option", f"no option {k!r}", picked_at[k],
+            diags.append(Diagnostic("error", "option", f"no option {_short(k)}", picked_at[k],
                                     did_you_mean(k, list(options)) or "options: " + ", ".join(options)))
     writers: dict[Path, tuple[str, Pos]] = {}
     order = _order(options, out, diags)
@@ -242,24 +289,60 @@ def _order(options: dict[str, Any], res: Resolved, diags: list[Diagnostic]) -> l
     return done
 
 
+def declared_values(opt: dict[str, Any]) -> tuple[Any, ...]:
+    """The values an option declares: its choices (text), or its `values`."""
+    return tuple(opt["choices"]) if "choices" in opt else tuple(opt.get("values") or ())
+
+
+def canonical_options(res: Resolved, overrides: dict[str, Any], where: Pos | None = None) -> dict[str, Any]:
+    """Option overrides as the declared values they name (option_value's
+    rule), null ones left out: the key under which scorers are shared.
+    Raises RuleError for an unknown option or a value it does not declare."""
+    options = res.data.get("options") or {}
+    out: dict[str, Any] = {}
+    diags = []
+    at = where or Pos("<options>", 1, 1)
+    for k, v in overrides.items():
+        if v is None:
+            continue
+        if not isinstance(k, str) or k not in options or not isinstance(options[k], dict):
+            diags.append(Diagnostic("error", "option", f"no option {_short(k)}", at,
+                                    did_you_mean(k, list(options)) if isinstance(k, str) else ""))
+            continue
+        try:
+            out[k] = option_value(v, declared_values(options[k]))
+        except ValueError as e:
+            diags.append(Diagnostic("error", "option-value", f"option {k!r}: {e}", at))
+    if diags:
+        raise RuleError(diags)
+    return out
+
+
+def _short(x: Any, n: int = 60) -> str:
+    r = repr(x)
+    return r if len(r) <= n else r[: n - 1] + "…"
+
+
 def _patches_for(oid: str, opt: dict[str, Any], value: Any, res: Resolved, at: Pos | None,
                  diags: list[Diagnostic]) -> tuple[dict[str, tuple[Any, Path]], bool, Any]:
-    if "choices" in opt:
-        choices = opt["choices"]
-        key = str(value) if not isinstance(value, bool) else ("on" if value else "off")
-        if key not in choices:
-            diags.append(Diagnostic("error", "option-value", f"option {oid!r} has no choice {value!r}",
-                                    at or res.where(("options", oid, "default")),
-                                    did_you_mean(key, list(choices)) or "choices: " + ", ".join(map(str, choices))))
-            return {}, False, value
-        sets = (choices[key] or {}).get("set") or {}
-        return {p: (v, ("options", oid, "choices", key, "set", p)) for p, v in sets.items()}, True, key
-    allowed = opt.get("values") or []
-    if isinstance(value, str) and value not in allowed:  # from the command line: "6" for 6
-        value = next((a for a in allowed if str(a).lower() == value.lower()), value)
-    if value not in allowed:
-        diags.append(Diagnostic("error", "option-value", f"option {oid!r} takes one of {allowed}, not {value!r}",
-                                at or res.where(("options", oid, "default"))))
+    """The patches of the value `value` names (see engine.request.option_value:
+    one rule for the command line, the API, JSONL, profiles and defaults)."""
+    declared = declared_values(opt)
+    try:
+        value = option_value(value, declared)
+    except ValueError as e:
+        hint = ""
+        if isinstance(value, float) and value.is_integer():
+            hint = f"write {int(value)}"
+        elif isinstance(value, bool) and at is None:
+            hint = "YAML reads a bare on/off/yes/no as a boolean: quote it, e.g. default: \"off\""
+        elif isinstance(value, str):
+            hint = did_you_mean(value, [d for d in declared if isinstance(d, str)])
+        diags.append(Diagnostic("error", "option-value", f"option {oid!r}: {e}",
+                                at or res.where(("options", oid, "default")), hint))
         return {}, False, value
+    if "choices" in opt:
+        sets = (opt["choices"][value] or {}).get("set") or {}
+        return {p: (v, ("options", oid, "choices", value, "set", p)) for p, v in sets.items()}, True, value
     return ({p: (value if v == "$value" else v, ("options", oid, "set", p)) for p, v in (opt.get("set") or {}).items()},
             True, value)

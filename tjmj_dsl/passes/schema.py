@@ -4,6 +4,7 @@ Diagnostic at the line and column of the offending node."""
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -24,8 +25,38 @@ def _props(sch: dict[str, Any]) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+def _validator() -> Any:
+    """The rule file's validator, built once."""
+    return _validator_class()(schema())
+
+
+@lru_cache(maxsize=1)
+def _validator_class() -> Any:
+    """Draft 2020-12 where an integer is an int: JSON Schema counts 3.0 as an
+    integer, but YAML's 3.0 is a float, and a rule file's 3.0 must not pass
+    for 3 (nor be replaced by a default later)."""
+    def is_int(_: Any, x: Any) -> bool:
+        return type(x) is int
+
+    def is_number(_: Any, x: Any) -> bool:
+        return type(x) in (int, float)
+
+    def pattern(validator: Any, patrn: str, instance: Any, sch: Any) -> Any:
+        """ECMA-262's `$` (the schema's dialect) ends the string; Python's would
+        also match before a final newline, so "k\\n" would pass for a name."""
+        if not validator.is_type(instance, "string"):
+            return
+        p = patrn[:-1] + r"\Z" if patrn.endswith("$") and not patrn.endswith("\\$") else patrn
+        if not _regex(p).search(instance):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": is_int, "number": is_number})
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": pattern}, type_checker=checker)
+
+
+@lru_cache(maxsize=64)
+def _regex(p: str) -> "re.Pattern[str]":
+    return re.compile(p)
 
 
 def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
@@ -33,19 +64,38 @@ def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[D
     v = _validator()
     out: list[Diagnostic] = []
     for e in v.iter_errors(data):
-        out.extend(_convert(e, where))
+        out.extend(convert_error(e, where))
     out.sort(key=lambda d: (d.pos.line, d.pos.col) if d.pos else (0, 0))
     return out
 
 
-def _convert(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
+def validate_parts(data: Any, keys: tuple[str, ...], where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
+    """Validate only the top-level `keys` of a document (those a pass needs
+    well formed before the whole is checked), reporting at the same positions."""
+    if not isinstance(data, dict):
+        return []
+    props = schema()["properties"]
+    out: list[Diagnostic] = []
+    for k in keys:
+        if k not in data or k not in props:
+            continue
+        v = _validator_class()(props[k])
+
+        def at(p: tuple[Any, ...], key: bool, k: str = k) -> Pos:
+            return where((k,) + tuple(p), key)
+        for e in v.iter_errors(data[k]):
+            out.extend(convert_error(e, at))
+    return out
+
+
+def convert_error(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
     path = tuple(e.absolute_path)
     sch: dict[str, Any] = e.schema if isinstance(e.schema, dict) else {}
     if e.validator in ("oneOf", "anyOf") and e.context:
         # pick the branch that got furthest, as jsonschema's best_match does
         best = jsonschema.exceptions.best_match(e.context)
         if best is not None and best.validator != "required":
-            return _convert(best, where)
+            return convert_error(best, where)
         return [Diagnostic("error", "schema", _msg(e), where(path, True), "an option has either choices, or values with set")]
     if e.validator == "additionalProperties" and isinstance(e.instance, dict):
         allowed = _props(sch)
@@ -55,6 +105,14 @@ def _convert(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...], bo
                 out.append(Diagnostic("error", "schema", f"unknown key {k!r}", where(path + (k,), True),
                                       did_you_mean(k, allowed) or ("allowed keys: " + ", ".join(allowed))))
         return out
+    if "propertyNames" in list(e.schema_path)[-2:-1] and isinstance(e.instance, str):  # a key that is not a name
+        bad: Any = e.instance
+        hint = (f"one of {', '.join(sch['enum'])}" if "enum" in sch else
+                "lower-case letters, digits and _ (a pinyin id such as zhuo5)" if sch.get("pattern") == "^[a-z][a-z0-9_]*$"
+                else f"a name matching {sch.get('pattern', '')}")
+        if "enum" in sch:
+            hint = did_you_mean(bad, sch["enum"]) or hint
+        return [Diagnostic("error", "schema", f"{_short(bad)} is not an allowed name here", where(path + (bad,), True), hint)]
     if e.validator == "propertyNames":
         bad = e.instance
         return [Diagnostic("error", "schema", f"{bad!r} is not an allowed name here", where(path + (bad,), True)
@@ -77,6 +135,12 @@ def _names_hint(e: jsonschema.ValidationError) -> str:
     if "enum" in sch:
         return did_you_mean(str(e.instance), sch["enum"]) or "one of " + ", ".join(sch["enum"])
     return "lower-case letters, digits and _ (a pinyin id such as zhuo5)"
+
+
+def _short(x: object, n: int = 60) -> str:
+    """A value for a message: its repr, cut short (a hostile key may be huge)."""
+    r = repr(x)
+    return r if len(r) <= n else r[: n - 1] + "…"
 
 
 def _msg(e: jsonschema.ValidationError) -> str:

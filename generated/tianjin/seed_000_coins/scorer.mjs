@@ -314,6 +314,18 @@ function pyRepr(x) {
   return "{" + dictEntries(x).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ") + "}";
 }
 
+/** repr() cut to n characters (code points), the last one "…" (request._short). */
+function pyShort(x, n = 60) {
+  const r = [...pyRepr(x)];
+  return r.length <= n ? r.join("") : r.slice(0, n - 1).join("") + "…";
+}
+
+/** The first n characters (code points) of a string, as Python's s[:n]. */
+function pyHead(s, n) {
+  const cs = [...s];
+  return cs.length <= n ? s : cs.slice(0, n).join("");
+}
+
 /** str() of a JSON value. */
 function pyStr(x) { return typeof x === "string" ? x : pyRepr(x); }
 
@@ -417,7 +429,15 @@ function tileName(k) { return k >= 27 ? HONOR_LETTERS[k - 27] : `${k % 9 + 1}${S
 const NAMES = Array.from({ length: NUM_KINDS }, (_, k) => tileName(k));
 
 const COMPACT_RE = /^(?:[1-9]+[mps]|[ESWNCFP])*$/; // e.g. 345m123sEEE77m45s
-const COMPACT = new Map();
+const COMPACT = new Map(); // compact text → kinds; bounded (tiles.py's limits)
+const COMPACT_KEY = 64; // longest text kept
+const COMPACT_SIZE = 20000; // entries before the cache starts over
+const FULL_WIDTH_RE = /[\uff01-\uff5e]/g;
+
+/** Full-width ASCII (an IME's ３４５ｍ) as ASCII: the same positions (tiles.FULL_WIDTH). */
+function halfWidth(text) {
+  return text.replace(FULL_WIDTH_RE, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+}
 
 /** Read a run of tiles: `345m123sEEE`, `1z`, `五万`, `7筒 9条 白板` (TileError when it cannot). */
 function parseTiles(text) {
@@ -434,9 +454,16 @@ function parseTiles(text) {
         run = [];
       } else out.push(27 + HONOR_LETTERS.indexOf(c));
     }
-    if (COMPACT.size > 100000) COMPACT.clear();
-    COMPACT.set(text, out.slice());
+    if (text.length <= COMPACT_KEY) { // a hand is short; a long string is not kept
+      if (COMPACT.size >= COMPACT_SIZE) COMPACT.clear();
+      COMPACT.set(text, out.slice());
+    }
     return out;
+  }
+  FULL_WIDTH_RE.lastIndex = 0;
+  if (FULL_WIDTH_RE.test(text)) {
+    text = halfWidth(text);
+    if (COMPACT_RE.test(text)) return parseTiles(text);
   }
   return parseSlow([...text], text);
 }
@@ -625,7 +652,7 @@ function parseRequest(data, needDraw = true, flags = [], copies = 4) {
     if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
       const known = REQUEST_FIELDS.concat(flags);
       const near = known.filter((f) => isClose(k, f));
-      throw new RequestError(`unknown field ${pyStrRepr(k)}`, k, null,
+      throw new RequestError(`unknown field ${pyShort(k)}`, pyHead(k, 60), null,
         near.length ? `did you mean ${pyStrRepr(near[0])}?` : "fields are " + known.join(", "), "unknown_field");
     }
   }
@@ -670,7 +697,7 @@ function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   }
   const kd = dictGet(data, "kong_draw");
   if (kd !== null && !KONG_DRAWS.includes(kd)) {
-    throw new RequestError(`unknown kong_draw ${pyRepr(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "),
+    throw new RequestError(`unknown kong_draw ${pyShort(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "),
       typeof kd === "string" ? "bad_value" : "wrong_type");
   }
   const indicator = tileOf(iIn, "indicator");
@@ -705,6 +732,34 @@ function checkTiles(concealed, melds, draw, copies) {
   if (k >= 0) {
     throw new RequestError(`${counts[k]} tiles of ${NAMES[k]}; there are only ${copies}`, "concealed", null, "", "too_many_copies");
   }
+}
+
+/** A value as the command line writes it: true/false, 3, text (request._text). */
+function textOf(v) { return v === true ? "true" : v === false ? "false" : pyStr(v); }
+
+const isFloat = (v) => v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v));
+
+/** The declared value of an option that `value` names (request.option_value):
+ * the value itself (same JSON type), or its text ("3" names 3, "true" names
+ * true), or a whole number names the choice spelt with it (4 names "4"). A
+ * float or a boolean never names another type's value. Throws an Error saying why. */
+function optionValue(value, declared) {
+  for (const d of declared) {
+    if (typeof d === "string" ? value === d : typeof d === "boolean" ? value === d : isInt(value) && pyEq(d, value)) return d;
+  }
+  for (const d of declared) {
+    if (typeof value === "string" && typeof d !== "string" && textOf(d) === value) return d;
+    if (typeof d === "string" && isInt(value) && String(value) === d) return d;
+  }
+  const shown = declared.map((d) => (typeof d === "string" ? pyStrRepr(d) : textOf(d))).join(", ");
+  let why;
+  if (isFloat(value)) why = `${pyRepr(value)} is a decimal number; the values are ${shown}`;
+  else if (typeof value === "boolean") why = `${textOf(value)} is a boolean; the values are ${shown}`;
+  else if (value === null || value === undefined) why = `expected one of ${shown}, got null`;
+  else if (Array.isArray(value)) why = `expected one of ${shown}, got list`;
+  else if (isDict(value)) why = `expected one of ${shown}, got dict`;
+  else why = `${pyShort(value)} is not one of ${shown}`;
+  throw new Error(why);
 }
 
 /** Levenshtein distance over characters, for did-you-mean hints. */
@@ -2472,18 +2527,25 @@ function otherRules(rules, data) {
   if (!isDict(data)) return null;
   const prof = dictGet(data, "profile");
   if (prof !== null && !pyEq(prof, rules.profile)) {
-    return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyRepr(prof)}`, "profile",
+    return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyShort(prof)}`, "profile",
       null, "", typeof prof === "string" ? "rules_mismatch" : "wrong_type").error();
   }
   const opts = dictGet(data, "options");
   if (opts === null) return null;
   if (!isDict(opts)) return new RequestError("expected a mapping of option names to values", "options", null, "", "wrong_type").error();
   for (const [k, v] of dictEntries(opts)) {
-    if (!Object.prototype.hasOwnProperty.call(rules.choiceStr, k)) {
-      return new RequestError(`no option ${pyStrRepr(k)}`, `options.${k}`, null, "", "unknown_option").error();
+    if (v === null || v === undefined) continue; // null: absent
+    if (!Object.prototype.hasOwnProperty.call(rules.choiceRepr, k)) {
+      return new RequestError(`no option ${pyShort(k)}`, `options.${pyHead(k, 60)}`, null, "", "unknown_option").error();
     }
-    if (v !== null && v !== undefined && rules.choiceStr[k].toLowerCase() !== pyStr(v).toLowerCase()) {
-      return new RequestError(`this scorer is compiled with ${k}=${rules.choiceRepr[k]}, not ${pyRepr(v)}`, `options.${k}`,
+    let value;
+    try { // the one rule for option values (optionValue): "2" names 2, 2.0 and true name nothing
+      value = optionValue(v, rules.optionValues[k]);
+    } catch (e) {
+      return new RequestError(e.message, `options.${k}`, null, "", "bad_option").error();
+    }
+    if (value !== rules.choices[k]) {
+      return new RequestError(`this scorer is compiled with ${k}=${rules.choiceRepr[k]}, not ${pyRepr(value)}`, `options.${k}`,
         null, "", "rules_mismatch").error();
     }
   }
@@ -2740,6 +2802,33 @@ function waitsRequest(rules, data) {
   return { contract: CONTRACT, rules: rulesInfo(rules), id: req.id, waits: out };
 }
 
+// Limits of the batch (engine/runtime.py's, docs/reliability.md)
+const MAX_LINE = 65536; // bytes of one request line; a request is about 100
+const MAX_NESTING = 64; // arrays and objects inside one another in one line; a request needs 3
+const TOO_LONG = "\x00too_large";
+
+/** How deep arrays and objects nest (brackets inside strings not counted). */
+function nesting(text) {
+  let depth = 0, best = 0, inStr = false, esc = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      if (esc) esc = false;
+      else if (c === "\\") esc = true;
+      else if (c === '"') inStr = false;
+    } else if (c === '"') inStr = true;
+    else if (c === "[" || c === "{") { depth += 1; if (depth > best) best = depth; }
+    else if (c === "]" || c === "}") depth -= 1;
+  }
+  return best;
+}
+
+function brackets(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); if (c === 0x5b || c === 0x7b) n += 1; }
+  return n;
+}
+
 /** The batch contract for one line: its JSON answer (strict JSON, one line), or
  * null for a blank line. `answer(request)` returns the answer object;
  * `refuse(id, error)` the refusal in the shape this batch answers in. As
@@ -2748,15 +2837,18 @@ function jsonlLine(line, answer, refuse) {
   const text = pyStrip(line);
   if (!text) return null;
   let data;
-  if (text.startsWith("\x00")) { // the reader could not decode the line: "\0code@position"
+  if (text.startsWith("\x00")) { // the reader could not take the line: "\0code@position"
     const body = text.slice(1);
     const at = body.indexOf("@");
     const code = at < 0 ? body : body.slice(0, at);
     const pos = at < 0 ? "" : body.slice(at + 1);
-    const err = { code, message: code !== "not_utf8" ? code.replace(/_/g, " ") : `not UTF-8 at byte ${pos}`, field: null };
+    const message = code === "not_utf8" ? `not UTF-8 at byte ${pos}`
+      : code === "too_large" ? `the line is longer than ${MAX_LINE} bytes` : code.replace(/_/g, " ");
+    const err = { code, message, field: null };
     if (pos) err.position = Number(pos);
     return dumps(refuse(null, err));
   }
+  if (brackets(text) > MAX_NESTING && nesting(text) > MAX_NESTING) return dumps(refuse(null, { ...NESTED }));
   try {
     data = loads(text);
   } catch (e) {
@@ -2777,7 +2869,8 @@ function jsonlLine(line, answer, refuse) {
   }
 }
 // runtime.py's error objects for these lines
-const NESTED = { code: "not_json", message: "not JSON this scorer reads: nested too deeply", field: null };
+const NESTED = { code: "not_json", message: `not JSON this scorer reads: arrays and objects nested more than ${MAX_NESTING} deep`,
+  field: null };
 const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
   field: "id" };
 
@@ -2805,9 +2898,10 @@ function decodeLine(bytes) {
 /** Run the JSONL batch: request lines from a byte stream (node's stdin), one
  * answer per line on `output` (node's stdout), in order, each written as soon
  * as its line is read (so a co-process gets its answer before it sends the
- * next line), waiting while the reader is behind. Returns false when the
- * reader has gone (a closed pipe: the batch stops there, and that is no
- * error), true at the end of the input. */
+ * next line), waiting while the reader is behind. A line over MAX_LINE bytes
+ * is not kept (its bytes are dropped as they come) and gets one too_large
+ * refusal. Returns false when the reader has gone (a closed pipe: the batch
+ * stops there, and that is no error), true at the end of the input. */
 async function runJsonl(input, output, answer, refuse) {
   let closed = false;
   const gone = (e) => { // EPIPE: the reader closed the pipe; what is still to write has nobody to read it
@@ -2816,25 +2910,34 @@ async function runJsonl(input, output, answer, refuse) {
   };
   output.on("error", gone);
   let pending = [];
+  let size = 0;
+  let tooLong = false;
   let behind = false;
-  const flush = (bytes) => {
-    const out = jsonlLine(decodeLine(bytes), answer, refuse);
+  const add = (part) => {
+    if (tooLong) return;
+    size += part.length;
+    if (size > MAX_LINE) { tooLong = true; pending = []; } else pending.push(part);
+  };
+  const finish = () => {
+    const out = jsonlLine(tooLong ? TOO_LONG : decodeLine(Buffer.concat(pending)), answer, refuse);
     if (out !== null && !closed && !output.write(out + "\n")) behind = true;
+    pending = [];
+    size = 0;
+    tooLong = false;
   };
   for await (const chunk of input) {
     let start = 0;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, start)) {
-      pending.push(chunk.subarray(start, i + 1));
-      flush(Buffer.concat(pending));
-      pending = [];
+      add(chunk.subarray(start, i));
+      finish();
       start = i + 1;
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (start < chunk.length) add(chunk.subarray(start));
     if (behind && !closed) await drained(output);
     behind = false;
     if (closed) return false;
   }
-  if (pending.length) flush(Buffer.concat(pending));
+  if (size > 0 || tooLong) finish();
   if (behind && !closed) await drained(output);
   return !closed;
 }
@@ -3103,6 +3206,7 @@ function settleIn(rules, data) {
 
 /** Notation → the request fields {concealed, melds, draw?}. Throws TileError pointing into `text`. */
 function parseHand(text) {
+  text = halfWidth(text); // ［５５５ｐ］ ＋６ｓ: the same positions
   const cs = [...text];
   const concealed = [];
   const melds = [];
@@ -3459,8 +3563,9 @@ const RULES = {
   requestMessages: {"indicator_on_wall": "the indicator stays face up on the wall, so a hand holds at most 3 tiles of its kind", "no_hun_pung": "a pung of hun tiles cannot be claimed (两个相同的混 + 打出的混 不能碰)", "first_draw_no_melds": "天和 and 地和 are won on the first draw, before any pong or kong", "tianhu_or_dihu": "a hand is 天和 (dealer) or 地和 (non-dealer), not both", "exposed_kong_drawn": "kong_draw \"exposed\" needs an exposed kong of non-hun tiles among the melds", "concealed_kong_drawn": "kong_draw \"concealed\" needs a concealed kong of non-hun tiles among the melds", "hun_kong_drawn": "kong_draw \"hun\" needs a kong of hun tiles (金杠) among the melds", "tianting_off": "天听 is not played under these rules (option tianting is off)"},
   name: "tianjin",
   profile: "seed-000-coins",
-  choiceStr: {"score_table": "coins", "jin_gang": "4", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": "4", "hun_kinds": "2", "min_fan": "2", "chan_points": "1", "dealer_rotation": "seed-000", "last_tiles_claims": "allowed"},
+  choices: {"score_table": "coins", "jin_gang": "4", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "hun_kinds": 2, "min_fan": 2, "chan_points": 1, "dealer_rotation": "seed-000", "last_tiles_claims": "allowed"},
   choiceRepr: {"score_table": "'coins'", "jin_gang": "'4'", "tianting": "'off'", "subenlong": "'off'", "tianhu": "'on'", "dihu": "'on'", "first_draw_multiplier": "4", "hun_kinds": "2", "min_fan": "2", "chan_points": "1", "dealer_rotation": "'seed-000'", "last_tiles_claims": "'allowed'"},
+  optionValues: {"score_table": ["separate", "fan_with_kong", "coins"], "jin_gang": ["forbidden", "4", "8"], "tianting": ["off", "on"], "subenlong": ["off", "on"], "tianhu": ["on", "off"], "dihu": ["on", "off"], "first_draw_multiplier": [4, 5, 6, 7, 8], "hun_kinds": [1, 2, 3], "min_fan": [1, 2, 3], "chan_points": [1, 2], "dealer_rotation": ["seed-001", "seed-000"], "last_tiles_claims": ["allowed", "refused"]},
   hunCount: 2,
   cycles: [[27, 28, 29, 30], [31, 32, 33]],
   chow: true,

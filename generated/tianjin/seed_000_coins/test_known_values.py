@@ -13,7 +13,7 @@ import sys
 import pytest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("_tjmj_scorer_seed_000_coins", os.path.join(_HERE, "scorer.py"))
+_spec = importlib.util.spec_from_file_location('_tjmj_scorer_seed_000_coins', os.path.join(_HERE, "scorer.py"))
 assert _spec is not None and _spec.loader is not None
 scorer = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = scorer  # dataclasses look their module up
@@ -21,48 +21,48 @@ _spec.loader.exec_module(scorer)
 
 # (row, request, the value the table must show, the patterns it must show)
 CASES = [
-    ("seed-000-coins:1:\u7d20\u7684\u63d0\u6e9c", {'concealed': '345m123sEEE77m45s', 'draw': '6s', 'indicator': '7p', 'melds': []}, 2, ["tiliu", "su"]),
-    ("seed-000-coins:2-\u660e\u6760:\u6709\u6df7\u6760\u5f00\u63d0\u6e9c", {'concealed': '123p34577m45s', 'draw': '6s', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 3, ["tiliu", "gangkai"]),
-    ("seed-000-coins:2-\u6697\u6760:\u6709\u6df7\u6760\u5f00\u63d0\u6e9c", {'concealed': '123p34577m45s', 'draw': '6s', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 6, ["tiliu", "gangkai"]),
-    ("seed-000-coins:3-\u660e\u6760:\u6760\u5f00\u7d20\u7684\u63d0\u6e9c", {'concealed': '345m123s77m45s', 'draw': '6s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 5, ["tiliu", "su", "gangkai"]),
-    ("seed-000-coins:3-\u6697\u6760:\u6760\u5f00\u7d20\u7684\u63d0\u6e9c", {'concealed': '345m123s77m45s', 'draw': '6s', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 10, ["tiliu", "su", "gangkai"]),
-    ("seed-000-coins:3b:\u63495", {'concealed': '123p46mEEE77678s', 'draw': '5m', 'indicator': '9p', 'melds': []}, 3, ["zhuo5"]),
-    ("seed-000-coins:4:\u7d205", {'concealed': '123s46mEEE77678s', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ["zhuo5", "su"]),
-    ("seed-000-coins:5-\u660e\u6760:\u6709\u6df7\u6760\u5f00\u63495", {'concealed': '123p46m77678s', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 7, ["zhuo5", "gangkai"]),
-    ("seed-000-coins:5-\u6697\u6760:\u6709\u6df7\u6760\u5f00\u63495", {'concealed': '123p46m77678s', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 14, ["zhuo5", "gangkai"]),
-    ("seed-000-coins:6-\u660e\u6760:\u6760\u5f00\u7d20\u7684\u63495", {'concealed': '123s46m77678s', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 13, ["zhuo5", "su", "gangkai"]),
-    ("seed-000-coins:6-\u6697\u6760:\u6760\u5f00\u7d20\u7684\u63495", {'concealed': '123s46m77678s', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 26, ["zhuo5", "su", "gangkai"]),
-    ("seed-000-coins:7:\u6df7\u540a", {'concealed': '345m123sEEE456s7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ["tiliu", "hundiao"]),
-    ("seed-000-coins:8:\u6760\u5f00\u6df7\u540a", {'concealed': '345m123456s7p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 5, ["tiliu", "hundiao", "gangkai"]),  # printed 4: one value without 明杠/暗杠 columns: coins gives (4 + 1) × 1 = 5 after a 明杠 (10 after a 暗杠); the printed 4 is the bare fan and omits the kong point every other 杠开 row has (erratum coins_hundiao_without_kong).
-    ("seed-000-coins:9:\u53cc\u6df7\u540a", {'concealed': '345m123sEEE66s78p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ["tiliu", "shuanghun"]),
-    ("seed-000-coins:10:\u6760\u5f00\u53cc\u6df7\u540a", {'concealed': '345m12366s78p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 5, ["tiliu", "shuanghun", "gangkai"]),  # printed 4: one value without 明杠/暗杠 columns: coins gives (4 + 1) × 1 = 5 after a 明杠 (10 after a 暗杠); the printed 4 is the bare fan and omits the kong point every other 杠开 row has (erratum coins_hundiao_without_kong).
-    ("seed-000-coins:11:\u53cc\u6df7\u63495", {'concealed': '123sEEE66789s78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ["zhuo5", "shuanghun"]),
-    ("seed-000-coins:12-\u660e\u6760:\u6760\u5f00\u53cc\u6df7\u63495", {'concealed': '12366789s78p', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 13, ["zhuo5", "shuanghun", "gangkai"]),
-    ("seed-000-coins:12-\u6697\u6760:\u6760\u5f00\u53cc\u6df7\u63495", {'concealed': '12366789s78p', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 26, ["zhuo5", "shuanghun", "gangkai"]),
-    ("seed-000-coins:13:\u63d0\u7559\u9f99", {'concealed': '55m234p145678s78p', 'draw': '2s', 'indicator': '7p', 'melds': []}, 4, ["long"]),
-    ("seed-000-coins:14:\u7d20\u9f99", {'concealed': '12345678sEEE55m', 'draw': '9s', 'indicator': '7p', 'melds': []}, 8, ["long", "su"]),
-    ("seed-000-coins:15:\u63495\u9f99", {'concealed': '1p2346789mEESSS', 'draw': '5m', 'indicator': '9p', 'melds': []}, 7, ["zhuo5", "long"]),
-    ("seed-000-coins:16:\u7d20\u9f99\u63495", {'concealed': '12346789mEESSS', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ["zhuo5", "long", "su"]),
-    ("seed-000-coins:17:\u6df7\u540a\u9f99", {'concealed': '123456789sEEE7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 8, ["long", "hundiao"]),
-    ("seed-000-coins:18-\u660e\u6760:\u6760\u5f00\u9f99", {'concealed': '1p2345678sEE', 'draw': '9s', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 9, ["long", "gangkai"]),
-    ("seed-000-coins:18-\u6697\u6760:\u6760\u5f00\u9f99", {'concealed': '1p2345678sEE', 'draw': '9s', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'S'}]}, 18, ["long", "gangkai"]),
-    ("seed-000-coins:19-\u660e\u6760:\u6760\u5f00\u7d20\u9f99", {'concealed': '12345678s55m', 'draw': '9s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 17, ["long", "su", "gangkai"]),
-    ("seed-000-coins:19-\u6697\u6760:\u6760\u5f00\u7d20\u9f99", {'concealed': '12345678s55m', 'draw': '9s', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 34, ["long", "su", "gangkai"]),
-    ("seed-000-coins:20-\u660e\u6760:\u6760\u5f00\u7d20\u9f99\u63495", {'concealed': '12346789mEE', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 29, ["zhuo5", "long", "su", "gangkai"]),
-    ("seed-000-coins:20-\u6697\u6760:\u6760\u5f00\u7d20\u9f99\u63495", {'concealed': '12346789mEE', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'S'}]}, 58, ["zhuo5", "long", "su", "gangkai"]),
-    ("seed-000-coins:21-\u660e\u6760:\u6760\u5f00\u63495\u9f99", {'concealed': '1p2346789mEE', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 15, ["zhuo5", "long", "gangkai"]),
-    ("seed-000-coins:21-\u6697\u6760:\u6760\u5f00\u63495\u9f99", {'concealed': '1p2346789mEE', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'S'}]}, 30, ["zhuo5", "long", "gangkai"]),
-    ("seed-000-coins:22:\u672c\u6df7\u9f99", {'concealed': '12346789sEEE55m', 'draw': '5s', 'indicator': '9s', 'melds': []}, 8, ["long", "benhun"]),
-    ("seed-000-coins:23:\u6df7\u540a\u672c\u6df7\u9f99", {'concealed': '123456789sEEE9s', 'draw': 'N', 'indicator': '9s', 'melds': []}, 16, ["long", "hundiao", "benhun"]),
-    ("seed-000-coins:24:\u672c\u6df7\u63495\u9f99", {'concealed': '12346789mEEESS', 'draw': '5m', 'indicator': '9m', 'melds': []}, 14, ["zhuo5", "long", "benhun"]),
-    ("seed-000-coins:25-\u660e\u6760:\u6760\u5f00\u672c\u6df7\u9f99", {'concealed': '12346789s55m', 'draw': '5s', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 17, ["long", "benhun", "gangkai"]),
-    ("seed-000-coins:25-\u6697\u6760:\u6760\u5f00\u672c\u6df7\u9f99", {'concealed': '12346789s55m', 'draw': '5s', 'indicator': '9s', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 34, ["long", "benhun", "gangkai"]),
-    ("seed-000-coins:26-\u660e\u6760:\u6760\u5f00\u6df7\u540a\u672c\u6df7\u9f99", {'concealed': '1234567899s', 'draw': 'N', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 33, ["long", "hundiao", "benhun", "gangkai"]),
-    ("seed-000-coins:26-\u6697\u6760:\u6760\u5f00\u6df7\u540a\u672c\u6df7\u9f99", {'concealed': '1234567899s', 'draw': 'N', 'indicator': '9s', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 66, ["long", "hundiao", "benhun", "gangkai"]),
-    ("seed-000-coins:27:\u53cc\u6df7\u540a\u63495\u9f99", {'concealed': '123456789sEE78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ["zhuo5", "long", "shuanghun"]),
-    ("seed-000-coins:28:\u53cc\u6df7\u540a\u672c\u6df7\u63495\u9f99", {'concealed': '123456789mEE34m', 'draw': '5m', 'indicator': '3m', 'melds': []}, 28, ["zhuo5", "long", "shuanghun", "benhun"]),
-    ("seed-000-coins:29-\u660e\u6760:\u6760\u5f00\u672c\u6df7\u63495\u9f99", {'concealed': '12346789mSS', 'draw': '5m', 'indicator': '9m', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 29, ["zhuo5", "long", "benhun", "gangkai"]),
-    ("seed-000-coins:29-\u6697\u6760:\u6760\u5f00\u672c\u6df7\u63495\u9f99", {'concealed': '12346789mSS', 'draw': '5m', 'indicator': '9m', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 58, ["zhuo5", "long", "benhun", "gangkai"]),  # printed 29: coins gives 2 × (28 + 1) = 58 after a 暗杠; the printed 29 repeats the 明杠 column (erratum coins_benhun_zhuo5_long_concealed).
+    ('seed-000-coins:1:素的提溜', {'concealed': '345m123sEEE77m45s', 'draw': '6s', 'indicator': '7p', 'melds': []}, 2, ['tiliu', 'su']),
+    ('seed-000-coins:2-明杠:有混杠开提溜', {'concealed': '123p34577m45s', 'draw': '6s', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 3, ['tiliu', 'gangkai']),
+    ('seed-000-coins:2-暗杠:有混杠开提溜', {'concealed': '123p34577m45s', 'draw': '6s', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 6, ['tiliu', 'gangkai']),
+    ('seed-000-coins:3-明杠:杠开素的提溜', {'concealed': '345m123s77m45s', 'draw': '6s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 5, ['tiliu', 'su', 'gangkai']),
+    ('seed-000-coins:3-暗杠:杠开素的提溜', {'concealed': '345m123s77m45s', 'draw': '6s', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 10, ['tiliu', 'su', 'gangkai']),
+    ('seed-000-coins:3b:捉5', {'concealed': '123p46mEEE77678s', 'draw': '5m', 'indicator': '9p', 'melds': []}, 3, ['zhuo5']),
+    ('seed-000-coins:4:素5', {'concealed': '123s46mEEE77678s', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ['zhuo5', 'su']),
+    ('seed-000-coins:5-明杠:有混杠开捉5', {'concealed': '123p46m77678s', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 7, ['zhuo5', 'gangkai']),
+    ('seed-000-coins:5-暗杠:有混杠开捉5', {'concealed': '123p46m77678s', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 14, ['zhuo5', 'gangkai']),
+    ('seed-000-coins:6-明杠:杠开素的捉5', {'concealed': '123s46m77678s', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 13, ['zhuo5', 'su', 'gangkai']),
+    ('seed-000-coins:6-暗杠:杠开素的捉5', {'concealed': '123s46m77678s', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 26, ['zhuo5', 'su', 'gangkai']),
+    ('seed-000-coins:7:混吊', {'concealed': '345m123sEEE456s7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ['tiliu', 'hundiao']),
+    ('seed-000-coins:8:杠开混吊', {'concealed': '345m123456s7p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 5, ['tiliu', 'hundiao', 'gangkai']),  # printed 4: one value without 明杠/暗杠 columns: coins gives (4 + 1) × 1 = 5 after a 明杠 (10 after a 暗杠); the printed 4 is the bare fan and omits the kong point every other 杠开 row has (erratum coins_hundiao_without_kong).
+    ('seed-000-coins:9:双混吊', {'concealed': '345m123sEEE66s78p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 2, ['tiliu', 'shuanghun']),
+    ('seed-000-coins:10:杠开双混吊', {'concealed': '345m12366s78p', 'draw': 'N', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 5, ['tiliu', 'shuanghun', 'gangkai']),  # printed 4: one value without 明杠/暗杠 columns: coins gives (4 + 1) × 1 = 5 after a 明杠 (10 after a 暗杠); the printed 4 is the bare fan and omits the kong point every other 杠开 row has (erratum coins_hundiao_without_kong).
+    ('seed-000-coins:11:双混捉5', {'concealed': '123sEEE66789s78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 6, ['zhuo5', 'shuanghun']),
+    ('seed-000-coins:12-明杠:杠开双混捉5', {'concealed': '12366789s78p', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 13, ['zhuo5', 'shuanghun', 'gangkai']),
+    ('seed-000-coins:12-暗杠:杠开双混捉5', {'concealed': '12366789s78p', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 26, ['zhuo5', 'shuanghun', 'gangkai']),
+    ('seed-000-coins:13:提留龙', {'concealed': '55m234p145678s78p', 'draw': '2s', 'indicator': '7p', 'melds': []}, 4, ['long']),
+    ('seed-000-coins:14:素龙', {'concealed': '12345678sEEE55m', 'draw': '9s', 'indicator': '7p', 'melds': []}, 8, ['long', 'su']),
+    ('seed-000-coins:15:捉5龙', {'concealed': '1p2346789mEESSS', 'draw': '5m', 'indicator': '9p', 'melds': []}, 7, ['zhuo5', 'long']),
+    ('seed-000-coins:16:素龙捉5', {'concealed': '12346789mEESSS', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ['zhuo5', 'long', 'su']),
+    ('seed-000-coins:17:混吊龙', {'concealed': '123456789sEEE7p', 'draw': 'N', 'indicator': '7p', 'melds': []}, 8, ['long', 'hundiao']),
+    ('seed-000-coins:18-明杠:杠开龙', {'concealed': '1p2345678sEE', 'draw': '9s', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 9, ['long', 'gangkai']),
+    ('seed-000-coins:18-暗杠:杠开龙', {'concealed': '1p2345678sEE', 'draw': '9s', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'S'}]}, 18, ['long', 'gangkai']),
+    ('seed-000-coins:19-明杠:杠开素龙', {'concealed': '12345678s55m', 'draw': '9s', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 17, ['long', 'su', 'gangkai']),
+    ('seed-000-coins:19-暗杠:杠开素龙', {'concealed': '12345678s55m', 'draw': '9s', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 34, ['long', 'su', 'gangkai']),
+    ('seed-000-coins:20-明杠:杠开素龙捉5', {'concealed': '12346789mEE', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 29, ['zhuo5', 'long', 'su', 'gangkai']),
+    ('seed-000-coins:20-暗杠:杠开素龙捉5', {'concealed': '12346789mEE', 'draw': '5m', 'indicator': '7p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'S'}]}, 58, ['zhuo5', 'long', 'su', 'gangkai']),
+    ('seed-000-coins:21-明杠:杠开捉5龙', {'concealed': '1p2346789mEE', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'S'}]}, 15, ['zhuo5', 'long', 'gangkai']),
+    ('seed-000-coins:21-暗杠:杠开捉5龙', {'concealed': '1p2346789mEE', 'draw': '5m', 'indicator': '9p', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'S'}]}, 30, ['zhuo5', 'long', 'gangkai']),
+    ('seed-000-coins:22:本混龙', {'concealed': '12346789sEEE55m', 'draw': '5s', 'indicator': '9s', 'melds': []}, 8, ['long', 'benhun']),
+    ('seed-000-coins:23:混吊本混龙', {'concealed': '123456789sEEE9s', 'draw': 'N', 'indicator': '9s', 'melds': []}, 16, ['long', 'hundiao', 'benhun']),
+    ('seed-000-coins:24:本混捉5龙', {'concealed': '12346789mEEESS', 'draw': '5m', 'indicator': '9m', 'melds': []}, 14, ['zhuo5', 'long', 'benhun']),
+    ('seed-000-coins:25-明杠:杠开本混龙', {'concealed': '12346789s55m', 'draw': '5s', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 17, ['long', 'benhun', 'gangkai']),
+    ('seed-000-coins:25-暗杠:杠开本混龙', {'concealed': '12346789s55m', 'draw': '5s', 'indicator': '9s', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 34, ['long', 'benhun', 'gangkai']),
+    ('seed-000-coins:26-明杠:杠开混吊本混龙', {'concealed': '1234567899s', 'draw': 'N', 'indicator': '9s', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 33, ['long', 'hundiao', 'benhun', 'gangkai']),
+    ('seed-000-coins:26-暗杠:杠开混吊本混龙', {'concealed': '1234567899s', 'draw': 'N', 'indicator': '9s', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 66, ['long', 'hundiao', 'benhun', 'gangkai']),
+    ('seed-000-coins:27:双混吊捉5龙', {'concealed': '123456789sEE78p', 'draw': '5m', 'indicator': '7p', 'melds': []}, 14, ['zhuo5', 'long', 'shuanghun']),
+    ('seed-000-coins:28:双混吊本混捉5龙', {'concealed': '123456789mEE34m', 'draw': '5m', 'indicator': '3m', 'melds': []}, 28, ['zhuo5', 'long', 'shuanghun', 'benhun']),
+    ('seed-000-coins:29-明杠:杠开本混捉5龙', {'concealed': '12346789mSS', 'draw': '5m', 'indicator': '9m', 'kong_draw': 'exposed', 'melds': [{'type': 'kong', 'tile': 'E'}]}, 29, ['zhuo5', 'long', 'benhun', 'gangkai']),
+    ('seed-000-coins:29-暗杠:杠开本混捉5龙', {'concealed': '12346789mSS', 'draw': '5m', 'indicator': '9m', 'kong_draw': 'concealed', 'melds': [{'type': 'concealed_kong', 'tile': 'E'}]}, 58, ['zhuo5', 'long', 'benhun', 'gangkai']),  # printed 29: coins gives 2 × (28 + 1) = 58 after a 暗杠; the printed 29 repeats the 明杠 column (erratum coins_benhun_zhuo5_long_concealed).
 ]
 
 

@@ -1,0 +1,254 @@
+"""Class 1 of issue 13: no string of a rule file changes the meaning of any
+generated file. Overlays put hostile text (newlines, quotes, triple quotes,
+backslashes, Jinja braces, HTML, Markdown, NUL, lone surrogates, encoding
+declarations) into every free-text field; every output must compile to the
+same Python shape as with plain text, run without side effects, and render
+the text inertly in Markdown. Hostile ids and names are refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import unicodedata
+from html.parser import HTMLParser
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from hostile import NO_OPTION_EXAMPLES, PAYLOADS, hostile_text, overlay_sets, shape, shown_texts
+from tjmj_dsl import RuleError, Scorer
+from tjmj_dsl.backends.codegen import load_generated
+from tjmj_dsl.backends.codegen import generate_scorer
+from tjmj_dsl.backends.docs import generate_rulebooks, generate_tests
+from tjmj_dsl.backends.examples import Scorers
+from tjmj_dsl.backends.jsgen import generate_js
+from tjmj_dsl.known import rows_for
+from tjmj_dsl.backends.outputs import outputs
+from tjmj_dsl.passes.lower import lower
+from tjmj_dsl.passes.resolve import apply_options, read
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE = os.path.join(ROOT, "rules", "tianjin.yaml")
+HAND = {"concealed": "123456789m1m2mEE", "draw": "5m", "indicator": "1m"}
+_MD = MarkdownIt("commonmark").enable("table")
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+
+def _overlay(tmp: str, sets: dict, name: str = "hostile", **extra: object) -> str:
+    path = os.path.join(tmp, f"{name}.yaml")
+    doc = {"extends": BASE, "name": name, **extra, "set": sets}
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump(doc, allow_unicode=False, sort_keys=False))
+    return path
+
+
+def _md_shape(text: str) -> list:
+    out = []
+    for t in _MD.parse(text):
+        out.append((t.type, t.tag, t.nesting))
+        if t.type == "inline":
+            kinds = [c.type for c in t.children or [] if c.type not in ("text", "softbreak")]
+            out.append(tuple(kinds))
+    return out
+
+
+def _md_text(text: str) -> str:
+    """Every piece of text a reader sees in the rendered Markdown, in order."""
+    parts = []
+    for t in _MD.parse(text):
+        for c in t.children or []:
+            if c.type in ("text", "code_inline"):
+                parts.append(c.content)
+    return " ".join(" ".join(parts).split())
+
+
+class _Shape(HTMLParser):
+    """An HTML document's tags (with attribute names) in order, and its text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, ...]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(("<", tag, *sorted(a for a, _ in attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.tags.append((">", tag))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _html(text: str) -> _Shape:
+    sh = _Shape()
+    sh.feed(text)
+    sh.close()
+    return sh
+
+
+def _shape_of(rel: str, src: str) -> object:
+    if rel.endswith(".py"):
+        return shape(src)
+    if rel.endswith(".md"):
+        return _md_shape(src)
+    if rel.endswith(".html"):
+        return _html(src).tags
+    return None
+
+
+def _outputs(path: str) -> dict[str, str]:
+    """The scorer, rulebooks and JS scorer of the default profile (what
+    `outputs` writes for it; the other profiles are built the same way)."""
+    res = read(path)
+    rs = lower(apply_options(res))
+    books = generate_rulebooks(res, rs, Scorers(res), [], path)
+    return {"hostile/scorer.py": generate_scorer(rs), "hostile/rulebook.md": books["rulebook.md"],
+            "hostile/rulebook.html": books["rulebook.html"], "hostile/scorer.mjs": generate_js(rs)}
+
+
+_PLAIN: dict[str, dict[str, str]] = {}
+
+
+def _plain(tmp: str) -> dict[str, str]:
+    """The outputs with plain text in every field (computed once)."""
+    if not _PLAIN:
+        files = _outputs(_overlay(tmp, overlay_sets(["plain text"])))
+        _PLAIN["shapes"] = {k: _shape_of(k, v) for k, v in files.items()}  # type: ignore[misc]
+    return _PLAIN["shapes"]
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(hostile_text, min_size=1, max_size=8))
+def test_hostile_text_in_every_field_is_inert(texts: list[str], tmp_path_factory: pytest.TempPathFactory) -> None:
+    d = str(tmp_path_factory.mktemp("hostile"))
+    plain = _plain(d)
+    sets = overlay_sets(texts)
+    try:
+        files = _outputs(_overlay(d, sets))
+    except RuleError as e:  # libyaml refuses an escaped lone surrogate ("\uD800"): refused is fine too
+        assert any(0xD800 <= ord(c) <= 0xDFFF for t in texts for c in t), e.render()
+        assert "YAML" in e.render()
+        return
+    assert set(files) == set(plain)
+    for rel, src in files.items():
+        src.encode("utf-8")  # writable: no lone surrogate reached the file
+        if rel.endswith(".mjs"):
+            continue
+        # the same code and documents: only the text inside literals (and the documents' text) may differ
+        assert _shape_of(rel, src) == plain[rel], rel
+    seen_md = _md_text(files["hostile/rulebook.md"])
+    seen_html = " ".join("".join(_html(files["hostile/rulebook.html"]).text).split())
+    for t in shown_texts(sets):  # the documents show the text's words (their markup was checked above)
+        for word in re.findall(r"\w+", unicodedata.normalize("NFC", t)):
+            assert word in seen_md and word in seen_html, (t, word)
+    cwd = os.getcwd()
+    os.chdir(d)
+    try:
+        mod = load_generated(files["hostile/scorer.py"])
+        assert mod.score(HAND)["fan"] == 28
+        if NODE:  # the JavaScript scorer parses, imports without side effects and scores the same
+            with open("scorer.mjs", "w", encoding="utf-8") as f:
+                f.write(files["hostile/scorer.mjs"])
+            out = subprocess.run([NODE, "--input-type=module", "-e",
+                                  f"import {{score}} from './scorer.mjs'; console.log(JSON.stringify(score({json.dumps(HAND)})))"],
+                                 capture_output=True, text=True, timeout=120)
+            assert out.returncode == 0, out.stderr[-2000:]
+            assert json.loads(out.stdout)["fan"] == 28
+        assert not os.path.exists("PWNED")
+    finally:
+        os.chdir(cwd)
+
+
+def test_every_payload_in_every_place(tmp_path: str) -> None:
+    """Every payload, deterministically (hypothesis may not draw each): at the
+    start and the end of a text, spread over the fields."""
+    base = _outputs(_overlay(str(tmp_path), overlay_sets(["x"]), name="base"))
+    # (an escaped lone surrogate is refused by libyaml itself: tests/test_safe_text.py covers the filters with them)
+    texts = [p + "x" + p for p in PAYLOADS if not any(0xD800 <= ord(c) <= 0xDFFF for c in p)]
+    per = len(overlay_sets(["x"]))
+    for i in range(0, len(texts), per):
+        files = _outputs(_overlay(str(tmp_path), overlay_sets(texts[i:i + per]), name="base"))
+        for rel, src in files.items():
+            assert _shape_of(rel, src) == _shape_of(rel, base[rel]), (rel, texts[i:i + per])
+    s = Scorer(_overlay(str(tmp_path), {"request_rules.indicator_on_wall.message": '"); import os #\n\x00'}, name="m"))
+    r = s.score({"concealed": "7p7p7p7p123m456s99sE", "draw": "E", "indicator": "7p"})
+    assert r["error"]["message"] == '"); import os #\n\x00'
+
+
+def test_hostile_known_values_file(tmp_path: str) -> None:
+    """The known-values file is input too: its texts reach the generated tests
+    (ids, comments) and the rulebook's table."""
+    def known(text: str) -> str:
+        path = os.path.join(str(tmp_path), "k.known.yaml")
+        row = {"item": text, "name": text, "variant": text, "printed": 2, "hand": "345m 123s EEE 77m 45s +6s",
+               "indicator": "7p", "patterns": ["tiliu", "su"]}
+        wrong = dict(row, printed=3, erratum={"value": 2, "why": text})
+        doc = {"format": "tjmj-known/1", "tables": [{"id": "t", "title": text, "source": text, "profile": "seed-001",
+                                                      "rows": [row, wrong]}]}
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(yaml.safe_dump(doc, allow_unicode=False))
+        return path
+
+    def gen(text: str) -> dict[str, str]:
+        known(text)
+        path = _overlay(str(tmp_path), dict(NO_OPTION_EXAMPLES), name="k", known_values="k.known.yaml")
+        res = read(path)
+        rs = lower(apply_options(res))
+        rows = rows_for(path, rs.profile)
+        books = generate_rulebooks(res, rs, Scorers(res), rows, path)
+        return {"k/test_known_values.py": generate_tests(rs, rows), "k/rulebook.md": books["rulebook.md"],
+                "k/rulebook.html": books["rulebook.html"]}
+
+    base = gen("plain")
+    plain_payloads = [p for p in PAYLOADS if not any(0xD800 <= ord(c) <= 0xDFFF for c in p)]
+    for i in range(0, len(plain_payloads), 16):
+        text = "".join("a" + p + "b" for p in plain_payloads[i:i + 16])
+        files = gen(text)
+        for rel, src in files.items():
+            assert _shape_of(rel, src) == _shape_of(rel, base[rel]), rel
+    # a printed value that is not an integer is refused, not truncated
+    path = known("x")
+    with open(path, encoding="utf-8") as f:
+        body = f.read().replace("printed: 2", "printed: 2.5", 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(body)
+    with pytest.raises(RuleError) as e:
+        rows_for(_overlay(str(tmp_path), {}, name="k", known_values="k.known.yaml"), "seed-001")
+    assert "is not of type integer" in e.value.render()
+
+
+@pytest.mark.parametrize("where, key", [
+    ("request_rules", "x\nimport os\n#"),
+    ("request_rules", "Bad-Id"),
+    ("score_tables", "a b"),
+    ("profiles", "../../../x"),
+    ("profiles", "p/q"),
+    ("pattern_kinds", "k\n"),
+    ("patterns", "p;import os"),
+    ("request_flags", "f\""),
+    ("play", "a\nb"),
+])
+def test_hostile_ids_are_refused_with_a_position(tmp_path: str, where: str, key: str) -> None:
+    body = {
+        "request_rules": {"error_when": "false", "message": "m"},
+        "score_tables": "fan",
+        "profiles": {"description": "d"},
+        "pattern_kinds": "doc",
+        "patterns": {"name": "n", "kind": "mul", "value": 2, "when": "false", "description": "", "source": ""},
+        "request_flags": "doc",
+        "play": 1,
+    }[where]
+    path = os.path.join(str(tmp_path), "ids.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump({"extends": BASE, where: {key: body}}, allow_unicode=True))
+    with pytest.raises(RuleError) as e:
+        outputs(path)
+    text = e.value.render()
+    assert "ids.yaml:" in text and "Traceback" not in text

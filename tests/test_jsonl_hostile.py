@@ -1,0 +1,202 @@
+"""Classes 4 and 5 of issue 13 for the JSONL batch: every line gets exactly one
+strict-JSON answer, in order, flushed, whatever the line and the locale's
+encoding; `tjmj score --jsonl` and a generated scorer run as a program behave
+alike; a closed pipe, Ctrl-C and lines past the limits end nothing badly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from typing import Any
+
+from tjmj_dsl.engine.runtime import MAX_LINE, MAX_NESTING, answer_line, read_lines
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCORER = os.path.join(ROOT, "generated", "tianjin", "scorer.py")
+COMMANDS = {
+    "cli": [sys.executable, "-m", "tjmj_dsl.cli", "score", "--jsonl"],
+    "generated": [sys.executable, "-S", "-I", SCORER],  # no site-packages: the module stands alone
+}
+GOOD = b'{"id": %s, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}'
+
+
+def _strict(line: str) -> dict:
+    def no(x: str) -> None:
+        raise AssertionError(f"not strict JSON: {x}")
+    out = json.loads(line, parse_constant=no)
+    assert isinstance(out, dict)
+    return out
+
+
+def _run(cmd: list[str], data: bytes, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    e = dict(os.environ, **(env or {}))
+    e["PYTHONPATH"] = ROOT
+    return subprocess.run(cmd, input=data, capture_output=True, env=e, timeout=120, cwd=ROOT)
+
+
+HOSTILE_LINES = [
+    GOOD % b"1",
+    b"[" * 5000 + b"]" * 5000,                                 # deep nesting
+    b'{"id": ' + b"[" * 200 + b"]" * 200 + b', "concealed": "1m"}',
+    GOOD % b'"\\ud800"',                                        # a lone surrogate in the id
+    GOOD % b"NaN",
+    GOOD % b"1e400",
+    GOOD % b"-Infinity",
+    b"\xff\xfe not utf-8 \x80",
+    b"x" * (MAX_LINE + 10),                                     # past the line limit
+    b"",                                                        # blank: no answer
+    b"5",
+    b'"just a string"',
+    b'{"id": "\xe5\xa4\xa9", "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "profile": null}',
+    b'{"id": 9, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "options": {"min_fan": 1.0}}',
+    b'{"id": 10, "concealed": "\xef\xbc\x93\xef\xbc\x94\xef\xbc\x95m123sEEE77m45s", "draw": "6s", "indicator": "7p"}',
+    b'{"id": 11, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "options": {"tianting": true}}',
+    b'{"5": 1}',
+    GOOD % b"12",
+]
+EXPECTED_IDS = [1, None, None, "\ud800", None, None, None, None, None, None, None, "天", 9, 10, 11, None, 12]
+
+
+@pytest.mark.parametrize("which", COMMANDS)
+@pytest.mark.parametrize("encoding", [None, "ascii", "latin-1"])
+def test_every_hostile_line_gets_one_strict_answer_in_order(which: str, encoding: str | None) -> None:
+    env = {"PYTHONIOENCODING": encoding} if encoding else {}
+    res = _run(COMMANDS[which], b"\n".join(HOSTILE_LINES) + b"\n", env)
+    assert res.returncode == 0, res.stderr.decode("utf-8", "replace")
+    assert res.stderr == b""
+    lines = res.stdout.decode("utf-8").splitlines()  # UTF-8 whatever the locale says
+    out = [_strict(x) for x in lines]
+    assert [o["id"] for o in out] == EXPECTED_IDS
+    assert out[0]["win"] and out[-1]["win"] and out[11]["win"]
+    assert all(o["contract"] == 2 and "rules" in o for o in out)
+    by_id = {str(o["id"]): o for o in out if o["id"] is not None}
+    assert "min_fan" in by_id["9"]["error"]["message"] and "decimal" in by_id["9"]["error"]["message"]
+    assert by_id["10"]["win"]  # full-width digits read as digits
+    assert "tianting" in by_id["11"]["error"]["message"] and "boolean" in by_id["11"]["error"]["message"]
+    errors = [o.get("error") or {} for o in out]
+    codes = [e.get("code") for e in errors]
+    assert codes[1] == codes[2] == "not_json" and "nested more than 64 deep" in errors[1]["message"]
+    # NaN and ±Infinity (1e400 is read as Infinity, as JavaScript reads it) have no JSON text: the id cannot be echoed
+    assert codes[4] == codes[5] == codes[6] == "bad_value" and errors[4]["field"] == "id"
+    assert codes[7] == "not_utf8" and errors[7]["position"] == 0
+    assert codes[8] == "too_large" and f"longer than {MAX_LINE} bytes" in errors[8]["message"]
+    assert codes[9] == codes[10] == "not_object"
+
+
+def test_the_cli_and_the_generated_scorer_answer_alike() -> None:
+    data = b"\n".join(HOSTILE_LINES) + b"\n"
+    a = [_strict(x) for x in _run(COMMANDS["cli"], data).stdout.decode().splitlines()]
+    b = [_strict(x) for x in _run(COMMANDS["generated"], data).stdout.decode().splitlines()]
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        # the CLI picks the rules per line, the generated scorer refuses other rules: only those errors differ
+        if x.get("error") and y.get("error") and y["error"]["code"] in ("rules_mismatch", "bad_option"):
+            continue
+        if "waits" in y:  # a line without draw is a waits request to the generated scorer, a score one to `score --jsonl`
+            continue
+        assert x == y
+
+
+@pytest.mark.parametrize("which", COMMANDS)
+def test_each_answer_is_flushed_for_a_co_process(which: str) -> None:
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT)
+    try:
+        assert p.stdin is not None and p.stdout is not None
+        for i in range(3):  # one line in, wait for its answer: a deadlock fails the timeout below
+            p.stdin.write(GOOD % str(i).encode() + b"\n")
+            p.stdin.flush()
+            line = p.stdout.readline()
+            assert _strict(line.decode())["id"] == i
+    finally:
+        p.kill()
+        p.wait(timeout=30)
+
+
+@pytest.mark.parametrize("which", COMMANDS)
+def test_a_closed_pipe_ends_the_batch_quietly(which: str) -> None:
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(GOOD % b"1" + b"\n")
+    p.stdin.flush()
+    p.stdout.readline()
+    p.stdout.close()  # `| head -1`
+    try:
+        for _ in range(200):
+            p.stdin.write(GOOD % b"2" + b"\n")
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    err = p.stderr.read() if p.stderr else b""
+    assert p.wait(timeout=60) == 0 and b"Traceback" not in err and b"Error" not in err, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+@pytest.mark.parametrize("which", COMMANDS)
+def test_ctrl_c_is_a_clean_exit(which: str) -> None:
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(GOOD % b"1" + b"\n")
+    p.stdin.flush()
+    p.stdout.readline()  # it is up and waiting for the next line
+    time.sleep(0.2)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and b"Traceback" not in err and b"interrupted" in err
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=200).map(lambda s: s.encode("utf-8", "surrogatepass")),
+                 st.recursive(st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=10),
+                              lambda xs: st.lists(xs, max_size=4) | st.dictionaries(
+                                  st.sampled_from(["id", "concealed", "draw", "indicator", "melds", "options", "profile",
+                                                   "kong_draw", "tianhu", "x"]) | st.text(max_size=5), xs, max_size=6),
+                              max_leaves=20).map(lambda v: json.dumps(v).encode())))
+def test_fuzz_one_jsonl_line(gen_module: object, line: bytes) -> None:
+    """Any line: exactly one strict-JSON answer (or none for a blank line), never an exception."""
+    import io
+    mod: Any = gen_module
+
+    def refuse(i: Any, e: Any) -> Any:
+        return mod.refusal(mod.RULES, i, e)
+    got = list(read_lines(io.BytesIO(line.replace(b"\n", b" ") + b"\n")))
+    assert len(got) == 1
+    out = answer_line(got[0], mod.score, refuse)
+    if out is None:
+        assert not got[0].strip()
+        return
+    res = _strict(out)
+    assert set(res) >= {"contract", "rules", "id", "win", "fan", "total", "patterns", "formula"}
+
+
+def test_nesting_limit_is_what_the_docs_say() -> None:
+    import io
+    ok = b'{"id": ' + b"[" * (MAX_NESTING - 1) + b"]" * (MAX_NESTING - 1) + b"}\n"
+    bad = b'{"id": ' + b"[" * MAX_NESTING + b"]" * MAX_NESTING + b"}\n"
+    for data, refused in ((ok, False), (bad, True)):
+        out = answer_line(next(read_lines(io.BytesIO(data))), lambda d: {"id": d.get("id"), "error": {"code": "scored"}},
+                          lambda i, e: {"id": i, "error": e})
+        assert out is not None and (json.loads(out)["error"]["code"] == "not_json") == refused
+
+
+def test_line_limit_is_what_the_docs_say() -> None:
+    import io
+    req = GOOD % b"1"
+    fits = req + b" " * (MAX_LINE - len(req))  # MAX_LINE bytes before the newline
+    for line, refused in ((fits, False), (fits + b" ", True), (fits + b" " * 3 * MAX_LINE, True)):
+        for data, n in ((line + b"\n" + req, 2), (line, 1)):  # followed by a line, or the last without its newline
+            out = list(read_lines(io.BytesIO(data)))
+            assert len(out) == n and out[1:] == [req.decode()][:n - 1]  # the next line is read whole after a long one
+            ans = answer_line(out[0], lambda d: {"id": d.get("id")}, lambda i, e: {"id": i, "error": e})
+            assert ans is not None and ("error" in json.loads(ans)) == refused, (len(data), ans[:100])

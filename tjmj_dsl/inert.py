@@ -1,0 +1,26 @@
+"""Inert text: what a comment, a docstring or a one-line label may hold of
+any string (from a rule file, a file name). Used by every code generator
+(backends/safe.py for Python, expr/emit_js.py for JavaScript)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def inert(text: Any, quotes: bool = False) -> str:
+    """Text with nothing that can end a line or a comment: printable
+    characters only (newlines, NUL, lone surrogates, separators become
+    escapes); with `quotes`, quotes and backslashes escaped too, for a
+    docstring (where the escapes read back as the text)."""
+    s = str(text)
+    special = "\\\"'" if quotes else ""
+    if s.isprintable() and not any(c in s for c in special):
+        return s
+    return "".join(c if c.isprintable() and c not in special else _escape(c) for c in s)
+
+
+def _escape(c: str) -> str:
+    o = ord(c)
+    if c in "\\\"'":
+        return "\\x%02x" % o
+    return "\\x%02x" % o if o < 0x100 else ("\\u%04x" % o if o < 0x10000 else "\\U%08x" % o)

@@ -1,0 +1,74 @@
+"""How much work an expression asks for, so that a rule file cannot make one
+decomposition cost without bound: definitions that call each other twice at
+each level (2^40 calls), quantifiers nested over long lists.
+
+The cost of an expression is the number of nodes evaluated for one
+decomposition, a definition's call costing its body's cost and a
+quantifier its body's cost times the length of its list (known for the
+language's lists: 4 melds, 5 groups, 3 suits…, a list literal's items; 34
+otherwise, the number of tile kinds). Saturates at CAP: the numbers stay small."""
+
+from __future__ import annotations
+
+from ..expr import ast as A
+
+MAX_COST = 1_000_000  # steps for one decomposition (the built-in rules' costliest expression takes about 300)
+CAP = MAX_COST * 10
+_SIZES = {"melds": 4, "groups": 5, "declared": 4, "suits": 3, "hun_kinds": 4}
+_ATTR_SIZES = {"slots": 4, "faces": 4}
+_UNKNOWN = 34
+
+
+def _add(*xs: int) -> int:
+    return min(CAP, sum(xs))
+
+
+def _mul(a: int, b: int) -> int:
+    return min(CAP, a * b)
+
+
+def size(n: A.Node) -> int:
+    """At most how many items the list `n` holds."""
+    if isinstance(n, A.ListLit):
+        return len(n.items)
+    if isinstance(n, A.Name):
+        return _SIZES.get(n.id, _UNKNOWN)
+    if isinstance(n, A.Attr):
+        return _ATTR_SIZES.get(n.name, _UNKNOWN)
+    if isinstance(n, A.Call) and n.func == "sorted" and n.args:
+        return size(n.args[0])
+    if isinstance(n, A.BinOp) and n.op == "+":
+        return min(CAP, size(n.left) + size(n.right))
+    if isinstance(n, A.IfElse):
+        return max(size(n.then), size(n.other))
+    return _UNKNOWN
+
+
+def cost(n: A.Node, defs: dict[str, int]) -> int:
+    """The steps to evaluate n once (definitions' costs in `defs`)."""
+    if isinstance(n, A.Quant):
+        return _add(1, cost(n.domain, defs), _mul(size(n.domain), cost(n.body, defs)))
+    own = defs.get(n.func, 0) if isinstance(n, A.Call) else 0
+    return _add(1, own, *(cost(c, defs) for c in A.children(n)))
+
+
+def definition_costs(bodies: dict[str, A.Node], uses: dict[str, set[str]]) -> dict[str, int]:
+    """Each definition's cost, callees first (a definition in a cycle, which
+    is reported elsewhere, costs its body alone)."""
+    out: dict[str, int] = {}
+    state: dict[str, int] = {}
+    for root in bodies:
+        stack = [root]
+        while stack:  # no recursion: a chain of definitions may be long
+            name = stack[-1]
+            if state.get(name) == 2:
+                stack.pop()
+                continue
+            if not state.get(name):
+                state[name] = 1
+                stack.extend(m for m in uses.get(name, ()) if m in bodies and not state.get(m))
+                continue
+            out[name] = cost(bodies[name], out)
+            state[name] = 2
+            stack.pop()
+    return out
