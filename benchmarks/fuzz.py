@@ -120,9 +120,13 @@ def surface_hand(rng: random.Random) -> Callable[[], None]:
 
 def surface_jsonl(rng: random.Random) -> Callable[[], None]:
     import io
-    from tjmj_dsl import Scorer
-    from tjmj_dsl.engine.runtime import answer, dump, read_lines
-    sc = Scorer()
+    from tjmj_dsl.engine.runtime import answer_line, read_lines
+    from tjmj_dsl.service import Service
+    service = Service()  # what `tjmj score --jsonl` answers with
+    answer, text = service.answerer("auto"), service.texter("auto")
+
+    def refuse(i: Any, e: Any) -> Any:
+        return service.refuse("score", i, e)
 
     def strict(x: str) -> None:
         raise AssertionError("not strict JSON: " + x)
@@ -137,9 +141,13 @@ def surface_jsonl(rng: random.Random) -> Callable[[], None]:
             line = _mutate(rng, json.dumps(random_request(rng), ensure_ascii=False)).encode("utf-8", "surrogatepass")
         got = list(read_lines(io.BytesIO(line.replace(b"\n", b" ") + b"\n")))
         assert len(got) == 1
-        res = answer(*got[0], sc.score)
-        if res is not None:
-            assert isinstance(json.loads(dump(res), parse_constant=strict), dict)
+        out = answer_line(got[0], answer, refuse, text)
+        if out is None:
+            assert not got[0].strip()
+            return
+        res = json.loads(out, parse_constant=strict)
+        assert isinstance(res, dict) and "contract" in res and "rules" in res, out
+        assert "Traceback" not in out and "internal_error" not in out, out
     return one
 
 
