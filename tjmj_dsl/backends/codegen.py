@@ -44,7 +44,9 @@ def _env(kind: str = "python") -> jinja2.Environment:
     return env
 
 
+@lru_cache(maxsize=1)
 def _inline() -> tuple[list[Code], list[tuple[Code, Code]]]:
+    """The engine's modules as inlined into every scorer (read once per process)."""
     imports: set[str] = set()
     bodies = []
     pkg = resources.files("tjmj_dsl")
@@ -123,11 +125,36 @@ def generate_scorer(rs: RuleSet) -> str:
 
 
 _MODULE_IDS = itertools.count(1)
+_ENGINE_MARK = "\n# ---- inlined from "
+_RULES_MARK = "\n# ---- the rules, compiled from "
+_ENGINE_CODE: dict[tuple[int, str, str], Any] = {}  # (first line, text of the inlined engine) → its code object
+
+
+def _code(source: str, name: str) -> list[Any]:
+    """The code objects of a scorer's source, in order. The inlined engine is the same text
+    in every scorer of a compiler: it is compiled once per process, the header and the
+    rules' part each time (with the first's `from __future__` flags, at their own lines)."""
+    import __future__
+    start, end = source.find(_ENGINE_MARK), source.find(_RULES_MARK)
+    if not 0 < start < end:
+        return [compile(source, f"<{name}>", "exec")]
+    flags = __future__.annotations.compiler_flag
+    head, engine, rules = source[:start], source[start:end], source[end:]
+    first = head.count("\n")
+    key = (first, name, engine)
+    code = _ENGINE_CODE.get(key)
+    if code is None:
+        if len(_ENGINE_CODE) > 4:
+            _ENGINE_CODE.clear()
+        code = _ENGINE_CODE[key] = compile("\n" * first + engine, f"<{name}>", "exec", flags, dont_inherit=True)
+    return [compile(head, f"<{name}>", "exec"), code,
+            compile("\n" * (first + engine.count("\n")) + rules, f"<{name}>", "exec", flags, dont_inherit=True)]
 
 
 def load_generated(source: str, name: str = "tjmj_generated_scorer") -> Any:
     """Execute generated scorer source as a fresh module (the CLI scores this
-    way). Each module gets a name of its own (`name_N`), registered in
+    way): the same as exec of the whole text, its parts run in order in one
+    namespace (_code). Each module gets a name of its own (`name_N`), registered in
     sys.modules while it runs (dataclasses look their module up), so scorers
     built at once from several threads never share or clobber a slot."""
     import sys
@@ -136,7 +163,8 @@ def load_generated(source: str, name: str = "tjmj_generated_scorer") -> Any:
     mod = _t.ModuleType(unique)
     sys.modules[unique] = mod
     try:
-        exec(compile(source, f"<{unique}>", "exec"), mod.__dict__)  # noqa: S102 - our own generated code
+        for code in _code(source, name):  # compiled as <name>: the engine's code object is shared
+            exec(code, mod.__dict__)  # noqa: S102 - our own generated code
     finally:
         sys.modules.pop(unique, None)
     return mod

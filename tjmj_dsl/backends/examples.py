@@ -9,6 +9,7 @@ and an option value whose result no example tells apart from the default."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ class Scorers:
         self.default_profile: str = str(res.data.get("default_profile") or (profiles[0] if profiles else ""))
         self._cache: dict[Any, tuple[RuleSet, Any]] = {}
         self._by_choices: dict[Any, tuple[RuleSet, Any]] = {}
+        self._answers: dict[tuple[int, str], dict[str, Any]] = {}  # (scorer, request) → its answer
 
     def get(self, profile: str, options: dict[str, Any] | None = None, where: Pos | None = None) -> tuple[RuleSet, Any]:
         key = (profile, tuple(sorted((str(k), repr(v)) for k, v in (options or {}).items())))
@@ -49,7 +51,14 @@ class Scorers:
         return got
 
     def score(self, profile: str, options: dict[str, Any], request: dict[str, Any], where: Pos | None = None) -> dict[str, Any]:
-        return dict(self.get(profile, options, where)[1].score(dict(request)))
+        """The scorer's answer (each request scored once per scorer: the book shows a hand
+        in several chapters)."""
+        mod = self.get(profile, options, where)[1]
+        key = (id(mod), json.dumps(request, sort_keys=True, ensure_ascii=False, default=repr))
+        got = self._answers.get(key)
+        if got is None:
+            got = self._answers[key] = dict(mod.score(dict(request)))
+        return dict(got)
 
     def settle(self, profile: str, options: dict[str, Any], outcome: dict[str, Any], where: Pos | None = None) -> dict[str, Any]:
         """settle() of the generated scorer: who pays whom after the hand."""
