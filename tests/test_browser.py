@@ -1,7 +1,7 @@
 """Each profile's rulebook.html in a real browser: Debian's chromium, headless,
 driven by Playwright with the system browser (never a browser of its own).
 It must load with no console error and no network request, hold every
-pattern and option section and the settlement, draw its tiles with a size, print as a PDF
+pattern and option section, the settlement and the combination table, draw its tiles with a size, print as a PDF
 without the contents box, and leave a screenshot in the test's temporary directory.
 
 Installed by tools/setup_test_deps.py (the README's test command); where
@@ -66,6 +66,18 @@ def test_rulebook_html_in_chromium(browser, profile: str, tmp_path: str) -> None
         assert page.locator(f"section#option-{oid.replace('_', '-')}").count() == 1, oid
     assert page.locator("#hun-table").count() == 1
     assert page.locator("section#settlement table").count() >= 2  # the payment rules and a worked payment table
+    # the combination table: realisable sets in tables by size, each row a witness drawn in tiles; impossible
+    # sets grouped by reason, collapsed (a group opens on a click)
+    assert page.locator("section#combinations table.combinations").count() >= 5
+    assert page.locator("section#combinations table.combinations tr td .mini .tile").count() > 500
+    witness = page.locator("section#combinations table.combinations .mini").first.bounding_box()
+    assert witness is not None and witness["width"] > 50 and witness["height"] > 10
+    groups = page.locator("section#combinations details")
+    assert groups.count() >= 5 and page.locator("section#combinations details[open]").count() == 0
+    sets = groups.first.locator("p.sets").first
+    assert not sets.is_visible()
+    groups.first.locator("summary").click()
+    assert sets.is_visible() and "本混" in sets.inner_text()
     # tiles are drawn, with a size, and the page fits a phone's width
     tiles = page.locator(".tile")
     assert tiles.count() > 500

@@ -124,7 +124,8 @@ def test_hostile_text_is_escaped_in_both_rulebooks(tmp_path: str) -> None:
 def test_docs_writes_one_profile(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "docs")
     assert main(["docs", "--profile", "seed-000-coins", "--out", out]) == 0
-    assert sorted(os.listdir(os.path.join(out, "tianjin", "seed_000_coins"))) == ["rulebook.html", "rulebook.md"]
+    assert sorted(os.listdir(os.path.join(out, "tianjin", "seed_000_coins"))) == ["combinations.json", "rulebook.html",
+                                                                                 "rulebook.md"]
     assert not os.path.exists(os.path.join(out, "tianjin", "scorer.py"))
     assert main(["docs", "--profile", "seed-000-coinz", "--out", out]) == 2
     assert "did you mean 'seed-000-coins'?" in capsys.readouterr().err

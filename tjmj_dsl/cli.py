@@ -221,8 +221,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
-    """The rulebooks alone (rulebook.md and rulebook.html per profile), their
-    examples checked against the generated scorer on the way."""
+    """The rulebooks alone (rulebook.md and rulebook.html per profile, and the
+    combination table's combinations.json), their examples checked against the
+    generated scorer on the way."""
     from .backends.outputs import write_outputs
     if args.profile is not None:
         from .compiler import profiles

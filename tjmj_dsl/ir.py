@@ -240,6 +240,7 @@ class RuleSet:
     unclaimable: tuple[tuple[str, str], ...] = ()  # enabled patterns left out: each requires a disabled one
     base_file: str = ""  # an overlay: the rule file it extends (as written, e.g. builtin:tianjin)
     replaced: tuple[str, ...] = ()  # an overlay: the base's sections it replaced (profiles, ...)
+    score_tables: tuple[tuple[str, Expr], ...] = ()  # every score table (id, total), the one in force among them
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

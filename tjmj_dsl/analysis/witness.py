@@ -101,6 +101,10 @@ class Impossible:
     message: str
     witness: Witness | None = None  # dominated: a hand with a reading claiming the set
     better: Witness | None = None  # dominated: what that hand's best reading claims
+    # what the reason is about, so that sets with one reason can be shown together: the
+    # patterns off (disabled), required, in conflict, never holding (together), claimed too
+    # (always_with), claimed instead (outranked, dominated); the request rules (refused)
+    about: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -799,10 +803,10 @@ class Search:
         ordered = tuple(sorted(pats, key=lambda p: (self.index.get(p, 99), p)))
         if off:
             return Impossible(ordered, "disabled", f"{', '.join(self._label(p) for p in off)} "
-                              f"{'is' if len(off) == 1 else 'are'} not enabled under these options")
+                              f"{'is' if len(off) == 1 else 'are'} not enabled under these options", about=tuple(off))
         static = self._static_reason(mask)
         if static is not None:
-            return Impossible(ordered, *static)
+            return Impossible(ordered, *static[:2], about=static[2])
         self._enumerate()
         if mask in self._best:
             return self._best[mask]
@@ -855,17 +859,18 @@ class Search:
                 return f"{p.name} ({pid})"
         return pid
 
-    def _static_reason(self, mask: int) -> tuple[str, str] | None:
+    def _static_reason(self, mask: int) -> tuple[str, str, tuple[str, ...]] | None:
         for i, pid in enumerate(self.ids):
             if mask >> i & 1:
                 for r in self.rs.patterns[i].requires:
                     if r in self.index and not mask >> self.index[r] & 1:
-                        return "requires", f"{self._label(pid)} requires {self._label(r)}"
+                        return "requires", f"{self._label(pid)} requires {self._label(r)}", (pid, r)
         for p in self.rs.patterns:
             for c in p.conflicts:
                 if c.unless is None and mask >> self.index[p.id] & 1 and c.other in self.index \
                         and mask >> self.index[c.other] & 1:
-                    return "conflict", f"{self._label(p.id)} and {self._label(c.other)} are never claimed together"
+                    return ("conflict", f"{self._label(p.id)} and {self._label(c.other)} are never claimed together",
+                            (p.id, c.other))
         return None
 
     def _why_not(self, mask: int, ordered: tuple[str, ...]) -> Impossible:
@@ -875,15 +880,17 @@ class Search:
             refused = self._refusal(mask)
             if refused:
                 return Impossible(ordered, "refused", f"{self._set(mask)} hold together only in hands the request "
-                                  f"rules refuse ({refused})")
+                                  f"rules refuse ({refused})", about=tuple(self._refusing(mask) or ()))
             sub = self._smallest_apart(mask, [v[0] for v in valid])
             names = " + ".join(self._label(p) for p in self._names(sub))
             if sub.bit_count() == 1:
-                return Impossible(ordered, "never_holds", f"{names} holds on no decomposition of any hand")
-            return Impossible(ordered, "never_together", f"{names} never hold on one decomposition of a hand")
+                return Impossible(ordered, "never_holds", f"{names} holds on no decomposition of any hand",
+                                  about=self._names(sub))
+            return Impossible(ordered, "never_together", f"{names} never hold on one decomposition of a hand",
+                              about=self._names(sub))
         conf = self._conflict_between(mask, together)
         if conf is not None:
-            return Impossible(ordered, "conflict", conf)
+            return Impossible(ordered, "conflict", conf[0], about=conf[1])
         claims = [m for _, _, m, _ in together]
         if mask not in claims and mask not in self._reading_claims:
             extra = mask ^ ((1 << len(self.ids)) - 1)
@@ -892,26 +899,33 @@ class Search:
             if extra:
                 return Impossible(ordered, "always_with", f"whenever {self._set(mask)} "
                                   f"{'holds' if mask.bit_count() == 1 else 'hold'}, {self._set(extra)} "
-                                  f"{'is' if extra.bit_count() == 1 else 'are'} claimed too")
+                                  f"{'is' if extra.bit_count() == 1 else 'are'} claimed too", about=self._names(extra))
             alt = min(claims, key=lambda m: (m.bit_count(), m))
             return Impossible(ordered, "outranked", f"wherever {self._set(mask)} hold, a claim of "
-                              f"{self._set(alt)} scores at least as much")
+                              f"{self._set(alt)} scores at least as much", about=self._names(alt))
         tried = self._tried.get(mask)
         if tried is not None:
             w, better = tried
             return Impossible(ordered, "dominated", f"a decomposition claims them, but every hand tried reads better "
-                              f"another way (e.g. {w.hand}: {better.formula} {' '.join(better.patterns)})", w, better)
+                              f"another way (e.g. {w.hand}: {better.formula} {' '.join(better.patterns)})", w, better,
+                              about=better.patterns)
         return Impossible(ordered, "dominated", "a decomposition claims them, but no hand tried has it as its best reading")
 
     def _set(self, mask: int) -> str:
         return " + ".join(self._label(p) for p in self._names(mask))
 
-    def _refusal(self, mask: int, any_bit: bool = False) -> str:
-        """The request rules that refuse every hand where the patterns of mask hold ("" if none)."""
+    def _refusing(self, mask: int, any_bit: bool = False) -> list[str] | None:
+        """The ids of the request rules that refuse every hand where the patterns of mask
+        hold (None: no refused hand holds them)."""
         common: list[str] | None = None
         for (held, _, ok), (_, _, errs) in self._held.items():
             if not ok and ((held & mask) if any_bit else not mask & ~held):
                 common = list(errs) if common is None else [e for e in common if e in errs]
+        return common
+
+    def _refusal(self, mask: int, any_bit: bool = False) -> str:
+        """The request rules that refuse every hand where the patterns of mask hold ("" if none)."""
+        common = self._refusing(mask, any_bit)
         if common is None:
             return ""
         messages = getattr(self.R, "request_messages", {})
@@ -927,7 +941,8 @@ class Search:
                     return sub
         return mask  # pragma: no cover - mask itself holds together with nothing
 
-    def _conflict_between(self, mask: int, together: list[tuple[int, int, int, _Reading]]) -> str | None:
+    def _conflict_between(self, mask: int, together: list[tuple[int, int, int, _Reading]]
+                          ) -> tuple[str, tuple[str, ...]] | None:
         pairs = [(j, a, b) for j, (a, b) in enumerate(self.R.conflicts) if mask >> a & 1 and mask >> b & 1]
         if not pairs:
             return None
@@ -937,7 +952,7 @@ class Search:
                 c = [c for c in pa.conflicts if c.other == self.ids[b]][0]
                 why = f": {c.description}" if c.description else ""
                 return (f"{self._label(self.ids[a])} conflicts with {self._label(self.ids[b])}{why}, and no hand "
-                        f"where {self._set(mask)} hold lifts the conflict")
+                        f"where {self._set(mask)} hold lifts the conflict", (self.ids[a], self.ids[b]))
         return None
 
     def _dropped_why(self, mask: int, valid: list[tuple[int, int, int]]) -> str:
@@ -1044,7 +1059,7 @@ class Analysis:
         if self._R is self.search.R or v is None:
             return v
         if isinstance(v, Impossible):
-            return Impossible(v.patterns, v.reason, v.message, self._own(v.witness), self._own(v.better)) \
+            return Impossible(v.patterns, v.reason, v.message, self._own(v.witness), self._own(v.better), v.about) \
                 if v.witness is not None else v
         if not isinstance(v, Witness):
             return v
@@ -1068,13 +1083,14 @@ def claims_key(rs: RuleSet) -> str:
 _CACHE: dict[str, Search] = {}
 
 
-def analyse(rs: RuleSet, tries: int = 60) -> Analysis:
+def analyse(rs: RuleSet, tries: int = 60, rules: Any | None = None) -> Analysis:
     """The Analysis of a rule set; the search behind it is shared by every rule set that
-    claims alike (cached by claims_key)."""
+    claims alike (cached by claims_key). `rules`: the RULES of rs's generated scorer, when
+    the caller has it loaded already."""
     key = claims_key(rs) + f":{tries}"
     got = _CACHE.get(key)
     if got is None:
         if len(_CACHE) > 32:
             _CACHE.clear()
-        got = _CACHE[key] = Search(rs, load_generated(generate_scorer(rs)).RULES, tries)
+        got = _CACHE[key] = Search(rs, rules if rules is not None else load_generated(generate_scorer(rs)).RULES, tries)
     return Analysis(rs, got)

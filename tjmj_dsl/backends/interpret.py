@@ -11,7 +11,7 @@ from ..engine import search
 from ..engine.hand import Hand, next_kind
 from ..expr.evaluate import CONSTS, Interpreter
 from ..expr.vocabulary import HAND_VARS
-from ..ir import RuleSet
+from ..ir import Expr, RuleSet
 from .settlement import interpreted_settlement
 from .tables import expression_types, static_tables
 
@@ -80,12 +80,13 @@ class InterpretedRules:
         env = {k: [v for i, v in items if mask >> i & 1] for k, items in self._kind_idx.items()}
         return int(self._i.eval(self.ruleset.algebra.ast, env))
 
-    def total(self, h: Hand, fan: int) -> int:
+    def total(self, h: Hand, fan: int, table: Expr | None = None) -> int:
+        """What the score table in force (or `table`, another of the file's) shows for fan."""
         self._funcs(h)
         env = self._hand_env(h)
         env["fan"] = fan
         env["kong_points"] = self.kong_points.get(h.kong_draw, 0) if h.kong_draw else 0  # type: ignore[attr-defined]
-        return int(self._i.eval(self.ruleset.total.ast, env))
+        return int(self._i.eval((table or self.ruleset.total).ast, env))
 
 
 def interpreter(rs: RuleSet) -> InterpretedRules:

@@ -220,8 +220,11 @@ def lower(res: Resolved) -> RuleSet:
     if table not in d["score_tables"]:
         lw.error(("score_table",), f"no score table {table!r}", did_you_mean(table, list(d["score_tables"]))
                  or "tables: " + ", ".join(d["score_tables"]))
+    all_tables = []
     for tid in d["score_tables"]:  # every table is checked, the one in force kept
         e = lw.expr(("score_tables", tid), "total", env("total"), INT, f"score table {tid}")
+        if e is not None:
+            all_tables.append((str(tid), e))
         if tid == table:
             total = e
     rules = []
@@ -271,7 +274,7 @@ def lower(res: Resolved) -> RuleSet:
         disabled_patterns=tuple(pid for pid in pats if pid not in enabled or pid in unclaimable),
         unclaimable=tuple(unclaimable.items()),
         base_file=str((res.top.data or {}).get("extends", "")) if res.top is not None and res.top is not res.base else "",
-        replaced=tuple(res.replaced),
+        replaced=tuple(res.replaced), score_tables=tuple(all_tables),
         settlement=settlement,
         overrides=tuple(res.overrides.items()),
         prose=prose,

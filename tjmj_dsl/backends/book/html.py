@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 
 from ...tiles import RANK_OF, SUIT_OF, chinese
-from .model import (Block, Book, Bullets, Code, Em, Group, Hand, Inline, Inlines, Link, Para, Section, Strong,
-                    Table, TileRef, TileRow, anchor, text_of)
+from .model import (Block, Book, Bullets, Code, Details, Em, Group, Hand, Inline, Inlines, Link, MiniHand, Para,
+                    Section, Strong, Table, TileRef, TileRow, anchor, text_of)
 
 NUMERALS = "一二三四五六七八九"
 HONORS = "东南西北中发白"
@@ -64,6 +64,12 @@ td.n,th.n{text-align:right}
 .tilerow{display:flex;flex-wrap:wrap;gap:.1rem;align-items:center;margin:.35rem 0}
 .tilerow .caption{margin-left:.6rem;color:var(--muted)}
 .inl .tile{font-size:.8rem}
+.mini{display:inline-flex;flex-wrap:wrap;gap:.3rem;align-items:flex-start}
+.mini .tile{font-size:.72rem}.mini .slot{min-width:1.4em}.mini .cap{font-size:.55rem;min-height:.55rem}
+table.combinations td{vertical-align:middle}
+details{margin:.5rem 0;padding:.3rem .6rem;border:1px solid var(--line);border-radius:.35rem;background:var(--paper)}
+details summary{cursor:pointer;font-weight:600}
+p.sets{font-size:.9em}
 .verdict-win{color:#2e6b2e;font-weight:700}.verdict-no{color:var(--win);font-weight:700}
 .erratum{color:var(--win);font-weight:700}
 footer{margin-top:3rem;color:var(--muted);font-size:.85em;border-top:1px solid var(--line);padding-top:.6rem}
@@ -112,6 +118,8 @@ def inline(i: Inline) -> str:
         return f'<span class="inl">{tile(i.kind)}</span>'
     if isinstance(i, Link):
         return f'<a href="#{e(anchor(i.anchor))}">{inlines(i.items)}</a>'
+    if isinstance(i, MiniHand):
+        return '<span class="mini">' + "".join(group(g) for g in i.groups) + "</span>"
     raise TypeError(type(i).__name__)
 
 
@@ -163,6 +171,11 @@ def block(b: Block, out: list[str]) -> None:
         cls = "hand" + (" " + e(b.cls) if b.cls else "")
         tiles = '<div class="tiles">' + "".join(group(g) for g in b.groups) + "</div>" if b.groups else ""
         out.append(f'<div class="{cls}">{tiles}' + "".join(f"<p>{inlines(line)}</p>" for line in b.lines) + "</div>")
+    elif isinstance(b, Details):
+        out.append(f"<details><summary>{inlines(b.summary)}</summary>")
+        for x in b.blocks:
+            block(x, out)
+        out.append("</details>")
     elif isinstance(b, TileRow):
         cap = f'<span class="caption">{inlines(b.caption)}</span>' if b.caption else ""
         out.append('<div class="tilerow">' + "".join(tile(k) for k in b.tiles) + cap + "</div>")

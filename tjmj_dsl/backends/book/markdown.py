@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from ...tiles import chinese
-from .model import (Block, Book, Bullets, Code, Em, Group, Hand, Inline, Inlines, Link, Para, Section, Strong,
-                    Table, TileRef, TileRow)
+from .model import (Block, Book, Bullets, Code, Details, Em, Group, Hand, Inline, Inlines, Link, MiniHand, Para,
+                    Section, Strong, Table, TileRef, TileRow)
 
 _PUNCT = re.compile(r"([\\`*_\[\]<>|~#!])")
 _SPACE = re.compile(r"\s+")
@@ -57,6 +57,8 @@ def inline(i: Inline, cell: bool = False) -> str:
         return tile_text(i.kind)
     if isinstance(i, Link):
         return f"[{inlines(i.items, cell)}](#{i.anchor})"
+    if isinstance(i, MiniHand):
+        return code("  ".join(group_text(g) for g in i.groups), cell)
     raise TypeError(type(i).__name__)
 
 
@@ -101,6 +103,12 @@ def block(b: Block, out: list[str]) -> None:
             out.append("`" + "  |  ".join(group_text(g) for g in b.groups) + "`")
             out.append("")
         out.append("\n>\n".join("> " + inlines(line) for line in b.lines))
+    elif isinstance(b, Details):
+        out.append("**" + inlines(b.summary) + "**")
+        out.append("")
+        for x in b.blocks:
+            block(x, out)
+        return
     elif isinstance(b, TileRow):
         out.append(" ".join(tile_text(k) for k in b.tiles) + ((" — " + inlines(b.caption)) if b.caption else ""))
     else:

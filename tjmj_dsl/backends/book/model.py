@@ -39,7 +39,14 @@ class Link:
     anchor: str
 
 
-Inline = Union[str, Code, Strong, Em, TileRef, Link]
+@dataclass(frozen=True)
+class MiniHand:
+    """A hand drawn small inside a line or a table cell: its groups (see Group)."""
+
+    groups: tuple["Group", ...]
+
+
+Inline = Union[str, Code, Strong, Em, TileRef, Link, MiniHand]
 Inlines = tuple[Inline, ...]
 
 
@@ -106,7 +113,15 @@ class Section:
     cls: str = ""
 
 
-Block = Union[Para, Bullets, Table, Hand, TileRow, Section]
+@dataclass(frozen=True)
+class Details:
+    """Blocks a reader opens when wanted (HTML <details>; Markdown: the summary, then the blocks)."""
+
+    summary: Inlines
+    blocks: tuple["Block", ...]
+
+
+Block = Union[Para, Bullets, Table, Hand, TileRow, Section, Details]
 
 
 @dataclass(frozen=True)
@@ -139,4 +154,6 @@ def text_of(items: Inlines) -> str:
             out.append(text_of(i.items))
         elif isinstance(i, TileRef):
             out.append(chinese(i.kind))
+        elif isinstance(i, MiniHand):
+            out.append(" ".join(chinese(s.tile) for g in i.groups for s in g.slots))
     return "".join(out)
