@@ -316,10 +316,45 @@ def check(v: Verdicts, rs: RuleSet, mod: Any) -> str:
     return ""
 
 
-def verdicts(rs: RuleSet, mod: Any, previous: str | None) -> tuple[Verdicts, str, str]:
+def promote(v: Verdicts, rs: RuleSet, mod: Any, hands: list[dict[str, Any]]) -> Verdicts:
+    """The verdicts with every set the search could not settle — `dominated` (no hand tried
+    had it as its best reading: not a proof) or undecided — that one of `hands` (the seeds'
+    rows, the rule file's examples) claims exactly, made realisable with that hand."""
+    open_sets = {frozenset(p) for g in v.impossible if g.reason == "dominated" for p in g.sets}
+    open_sets |= {frozenset(p) for p, _ in v.undecided}
+    flags = {f for f, _ in rs.flags}
+    found: dict[frozenset[str], dict[str, Any]] = {}
+    for req in hands:
+        if not open_sets - set(found):
+            break
+        if not set(req) <= set(_REQUEST_KEYS) | flags:
+            continue
+        got = read(mod, req, v.key)
+        if got is not None:
+            fs = frozenset(names_of(v.ids, got[0]))
+            if fs in open_sets and fs not in found:
+                found[fs] = dict(req)
+    if not found:
+        return v
+    witnesses = list(v.witnesses) + [(names_of(v.ids, mask_of(v.ids, sorted(fs))), req) for fs, req in found.items()]
+    rank = {p: i for i, p in enumerate(order(v.ids, [p for p, _ in witnesses]))}
+    groups = []
+    for g in v.impossible:
+        keep = [i for i, p in enumerate(g.sets) if frozenset(p) not in found]
+        if keep:
+            groups.append(Group(g.reason, g.about, g.why, tuple(g.sets[i] for i in keep),
+                                tuple(g.whys[i] for i in keep) if g.whys else ()))
+    return Verdicts(v.key, v.ids, v.exhaustive, v.why_not_exhaustive, v.complete,
+                    tuple(sorted(witnesses, key=lambda w: rank[w[0]])), tuple(groups),
+                    tuple(u for u in v.undecided if frozenset(u[0]) not in found))
+
+
+def verdicts(rs: RuleSet, mod: Any, previous: str | None, hands: list[dict[str, Any]] | None = None
+             ) -> tuple[Verdicts, str, str]:
     """(the verdicts of rs, the file that holds them, why a file that was there could not be
     used: "" when it was, or when it was made for other rules). From the file when it holds
-    this key and checks out, else by a search."""
+    this key and checks out, else by a search; either way with `hands` tried on the sets
+    the search could not settle (promote)."""
     key = search_key(rs)
     why = ""
     if previous is not None:
@@ -330,9 +365,9 @@ def verdicts(rs: RuleSet, mod: Any, previous: str | None) -> tuple[Verdicts, str
         if cached is not None and cached.key == key:
             why = check(cached, rs, mod)
             if not why:
-                text = to_json(rs, cached, mod)
+                text = to_json(rs, promote(cached, rs, mod, hands or []), mod)
                 return parse(text), text, ""
-    text = to_json(rs, search(rs, mod, key), mod)
+    text = to_json(rs, promote(search(rs, mod, key), rs, mod, hands or []), mod)
     return parse(text), text, why
 
 

@@ -92,7 +92,10 @@ def outputs(rules_path: str | None, docs_only: bool = False, only_profile: str |
                 files[f"{d}/test_known_values.mjs"] = generate_js_tests(rs, rows)
         mod = scorers.get(p, {})[1]
         rel = f"{d}/{combinations.FILE}"
-        verdicts, files[rel], why = combinations.verdicts(rs, mod, previous(rel) if previous is not None else None)
+        hands = [r.request for r in all_rows if r.request is not None]  # tried where the search settles nothing
+        hands += [ex.request for ex in rs.prose.examples if ex.kind == "hand" and not ex.options]
+        verdicts, files[rel], why = combinations.verdicts(rs, mod, previous(rel) if previous is not None else None,
+                                                          hands)
         if why and notes is not None:
             notes[rel] = why
         reader = combinations.Reader(rs, mod, verdicts.key)

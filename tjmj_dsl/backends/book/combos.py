@@ -25,7 +25,7 @@ REASONS = {
     "refused": "the patterns hold together only in hands a request rule refuses",
     "always_with": "wherever the set holds, another pattern is claimed too",
     "outranked": "wherever the set holds, another claim scores at least as much",
-    "dominated": "the same tiles always read better another way",
+    "dominated": "every hand tried that holds the set reads better another way (no proof)",
     "dropped": "the pattern holds, but a better reading always leaves it out",
     "disabled": "a pattern of the set is not played under these rules",
 }
@@ -76,7 +76,7 @@ class Combos:
         impossible = {frozenset(p): g for g in self.v.impossible for p in g.sets}
         sets = [p for p, _ in self.v.witnesses]
         for fs, (req, _, _, _) in preferred.items():
-            if fs in impossible:
+            if fs in impossible:  # a proof contradicted (a dominated set a hand claims was promoted)
                 raise ValueError(f"the witness search calls {' + '.join(sorted(fs))} impossible "
                                  f"({impossible[fs].reason}), but the hand {req} claims it")
             if fs not in found:  # a hand the search did not find (undecided, or beyond the listed sets)
@@ -243,6 +243,7 @@ class Combos:
         real = len(self.shown)
         imp = sum(len(g.sets) for g in v.impossible)
         und = len(v.undecided)
+        dom = sum(len(g.sets) for g in v.impossible if g.reason == "dominated")
         intro: list[Block] = [Para((
             f"The {n} patterns in force make {1 << n} sets. For each, the compiler decided while this book was built "
             "whether some legal hand's best reading claims exactly that set. ",
@@ -252,7 +253,9 @@ class Combos:
             "kong the same hand can be made with. ",
             Strong((f"{imp} are impossible",)), ", each for a reason, grouped below.",
             (f" {und} are undecided: {v.why_not_exhaustive}." if und else
-             " The search is exhaustive: every “impossible” is a proof, not a failure to find a hand." if v.exhaustive
+             " The search is exhaustive: every “impossible” is a proof, not a failure to find a hand"
+             + (f", except the {dom} set{'s' if dom != 1 else ''} the same tiles always read better (dominated): "
+                "there every hand tried reads better another way, which is no proof." if dom else ".") if v.exhaustive
              else f" The search is not exhaustive ({v.why_not_exhaustive}): a set it did not find is not listed."),
         ))]
         if not v.complete:
