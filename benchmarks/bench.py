@@ -1,7 +1,10 @@
-"""Benchmark: the generated scorer, the reference interpreter and the `mahjong`
-package's HandCalculator.estimate_hand_value, in one run, on the same random
-winning hands; then hands/s by hun count, the worst 7-hun hand, waits, and
-compile time. Not a test: run it and read the numbers.
+"""Benchmark: the generated scorer (score_tiles, score, the JSONL batch), the
+reference interpreter and the `mahjong` package's
+HandCalculator.estimate_hand_value, in one run, on the same random winning
+hands; `tjmj score --jsonl` through a pipe; then hands/s by hun count, the
+worst 7-hun hand, 7-hun hands in a long-running process with the garbage
+collector running, waits, and compile time. Not a test: run it and read the
+numbers.
 
     pip install -e ".[bench]" && python benchmarks/bench.py [--quick]
 """

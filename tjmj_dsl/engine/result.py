@@ -94,23 +94,16 @@ def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
             "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
 
 
-def _shown(rules: Any, g: tuple) -> tuple:  # type: ignore[type-arg]
-    """(g, _group_shown(g) with None for its lists, its faces, its hun flags,
-    its JSON text), worked out once per group object: the search hands out
-    the groups of its tables, the same objects hand after hand, so the cache
-    is keyed by identity (no hashing of nested tuples) and holds the group
-    (its id cannot be reused while it is cached). No list inside: the
-    garbage collector stops tracking the entries."""
-    cache = rules.group_display
-    d = cache.get(id(g))
-    if d is None:
-        s = _group_shown(g)
-        d = (g, _without_lists(s), tuple(s["faces"]), tuple(s["huns"]),
-             _json.dumps(s, ensure_ascii=False))
-        if not g[3]:  # a declared meld is made anew for each request: not worth keeping
-            if len(cache) > 20_000:
-                cache.clear()
-            cache[id(g)] = d
+def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
+    """_group_shown(g) as an answer copies it: (its fields with None for
+    its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
+    s = _group_shown(g)
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
+
+
+def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
+    """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
+    d = rules.group_shown[i] = _shown(rules.group_list[i])
     return d
 
 
@@ -130,38 +123,46 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong)."""
-    if h.huns and any(g[6] for g in concealed_groups):
-        return _decomposition_with_huns(h, _display_groups(h, concealed_groups))
-    get = rules.group_display.get
-    out: list = []  # type: ignore[type-arg]
-    pairs: list = []  # type: ignore[type-arg]
-    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
-        d = get(id(g)) or _shown(rules, g)
-        x = d[1].copy()  # a copy of the group's fields, with lists of its own
-        x["faces"] = [*d[2]]
-        x["tiles"] = [*d[2]]
-        x["huns"] = [*d[3]]
-        (pairs if g[0] == PAIR else out).append(x)
-    return out + pairs
+    melds in [ ] (exposed) or ( ) (concealed kong). A hand without huns read
+    by the mask search (its witness: group numbers) is shown from each
+    group's fields worked out once (rules.group_shown), copied."""
+    if concealed_groups.__class__ is int and not h.huns:
+        get = rules.group_shown.get
+        out = [_group_shown(g) for g in h.declared] if h.declared else []
+        pairs: list = []  # type: ignore[type-arg]
+        w = concealed_groups
+        while w:
+            i = (w & 0xFFFF) - 1
+            w >>= 16
+            d = get(i) or _shown_numbered(rules, i)
+            x = d[0].copy()
+            x["faces"] = [*d[1]]
+            x["tiles"] = [*d[1]]
+            x["huns"] = [*d[2]]
+            (pairs if d[4] else out).append(x)
+        out += pairs
+        return out
+    groups = _display_groups(h, rules.witness_groups(concealed_groups))
+    if h.huns and any(g[6] and not g[3] for g in groups):
+        return _decomposition_with_huns(h, groups)
+    return [_group_shown(g) for g in groups]
 
 
 def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
     """_decomposition as JSON text (the array's items)."""
-    if h.huns and any(g[6] for g in concealed_groups):
-        return ", ".join([_json.dumps(d, ensure_ascii=False)
-                          for d in _decomposition_with_huns(h, _display_groups(h, concealed_groups))])
-    get = rules.group_display.get
-    out = []
-    pair = ""
-    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
-        d = get(id(g)) or _shown(rules, g)
-        if g[0] == PAIR:
-            pair = d[4]
-        else:
-            out.append(d[4])
-    out.append(pair)
-    return ", ".join(out)
+    if concealed_groups.__class__ is int and not h.huns:
+        get = rules.group_shown.get
+        out = [_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] if h.declared else []
+        pairs: list = []  # type: ignore[type-arg]
+        w = concealed_groups
+        while w:
+            i = (w & 0xFFFF) - 1
+            w >>= 16
+            d = get(i) or _shown_numbered(rules, i)
+            (pairs if d[4] else out).append(d[3])
+        out += pairs
+        return ", ".join(out)
+    return ", ".join([_json.dumps(d, ensure_ascii=False) for d in _decomposition(rules, h, concealed_groups)])
 
 
 def _decomposition_with_huns(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
@@ -292,37 +293,47 @@ def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type
     return res
 
 
-def _answer_kit(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
-    """What the answers for one claim, total, winning tile and indicator are
-    made from, worked out once: (_answer_fields without its lists, its
-    patterns, names and hun kinds, the JSON text from after the id to the
-    decomposition's items, the text after them)."""
-    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
-    kit = rules.answer_kits.get(key)
-    if kit is None:
-        res = _answer_fields(rules, h, best)
-        before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
-        after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
-        kit = (_without_lists(res),
-               tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
-               ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
-               "]" + (", " + after if after else "") + "}")
-        if len(rules.answer_kits) > 100_000:
-            rules.answer_kits.clear()
-        rules.answer_kits[key] = kit
-    return kit
+def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
+    """What the answers for one claim, total, winning tile and indicator (the
+    key) are made from, worked out once: _answer_fields with None for its
+    lists, and (its patterns, names and hun kinds, the JSON text from after
+    the id to the decomposition's items, the text after them). Kept in two
+    tables, the fields (a dict of plain values) apart from the tuple of the
+    rest, so the garbage collector tracks neither (a tuple holding a dict
+    stays tracked)."""
+    res = _answer_fields(rules, h, best)
+    before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
+    after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
+    if len(rules.answer_fields) > 100_000:
+        rules.answer_fields.clear()
+        rules.answer_rest.clear()
+    rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
+                                     ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
+                                     "]" + (", " + after if after else "") + "}")
+    fields = rules.answer_fields[key] = _without_lists(res)
+    return fields, rest
+
+
+def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
+    """What an answer's fields besides rules, id and decomposition depend on."""
+    return (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
 
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
     copy of its kit's fields, each list its own."""
-    kit = _answer_kit(rules, h, best)
-    res = kit[0].copy()
+    key = _kit_key(rules, h, best)
+    fields = rules.answer_fields.get(key)
+    if fields is None:
+        fields, rest = _answer_kit(rules, key, h, best)
+    else:
+        rest = rules.answer_rest[key]
+    res = fields.copy()
     res["rules"] = rules_info(rules)
     res["id"] = req_id
-    res["patterns"] = [*kit[1]]
-    res["names"] = [*kit[2]]
-    res["hun_kinds"] = [*kit[3]]
+    res["patterns"] = [*rest[0]]
+    res["names"] = [*rest[1]]
+    res["hun_kinds"] = [*rest[2]]
     res["decomposition"] = _decomposition(rules, h, groups) if best is not None else []
     return res
 
@@ -331,9 +342,10 @@ def _result_text(rules: Any, id_text: str, h: Hand, best: Any, groups: Any) -> s
     """_result as one line of JSON, the same text json.dumps writes for it,
     made of pieces worked out once (the head up to the id, the kit's texts,
     each group's text); id_text is the id's JSON text."""
-    kit = _answer_kit(rules, h, best)
+    key = _kit_key(rules, h, best)
+    rest = rules.answer_rest.get(key) or _answer_kit(rules, key, h, best)[1]
     head = rules.text_head
     if head is None:
         head = rules.text_head = ('{"contract": ' + _json.dumps(CONTRACT) + ', "rules": '
                                   + _json.dumps(rules_info(rules), ensure_ascii=False) + ', "id": ')
-    return head + id_text + kit[4] + (_decomposition_text(rules, h, groups) if best is not None else "") + kit[5]
+    return head + id_text + rest[3] + (_decomposition_text(rules, h, groups) if best is not None else "") + rest[4]

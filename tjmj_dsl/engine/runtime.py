@@ -41,7 +41,7 @@ from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tile
                       parse_request)  # tjmj:inline-drop
 from .result import (Claim, _result, _result_text, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
                      waits_refusal)  # tjmj:inline-drop
-from .search import shape_by_parts  # tjmj:inline-drop
+from .search import _GROUPS, shape_by_parts, witness_groups  # tjmj:inline-drop
 
 def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     """The error object when a request's `profile`/`options` are not the rules
@@ -178,8 +178,11 @@ def prepare(rules: Any) -> None:
     rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
-    rules.group_display = {}  # id of a group whose tiles are its faces → how an answer shows it
-    rules.answer_kits = {}  # (claim, total, t, indicator) → what an answer is made from (result._answer_kit)
+    rules.witness_groups = witness_groups  # the groups of the search's witnesses
+    rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
+    rules.group_shown = {}  # group number → how an answer shows it (result._shown)
+    rules.answer_fields = {}  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
+    rules.answer_rest = {}  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
@@ -188,7 +191,8 @@ def prepare(rules: Any) -> None:
 
 
 def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """(claim, concealed groups, hand) of the best reading; the claim is None when the
+    """(claim, concealed groups, hand) of the best reading (the groups as the search's
+    witness: result reads them through rules.witness_groups); the claim is None when the
     tiles make no shape. When the rules free the winning tile (天和/地和) every
     tile of the hand is tried as t."""
     if not rules.free_t(h):

@@ -290,6 +290,42 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 # ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
 
+# A reading's witness (the groups it is made of, in order) is one int: each group's number in
+# _GROUPS plus one, 16 bits each, the first group lowest. Tables of (aggregate, witness) pairs then
+# hold nothing the garbage collector tracks for long: a tuple of ints is untracked at the first
+# collection that sees it, whatever the order (witnesses as tuples of groups, or of numbers,
+# stayed tracked until full collections, and made each of them walk them all).
+_GROUPS: list = []  # type: ignore[type-arg]  # group number → group
+_GROUP_IDS: dict = {}  # type: ignore[type-arg]  # group → its witness (number + 1)
+
+
+def _wid(g: tuple) -> int:  # type: ignore[type-arg]
+    """The witness of the group alone (numbered on first sight; a few thousand exist)."""
+    w = _GROUP_IDS.get(g)
+    if w is None:
+        w = _GROUP_IDS[g] = len(_GROUPS) + 1
+        if w > 0xFFFF:
+            raise OverflowError("more than 65535 distinct groups")
+        _GROUPS.append(g)
+    return w
+
+
+def _cat(a: int, b: int) -> int:
+    """Witness a followed by witness b."""
+    return a | b << ((a.bit_length() + 15) & ~15)
+
+
+def witness_groups(w: Any) -> Any:
+    """The groups of a witness, in order (a list of groups, as best_of gives, passes through)."""
+    if w.__class__ is not int:
+        return w
+    out = []
+    while w:
+        out.append(_GROUPS[(w & 0xFFFF) - 1])
+        w >>= 16
+    return out
+
+
 # An aggregate is one int: the OR of the melds' bits, the complement of the AND of
 # their bits shifted up by nbits, and the pair's bits shifted up by 2 * nbits, so
 # joining two partial readings is a single OR (see _layout).
@@ -302,6 +338,7 @@ _DP: dict = {}  # type: ignore[type-arg]  # (context, what) → the part tables 
 _RAW: dict = {}  # type: ignore[type-arg]  # the groups holding a lowest kind, whatever the hand
 _OPTS: dict = {}  # type: ignore[type-arg]  # the same with their aggregates, per table context
 _CTX_ID: dict = {}  # type: ignore[type-arg]  # table context → its small id
+_CTXS: dict = {}  # type: ignore[type-arg]  # hand context → the one tuple standing for it
 
 
 def _layout(rules: Any) -> tuple[int, int, int]:
@@ -390,7 +427,7 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
         for y, w2 in right:
             k = x | y
             if k not in out:
-                out[k] = w + w2
+                out[k] = w | w2 << ((w.bit_length() + 15) & ~15)
 
 
 _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across hun budgets
@@ -399,7 +436,7 @@ _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across
 _UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
 _FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
 _NO_PAIR = sum(1 << (2 * w) for w in range(32))
-_NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
+_NOTHING: dict = {0: ((0, 0),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
 
 
 def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
@@ -500,9 +537,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             m0: dict = {}  # type: ignore[type-arg]
             p0: dict = {}  # type: ignore[type-arg]
             for g, sm, _ in ws[0]:
-                m0.setdefault(_meld_x(bits(g, sm), nb, full, na), g)
+                m0.setdefault(_meld_x(bits(g, sm), nb, full, na), _wid(g))
             for g, sm, _ in ws[1]:
-                p0.setdefault(bits(g, sm) << pair_shift, g)
+                p0.setdefault(bits(g, sm) << pair_shift, _wid(g))
             base = _DP[key] = (tuple(_pruned(m0, monotone, na).items()), tuple(_pruned(p0, monotone, na).items()))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
@@ -513,10 +550,10 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             pt: dict = {}  # type: ignore[type-arg]
             for _, _, variants in ws[0]:
                 for gt, sm in variants:
-                    mt.setdefault(_meld_x(bits(gt, sm), nb, full, na), gt)
+                    mt.setdefault(_meld_x(bits(gt, sm), nb, full, na), _wid(gt))
             for _, _, variants in ws[1]:
                 for gt, sm in variants:
-                    pt.setdefault(bits(gt, sm) << pair_shift, gt)
+                    pt.setdefault(bits(gt, sm) << pair_shift, _wid(gt))
             with_t = _DP[key_t] = (tuple(_pruned(mt, monotone, na).items()), tuple(_pruned(pt, monotone, na).items()))
         return base[0], with_t[0], base[1], with_t[1]
 
@@ -534,17 +571,17 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         out: dict = {}  # type: ignore[type-arg]
         if m == 0:
             for b, g in (pt if tl else p0) if p else ():
-                out.setdefault(b, (g,))
+                out.setdefault(b, g)
             if not p and not tl:
-                out[0] = ()
+                out[0] = 0
         else:
             for x, wit in wild_only(m - 1, p, tl):
                 for b, g in m0:
-                    out.setdefault(x | b, wit + (g,))
+                    out.setdefault(x | b, _cat(wit, g))
             if tl:
                 for x, wit in wild_only(m - 1, p, 0):
                     for b, g in mt:
-                        out.setdefault(x | b, wit + (g,))
+                        out.setdefault(x | b, _cat(wit, g))
         res = _DP[key] = tuple(_pruned(out, monotone, na).items())
         return res
 
@@ -553,10 +590,11 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
 
     def variants_of(groups: Any) -> tuple:  # type: ignore[type-arg]
-        """((group,), aggregate) for the groups, one per distinct aggregate, only the maximal ones when monotone."""
+        """(the group as a witness, aggregate) for the groups, one per distinct aggregate, only the maximal ones
+        when monotone."""
         d: dict = {}  # type: ignore[type-arg]
         for g in groups:
-            d.setdefault(agg(g), (g,))
+            d.setdefault(agg(g), _wid(g))
         return tuple((w, b) for b, w in _pruned(d, monotone, na).items())
 
     def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
@@ -646,7 +684,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                         for x, wit in sub:
                             x |= b
                             if x not in bucket:  # (setdefault would build the witness every time)
-                                bucket[x] = gv + wit
+                                bucket[x] = gv | wit << 16  # the group, then the rest's reading
         res = {bk: tuple(_pruned(bucket, monotone, na).items()) for bk, bucket in out.items()}
         tab[key] = res
         return res
@@ -682,6 +720,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     every part it shares with hands seen before, and the parts are joined by
     how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
+    ctx = _CTXS.setdefault(ctx, ctx)  # one object per context: table keys holding it are not tracked by the collector
     if not h.huns and not h.declared:  # h.counts are the concealed tiles, none a hun
         return _best_hun_free(rules, h, ctx, bytes(h.counts))
     counts, wild = split_huns(h.concealed, h.hun_set)
@@ -694,7 +733,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     na = _layout(rules)[2]
     t_part = -1 if t_hun else _PART_OF[t]
     # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
-    states: dict = {(0, 0, 0, 0): {_declared_masks(rules, h, gmask): ()}}  # type: ignore[type-arg]
+    states: dict = {(0, 0, 0, 0): {_declared_masks(rules, h, gmask): 0}}  # type: ignore[type-arg]
     for i, (lo, hi) in enumerate(_PARTS):
         vec = counts[lo:hi]
         n = sum(vec)
@@ -746,7 +785,7 @@ def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: 
             cands.append((d.get(xt) or _claim_new(rules, h, d, xt), x, w, chunks))
     cands.sort(key=lambda c: c[0], reverse=True)
     best: Any = None
-    best_wit: tuple = ()  # type: ignore[type-arg]
+    best_wit = 0
     for bound, x, w, chunks in cands:
         if best is not None and bound <= best:
             break
@@ -759,7 +798,7 @@ def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: 
                 xy = x | y
                 c = d.get(xy) or _claim_new(rules, h, d, xy)
                 if best is None or c > best:
-                    best, best_wit = c, w + w2
+                    best, best_wit = c, _cat(w, w2)
                 if c == bound:
                     break
             else:
@@ -791,7 +830,8 @@ def clear_tables(rules: Any) -> None:
     names everything it depends on."""
     for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF):
         cache.clear()
-    for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info"):
+    for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
+                 "answer_fields", "answer_rest"):
         getattr(rules, name).clear()
     rules.wild_static = None
 
@@ -821,23 +861,24 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
             d2.get(counts[18:27]) or _hun_free_entry(rules, h, ctx, row, counts, 2),
             d3.get(counts[27:]) or _hun_free_entry(rules, h, ctx, row, counts, 3))
     x = pairs = 0
-    wit: tuple = ()  # type: ignore[type-arg]
+    wit = 0
     multi: Any = None  # the parts with several aggregates, joined
     for p, sub, one in ents:
         if one is not None:  # one aggregate (or an empty part): fold it in
             x |= one[0]
-            wit += one[1]
+            if one[1]:  # (an empty part's witness is 0)
+                wit |= one[1] << ((wit.bit_length() + 15) & ~15)
             pairs += p
         elif sub is None:
             return None, None
         else:
             pairs += p
-            multi = sub if multi is None else tuple((x1 | x2, w1 + w2) for x1, w1 in multi for x2, w2 in sub)
+            multi = sub if multi is None else tuple((x1 | x2, _cat(w1, w2)) for x1, w1 in multi for x2, w2 in sub)
     if pairs != 1:
         return None, None
     if h.declared:
         x |= _declared_masks(rules, h, _tables(rules, h, ctx)[0])
-    return _best_claim_of(rules, h, ((x, wit),) if multi is None else tuple((x | x2, wit + w2) for x2, w2 in multi))
+    return _best_claim_of(rules, h, ((x, wit),) if multi is None else tuple((x | x2, _cat(wit, w2)) for x2, w2 in multi))
 
 
 def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
@@ -850,7 +891,7 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     n = sum(vec)
     r = n % 3
     if not n:  # an empty part: an aggregate that changes nothing
-        ent: tuple = (0, (), (0, ()))  # type: ignore[type-arg]
+        ent: tuple = (0, (), (0, 0))  # type: ignore[type-arg]
     elif r == 1:
         ent = (0, None, None)
     else:
@@ -867,7 +908,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         agg, wit = final[0]
         return d.get(agg) or _claim_new(rules, h, d, agg), wit
     best = None
-    best_wit: tuple = ()  # type: ignore[type-arg]
+    best_wit = 0
     for agg, wit in final:
         key = d.get(agg) or _claim_new(rules, h, d, agg)
         if best is None or key > best:

@@ -1117,6 +1117,42 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 
 # ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
 
+# A reading's witness (the groups it is made of, in order) is one int: each group's number in
+# _GROUPS plus one, 16 bits each, the first group lowest. Tables of (aggregate, witness) pairs then
+# hold nothing the garbage collector tracks for long: a tuple of ints is untracked at the first
+# collection that sees it, whatever the order (witnesses as tuples of groups, or of numbers,
+# stayed tracked until full collections, and made each of them walk them all).
+_GROUPS: list = []  # type: ignore[type-arg]  # group number → group
+_GROUP_IDS: dict = {}  # type: ignore[type-arg]  # group → its witness (number + 1)
+
+
+def _wid(g: tuple) -> int:  # type: ignore[type-arg]
+    """The witness of the group alone (numbered on first sight; a few thousand exist)."""
+    w = _GROUP_IDS.get(g)
+    if w is None:
+        w = _GROUP_IDS[g] = len(_GROUPS) + 1
+        if w > 0xFFFF:
+            raise OverflowError("more than 65535 distinct groups")
+        _GROUPS.append(g)
+    return w
+
+
+def _cat(a: int, b: int) -> int:
+    """Witness a followed by witness b."""
+    return a | b << ((a.bit_length() + 15) & ~15)
+
+
+def witness_groups(w: Any) -> Any:
+    """The groups of a witness, in order (a list of groups, as best_of gives, passes through)."""
+    if w.__class__ is not int:
+        return w
+    out = []
+    while w:
+        out.append(_GROUPS[(w & 0xFFFF) - 1])
+        w >>= 16
+    return out
+
+
 # An aggregate is one int: the OR of the melds' bits, the complement of the AND of
 # their bits shifted up by nbits, and the pair's bits shifted up by 2 * nbits, so
 # joining two partial readings is a single OR (see _layout).
@@ -1129,6 +1165,7 @@ _DP: dict = {}  # type: ignore[type-arg]  # (context, what) → the part tables 
 _RAW: dict = {}  # type: ignore[type-arg]  # the groups holding a lowest kind, whatever the hand
 _OPTS: dict = {}  # type: ignore[type-arg]  # the same with their aggregates, per table context
 _CTX_ID: dict = {}  # type: ignore[type-arg]  # table context → its small id
+_CTXS: dict = {}  # type: ignore[type-arg]  # hand context → the one tuple standing for it
 
 
 def _layout(rules: Any) -> tuple[int, int, int]:
@@ -1217,7 +1254,7 @@ def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-ar
         for y, w2 in right:
             k = x | y
             if k not in out:
-                out[k] = w + w2
+                out[k] = w | w2 << ((w.bit_length() + 15) & ~15)
 
 
 _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across hun budgets
@@ -1226,7 +1263,7 @@ _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across
 _UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
 _FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
 _NO_PAIR = sum(1 << (2 * w) for w in range(32))
-_NOTHING: dict = {0: ((0, ()),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
+_NOTHING: dict = {0: ((0, 0),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
 
 
 def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
@@ -1327,9 +1364,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             m0: dict = {}  # type: ignore[type-arg]
             p0: dict = {}  # type: ignore[type-arg]
             for g, sm, _ in ws[0]:
-                m0.setdefault(_meld_x(bits(g, sm), nb, full, na), g)
+                m0.setdefault(_meld_x(bits(g, sm), nb, full, na), _wid(g))
             for g, sm, _ in ws[1]:
-                p0.setdefault(bits(g, sm) << pair_shift, g)
+                p0.setdefault(bits(g, sm) << pair_shift, _wid(g))
             base = _DP[key] = (tuple(_pruned(m0, monotone, na).items()), tuple(_pruned(p0, monotone, na).items()))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
@@ -1340,10 +1377,10 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             pt: dict = {}  # type: ignore[type-arg]
             for _, _, variants in ws[0]:
                 for gt, sm in variants:
-                    mt.setdefault(_meld_x(bits(gt, sm), nb, full, na), gt)
+                    mt.setdefault(_meld_x(bits(gt, sm), nb, full, na), _wid(gt))
             for _, _, variants in ws[1]:
                 for gt, sm in variants:
-                    pt.setdefault(bits(gt, sm) << pair_shift, gt)
+                    pt.setdefault(bits(gt, sm) << pair_shift, _wid(gt))
             with_t = _DP[key_t] = (tuple(_pruned(mt, monotone, na).items()), tuple(_pruned(pt, monotone, na).items()))
         return base[0], with_t[0], base[1], with_t[1]
 
@@ -1361,17 +1398,17 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         out: dict = {}  # type: ignore[type-arg]
         if m == 0:
             for b, g in (pt if tl else p0) if p else ():
-                out.setdefault(b, (g,))
+                out.setdefault(b, g)
             if not p and not tl:
-                out[0] = ()
+                out[0] = 0
         else:
             for x, wit in wild_only(m - 1, p, tl):
                 for b, g in m0:
-                    out.setdefault(x | b, wit + (g,))
+                    out.setdefault(x | b, _cat(wit, g))
             if tl:
                 for x, wit in wild_only(m - 1, p, 0):
                     for b, g in mt:
-                        out.setdefault(x | b, wit + (g,))
+                        out.setdefault(x | b, _cat(wit, g))
         res = _DP[key] = tuple(_pruned(out, monotone, na).items())
         return res
 
@@ -1380,10 +1417,11 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
 
     def variants_of(groups: Any) -> tuple:  # type: ignore[type-arg]
-        """((group,), aggregate) for the groups, one per distinct aggregate, only the maximal ones when monotone."""
+        """(the group as a witness, aggregate) for the groups, one per distinct aggregate, only the maximal ones
+        when monotone."""
         d: dict = {}  # type: ignore[type-arg]
         for g in groups:
-            d.setdefault(agg(g), (g,))
+            d.setdefault(agg(g), _wid(g))
         return tuple((w, b) for b, w in _pruned(d, monotone, na).items())
 
     def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
@@ -1473,7 +1511,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                         for x, wit in sub:
                             x |= b
                             if x not in bucket:  # (setdefault would build the witness every time)
-                                bucket[x] = gv + wit
+                                bucket[x] = gv | wit << 16  # the group, then the rest's reading
         res = {bk: tuple(_pruned(bucket, monotone, na).items()) for bk, bucket in out.items()}
         tab[key] = res
         return res
@@ -1509,6 +1547,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     every part it shares with hands seen before, and the parts are joined by
     how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
+    ctx = _CTXS.setdefault(ctx, ctx)  # one object per context: table keys holding it are not tracked by the collector
     if not h.huns and not h.declared:  # h.counts are the concealed tiles, none a hun
         return _best_hun_free(rules, h, ctx, bytes(h.counts))
     counts, wild = split_huns(h.concealed, h.hun_set)
@@ -1521,7 +1560,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     na = _layout(rules)[2]
     t_part = -1 if t_hun else _PART_OF[t]
     # (huns, melds, pairs, t placed) taken by the parts so far → {aggregate: witness}
-    states: dict = {(0, 0, 0, 0): {_declared_masks(rules, h, gmask): ()}}  # type: ignore[type-arg]
+    states: dict = {(0, 0, 0, 0): {_declared_masks(rules, h, gmask): 0}}  # type: ignore[type-arg]
     for i, (lo, hi) in enumerate(_PARTS):
         vec = counts[lo:hi]
         n = sum(vec)
@@ -1573,7 +1612,7 @@ def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: 
             cands.append((d.get(xt) or _claim_new(rules, h, d, xt), x, w, chunks))
     cands.sort(key=lambda c: c[0], reverse=True)
     best: Any = None
-    best_wit: tuple = ()  # type: ignore[type-arg]
+    best_wit = 0
     for bound, x, w, chunks in cands:
         if best is not None and bound <= best:
             break
@@ -1586,7 +1625,7 @@ def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: 
                 xy = x | y
                 c = d.get(xy) or _claim_new(rules, h, d, xy)
                 if best is None or c > best:
-                    best, best_wit = c, w + w2
+                    best, best_wit = c, _cat(w, w2)
                 if c == bound:
                     break
             else:
@@ -1618,7 +1657,8 @@ def clear_tables(rules: Any) -> None:
     names everything it depends on."""
     for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF):
         cache.clear()
-    for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info"):
+    for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
+                 "answer_fields", "answer_rest"):
         getattr(rules, name).clear()
     rules.wild_static = None
 
@@ -1648,23 +1688,24 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
             d2.get(counts[18:27]) or _hun_free_entry(rules, h, ctx, row, counts, 2),
             d3.get(counts[27:]) or _hun_free_entry(rules, h, ctx, row, counts, 3))
     x = pairs = 0
-    wit: tuple = ()  # type: ignore[type-arg]
+    wit = 0
     multi: Any = None  # the parts with several aggregates, joined
     for p, sub, one in ents:
         if one is not None:  # one aggregate (or an empty part): fold it in
             x |= one[0]
-            wit += one[1]
+            if one[1]:  # (an empty part's witness is 0)
+                wit |= one[1] << ((wit.bit_length() + 15) & ~15)
             pairs += p
         elif sub is None:
             return None, None
         else:
             pairs += p
-            multi = sub if multi is None else tuple((x1 | x2, w1 + w2) for x1, w1 in multi for x2, w2 in sub)
+            multi = sub if multi is None else tuple((x1 | x2, _cat(w1, w2)) for x1, w1 in multi for x2, w2 in sub)
     if pairs != 1:
         return None, None
     if h.declared:
         x |= _declared_masks(rules, h, _tables(rules, h, ctx)[0])
-    return _best_claim_of(rules, h, ((x, wit),) if multi is None else tuple((x | x2, wit + w2) for x2, w2 in multi))
+    return _best_claim_of(rules, h, ((x, wit),) if multi is None else tuple((x | x2, _cat(wit, w2)) for x2, w2 in multi))
 
 
 def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
@@ -1677,7 +1718,7 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     n = sum(vec)
     r = n % 3
     if not n:  # an empty part: an aggregate that changes nothing
-        ent: tuple = (0, (), (0, ()))  # type: ignore[type-arg]
+        ent: tuple = (0, (), (0, 0))  # type: ignore[type-arg]
     elif r == 1:
         ent = (0, None, None)
     else:
@@ -1694,7 +1735,7 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
         agg, wit = final[0]
         return d.get(agg) or _claim_new(rules, h, d, agg), wit
     best = None
-    best_wit: tuple = ()  # type: ignore[type-arg]
+    best_wit = 0
     for agg, wit in final:
         key = d.get(agg) or _claim_new(rules, h, d, agg)
         if best is None or key > best:
@@ -1816,23 +1857,16 @@ def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
             "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
 
 
-def _shown(rules: Any, g: tuple) -> tuple:  # type: ignore[type-arg]
-    """(g, _group_shown(g) with None for its lists, its faces, its hun flags,
-    its JSON text), worked out once per group object: the search hands out
-    the groups of its tables, the same objects hand after hand, so the cache
-    is keyed by identity (no hashing of nested tuples) and holds the group
-    (its id cannot be reused while it is cached). No list inside: the
-    garbage collector stops tracking the entries."""
-    cache = rules.group_display
-    d = cache.get(id(g))
-    if d is None:
-        s = _group_shown(g)
-        d = (g, _without_lists(s), tuple(s["faces"]), tuple(s["huns"]),
-             _json.dumps(s, ensure_ascii=False))
-        if not g[3]:  # a declared meld is made anew for each request: not worth keeping
-            if len(cache) > 20_000:
-                cache.clear()
-            cache[id(g)] = d
+def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
+    """_group_shown(g) as an answer copies it: (its fields with None for
+    its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
+    s = _group_shown(g)
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
+
+
+def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
+    """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
+    d = rules.group_shown[i] = _shown(rules.group_list[i])
     return d
 
 
@@ -1852,38 +1886,46 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     """The groups for people, the declared melds first and the pair last: faces, the actual tiles (a hun shows which hun
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
-    melds in [ ] (exposed) or ( ) (concealed kong)."""
-    if h.huns and any(g[6] for g in concealed_groups):
-        return _decomposition_with_huns(h, _display_groups(h, concealed_groups))
-    get = rules.group_display.get
-    out: list = []  # type: ignore[type-arg]
-    pairs: list = []  # type: ignore[type-arg]
-    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
-        d = get(id(g)) or _shown(rules, g)
-        x = d[1].copy()  # a copy of the group's fields, with lists of its own
-        x["faces"] = [*d[2]]
-        x["tiles"] = [*d[2]]
-        x["huns"] = [*d[3]]
-        (pairs if g[0] == PAIR else out).append(x)
-    return out + pairs
+    melds in [ ] (exposed) or ( ) (concealed kong). A hand without huns read
+    by the mask search (its witness: group numbers) is shown from each
+    group's fields worked out once (rules.group_shown), copied."""
+    if concealed_groups.__class__ is int and not h.huns:
+        get = rules.group_shown.get
+        out = [_group_shown(g) for g in h.declared] if h.declared else []
+        pairs: list = []  # type: ignore[type-arg]
+        w = concealed_groups
+        while w:
+            i = (w & 0xFFFF) - 1
+            w >>= 16
+            d = get(i) or _shown_numbered(rules, i)
+            x = d[0].copy()
+            x["faces"] = [*d[1]]
+            x["tiles"] = [*d[1]]
+            x["huns"] = [*d[2]]
+            (pairs if d[4] else out).append(x)
+        out += pairs
+        return out
+    groups = _display_groups(h, rules.witness_groups(concealed_groups))
+    if h.huns and any(g[6] and not g[3] for g in groups):
+        return _decomposition_with_huns(h, groups)
+    return [_group_shown(g) for g in groups]
 
 
 def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
     """_decomposition as JSON text (the array's items)."""
-    if h.huns and any(g[6] for g in concealed_groups):
-        return ", ".join([_json.dumps(d, ensure_ascii=False)
-                          for d in _decomposition_with_huns(h, _display_groups(h, concealed_groups))])
-    get = rules.group_display.get
-    out = []
-    pair = ""
-    for g in (*h.declared, *concealed_groups) if h.declared else concealed_groups:
-        d = get(id(g)) or _shown(rules, g)
-        if g[0] == PAIR:
-            pair = d[4]
-        else:
-            out.append(d[4])
-    out.append(pair)
-    return ", ".join(out)
+    if concealed_groups.__class__ is int and not h.huns:
+        get = rules.group_shown.get
+        out = [_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] if h.declared else []
+        pairs: list = []  # type: ignore[type-arg]
+        w = concealed_groups
+        while w:
+            i = (w & 0xFFFF) - 1
+            w >>= 16
+            d = get(i) or _shown_numbered(rules, i)
+            (pairs if d[4] else out).append(d[3])
+        out += pairs
+        return ", ".join(out)
+    return ", ".join([_json.dumps(d, ensure_ascii=False) for d in _decomposition(rules, h, concealed_groups)])
 
 
 def _decomposition_with_huns(h: Hand, groups: list) -> list:  # type: ignore[type-arg]
@@ -2014,37 +2056,47 @@ def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type
     return res
 
 
-def _answer_kit(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
-    """What the answers for one claim, total, winning tile and indicator are
-    made from, worked out once: (_answer_fields without its lists, its
-    patterns, names and hun kinds, the JSON text from after the id to the
-    decomposition's items, the text after them)."""
-    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
-    kit = rules.answer_kits.get(key)
-    if kit is None:
-        res = _answer_fields(rules, h, best)
-        before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
-        after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
-        kit = (_without_lists(res),
-               tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
-               ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
-               "]" + (", " + after if after else "") + "}")
-        if len(rules.answer_kits) > 100_000:
-            rules.answer_kits.clear()
-        rules.answer_kits[key] = kit
-    return kit
+def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
+    """What the answers for one claim, total, winning tile and indicator (the
+    key) are made from, worked out once: _answer_fields with None for its
+    lists, and (its patterns, names and hun kinds, the JSON text from after
+    the id to the decomposition's items, the text after them). Kept in two
+    tables, the fields (a dict of plain values) apart from the tuple of the
+    rest, so the garbage collector tracks neither (a tuple holding a dict
+    stays tracked)."""
+    res = _answer_fields(rules, h, best)
+    before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
+    after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
+    if len(rules.answer_fields) > 100_000:
+        rules.answer_fields.clear()
+        rules.answer_rest.clear()
+    rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
+                                     ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
+                                     "]" + (", " + after if after else "") + "}")
+    fields = rules.answer_fields[key] = _without_lists(res)
+    return fields, rest
+
+
+def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
+    """What an answer's fields besides rules, id and decomposition depend on."""
+    return (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
 
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
     copy of its kit's fields, each list its own."""
-    kit = _answer_kit(rules, h, best)
-    res = kit[0].copy()
+    key = _kit_key(rules, h, best)
+    fields = rules.answer_fields.get(key)
+    if fields is None:
+        fields, rest = _answer_kit(rules, key, h, best)
+    else:
+        rest = rules.answer_rest[key]
+    res = fields.copy()
     res["rules"] = rules_info(rules)
     res["id"] = req_id
-    res["patterns"] = [*kit[1]]
-    res["names"] = [*kit[2]]
-    res["hun_kinds"] = [*kit[3]]
+    res["patterns"] = [*rest[0]]
+    res["names"] = [*rest[1]]
+    res["hun_kinds"] = [*rest[2]]
     res["decomposition"] = _decomposition(rules, h, groups) if best is not None else []
     return res
 
@@ -2053,12 +2105,13 @@ def _result_text(rules: Any, id_text: str, h: Hand, best: Any, groups: Any) -> s
     """_result as one line of JSON, the same text json.dumps writes for it,
     made of pieces worked out once (the head up to the id, the kit's texts,
     each group's text); id_text is the id's JSON text."""
-    kit = _answer_kit(rules, h, best)
+    key = _kit_key(rules, h, best)
+    rest = rules.answer_rest.get(key) or _answer_kit(rules, key, h, best)[1]
     head = rules.text_head
     if head is None:
         head = rules.text_head = ('{"contract": ' + _json.dumps(CONTRACT) + ', "rules": '
                                   + _json.dumps(rules_info(rules), ensure_ascii=False) + ', "id": ')
-    return head + id_text + kit[4] + (_decomposition_text(rules, h, groups) if best is not None else "") + kit[5]
+    return head + id_text + rest[3] + (_decomposition_text(rules, h, groups) if best is not None else "") + rest[4]
 
 # ---- inlined from tjmj_dsl/engine/runtime.py ----
 """The entry points: a request in, a result out (and the JSONL batch).
@@ -2227,8 +2280,11 @@ def prepare(rules: Any) -> None:
     rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
     rules.display_cache = {}  # claimed mask → formula and patterns shown
     rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
-    rules.group_display = {}  # id of a group whose tiles are its faces → how an answer shows it
-    rules.answer_kits = {}  # (claim, total, t, indicator) → what an answer is made from (result._answer_kit)
+    rules.witness_groups = witness_groups  # the groups of the search's witnesses
+    rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
+    rules.group_shown = {}  # group number → how an answer shows it (result._shown)
+    rules.answer_fields = {}  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
+    rules.answer_rest = {}  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
@@ -2237,7 +2293,8 @@ def prepare(rules: Any) -> None:
 
 
 def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
-    """(claim, concealed groups, hand) of the best reading; the claim is None when the
+    """(claim, concealed groups, hand) of the best reading (the groups as the search's
+    witness: result reads them through rules.witness_groups); the claim is None when the
     tiles make no shape. When the rules free the winning tile (天和/地和) every
     tile of the hand is tried as t."""
     if not rules.free_t(h):
