@@ -139,3 +139,37 @@ def test_fuzz_an_overlay(tmp_path_factory: pytest.TempPathFactory, when: str, va
         assert "Traceback" not in e.render() and e.diagnostics
         return
     _agree(path)
+
+
+def _entries_with_required_keys() -> list[tuple[str, str, str]]:
+    """(section, entry, key): for each section whose entries have required keys, its
+    first and last entry with each such key (the class: a required key left out)."""
+    import json
+    with open(os.path.join(ROOT, "rules", "schema.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    with open(BASE, encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    out = []
+    for section, spec in schema["properties"].items():
+        entry = spec.get("additionalProperties")
+        if not isinstance(entry, dict) or not entry.get("required") or not isinstance(data.get(section), dict):
+            continue
+        ids = list(data[section])
+        for eid in sorted({ids[0], ids[-1]}):
+            out += [(section, eid, key) for key in entry["required"] if key in data[section][eid]]
+    return out
+
+
+@pytest.mark.parametrize("section,entry,key", _entries_with_required_keys())
+def test_a_required_key_left_out_is_a_diagnostic(tmp_path: str, section: str, entry: str, key: str) -> None:
+    """Found by benchmarks/fuzz.py: a pattern without `when` got past the schema's error
+    into lowering (KeyError), which read the expression from the file, not from the
+    stand-in the schema's error left. Every required key, left out, is a positioned error."""
+    with open(BASE, encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    del data[section][entry][key]
+    path = os.path.join(str(tmp_path), "o.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump(data, allow_unicode=True, width=10**6))
+    text = _refused(path, key)
+    assert entry in text or section in text, text

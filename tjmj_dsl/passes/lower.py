@@ -29,6 +29,7 @@ DECOMP_ONLY = set(DECOMP_VARS)
 class _Lowering:
     def __init__(self, res: Resolved) -> None:
         self.res = res
+        self.data: Any = res.data  # what expressions are read from (_tolerant's copy after schema errors)
         self.diags: list[Diagnostic] = []
         self.def_costs: dict[str, int] = {}  # each definition's cost (passes/limits.py)
 
@@ -41,7 +42,7 @@ class _Lowering:
         ("bool" for a test, "int" for a value), `what` names it in the message. Derived
         attributes (x.own) are written out in the result. self.last_type: its type."""
         self.last_type = ANY
-        text = self.res.data
+        text = self.data
         for p in path:
             text = text[p]
         text = str(text)
@@ -102,7 +103,7 @@ def lower(res: Resolved) -> RuleSet:
     # (there are diagnostics, so lowering ends in a RuleError), and a file the
     # schema accepts is lowered as written
     if lw.diags:
-        d = _tolerant(d)
+        d = lw.data = _tolerant(d)
 
     kinds = tuple(d["pattern_kinds"])
     flags = tuple(str(k) for k in (d.get("request_flags") or {}))
