@@ -260,3 +260,26 @@ def test_completing_tiles_are_those_that_give_the_shape() -> None:
         got = completing(keys, sum(1 for t in hand if t in huns), part, held)
         assert got == [k for k in range(34) if held[k] < 4 and has_shape(hand + [k], huns)], (sorted(hand), huns)
         checked += 1
+
+
+def test_a_record_with_its_own_wall_replays(records: tuple[str, list[dict[str, Any]]], tmp_path: Any) -> None:
+    """seed null: a hand dealt by another program (or set by hand) is replayed from its own wall,
+    dice and dealer; its events are still checked against the table's rules."""
+    def own_walls(recs: list[dict[str, Any]]) -> None:
+        for r in recs:
+            r["seed"] = None
+    code, out = _edited(records[0], tmp_path, own_walls)
+    assert code == 0 and out.splitlines()[-1] == "12 hand(s): 12 OK, 0 differ", out
+
+    def own_wall_dealt_otherwise(recs: list[dict[str, Any]]) -> None:  # not what any seed deals: still replayed
+        own_walls(recs)
+        r = recs[0]
+        r["dice"] = [[6, 6], [6, 6]] if r["dice"] != [[6, 6], [6, 6]] else [[1, 1], [1, 1]]
+    code, out = _edited(records[0], tmp_path, own_wall_dealt_otherwise)
+    assert code == 1 and "hand 0: DIFFERS: " in out and "seed" not in out.splitlines()[0], out
+
+    def edited_own_wall(recs: list[dict[str, Any]]) -> None:  # another wall, the same events: they are not legal
+        own_walls(recs)
+        recs[0]["wall"] = recs[0]["wall"][::-1]
+    code, out = _edited(records[0], tmp_path, edited_own_wall)
+    assert code == 1 and "hand 0: DIFFERS: " in out and "wall[0]" not in out, out

@@ -64,7 +64,10 @@ def record_schema() -> dict[str, Any]:
                                      "sha256": {"type": "string", "description": "of the rule file(s) read"},
                                      "profile": {"type": "string"},
                                      "options": {"type": "object", "description": "every option's value"}}},
-            "seed": {"type": ["integer", "string"], "description": "the game seed; hand i's wall and dice come from (seed, i)"},
+            "seed": {"type": ["integer", "string", "null"],
+                     "description": "the game seed; hand i's wall, dice and dealer come from (seed, i). null: the wall, "
+                                    "dice and dealer are the record's own (a hand dealt by another program or set by "
+                                    "hand), replayed as they are"},
             "hand": {"type": "integer", "minimum": 0},
             "players": {"type": "array", "items": {"type": "string"}, "maxItems": 4, "description": "who sat at seats 0-3"},
             "dealer": _seat,

@@ -150,14 +150,8 @@ class Replayer:
         wall = [_KIND[t] for t in rec["wall"]]
         if sorted(wall) != [k for k in range(34) for _ in range(4)]:
             raise ReplayDiff("the wall does not hold 4 of each of the 34 tiles")
-        s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"])  # hand i is dealt from (seed, i) alone
-        if wall != s_wall:
-            i = next(i for i in range(len(wall)) if wall[i] != s_wall[i])
-            raise ReplayDiff(f"wall[{i}]: the record says {NAMES[wall[i]]}, seed {rec['seed']} deals hand "
-                             f"{rec['hand']} {NAMES[s_wall[i]]}")
-        if [list(d) for d in s_dice] != rec["dice"] or s_dealer != rec["dealer"]:
-            raise ReplayDiff(f"dice and dealer: the record says {rec['dice']} and seat {rec['dealer']}, seed "
-                             f"{rec['seed']} deals hand {rec['hand']} {[list(d) for d in s_dice]} and seat {s_dealer}")
+        if rec["seed"] is not None:  # hand i is dealt from (seed, i) alone; seed null: the record's own deal
+            self._check_seeded(rec, wall)
         lz = rec["lazhuang"]
         table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])))  # type: ignore[arg-type]
         script = Script(rec["events"])
@@ -187,6 +181,19 @@ class Replayer:
         return table, again
 
 
+    @staticmethod
+    def _check_seeded(rec: Any, wall: list[int]) -> None:
+        """The wall, dice and dealer a seeded record holds are those its (seed, hand) deals."""
+        s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"])  # hand i is dealt from (seed, i) alone
+        if wall != s_wall:
+            i = next(i for i in range(len(wall)) if wall[i] != s_wall[i])
+            raise ReplayDiff(f"wall[{i}]: the record says {NAMES[wall[i]]}, seed {rec['seed']} deals hand "
+                             f"{rec['hand']} {NAMES[s_wall[i]]}")
+        if [list(d) for d in s_dice] != rec["dice"] or s_dealer != rec["dealer"]:
+            raise ReplayDiff(f"dice and dealer: the record says {rec['dice']} and seat {rec['dealer']}, seed "
+                             f"{rec['seed']} deals hand {rec['hand']} {[list(d) for d in s_dice]} and seat {s_dealer}")
+
+
 def _short(x: Any) -> str:
     text = json.dumps(x, ensure_ascii=False)
     return text if len(text) <= 120 else text[:117] + "…"
@@ -207,7 +214,8 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
 
 def show(table: Table, rec: dict[str, Any]) -> str:
     """The hand turn by turn, for people."""
-    lines = [f"hand {rec['hand']} (seed {rec['seed']}): dealer seat {rec['dealer']}"
+    dealt = f"seed {rec['seed']}" if rec["seed"] is not None else "its own wall"
+    lines = [f"hand {rec['hand']} ({dealt}): dealer seat {rec['dealer']}"
              f"{', zuozhuang' if rec['zuozhuang'] else ''}; lazhuang {rec['lazhuang']}; dice {rec['dice'][0]} {rec['dice'][1]}",
              f"  indicator {rec['indicator']}, huns {' '.join(NAMES[k] for k in table.hun_kinds)}"]
     for s, h in enumerate(rec["deal"]):

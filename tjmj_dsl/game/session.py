@@ -48,7 +48,7 @@ def settle(rules: GameRules, res: HandResult) -> HandResult:
     return res
 
 
-def record(rules: GameRules, seed: int | str, hand: int, res: HandResult, players: list[str]) -> dict[str, Any]:
+def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult, players: list[str]) -> dict[str, Any]:
     """The hand as a record (its JSON Schema: game/record.py, written to rules/record.schema.json)."""
     st = res.settlement or {}
     score = None
