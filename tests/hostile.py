@@ -15,6 +15,7 @@ PAYLOADS = [
     "\x00", "\ud800", "\udfff", "\u2028", "\u2029", "\x0c", "\x1b[31m", "# -*- coding: utf-7 -*-",
     "coding=latin-1", "+AAo-", "*", "_", "[x](javascript:alert(1))", "![x](http://e/x.png)", "#", "- ",
     "1. ", "> ", "&amp;", "&lt;", "$", "~~", "\t", "    ", "天津", "\U0001f004", "\ufeff", "\u202e",
+    "*/", "/*", "</script", "${x}", "\u2028//",
 ]
 
 def visible(text: str) -> str:

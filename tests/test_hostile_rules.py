@@ -27,7 +27,7 @@ from tjmj_dsl.backends.codegen import load_generated
 from tjmj_dsl.backends.codegen import generate_scorer
 from tjmj_dsl.backends.docs import generate_rulebooks, generate_tests
 from tjmj_dsl.backends.examples import Scorers
-from tjmj_dsl.backends.jsgen import generate_js
+from tjmj_dsl.backends.jsgen import generate_dts, generate_js
 from tjmj_dsl.known import rows_for
 from tjmj_dsl.backends.outputs import outputs
 from tjmj_dsl.passes.lower import lower
@@ -93,7 +93,18 @@ def _html(text: str) -> _Shape:
     return sh
 
 
+_JS_TOKEN = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`""", re.S)
+
+
+def _js_shape(src: str) -> str:
+    """JavaScript or TypeScript with each comment and string literal (scanned left to right, as a
+    parser does) reduced to a marker: what a text inside them cannot change."""
+    return _JS_TOKEN.sub(lambda m: "/**/" if m.group(0).startswith("/") else '""', src)
+
+
 def _shape_of(rel: str, src: str) -> object:
+    if rel.endswith((".mjs", ".ts")):
+        return _js_shape(src)
     if rel.endswith(".py"):
         return shape(src)
     if rel.endswith(".md"):
@@ -110,7 +121,8 @@ def _outputs(path: str) -> dict[str, str]:
     rs = lower(apply_options(res))
     books = generate_rulebooks(res, rs, Scorers(res), [], path)
     return {"hostile/scorer.py": generate_scorer(rs), "hostile/rulebook.md": books["rulebook.md"],
-            "hostile/rulebook.html": books["rulebook.html"], "hostile/scorer.mjs": generate_js(rs)}
+            "hostile/rulebook.html": books["rulebook.html"], "hostile/scorer.mjs": generate_js(rs),
+            "hostile/scorer.d.ts": generate_dts(rs)}
 
 
 _PLAIN: dict[str, dict[str, str]] = {}
@@ -139,8 +151,6 @@ def test_hostile_text_in_every_field_is_inert(texts: list[str], tmp_path_factory
     assert set(files) == set(plain)
     for rel, src in files.items():
         src.encode("utf-8")  # writable: no lone surrogate reached the file
-        if rel.endswith(".mjs"):
-            continue
         # the same code and documents: only the text inside literals (and the documents' text) may differ
         assert _shape_of(rel, src) == plain[rel], rel
     seen_md = _md_text(files["hostile/rulebook.md"])
@@ -180,6 +190,16 @@ def test_every_payload_in_every_place(tmp_path: str) -> None:
     s = Scorer(_overlay(str(tmp_path), {"request_rules.indicator_on_wall.message": '"); import os #\n\x00'}, name="m"))
     r = s.score({"concealed": "7p7p7p7p123m456s99sE", "draw": "E", "indicator": "7p"})
     assert r["error"]["message"] == '"); import os #\n\x00'
+
+
+@pytest.mark.parametrize("payload", ["*/", "\n", "\u2028", "</script", "-->", '"""', "\\"])
+def test_a_comment_ending_text_in_every_field_at_once(tmp_path: str, payload: str) -> None:
+    """Each text that ends a comment or a literal in some output, in every free-text field at once
+    (so it reaches every place: the .d.ts doc comments, the .mjs // comments, docstrings...)."""
+    base = _outputs(_overlay(str(tmp_path), overlay_sets(["x"]), name="base"))
+    files = _outputs(_overlay(str(tmp_path), overlay_sets([f"x {payload} export const pwned = 1; {payload} x"]), name="base"))
+    for rel, src in files.items():
+        assert _shape_of(rel, src) == _shape_of(rel, base[rel]), (rel, payload)
 
 
 def test_hostile_known_values_file(tmp_path: str) -> None:

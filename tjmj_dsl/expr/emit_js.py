@@ -68,9 +68,11 @@ def js_literal_text(text: str) -> str:
 
 
 def js_comment(s: str) -> str:
-    """Text made safe for a // comment (backends/safe.py's inert: no line end
-    of any kind, no NUL or lone surrogate survives)."""
-    return inert(s)
+    """Text made safe for a // comment and inside a /* */ or /** */ one
+    (backends/safe.py's inert: no line end of any kind, no NUL or lone
+    surrogate survives; and `*/`, which would end a block comment, is
+    written `*\\/`)."""
+    return inert(s).replace("*/", "*\\/")
 
 
 def _primitive(t: str) -> bool:
