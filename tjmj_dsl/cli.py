@@ -21,7 +21,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
         if "=" not in p:
             raise SystemExit(_usage(f"--option wants NAME=VALUE, got {p!r}"))
         k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
+        out[k] = v  # as written: " 1" is refused here as in Scorer(options=) and JSONL (one rule everywhere)
     return out
 
 

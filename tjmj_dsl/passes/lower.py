@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import tiles
 from ..diagnostics import Diagnostic, RuleError, did_you_mean
+from ..engine.contract import REQUEST_FIELDS
 from ..expr import ast as A
 from ..expr.check import Checker, Env, Problem, _a, bool_hint, definition_uses, int_hint, scope_vars
 from ..expr.derived import expand
@@ -107,6 +108,10 @@ def lower(res: Resolved) -> RuleSet:
 
     kinds = tuple(d["pattern_kinds"])
     flags = tuple(str(k) for k in (d.get("request_flags") or {}))
+    for f in flags:  # a flag is a field of the request: it cannot be one the contract already has
+        if f in REQUEST_FIELDS:
+            lw.error(("request_flags", f), f"a request flag named {f!r} would be the request's own field {f!r}",
+                     "give the flag a name of its own (request fields: " + ", ".join(REQUEST_FIELDS) + ")", key=True)
     # definitions: names first, so bodies may call each other
     def_params: dict[str, tuple[str, ...]] = {}
     def_keys: dict[str, str] = {}

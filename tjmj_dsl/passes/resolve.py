@@ -169,6 +169,32 @@ def _set(res: Resolved, target: Path, value: Any, doc: Located, at: Path) -> Dia
     return None
 
 
+
+# A profile's outputs go to a folder named after it ('-' written '_') beside the default
+# profile's files: these names are taken by the modules there (a folder `scorer/` would be
+# imported instead of scorer.py).
+_TAKEN_FOLDERS = ("scorer", "test_known_values", "rulebook", "combinations")
+
+
+def _profile_folders(res: Resolved) -> list[Diagnostic]:
+    """`check` refuses what `compile` could not write: two profiles in one folder, or a
+    profile whose folder would hide a generated module."""
+    out: list[Diagnostic] = []
+    seen: dict[str, str] = {}
+    for p in res.data.get("profiles") or {}:
+        folder = str(p).replace("-", "_")
+        if folder in _TAKEN_FOLDERS:
+            out.append(Diagnostic("error", "profile", f"a profile named {_short(p)} would be written to the folder "
+                                  f"{folder}/, beside (and hiding) the generated {folder} files",
+                                  res.where(("profiles", p), True), "give the profile another name"))
+        elif folder in seen:
+            out.append(Diagnostic("error", "profile", f"profiles {_short(seen[folder])} and {_short(p)} would both be "
+                                  f"written to the folder {folder}/", res.where(("profiles", p), True),
+                                  "rename one of them ('-' and '_' make the same folder name)"))
+        seen.setdefault(folder, str(p))
+    return out
+
+
 def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str, Any] | None = None,
                   override_where: Pos | None = None) -> Resolved:
     """Pick each option's value (override > profile > default) and apply the
@@ -190,6 +216,7 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                                     did_you_mean(prof_name, list(profiles)) or "profiles: " + ", ".join(profiles))],
                         res.sources())
     early = validate_parts(res.data, ("options", "profiles", "default_profile"), res.where)  # needed well formed here
+    early += _profile_folders(res)
     if early:
         raise RuleError(early, res.sources())
     out = Resolved(copy.deepcopy(res.data), res.base, res.files, dict(res.origins), top=res.top, top_path=res.top_path,

@@ -104,6 +104,11 @@ _Resolver.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|
                                 list("tTfF"))
 
 
+_INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
+_FLOAT_12 = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z|[-+]?\.(inf|Inf|INF)\Z|\.(nan|NaN|NAN)\Z")
+MAX_DIGITS = 15  # digits of a whole number (as in expressions): exact in every target language
+
 # Limits on one YAML document (see docs/reliability.md). A rule file is a few
 # hundred lines; these stop a hostile one from taking the machine.
 MAX_TEXT = 1_000_000  # characters of one file
@@ -178,6 +183,22 @@ class _Builder:
             self.error("limit", f"the document holds more than {MAX_NODES:,} values once its aliases are expanded",
                        at.start_mark.index, at.end_mark.index, "a rule file does not need aliases (*name) that repeat this much",
                        stop=True)
+
+    def number_form(self, ev: Any, start: int, end: int) -> None:
+        """A plain number must mean one thing to every reader: plain decimal, at most
+        MAX_DIGITS digits (YAML 1.1 reads 010 as 8, 1:00 as 60 and 1_0 as 10, where YAML 1.2
+        reads 10 or text; past 2**53 JavaScript cannot hold an integer exactly)."""
+        text = ev.value
+        tag = self.loader.resolve(yaml.ScalarNode, text, (True, False))
+        if tag == _INT or (tag == _FLOAT and not _FLOAT_12.match(text)):
+            if tag == _INT and _DECIMAL.match(text):
+                if len(text.lstrip("+-")) > MAX_DIGITS:
+                    self.error("yaml-number", f"the number {text[:20]}{'…' if len(text) > 20 else ''} has more than "
+                               f"{MAX_DIGITS} digits", start, end, "rule files use small whole numbers")
+                return
+            self.error("yaml-number", f"`{text[:40]}` is a number YAML readers disagree on (YAML 1.1 reads octal, "
+                       f"sexagesimal and underscored forms that YAML 1.2 reads otherwise or as text)", start, end,
+                       f'write it in plain decimal, or quote it: "{text[:40]}" for text')
 
     def scalar(self, ev: Any) -> Any:
         tag = ev.tag
@@ -273,6 +294,8 @@ class _Builder:
                 if not ev.style and ev.value in YAML11_BOOLS:  # plain (PyYAML: None, libyaml: '')
                     self.error("yaml-bool", f"`{ev.value}` is true or false to YAML 1.1 readers and a word to YAML 1.2 ones",
                                start, end, f'quote it: "{ev.value}" for the word; write true or false for a truth value')
+                if not ev.style and not in_key_position():
+                    self.number_form(ev, start, end)
                 if in_key_position():
                     if ev.tag not in (None, "!", _STR):
                         self.error("yaml", f"YAML tag {_tag(ev.tag)} is not used in rule files", start, end)
