@@ -2728,11 +2728,23 @@ def settle_collector() -> None:
     collector stops tracking by itself. What was frozen before is first
     unfrozen, so a scorer dropped since (a service keeps a bounded number)
     is collected; what is frozen and becomes garbage later waits for the
-    next call."""
+    next call. Called again sooner than ten times what the last one took
+    (many scorers built in a row, in a process with a large heap), it does
+    nothing: a full collection per build would cost more than the pauses it
+    saves (the next one settles what was built meanwhile)."""
     import gc
+    import time
+    start = time.perf_counter()
+    if start - _SETTLED[0] < 10 * _SETTLED[1]:
+        return
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    end = time.perf_counter()
+    _SETTLED[:] = [end, end - start]
+
+
+_SETTLED = [float("-inf"), 0.0]  # when the last settle_collector ended, and what it took (perf_counter seconds)
 
 
 def _quiet_stdout() -> None:
