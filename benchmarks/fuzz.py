@@ -303,6 +303,9 @@ def differential(n: int, seed: int) -> dict[str, Any]:
             if a != b and len(mismatches) < 5:
                 mismatches.append(json.dumps({"profile": prof, "options": opts, "request": req}, ensure_ascii=False))
             done += 1
+            if done % 1000 == 0:  # progress, so a run stopped early still says how far it agreed
+                print(json.dumps({"differential": done, "mismatches": len(mismatches),
+                                  "seconds": round(time.monotonic() - t0)}), file=sys.stderr, flush=True)
     return {"requests": done, "option_sets": len(sets), "mismatches": len(mismatches), "first": mismatches,
             "seconds": round(time.monotonic() - t0)}
 
