@@ -78,7 +78,7 @@ def phases() -> None:
     wrap(examples, "generate_scorer", "scorers: generate")
     wrap(examples, "load_generated", "scorers: load")
     wrap(outputs, "read_rules", "read the rule file")
-    wrap(outputs, "load_known", "read the known values")
+    wrap(outputs, "rows_of", "read the known values")
     wrap(docs, "run_examples", "rulebook: run the examples (scorers built on the way)")
     wrap(docs, "build", "rulebook: build the document")
     wrap(outputs.combinations, "verdicts", "combinations: cache read and checked")
