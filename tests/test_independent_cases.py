@@ -1,8 +1,9 @@
 """Independent black-box cases for the Tianjin rules.
 
 Every expected value below was worked out by hand from the two seed documents
-(/work/shared/seeds/000_*.txt = "seed 000", 001_*.txt = "seed 001") and the
-binding reading (/work/shared/spec/rules-reading.md = "reading"), NOT from the
+(cited as "seed 000" and "seed 001") and the project's binding reading of them
+(cited as "reading §N"; its decisions are in rules/tianjin.yaml `decisions:` and
+the rulebook), NOT from the
 scorer's code or the generated tests.  Each case cites the passage it rests on.
 Cases the project gets wrong (in the reviewer's judgement) are marked
 xfail(strict=True) with the reason.
