@@ -241,6 +241,7 @@ class RuleSet:
     base_file: str = ""  # an overlay: the rule file it extends (as written, e.g. builtin:tianjin)
     replaced: tuple[str, ...] = ()  # an overlay: the base's sections it replaced (profiles, ...)
     score_tables: tuple[tuple[str, Expr], ...] = ()  # every score table (id, total), the one in force among them
+    kong_names: tuple[tuple[str, str], ...] = ()  # kind of kong (exposed, added, concealed, hun) → its name
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

@@ -209,6 +209,10 @@ schema = {
         "min_fan": {"type": "integer", "minimum": 0},
         "kong_points": {"type": "object", "additionalProperties": False, "required": ["exposed", "concealed", "hun"],
                         "properties": {k: {"type": "integer", "minimum": 0} for k in ("exposed", "concealed", "hun")}},
+        "kong_names": {"type": "object", "additionalProperties": False,
+                       "description": "what each kind of kong is called, as the rulebook shows it",
+                       "properties": {k: {"type": "string", "minLength": 1}
+                                      for k in ("exposed", "added", "concealed", "hun")}},
         "pattern_kinds": {"type": "object", "minProperties": 1, "additionalProperties": text,
                           "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
         "algebra": expr,

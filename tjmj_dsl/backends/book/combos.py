@@ -15,7 +15,6 @@ from ..combinations import Group, Reader, Shown, Verdicts, mask_of, names_of, or
 from .content import Builder, hand_groups
 from .model import Block, Code, Details, Em, Inline, Inlines, Link, MiniHand, Para, Section, Strong, Table, TileRef, anchor
 
-KONG_WORDS = {"exposed": "明杠", "concealed": "暗杠", "hun": "金杠"}
 # the witness search's reason codes (analysis/witness.py), in the order shown, in words
 REASONS = {
     "requires": "a pattern of the set needs another that the set leaves out",
@@ -114,7 +113,7 @@ class Combos:
         bits: list[Inline] = [Code(s.hand), " 翻 ", TileRef(parse_tile(str(req["indicator"])))]
         kd = req.get("kong_draw")
         if kd:
-            bits.append(f", after a {KONG_WORDS.get(str(kd), str(kd))}")
+            bits.append(f", after a {self.b.kong_name(str(kd))}")
         flags = [f for f, _ in self.b.rs.flags if req.get(f)]
         if flags:
             bits.append(", " + ", ".join(flags))
@@ -126,7 +125,7 @@ class Combos:
             return ("—",)
         if len({t for _, t in cells}) == 1:
             return (str(cells[0][1]),)
-        return (" · ".join(f"{KONG_WORDS.get(k, k)} {t}" for k, t in cells),)
+        return (" · ".join(f"{self.b.kong_name(k)} {t}" for k, t in cells),)
 
     def rules_value(self, r: Row) -> int:
         assert r.request is not None

@@ -91,6 +91,10 @@ class Builder:
     def pname(self, pid: str) -> str:
         return self.all_names.get(pid, pid)
 
+    def kong_name(self, kind: str) -> str:
+        """A kind of kong (exposed, added, concealed, hun) by its name in the rule file's kong_names."""
+        return dict(self.rs.kong_names).get(kind, kind)
+
     def result_line(self, res: dict[str, Any], show_total: bool = True) -> Inlines:
         if res.get("reason") == "invalid_request":
             return _t(Strong(_t("拒绝 refused:")), " ", error_text(res))
@@ -277,9 +281,8 @@ class Builder:
         rs = self.rs
         kp = dict(rs.kong_points)
         blocks: list[Block] = self.paras("scoring")
-        words = {"exposed": "明杠 ming gang (exposed, also 补杠)", "concealed": "暗杠 an gang (concealed)", "hun": "金杠 jin gang (four huns)"}
         blocks.append(Table((("kong",), ("points from each other player",)),
-                            tuple(((words.get(k, k),), (str(v),)) for k, v in kp.items()), "kong-points"))
+                            tuple(((f"{self.kong_name(k)} ({k})",), (str(v),)) for k, v in kp.items()), "kong-points"))
         blocks.append(Para(("The score table in force is ", Code(rs.score_table), ": it shows ", Code(rs.total.text),
                             " for a winning hand. The other tables are options (§7).")))
         blocks += self.decisions("scoring")
@@ -422,9 +425,8 @@ class Builder:
             bits.append("; 荒庄, no winner")
         else:
             bits.append(f"; seat {o['winner']} wins with a total of {o.get('total')}")
-        words = {"exposed": "明杠", "added": "补杠", "concealed": "暗杠", "hun": "金杠"}
         for k in o.get("kongs") or []:
-            bits.append(f"; seat {k.get('seat')} has a {words.get(str(k.get('type')), str(k.get('type')))} of ")
+            bits.append(f"; seat {k.get('seat')} has a {self.kong_name(str(k.get('type')))} of ")
             bits.append(TileRef(parse_tile(str(k.get("tile")))))
             if k.get("won"):
                 bits.append(" (its replacement won)")
