@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Diagnostic, Pos, RuleError
+from ..expr.parser import MAX_DIGITS  # a whole number's digits, as in expressions: exact in every target language
 
 Path = tuple[Any, ...]
 
@@ -107,7 +108,6 @@ _Resolver.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|
 _INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 _DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _FLOAT_12 = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z|[-+]?\.(inf|Inf|INF)\Z|\.(nan|NaN|NAN)\Z")
-MAX_DIGITS = 15  # digits of a whole number (as in expressions): exact in every target language
 
 # Limits on one YAML document (see docs/reliability.md). A rule file is a few
 # hundred lines; these stop a hostile one from taking the machine.
