@@ -25,9 +25,10 @@ from ..analysis.witness import Impossible, Undecided, Witness, analyse, claims_k
 from ..ir import RuleSet
 from .codegen import INLINED
 from .interpret import interpreter
+from ..layout import COMBINATIONS
 from .safe import label
 
-FILE = "combinations.json"
+FILE = COMBINATIONS
 FORMAT = "tjmj-combinations/1"
 LIMIT = 1 << 12  # sets listed one by one; beyond, only the realisable ones are listed
 _SEARCH_SOURCES = ("analysis/witness.py", "passes/atoms.py", "backends/combinations.py") + INLINED

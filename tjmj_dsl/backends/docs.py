@@ -19,6 +19,7 @@ from .book import html, markdown, scorer_page
 from .book.content import Inputs, build
 from .codegen import _env
 from .safe import label
+from ..layout import profile_folder
 from .examples import Scorers, run_examples
 from .jsgen import generate_js
 
@@ -32,7 +33,7 @@ def generate_tests(rs: RuleSet, rows: list[Row]) -> str:
             continue
         cases.append({"id": r.id, "request": dict(sorted(r.request.items())),
                       "expected": r.expected, "patterns": list(r.patterns), "printed": r.printed, "why": r.why})
-    module = "_tjmj_scorer_" + rs.profile.replace("-", "_")
+    module = "_tjmj_scorer_" + profile_folder(rs.profile)
     return _env("python").get_template("test_known_values.py.j2").render(
         rs=rs, cases=cases, impossible=impossible, module=module)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
 from ..engine.request import option_value
+from ..layout import MODULE_STEMS, profile_folder
 from ..source.files import FileProblem, read_text, rules_file
 from ..source.located import Located, load
 from .schema import validate_parts
@@ -170,20 +171,14 @@ def _set(res: Resolved, target: Path, value: Any, doc: Located, at: Path) -> Dia
 
 
 
-# A profile's outputs go to a folder named after it ('-' written '_') beside the default
-# profile's files: these names are taken by the modules there (a folder `scorer/` would be
-# imported instead of scorer.py).
-_TAKEN_FOLDERS = ("scorer", "test_known_values", "rulebook", "combinations")
-
-
 def _profile_folders(res: Resolved) -> list[Diagnostic]:
     """`check` refuses what `compile` could not write: two profiles in one folder, or a
     profile whose folder would hide a generated module."""
     out: list[Diagnostic] = []
     seen: dict[str, str] = {}
     for p in res.data.get("profiles") or {}:
-        folder = str(p).replace("-", "_")
-        if folder in _TAKEN_FOLDERS:
+        folder = profile_folder(str(p))
+        if folder in MODULE_STEMS:
             out.append(Diagnostic("error", "profile", f"a profile named {_short(p)} would be written to the folder "
                                   f"{folder}/, beside (and hiding) the generated {folder} files",
                                   res.where(("profiles", p), True), "give the profile another name"))
