@@ -1890,20 +1890,13 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     by the mask search (its witness: group numbers) is shown from each
     group's fields worked out once (rules.group_shown), copied."""
     if concealed_groups.__class__ is int and not h.huns:
-        get = rules.group_shown.get
         out = [_group_shown(g) for g in h.declared] if h.declared else []
-        pairs: list = []  # type: ignore[type-arg]
-        w = concealed_groups
-        while w:
-            i = (w & 0xFFFF) - 1
-            w >>= 16
-            d = get(i) or _shown_numbered(rules, i)
+        for d in _numbered_rows(rules, concealed_groups):
             x = d[0].copy()
             x["faces"] = [*d[1]]
             x["tiles"] = [*d[1]]
             x["huns"] = [*d[2]]
-            (pairs if d[4] else out).append(x)
-        out += pairs
+            out.append(x)
         return out
     groups = _display_groups(h, rules.witness_groups(concealed_groups))
     if h.huns and any(g[6] and not g[3] for g in groups):
@@ -1911,19 +1904,25 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     return [_group_shown(g) for g in groups]
 
 
+def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
+    """The shown rows (rules.group_shown) of a mask-search witness (16 bits per group
+    number + 1, first group lowest), melds in order then the pair."""
+    get = rules.group_shown.get
+    rows: list[Any] = []
+    pairs: list[Any] = []
+    while w:
+        i = (w & 0xFFFF) - 1
+        w >>= 16
+        d = get(i) or _shown_numbered(rules, i)
+        (pairs if d[4] else rows).append(d)
+    return rows + pairs
+
+
 def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
     """_decomposition as JSON text (the array's items)."""
     if concealed_groups.__class__ is int and not h.huns:
-        get = rules.group_shown.get
         out = [_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] if h.declared else []
-        pairs: list = []  # type: ignore[type-arg]
-        w = concealed_groups
-        while w:
-            i = (w & 0xFFFF) - 1
-            w >>= 16
-            d = get(i) or _shown_numbered(rules, i)
-            (pairs if d[4] else out).append(d[3])
-        out += pairs
+        out += [d[3] for d in _numbered_rows(rules, concealed_groups)]
         return ", ".join(out)
     return ", ".join([_json.dumps(d, ensure_ascii=False) for d in _decomposition(rules, h, concealed_groups)])
 
