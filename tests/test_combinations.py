@@ -182,3 +182,19 @@ def test_an_impossible_set_edited_by_hand_fails_the_check(tmp_path: str, capsys:
         f.write(text.replace("本混 (benhun) requires 龙 (long)", "本混 (benhun) is never played", 1))
     assert main(["compile", RULES, "--out", out, "--check"]) == 1
     assert f"stale: {path} ({FILE} was edited by hand: its digest does not match its verdicts)" in capsys.readouterr().err
+
+
+def test_a_huge_table_is_not_read(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A cache far larger than tjmj writes (its header kept) is not read back: searched again and replaced."""
+    out = os.path.join(str(tmp_path), "gen")
+    shutil.copytree(os.path.join(ROOT, "generated"), out)
+    path = os.path.join(out, "tianjin", "seed_000_fan", FILE)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.rstrip("\n") + " " * 5_000_000 + "\n")
+    assert main(["compile", RULES, "--out", out, "--check"]) == 1
+    assert f"stale: {path} ({FILE} is larger than 4,000,000 bytes: not read back)" in capsys.readouterr().err
+    assert main(["compile", RULES, "--out", out]) == 0
+    with open(path, encoding="utf-8") as f:
+        assert f.read() == text

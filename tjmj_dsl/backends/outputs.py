@@ -34,6 +34,7 @@ HEADER = re.compile(r"(# |// |<!-- |<!DOCTYPE html><!-- |\{\"generated\": \")@ge
 _PART = re.compile(r"[a-z0-9][a-z0-9_]*")  # a directory tjmj makes: a rule set's name, a profile
 _SUFFIXES = (".py", ".md", ".html", ".mjs", ".ts", ".json")
 _MAX_HEAD = 4096
+_MAX_PREVIOUS = 4_000_000  # bytes of a cache read back from --out (combinations.json: ~60 kB)
 
 
 class OutputError(Exception):
@@ -158,11 +159,17 @@ def write_outputs(rules_path: str | None, out: str, check: bool = False, docs_on
     only_profile (then the other files are not ours to judge). Raises
     OutputError, before writing anything, when a target is a file tjmj did not
     write or lies outside `out`."""
+    notes: dict[str, str] = {}
+
     def previous(rel: str) -> str | None:  # a file tjmj wrote there, as it is now (the combinations' cache)
         target = os.path.join(out, *rel.split("/"))
-        return _read(target) if _inside(target, out) and is_generated(target) else None
+        if not (_inside(target, out) and is_generated(target)):
+            return None
+        if os.path.getsize(target) > _MAX_PREVIOUS:  # far larger than tjmj writes it: searched again, then replaced
+            notes[rel] = f"{rel.rsplit('/', 1)[-1]} is larger than {_MAX_PREVIOUS:,} bytes: not read back"
+            return None
+        return _read(target)
 
-    notes: dict[str, str] = {}
     files = outputs(rules_path, docs_only, only_profile, previous, notes)
     changed = []
     blocked = []
