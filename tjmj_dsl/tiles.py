@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .engine.lasting import lasting, restart  # tjmj:inline-drop
+
 SUITS = "mps"
 HONOR_LETTERS = "ESWNCFP"  # 东 南 西 北 中 发 白, also 1z..7z
 NUM_KINDS = 34
@@ -83,7 +85,7 @@ NAMES: tuple[str, ...] = tuple(name(k) for k in ALL_KINDS)
 
 _ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
 _COMPACT_RE = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")  # e.g. 345m123sEEE77m45s
-_COMPACT: dict[str, tuple[int, ...]] = {}  # compact text → kinds; bounded (see docs/reliability.md)
+_COMPACT: dict[str, tuple[int, ...]] = lasting()  # compact text → kinds; bounded (see docs/reliability.md)
 _COMPACT_KEY = 64  # longest text kept
 _COMPACT_SIZE = 20_000  # entries before the cache starts over
 FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
@@ -114,7 +116,7 @@ def parse_tiles(text: str) -> list[int]:
                 out_fast.append(27 + HONOR_LETTERS.index(c))
         if len(text) <= _COMPACT_KEY:  # a hand is short; a long string is not kept
             if len(_COMPACT) >= _COMPACT_SIZE:
-                _COMPACT.clear()
+                restart(_COMPACT)
             _COMPACT[text] = tuple(out_fast)
         return out_fast
     if any("\uff01" <= c <= "\uff5e" for c in text):  # full-width ３４５ｍ (an IME's) is 345m: same positions

@@ -10,6 +10,7 @@ from ..tiles import NAMES  # tjmj:inline-drop
 from .contract import CONTRACT, REFUSED  # tjmj:inline-drop
 from .hand import GROUP_KIND_NAMES, PAIR, Hand  # tjmj:inline-drop
 from .request import Request  # tjmj:inline-drop
+from .lasting import restart  # tjmj:inline-drop
 
 def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
     """Evaluate the algebra plan, keeping its text: (value, text, prec, used ids).
@@ -304,8 +305,8 @@ def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: i
     before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
     after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
     if len(rules.answer_fields) > 100_000:
-        rules.answer_fields.clear()
-        rules.answer_rest.clear()
+        restart(rules.answer_fields)
+        restart(rules.answer_rest)
     rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
                                      ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
                                      "]" + (", " + after if after else "") + "}")

@@ -42,6 +42,7 @@ from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tile
 from .result import (Claim, _result, _result_text, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
                      waits_refusal)  # tjmj:inline-drop
 from .search import _GROUPS, shape_by_parts, witness_groups  # tjmj:inline-drop
+from .lasting import lasting  # tjmj:inline-drop
 
 def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     """The error object when a request's `profile`/`options` are not the rules
@@ -173,16 +174,16 @@ def prepare(rules: Any) -> None:
     rules.wild_static = None  # the mask search's hun-only groups with their static bits (search._tables)
     rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
-    rules.resolve_cache = {}  # (held, lifted) → claim
-    rules.subset_info = {}  # a set of patterns → (closed under requires, its conflicts, fan)
-    rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
-    rules.display_cache = {}  # claimed mask → formula and patterns shown
-    rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
+    rules.resolve_cache = lasting()  # (held, lifted) → claim
+    rules.subset_info = lasting()  # a set of patterns → (closed under requires, its conflicts, fan, claim)
+    rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim}
+    rules.display_cache = lasting()  # claimed mask → formula and patterns shown
+    rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
     rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
-    rules.group_shown = {}  # group number → how an answer shows it (result._shown)
-    rules.answer_fields = {}  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
-    rules.answer_rest = {}  # the same → its lists and its JSON text around the decomposition
+    rules.group_shown = lasting()  # group number → how an answer shows it (result._shown)
+    rules.answer_fields = lasting()  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
+    rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))

@@ -18,6 +18,10 @@ Rule set tianjin, options: score_table=coins, jin_gang=4, tianting=off, subenlon
 from __future__ import annotations
 
 from dataclasses import dataclass
+from gc import disable as _gc_disable
+from gc import enable as _gc_enable
+from gc import is_tracked as _is_tracked
+from gc import isenabled as _gc_isenabled
 from itertools import combinations_with_replacement
 from typing import Any
 from typing import Any, NamedTuple
@@ -28,6 +32,40 @@ import re
 import threading as _threading
 
 
+# ---- inlined from tjmj_dsl/engine/lasting.py ----
+"""Caches that live as long as a scorer, kept out of the garbage collector's way.
+
+A full collection walks every entry of every container it tracks (some
+milliseconds per hundred thousand entries), and it lands on whichever call
+is running. Building a scorer ends with a freeze (runtime.settle_collector):
+every object tracked then moves to the permanent generation, which no
+collection walks again, however many entries it gains later. A cache made
+as a plain `{}` escapes the freeze: an empty dict is not tracked, so the
+freeze skips it, and its first entry holding a new tuple makes it tracked in
+the youngest generation, from where every full collection walks it as it
+grows. `lasting()` makes a cache tracked from birth (it holds one entry that
+no lookup can name) and `restart()` empties one and keeps it so. Tables the
+search makes while scoring are entries of such a cache under int keys, never
+dicts of their own.
+"""
+
+
+_PIN_KEY = object()  # not tracked, equal only to itself: no request, tile or table key can name it
+_PIN: list = []  # type: ignore[type-arg]  # a tracked value: the dict holding it is tracked
+
+
+def lasting() -> dict:  # type: ignore[type-arg]
+    """An empty cache (but for the pin) that the next freeze will move out of the collector's way."""
+    return {_PIN_KEY: _PIN}
+
+
+def restart(cache: dict) -> None:  # type: ignore[type-arg]
+    """Empty a cache made by lasting() and keep it tracked: a collection
+    before the next freeze would otherwise stop tracking it, and the freeze
+    would miss it."""
+    cache.clear()
+    cache[_PIN_KEY] = _PIN
+
 # ---- inlined from tjmj_dsl/tiles.py ----
 """The 34 tile kinds and their notation.
 
@@ -35,6 +73,7 @@ A kind is an int 0..33: 万 1-9 are 0-8, 饼 9-17, 条 18-26, then the honors
 东南西北中发白 27-33. Knowing tiles is the Python's job; which of them are
 huns, and what a pattern makes of them, is the rule file's.
 """
+
 
 
 
@@ -112,7 +151,7 @@ NAMES: tuple[str, ...] = tuple(name(k) for k in ALL_KINDS)
 
 _ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
 _COMPACT_RE = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")  # e.g. 345m123sEEE77m45s
-_COMPACT: dict[str, tuple[int, ...]] = {}  # compact text → kinds; bounded (see docs/reliability.md)
+_COMPACT: dict[str, tuple[int, ...]] = lasting()  # compact text → kinds; bounded (see docs/reliability.md)
 _COMPACT_KEY = 64  # longest text kept
 _COMPACT_SIZE = 20_000  # entries before the cache starts over
 FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
@@ -143,7 +182,7 @@ def parse_tiles(text: str) -> list[int]:
                 out_fast.append(27 + HONOR_LETTERS.index(c))
         if len(text) <= _COMPACT_KEY:  # a hand is short; a long string is not kept
             if len(_COMPACT) >= _COMPACT_SIZE:
-                _COMPACT.clear()
+                restart(_COMPACT)
             _COMPACT[text] = tuple(out_fast)
         return out_fast
     if any("\uff01" <= c <= "\uff5e" for c in text):  # full-width ３４５ｍ (an IME's) is 345m: same positions
@@ -835,7 +874,7 @@ the reference interpreter uses, and the mask search of the generated scorer."""
 
 
 
-_DEC: dict[tuple, list] = {}  # type: ignore[type-arg]
+_DEC: dict[tuple, list] = lasting()  # type: ignore[type-arg]
 _CACHE_LIMIT = 400_000
 # the parts of the tile set a natural group never leaves: one per suit, the honors
 _PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
@@ -928,12 +967,12 @@ def decompose(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
                 seen.add((groups, wm, wp))
                 out.append((groups, wm, wp))
     if len(_DEC) > 200_000:
-        _DEC.clear()
+        restart(_DEC)
     _DEC[key] = out
     return out
 
 
-_SHAPE: dict = {}  # type: ignore[type-arg]
+_SHAPE: dict = lasting()  # type: ignore[type-arg]
 
 
 def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: bool) -> bool:
@@ -953,8 +992,8 @@ def has_shape(counts: tuple[int, ...], wild: int, melds: int, pair: int, chow: b
                 ok = True
                 break
     if len(_SHAPE) > 400_000:
-        _SHAPE.clear()
-    _SHAPE[key] = ok
+        restart(_SHAPE)
+    _SHAPE[_settled(key)] = ok
     return ok
 
 
@@ -984,7 +1023,7 @@ def _declared_masks(rules: Any, h: Hand, gmask: Any) -> int:
     return x0
 
 
-_PART_SHAPE: dict = {}  # type: ignore[type-arg]
+_PART_SHAPE: dict = lasting()  # type: ignore[type-arg]
 
 
 def shape_by_parts(counts: tuple[int, ...], wild: int, melds: int, chow: bool) -> bool:
@@ -1002,9 +1041,10 @@ def shape_by_parts(counts: tuple[int, ...], wild: int, melds: int, chow: bool) -
         ok = _PART_SHAPE.get(key)
         if ok is None:
             if len(_PART_SHAPE) > _CACHE_LIMIT:
-                _PART_SHAPE.clear()
+                restart(_PART_SHAPE)
             full = (0,) * lo + vec + (0,) * (34 - hi)
-            ok = _PART_SHAPE[key] = tuple((j, m, p) for j, m, p in _budgets(n, wild) if has_shape(full, j, m, p, chow))
+            ok = _PART_SHAPE[_settled(key)] = _settled(tuple([(j, m, p) for j, m, p in _budgets(n, wild)
+                                                              if has_shape(full, j, m, p, chow)]))
         reach = {(ju + j, mu + m, pu + p) for ju, mu, pu in reach for j, m, p in ok
                  if ju + j <= wild and mu + m <= melds and pu + p <= 1}
         if not reach:
@@ -1064,7 +1104,7 @@ def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
         if inf is None:
             inf = info[s] = _subset_info(rules, s)
         if inf[0] and not inf[1] & ~lifted:
-            cand = (inf[2], s.bit_count(), s)
+            cand = inf[3]
             if cand > best:
                 best = cand
         if s == 0:
@@ -1074,16 +1114,21 @@ def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
     return best
 
 
-def _subset_info(rules: Any, s: int) -> tuple[bool, int, int]:
-    """(closed under requires, the conflicts it holds as a mask, its fan when closed)."""
+def _subset_info(rules: Any, s: int) -> tuple:  # type: ignore[type-arg]
+    """(closed under requires, the conflicts it holds as a mask, its fan when
+    closed, its claim (fan, popcount, mask) when closed). The claim is made
+    once per subset: every claim cache holds these same tuples, so a cache
+    gaining an entry gains no tuple the garbage collector still tracks (a new
+    one would make the whole cache tracked, and walked by full collections)."""
     for i, req in enumerate(rules.requires):
         if s >> i & 1 and req & ~s:
-            return False, 0, 0
+            return False, 0, 0, None
     conf = 0
     for j, (a, b) in enumerate(rules.conflicts):
         if s >> a & 1 and s >> b & 1:
             conf |= 1 << j
-    return True, conf, rules.fan(s)
+    fan = rules.fan(s)
+    return True, conf, fan, (fan, s.bit_count(), s)
 
 
 def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
@@ -1123,7 +1168,7 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
 # collection that sees it, whatever the order (witnesses as tuples of groups, or of numbers,
 # stayed tracked until full collections, and made each of them walk them all).
 _GROUPS: list = []  # type: ignore[type-arg]  # group number → group
-_GROUP_IDS: dict = {}  # type: ignore[type-arg]  # group → its witness (number + 1)
+_GROUP_IDS: dict = lasting()  # type: ignore[type-arg]  # group → its witness (number + 1)
 
 
 def _wid(g: tuple) -> int:  # type: ignore[type-arg]
@@ -1158,14 +1203,14 @@ def witness_groups(w: Any) -> Any:
 # joining two partial readings is a single OR (see _layout).
 #
 # The tables, all keyed by what they depend on and nothing else:
-_GMASK: dict = {}  # type: ignore[type-arg]  # group → its atom bits that read the group alone;
+_GMASK: dict = lasting()  # type: ignore[type-arg]  # group → its atom bits that read the group alone;
 #                                             (group, hand context) → those that read the hand
-_TAB: dict = {}  # type: ignore[type-arg]  # table context id → {part table key: part table} (dp)
-_DP: dict = {}  # type: ignore[type-arg]  # (context, what) → the part tables by tiles, hun-only tables
-_RAW: dict = {}  # type: ignore[type-arg]  # the groups holding a lowest kind, whatever the hand
-_OPTS: dict = {}  # type: ignore[type-arg]  # the same with their aggregates, per table context
-_CTX_ID: dict = {}  # type: ignore[type-arg]  # table context → its small id
-_CTXS: dict = {}  # type: ignore[type-arg]  # hand context → the one tuple standing for it
+_TAB: dict = lasting()  # type: ignore[type-arg]  # (table context id, part table key) as one int → part table (dp)
+_DP: dict = lasting()  # type: ignore[type-arg]  # (context, what) → the part tables by tiles, hun-only tables
+_RAW: dict = lasting()  # type: ignore[type-arg]  # the groups holding a lowest kind, whatever the hand
+_OPTS: dict = lasting()  # type: ignore[type-arg]  # the same with their aggregates, per table context
+_CTX_ID: dict = lasting()  # type: ignore[type-arg]  # table context → its small id
+_CTXS: dict = lasting()  # type: ignore[type-arg]  # hand context → the one tuple standing for it
 
 
 def _layout(rules: Any) -> tuple[int, int, int]:
@@ -1248,6 +1293,40 @@ def _maximal(aggs: dict, na: int) -> dict:  # type: ignore[type-arg]
 _PART_OF = tuple(i for i, (lo, hi) in enumerate(_PARTS) for _ in range(lo, hi))  # kind → its part
 
 
+def _entries(d: dict) -> tuple:  # type: ignore[type-arg]
+    """d's (key, value) pairs as a tuple for a table, made after its pairs
+    (see _settled; tuple(d.items()) makes the tuple first), held at once:
+    the table holding it is built from many of them."""
+    return _settled(tuple(list(d.items())))
+
+
+_KEEP: list = []  # type: ignore[type-arg]  # the tuples of the table entries made lately (see _settled)
+
+
+def _settled(entry: Any) -> Any:
+    """entry, a new table entry (tuples of tuples ... of ints and strings),
+    with each of its tuples the collector still tracks held in _KEEP for a
+    while. Why: the collector stops tracking such a tuple once a collection
+    finds its items untracked, going through the young objects in order;
+    a tuple held only by another young one is moved behind it first, so
+    each collection frees one level of a nested entry, and a deeper entry
+    reaches the oldest generation still tracked, where every full collection
+    walks it (tens of milliseconds, on whichever call is running). Held from
+    outside, the tuples stay in the order they were made, items before the
+    tuple holding them (tables are built from lists, see _entries), and the
+    next young collection frees the whole entry at once."""
+    if len(_KEEP) > 20_000:  # long since collected: the youngest collections run every few hundred objects
+        del _KEEP[:10_000]
+    todo = [entry]
+    is_tracked = _is_tracked
+    while todo:
+        x = todo.pop()
+        if x.__class__ is tuple and is_tracked(x):
+            _KEEP.append(x)
+            todo.extend(x)
+    return entry
+
+
 def _product(left: dict, right: Any, out: dict) -> None:  # type: ignore[type-arg]
     """Every aggregate of a left one with a right one, one witness each."""
     for x, w in left.items():
@@ -1263,7 +1342,7 @@ _SHARED_CAP = 4  # from this many huns on, a part's sub-tables are shared across
 _UPTO = tuple((1 << (2 * c + 2)) - 1 for c in range(32))
 _FEASIBLE = tuple(sum(1 << (2 * w + p) for w in range(32) for p in (0, 1) if (r + w - 2 * p) % 3 == 0) for r in range(3))
 _NO_PAIR = sum(1 << (2 * w) for w in range(32))
-_NOTHING: dict = {0: ((0, 0),)}  # type: ignore[type-arg]  # no tile, no hun, no pair: one empty reading
+_NOTHING = ((0, ((0, 0),)),)  # no tile, no hun, no pair: one empty reading (a part table: see dp)
 
 
 def _ctx_id(key: tuple) -> int:  # type: ignore[type-arg]
@@ -1286,10 +1365,10 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, 
     if got is None:
         near = [0] * 36
         near[k], near[k + 1], near[k + 2] = c, has1, has2
-        got = _RAW[key] = tuple(
+        got = _RAW[key] = _settled(tuple([
             (g, sum(1 << 3 * (x - lo) for x in nat), len(nat), huns, is_pair, tuple(_with_t(g, -1, True)),
-             tuple((f, tuple(_with_t(g, f, False))) for f in sorted(set(g[1]))))
-            for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, 1, 1, chow))
+             tuple([(f, tuple(_with_t(g, f, False))) for f in sorted(set(g[1]))]))
+            for g, nat, huns, is_pair in _group_options(tuple(near), k, wild, 1, 1, chow)]))
     return got
 
 
@@ -1298,11 +1377,11 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     in the tables above under keys that name only what the table depends on."""
     gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
     if len(_GMASK) > _CACHE_LIMIT:
-        _GMASK.clear()
-    if len(_DP) > _CACHE_LIMIT // 4 or len(_TAB) > 4096:
-        _DP.clear()
-        _TAB.clear()
-        _OPTS.clear()
+        restart(_GMASK)
+    if len(_DP) > _CACHE_LIMIT // 4 or len(_TAB) > _CACHE_LIMIT:
+        restart(_DP)
+        restart(_TAB)
+        restart(_OPTS)
 
     def gmask(g: tuple) -> int:  # type: ignore[type-arg]
         """The group's atom bits: those of the group alone cached once for
@@ -1326,21 +1405,14 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
     wild_melds, wild_pairs = rules.wild_melds, rules.wild_pairs
     # a table with the winning tile placed depends on it; one without does not
     # (a hun t takes a hun slot whatever its kind: those tables are shared by every hun t)
-    dp_key_t = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)) << 32
-    dp_key_free = _ctx_id((ctx, chow)) << 32
-    # the part tables of this hand's contexts (with t to place, and without): small int keys
-    tab_t = _TAB.get(dp_key_t)
-    if tab_t is None:
-        tab_t = _TAB[dp_key_t] = {}
-    tab_free = _TAB.get(dp_key_free)
-    if tab_free is None:
-        tab_free = _TAB[dp_key_free] = {}
-    if len(tab_t) + len(tab_free) > _CACHE_LIMIT // 8:
-        tab_t.clear()
-        tab_free.clear()
+    id_t, id_free = _ctx_id((ctx, chow, -1 if t_hun else t, t_hun)), _ctx_id((ctx, chow))
+    dp_key_t, dp_key_free = id_t << 32, id_free << 32
     # a part table's key: lo (5 bits), the budgets asked for (2 bits per hun a hand can hold, and
-    # 2), the packed counts above them
+    # 2), the packed counts above them (3 bits for each of a part's 9 kinds at most), and above
+    # those the table context's id (with t to place, or without): one int, one table for every
+    # context (a dict per context, made while scoring, would be walked by every full collection)
     vshift = 7 + 2 * rules.hun_count * rules.copies
+    tab_t, tab_free = id_t << vshift + 27, id_free << vshift + 27
 
     def wild_sets(tl: int) -> tuple:  # type: ignore[type-arg]
         """Distinct masks of groups made only of huns, melds and pairs: those
@@ -1352,9 +1424,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         # alone: the same for every hand, worked out once
         ws = rules.wild_static
         if ws is None:
-            ws = rules.wild_static = tuple(
-                tuple((g, gmask_fn(h, g), tuple((gt, gmask_fn(h, gt)) for gt in _with_t(g, -1, True))) for g in groups)
-                for groups in (wild_melds, wild_pairs))
+            ws = rules.wild_static = _settled(tuple([
+                tuple([(g, gmask_fn(h, g), tuple([(gt, gmask_fn(h, gt)) for gt in _with_t(g, -1, True)])) for g in groups])
+                for groups in (wild_melds, wild_pairs)]))
 
         def bits(g: tuple, static: int) -> int:  # type: ignore[type-arg]
             return static | gmask_ctx(h, g) if gmask_ctx is not None else static
@@ -1367,7 +1439,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 m0.setdefault(_meld_x(bits(g, sm), nb, full, na), _wid(g))
             for g, sm, _ in ws[1]:
                 p0.setdefault(bits(g, sm) << pair_shift, _wid(g))
-            base = _DP[key] = (tuple(_pruned(m0, monotone, na).items()), tuple(_pruned(p0, monotone, na).items()))
+            base = _DP[key] = _settled((_entries(_pruned(m0, monotone, na)), _entries(_pruned(p0, monotone, na))))
         if not (tl and t_hun):
             return base[0], (), base[1], ()
         key_t = (dp_key_t, "wild")
@@ -1381,7 +1453,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             for _, _, variants in ws[1]:
                 for gt, sm in variants:
                     pt.setdefault(bits(gt, sm) << pair_shift, _wid(gt))
-            with_t = _DP[key_t] = (tuple(_pruned(mt, monotone, na).items()), tuple(_pruned(pt, monotone, na).items()))
+            with_t = _DP[key_t] = _settled((_entries(_pruned(mt, monotone, na)), _entries(_pruned(pt, monotone, na))))
         return base[0], with_t[0], base[1], with_t[1]
 
     def wild_only(m: int, p: int, tl: int) -> tuple:  # type: ignore[type-arg]
@@ -1409,7 +1481,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 for x, wit in wild_only(m - 1, p, 0):
                     for b, g in mt:
                         out.setdefault(x | b, _cat(wit, g))
-        res = _DP[key] = tuple(_pruned(out, monotone, na).items())
+        res = _DP[key] = _settled(_entries(_pruned(out, monotone, na)))
         return res
 
     def agg(g: tuple) -> int:  # type: ignore[type-arg]
@@ -1422,7 +1494,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         d: dict = {}  # type: ignore[type-arg]
         for g in groups:
             d.setdefault(agg(g), _wid(g))
-        return tuple((w, b) for b, w in _pruned(d, monotone, na).items())
+        return _settled(tuple([(w, b) for b, w in _pruned(d, monotone, na).items()]))
 
     def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
         """_group_options for the lowest natural kind k (c of it, whether k+1 and
@@ -1442,8 +1514,9 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             same: dict = {}  # type: ignore[type-arg]
             for item in _raw_options(k, c, has1, has2, cap, chow, lo):
                 same.setdefault(item[1:5], []).append(item)
-            entries = tuple((dkey, variants_of(it[0] for it in items), tuple(items)) for dkey, items in same.items())
-            base = _OPTS[fkey] = (tuple(dkey + (((0, v),),) for dkey, v, _ in entries), entries)
+            entries = _settled(tuple([(dkey, variants_of(it[0] for it in items), tuple(items))
+                                      for dkey, items in same.items()]))
+            base = _OPTS[fkey] = _settled((tuple([dkey + (((0, v),),) for dkey, v, _ in entries]), entries))
         if not tl:
             return base[0]
         key = dp_key_t | k << 9 | c << 7 | has1 << 6 | has2 << 5 | cap << 3 | 1
@@ -1453,14 +1526,14 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             for dkey, variants, items in base[1]:
                 with_t = variants_of(gt for it in items
                                      for gt in (it[5] if t_hun else next((v for f, v in it[6] if f == t), ())))
-                out.append(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),))
-            got = _OPTS[key] = tuple(out)
+                out.append(_settled(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),)))
+            got = _OPTS[key] = _settled(tuple(out))
         return got
 
-    def dp(lo: int, v: int, n: int, tl: int, want: int, shared: int) -> dict:  # type: ignore[type-arg]
+    def dp(lo: int, v: int, n: int, tl: int, want: int, shared: int) -> tuple:  # type: ignore[type-arg]
         """Every way to make one part's natural tiles into groups, each holding
         a natural tile, with huns beside them, t placed among them if tl:
-        {2 * huns used + pairs: its maximal aggregates}, for the budgets whose
+        ((2 * huns used + pairs, its maximal aggregates), ...), for the budgets whose
         bits `want` sets (n counts the tiles; the melds follow: 3 melds + 2
         pairs = tiles + huns). The part's counts are packed in an int v, 3 bits
         per kind from kind lo up: removing a group is one subtraction, finding
@@ -1469,16 +1542,15 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         (`shared`: the cap), every rest is asked for every budget up to the cap,
         so one table serves all the budgets and the recursion is not repeated."""
         if not v:  # no tile left: no group, no hun, no pair; t must be placed already
-            return {} if tl or not want & 1 else _NOTHING
-        tab = tab_t if tl else tab_free
-        key = v << vshift | want << 5 | lo  # one small int: fast to hash
-        got = tab.get(key)
+            return () if tl or not want & 1 else _NOTHING
+        key = (tab_t if tl else tab_free) | v << vshift | want << 5 | lo  # one int: fast to hash
+        got = _TAB.get(key)
         if got is not None:
             return got
         kl = ((v & -v).bit_length() - 1) // 3
         sh = 3 * kl
         out: dict = {}  # type: ignore[type-arg]
-        get_t, get_free = tab_t.get, tab_free.get
+        get = _TAB.get
         for delta, nn, huns, is_pair, by_tl in options(lo + kl, v >> sh & 7, v >> sh + 3 & 7 > 0, v >> sh + 6 & 7 > 0,
                                                        (want.bit_length() - 1) >> 1, tl, lo):
             rest = v - delta
@@ -1493,12 +1565,12 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                     continue
             for tl2, variants in by_tl:
                 if rest:
-                    sub_map = (get_t if tl2 else get_free)(rest << vshift | want2 << 5 | lo)  # dp's key
+                    sub_map = get((tab_t if tl2 else tab_free) | rest << vshift | want2 << 5 | lo)  # dp's key
                     if sub_map is None:
                         sub_map = dp(lo, rest, n2, tl2, want2, shared)
                 else:
-                    sub_map = {} if tl2 or not want2 & 1 else _NOTHING
-                for bk, sub in sub_map.items():
+                    sub_map = () if tl2 or not want2 & 1 else _NOTHING
+                for bk, sub in sub_map:
                     if bk & is_pair:  # a second pair
                         continue
                     bk += step
@@ -1512,17 +1584,17 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                             x |= b
                             if x not in bucket:  # (setdefault would build the witness every time)
                                 bucket[x] = gv | wit << 16  # the group, then the rest's reading
-        res = {bk: tuple(_pruned(bucket, monotone, na).items()) for bk, bucket in out.items()}
-        tab[key] = res
+        res = _settled(tuple([(bk, _entries(_pruned(bucket, monotone, na))) for bk, bucket in out.items()]))
+        _TAB[key] = res
         return res
 
-    def part(i: int, vec: tuple[int, ...], tl: int, cap: int) -> dict:  # type: ignore[type-arg]
+    def part(i: int, vec: tuple[int, ...], tl: int, cap: int) -> tuple:  # type: ignore[type-arg]
         """dp for part i's tiles `vec` and every hun budget up to cap (memoised by them)."""
         key = (dp_key_t if tl else dp_key_free, i, vec, tl, cap)
         got = _DP.get(key)
         if got is None:
             n = sum(vec)
-            got = _DP[key] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), n, tl,
+            got = _DP[_settled(key)] = dp(_PARTS[i][0], sum(c << 3 * x for x, c in enumerate(vec)), n, tl,
                                 _UPTO[cap] & _FEASIBLE[n % 3], cap if cap >= _SHARED_CAP else 0)
         return got
 
@@ -1531,7 +1603,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         key = (dp_key_t if tl else dp_key_free, "chunks", m, p, tl)
         got = _DP.get(key)
         if got is None:
-            got = _DP[key] = _chunks(wild_only(m, p, tl), na)
+            got = _DP[key] = _settled(_chunks(wild_only(m, p, tl), na))
         return got
 
     return gmask, part, wild_only, wild_chunks
@@ -1553,6 +1625,20 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     counts, wild = split_huns(h.concealed, h.hun_set)
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
+    if not _gc_isenabled():
+        return _best_with_huns(rules, h, ctx, counts, wild)
+    # no collection while the tables are built: one after it finds each new entry's tuples
+    # in the order they were made and stops tracking them all at once (see _settled), and the
+    # search's own garbage of the hand before (its closures hold one another) still young
+    _gc_disable()
+    try:
+        return _best_with_huns(rules, h, ctx, counts, wild)
+    finally:
+        _gc_enable()
+
+
+def _best_with_huns(rules: Any, h: Hand, ctx: tuple, counts: tuple, wild: int) -> tuple:  # type: ignore[type-arg]
+    """best_by_masks for a hand with `wild` huns among its concealed tiles."""
     gmask, part, wild_only, wild_chunks = _tables(rules, h, ctx)
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
@@ -1573,7 +1659,7 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
             for (ju, mu, pu, tu), aggs in states.items():
                 if tl and tu:
                     continue
-                for bk, sub in table.items():
+                for bk, sub in table:
                     j, p = bk >> 1, bk & 1
                     m = (n + j - 2 * p) // 3
                     if ju + j > wild or pu + p > 1 or mu + m > n_melds:
@@ -1648,23 +1734,23 @@ def _chunks(items: tuple, na: int, size: int = 8) -> tuple:  # type: ignore[type
         return (top & ~na) | (top_na & na)
     ordered = tuple(sorted(items))
     runs = [ordered[i:i + size] for i in range(0, len(ordered), size)]
-    return ((bound(items), items),) + (tuple((bound(r), r) for r in runs) if len(runs) > 1 else ())
+    return ((bound(items), items),) + (tuple([(bound(r), r) for r in runs]) if len(runs) > 1 else ())
 
 
 def clear_tables(rules: Any) -> None:
     """Forget every table and cache the search keeps (the module's and those
     prepare() put on rules): for memory, and for tests that a table's key
     names everything it depends on."""
-    for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF):
-        cache.clear()
+    for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF, _HF_ENT):
+        restart(cache)
     for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
                  "answer_fields", "answer_rest"):
-        getattr(rules, name).clear()
+        restart(getattr(rules, name))
     rules.wild_static = None
 
 
-_HF: dict = {}  # type: ignore[type-arg]
-# hun-free part tables: ctx → for each t, a dict per part: its tiles → (pairs, aggregates, the one)
+_HF: dict = lasting()  # type: ignore[type-arg]  # ctx → for each t, the tags of the four parts' tables (bytes)
+_HF_ENT: dict = lasting()  # type: ignore[type-arg]  # a part's tiles + its table's tag → (pairs, aggregates, the one)
 
 
 def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # type: ignore[type-arg]
@@ -1678,15 +1764,19 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
     rows: Any = _HF.get(ctx)  # one rule set per module: ctx is the whole key
     if rows is None:
         if len(_HF) > 64:
-            _HF.clear()
-        free = [{} for _ in _PARTS]  # type: ignore[var-annotated]
-        # per t: the four parts' tables, t's own part keyed by where t sits
-        rows = _HF[ctx] = [tuple({} if i == _PART_OF[k] else free[i] for i in range(4)) for k in range(34)]
-    d0, d1, d2, d3 = row = rows[t]
-    ents = (d0.get(counts[:9]) or _hun_free_entry(rules, h, ctx, row, counts, 0),
-            d1.get(counts[9:18]) or _hun_free_entry(rules, h, ctx, row, counts, 1),
-            d2.get(counts[18:27]) or _hun_free_entry(rules, h, ctx, row, counts, 2),
-            d3.get(counts[27:]) or _hun_free_entry(rules, h, ctx, row, counts, 3))
+            restart(_HF)
+            restart(_HF_ENT)
+        # per t: the four parts' tables, t's own part's table by t, the others' shared by every t;
+        # a table is a tag (part, t + 1 or 0, context number) after its entries' tiles in _HF_ENT
+        n = len(_HF)
+        rows = _HF[ctx] = tuple([tuple([bytes((i, k + 1 if i == _PART_OF[k] else 0, n)) for i in range(4)])
+                                 for k in range(34)])
+    b0, b1, b2, b3 = row = rows[t]
+    get = _HF_ENT.get
+    ents = (get(counts[:9] + b0) or _hun_free_entry(rules, h, ctx, row, counts, 0),
+            get(counts[9:18] + b1) or _hun_free_entry(rules, h, ctx, row, counts, 1),
+            get(counts[18:27] + b2) or _hun_free_entry(rules, h, ctx, row, counts, 2),
+            get(counts[27:] + b3) or _hun_free_entry(rules, h, ctx, row, counts, 3))
     x = pairs = 0
     wit = 0
     multi: Any = None  # the parts with several aggregates, joined
@@ -1710,9 +1800,8 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
 
 def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
     """Part i's entry in the hun-free index, built from its _DP table."""
-    tab = row[i]
-    if len(tab) > _CACHE_LIMIT // 16:
-        tab.clear()
+    if len(_HF_ENT) > _CACHE_LIMIT // 2:
+        restart(_HF_ENT)
     lo, hi = _PARTS[i]
     vec = counts[lo:hi]
     n = sum(vec)
@@ -1722,9 +1811,10 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     elif r == 1:
         ent = (0, None, None)
     else:
-        sub = _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0).get(r // 2) or None
+        table = _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0)
+        sub = next((sub for bk, sub in table if bk == r // 2), None) or None
         ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
-    tab[vec] = ent
+    _HF_ENT[vec + row[i]] = ent
     return ent
 
 
@@ -1751,20 +1841,26 @@ def _claims_for(rules: Any, hk: tuple) -> dict:  # type: ignore[type-arg]
     d = rules.claim_cache.get(hk)
     if d is None:
         if len(rules.claim_cache) > 4096:
-            rules.claim_cache.clear()
+            restart(rules.claim_cache)
         d = rules.claim_cache[hk] = {}
     return d
 
 
 def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> tuple[int, int, int]:  # type: ignore[type-arg]
-    """The claim of one aggregate not yet in d (the claims for h's hand-level values)."""
+    """The claim of one aggregate not yet in d (the claims for h's hand-level
+    values). A claim the collector still tracks (a subset's, made moments
+    ago) is not kept in d this time: d is made while scoring, so the freeze
+    after building missed it, and one tracked entry would make the collector
+    track d and walk all its entries until the next full collection."""
     if len(d) > _CACHE_LIMIT:
         d.clear()
     n, full, _ = _layout(rules)
     om, am, pm = _unpack(agg, n, full)
     held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
     lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-    d[agg] = key = resolve(rules, held, lifted)
+    key = resolve(rules, held, lifted)
+    if not _is_tracked(key):
+        d[agg] = key
     return key
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
@@ -2067,8 +2163,8 @@ def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: i
     before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
     after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
     if len(rules.answer_fields) > 100_000:
-        rules.answer_fields.clear()
-        rules.answer_rest.clear()
+        restart(rules.answer_fields)
+        restart(rules.answer_rest)
     rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
                                      ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
                                      "]" + (", " + after if after else "") + "}")
@@ -2274,16 +2370,16 @@ def prepare(rules: Any) -> None:
     rules.wild_static = None  # the mask search's hun-only groups with their static bits (search._tables)
     rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
-    rules.resolve_cache = {}  # (held, lifted) → claim
-    rules.subset_info = {}  # a set of patterns → (closed under requires, its conflicts, fan)
-    rules.claim_cache = {}  # hand-level values the tests read → {aggregate: claim}
-    rules.display_cache = {}  # claimed mask → formula and patterns shown
-    rules.claim_objs = {}  # (claimed mask, fan, total) → its Claim
+    rules.resolve_cache = lasting()  # (held, lifted) → claim
+    rules.subset_info = lasting()  # a set of patterns → (closed under requires, its conflicts, fan, claim)
+    rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim}
+    rules.display_cache = lasting()  # claimed mask → formula and patterns shown
+    rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
     rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
-    rules.group_shown = {}  # group number → how an answer shows it (result._shown)
-    rules.answer_fields = {}  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
-    rules.answer_rest = {}  # the same → its lists and its JSON text around the decomposition
+    rules.group_shown = lasting()  # group number → how an answer shows it (result._shown)
+    rules.answer_fields = lasting()  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
+    rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
