@@ -152,6 +152,130 @@ def surface_jsonl(rng: random.Random) -> Callable[[], None]:
     return one
 
 
+def _backends_agree(path: str, gen_cls: Any) -> None:
+    """The generated scorer and the interpreter of a rule file answer the sample hands alike."""
+    g, i = gen_cls(path), gen_cls(path, backend="interpreter")
+    for h in HANDS:
+        assert g.score(h) == i.score(h), h
+
+
+def surface_rules(rng: random.Random) -> Callable[[], None]:
+    from tjmj_dsl import RuleError, Scorer
+    from tjmj_dsl.compiler import load_rules
+    with open(RULES, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    d = tempfile.mkdtemp(prefix="tjmj-fuzz-")
+    path = os.path.join(d, "rules.yaml")
+
+    def one() -> None:
+        ls = list(lines)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(ls))
+            op = rng.randrange(4)
+            if op == 0:
+                del ls[i]
+            elif op == 1:
+                ls.insert(i, ls[rng.randrange(len(ls))])
+            elif op == 2:
+                ls[i] = _mutate(rng, ls[i])
+            else:
+                j = rng.randrange(len(ls))
+                ls[i], ls[j] = ls[j], ls[i]
+        with open(path, "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write("\n".join(ls))
+        try:
+            load_rules(path)
+        except RuleError as e:
+            e.render()
+            return
+        if rng.random() < 0.2:  # building both backends is slow: now and then
+            _backends_agree(path, Scorer)
+    return one
+
+
+SET_PATHS = ["patterns.su.when", "patterns.long.when", "patterns.su.value", "patterns.long.kind", "hun.kinds", "min_fan",
+             "algebra", "score_tables.separate", "request_rules.indicator_on_wall.error_when", "patterns.su.enabled",
+             "definitions", "options.min_fan.default", "patterns.zhuo5.requires", "patterns.su.conflicts",
+             "kong_points.exposed", "title", "patterns.long.name", "profiles.seed-001.options"]
+EXPR_ATOMS = ["huns", "1", "0", "true", "t", "5m", "none", "kong_draw", "len(melds)", "hun_suit", '"m"', "pair.huns",
+              "count(t)", "tianhu", "add", "fan", "x", "g.rank", "sum(add)", "long_in(s)"]
+
+
+def _expr(rng: random.Random, depth: int = 0) -> str:
+    if depth > 3 or rng.random() < 0.3:
+        return rng.choice(EXPR_ATOMS)
+    k = rng.randrange(6)
+    a, b = _expr(rng, depth + 1), _expr(rng, depth + 1)
+    if k == 0:
+        return f"({a} {rng.choice(['+', '-', '*', '/', '==', '!=', '<', 'and', 'or', 'in'])} {b})"
+    if k == 1:
+        return f"not {a}"
+    if k == 2:
+        return f"{rng.choice(['any', 'all', 'count', 'sum', 'max'])}(g in {rng.choice(['melds', 'groups', 'declared'])}: {a})"
+    if k == 3:
+        return f"({a} if {b} else {_expr(rng, depth + 1)})"
+    if k == 4:
+        return "[" + ", ".join(_expr(rng, depth + 1) for _ in range(rng.randrange(3))) + "]"
+    return _mutate(rng, a)
+
+
+def surface_overlay(rng: random.Random) -> Callable[[], None]:
+    import yaml
+
+    from tjmj_dsl import RuleError, Scorer
+    from tjmj_dsl.compiler import load_rules
+    d = tempfile.mkdtemp(prefix="tjmj-fuzz-")
+    path = os.path.join(d, "overlay.yaml")
+
+    def value() -> Any:
+        r = rng.random()
+        if r < 0.5:
+            return _expr(rng)
+        return rng.choice([3, 3.0, -1, True, "x", None, [], {}, ["long"], {"a": 1}, 10**30, rng.choice(PAYLOADS)])
+
+    def one() -> None:
+        sets = {rng.choice(SET_PATHS): value() for _ in range(rng.randint(1, 3))}
+        doc: dict[str, Any] = {"extends": RULES, "set": sets}
+        if rng.random() < 0.2:
+            doc["definitions"] = {f"f{rng.randrange(3)}(x)": _expr(rng)}
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(yaml.safe_dump(doc, allow_unicode=False))
+        try:
+            load_rules(path)
+        except RuleError as e:
+            e.render()
+            return
+        _backends_agree(path, Scorer)
+    return one
+
+
+SURFACES = {"hand": surface_hand, "jsonl": surface_jsonl, "rules": surface_rules, "overlay": surface_overlay}
+
+
+def run_surface(name: str, seconds: float, hang: float, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    one = SURFACES[name](rng)
+    signal.signal(signal.SIGALRM, _alarm)
+    n = crashes = hangs = 0
+    first: list[str] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        n += 1
+        signal.setitimer(signal.ITIMER_REAL, hang)
+        try:
+            one()
+        except Hang:
+            hangs += 1
+            first.append(f"hang (> {hang} s)")
+        except Exception:  # noqa: BLE001 - a crash: anything the surface does not document
+            crashes += 1
+            if len(first) < 3:
+                first.append(traceback.format_exc(limit=6))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    return {"surface": name, "inputs": n, "crashes": crashes, "hangs": hangs, "peak_mb": round(_peak_mb()), "first": first}
+
+
 def _agree(req: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> bool:
     """As the suite's property tests judge it (tests/readings.py)."""
     from tests.readings import same_answer
