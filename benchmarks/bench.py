@@ -199,12 +199,15 @@ def jsonl_pipe(reqs: list[dict[str, Any]]) -> float:
     return (got - 1) / secs
 
 
-def long_running_child(n: int) -> None:
+def long_running_child(n: int, collector: bool = True) -> None:
     """In a fresh process, as a service runs: a Scorer, then n distinct 7-hun
     requests scored one after another with the collector left as Python sets
-    it; the times of each call and of each collection as JSON on stdout."""
+    it (or, for the comparison, switched off); the times of each call and of
+    each collection as JSON on stdout."""
     reqs = hands(n, 7, 31)
     gen = Scorer()
+    if not collector:
+        gc.disable()
     pauses: list[tuple[int, float]] = []
     start = [0.0]
 
@@ -223,15 +226,35 @@ def long_running_child(n: int) -> None:
     print(json.dumps({"times": times, "pauses": pauses}))
 
 
-def long_running(n: int) -> dict[str, Any]:
+def long_running(n: int, collector: bool = True) -> dict[str, Any]:
+    """long_running_child's figures: over all n calls, and over those after the first 1,000 (the
+    process warmed up: its tables hold the parts most hands share)."""
     import subprocess
-    out = json.loads(subprocess.run([sys.executable, __file__, "--long-running-child", str(n)], check=True,
-                                    capture_output=True, text=True).stdout)
+    args = [sys.executable, __file__, "--long-running-child", str(n)] + ([] if collector else ["--no-collector"])
+    out = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     ts = sorted(out["times"])
+    late = sorted(out["times"][1000:]) or ts
     gcs = {g: sum(1 for gg, _ in out["pauses"] if gg == g) for g in (0, 1, 2)}
+    longest = {g: max((d for gg, d in out["pauses"] if gg == g), default=0.0) for g in (0, 1, 2)}
     return {"median": ts[len(ts) // 2], "p99": ts[int(0.99 * len(ts))], "max": ts[-1],
+            "late_p99": late[int(0.99 * len(late))], "late_max": late[-1],
             "gcs": f"{gcs[0]} young, {gcs[1]} middle, {gcs[2]} full",
-            "longest": max((d for _, d in out["pauses"]), default=0.0)}
+            "longest": max((d for _, d in out["pauses"]), default=0.0),
+            "longest_by_gen": longest}
+
+
+def print_long_running(long_n: int) -> None:
+    """The long-running process with the collector as Python sets it, then the same hands with it off."""
+    for collector in (True, False):
+        lr = long_running(long_n, collector)
+        how = "the collector running as Python sets it" if collector else "the collector switched off (the same hands)"
+        by = lr["longest_by_gen"]
+        print(f"  a long-running process (a new Scorer, then {long_n} distinct 7-hun hands scored one after another by"
+              f" score(), {how}): median {lr['median'] * 1000:.3f} ms, 99th percentile {lr['p99'] * 1000:.3f},"
+              f" max {lr['max'] * 1000:.2f} ms; after the first 1,000 hands 99th percentile {lr['late_p99'] * 1000:.3f},"
+              f" max {lr['late_max'] * 1000:.2f} ms"
+              + (f"; collections during it: {lr['gcs']} (longest young {by[0] * 1000:.2f}, middle {by[1] * 1000:.2f},"
+                 f" full {by[2] * 1000:.2f} ms)" if collector else ""))
 
 
 def main() -> None:
@@ -239,12 +262,18 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer hands and repetitions")
     ap.add_argument("--first-sight-child", type=int, metavar="N", help=argparse.SUPPRESS)
     ap.add_argument("--long-running-child", type=int, metavar="N", help=argparse.SUPPRESS)
+    ap.add_argument("--no-collector", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--long-running-only", action="store_true",
+                    help="only the long-running process, with the collector and without")
     a = ap.parse_args()
     if a.first_sight_child:
         first_sight_child(a.first_sight_child)
         return
     if a.long_running_child:
-        long_running_child(a.long_running_child)
+        long_running_child(a.long_running_child, not a.no_collector)
+        return
+    if a.long_running_only:
+        print_long_running(2000 if a.quick else 20_000)
         return
     n, reps = (100, 3) if a.quick else (400, 7)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpu(s); {n} hands per set, {reps} rounds\n")
@@ -321,12 +350,7 @@ def main() -> None:
           f" max {max(t for t, _ in per) * 1000:.2f} ms; a full collection of this process's"
           f" {len(gc.get_objects())} tracked objects takes {full * 1000:.1f} ms")
 
-    long_n = 2000 if a.quick else 20_000
-    lr = long_running(long_n)
-    print(f"  a long-running process (a new Scorer, then {long_n} distinct 7-hun hands scored one after another by"
-          f" score(), the collector running as Python sets it): median {lr['median'] * 1000:.3f} ms, 99th"
-          f" percentile {lr['p99'] * 1000:.3f}, max {lr['max'] * 1000:.2f} ms; collections during it: {lr['gcs']}"
-          f" (longest {lr['longest'] * 1000:.2f} ms)")
+    print_long_running(2000 if a.quick else 20_000)
     if not a.quick:
         least = sorted(first_sight_least(n, 4))
         print(f"  the same 7-hun hands at first sight, each its least time over 4 fresh processes: median"

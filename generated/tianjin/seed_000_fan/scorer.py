@@ -2819,27 +2819,37 @@ def settle_collector() -> None:
     the garbage collector's permanent generation, so that no later
     collection walks them again. A full collection over them costs tens of
     milliseconds and lands on whichever request is running; the tables the
-    scorer builds while scoring are tuples of ints and strings, which the
-    collector stops tracking by itself. What was frozen before is first
+    scorer fills while scoring are made tracked from birth so that they are
+    moved too (engine/lasting.py). What this function froze before is first
     unfrozen, so a scorer dropped since (a service keeps a bounded number)
-    is collected; what is frozen and becomes garbage later waits for the
-    next call. Called again sooner than ten times what the last one took
+    is collected, but only while the process freezes nothing itself: a
+    program that froze its own objects (before forking workers, say) keeps
+    them frozen, and a scorer it drops then stays in the permanent
+    generation. Called again sooner than ten times what the last one took
     (many scorers built in a row, in a process with a large heap), it does
     nothing: a full collection per build would cost more than the pauses it
     saves (the next one settles what was built meanwhile)."""
     import gc
     import time
     start = time.perf_counter()
-    if start - _SETTLED[0] < 10 * _SETTLED[1]:
+    last_end, last_cost, probe, others = _SETTLED
+    if start - last_end < 10 * last_cost:
         return
-    gc.unfreeze()
+    if probe is None:  # the first time: whatever is frozen now was frozen by the program
+        others = gc.get_freeze_count() > 0
+    elif not others:  # the probe left unfrozen last time is frozen now: the program froze since
+        others = not any(o is probe for o in gc.get_objects())
+    if not others:
+        gc.unfreeze()
     gc.collect()
     gc.freeze()
     end = time.perf_counter()
-    _SETTLED[:] = [end, end - start]
+    _SETTLED[:] = [end, end - start, [], others]  # a new probe, made after the freeze: not frozen
 
 
-_SETTLED = [float("-inf"), 0.0]  # when the last settle_collector ended, and what it took (perf_counter seconds)
+# when the last settle_collector ended and what it took (perf_counter seconds), an object it left
+# unfrozen (None: it never ran), and whether the program freezes objects itself
+_SETTLED: list = [float("-inf"), 0.0, None, False]  # type: ignore[type-arg]
 
 
 def _quiet_stdout() -> None:
