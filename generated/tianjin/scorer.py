@@ -1690,12 +1690,13 @@ def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: 
     once the bound cannot beat the best found; within x, each chunk of the
     y (_chunks) is skipped the same way, and a y reaching x's bound ends x's turn."""
     d = _claims_for(rules, rules.hkey(h))
+    cl = rules.claim_list
     cands = []
     for aggs, chunks in joins:
         top = chunks[0][0]
         for x, w in aggs.items():
             xt = x | top
-            cands.append((d.get(xt) or _claim_new(rules, h, d, xt), x, w, chunks))
+            cands.append((cl[d.get(xt) or _claim_new(rules, h, d, xt)], x, w, chunks))
     cands.sort(key=lambda c: c[0], reverse=True)
     best: Any = None
     best_wit = 0
@@ -1705,11 +1706,11 @@ def _best_bounded(rules: Any, h: Hand, joins: list, na: int) -> tuple:  # type: 
         for ctop, items in chunks[1:] if len(chunks) > 2 else chunks[:1]:
             if best is not None and len(chunks) > 2:
                 xt = x | ctop
-                if (d.get(xt) or _claim_new(rules, h, d, xt)) <= best:
+                if cl[d.get(xt) or _claim_new(rules, h, d, xt)] <= best:
                     continue
             for y, w2 in items:
                 xy = x | y
-                c = d.get(xy) or _claim_new(rules, h, d, xy)
+                c = cl[d.get(xy) or _claim_new(rules, h, d, xy)]
                 if best is None or c > best:
                     best, best_wit = c, _cat(w, w2)
                 if c == bound:
@@ -1743,7 +1744,8 @@ def clear_tables(rules: Any) -> None:
     names everything it depends on."""
     for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF, _HF_ENT):
         restart(cache)
-    for name in ("resolve_cache", "claim_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
+    del rules.claim_list[1:]
+    for name in ("resolve_cache", "claim_cache", "claim_ids", "display_cache", "claim_objs", "subset_info", "group_shown",
                  "answer_fields", "answer_rest"):
         restart(getattr(rules, name))
     rules.wild_static = None
@@ -1821,13 +1823,14 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
     """The best claim among the final (aggregate, witness) pairs, and its decomposition."""
     d = _claims_for(rules, rules.hkey(h))
+    cl = rules.claim_list
     if final.__class__ is tuple and len(final) == 1:  # one reading: no comparing
         agg, wit = final[0]
-        return d.get(agg) or _claim_new(rules, h, d, agg), wit
+        return cl[d.get(agg) or _claim_new(rules, h, d, agg)], wit
     best = None
     best_wit = 0
     for agg, wit in final:
-        key = d.get(agg) or _claim_new(rules, h, d, agg)
+        key = cl[d.get(agg) or _claim_new(rules, h, d, agg)]
         if best is None or key > best:
             best = key
             best_wit = wit
@@ -1837,7 +1840,17 @@ def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[ty
 
 
 def _claims_for(rules: Any, hk: tuple) -> dict:  # type: ignore[type-arg]
-    """The claims cached for one set of hand-level values: aggregate → claim."""
+    """The claims cached for one set of hand-level values: aggregate → the
+    claim's number in rules.claim_list. Numbers, not the claims: a dict of
+    ints is never tracked by the garbage collector, and these dicts are made
+    while scoring, after the freeze that keeps lasting tables out of its way
+    (a claim tuple made moments before is still tracked, and would make the
+    whole dict tracked, walked by every full collection). Numbers are kept
+    for the whole search that asked: the lists start over only here."""
+    if len(rules.claim_list) > _CACHE_LIMIT:
+        restart(rules.claim_cache)
+        restart(rules.claim_ids)
+        del rules.claim_list[1:]
     d = rules.claim_cache.get(hk)
     if d is None:
         if len(rules.claim_cache) > 4096:
@@ -1846,12 +1859,8 @@ def _claims_for(rules: Any, hk: tuple) -> dict:  # type: ignore[type-arg]
     return d
 
 
-def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> tuple[int, int, int]:  # type: ignore[type-arg]
-    """The claim of one aggregate not yet in d (the claims for h's hand-level
-    values). A claim the collector still tracks (a subset's, made moments
-    ago) is not kept in d this time: d is made while scoring, so the freeze
-    after building missed it, and one tracked entry would make the collector
-    track d and walk all its entries until the next full collection."""
+def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> int:  # type: ignore[type-arg]
+    """The number of the claim of one aggregate not yet in d (the claims for h's hand-level values)."""
     if len(d) > _CACHE_LIMIT:
         d.clear()
     n, full, _ = _layout(rules)
@@ -1859,9 +1868,12 @@ def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> tuple[int, int, int]: 
     held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
     lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
     key = resolve(rules, held, lifted)
-    if not _is_tracked(key):
-        d[agg] = key
-    return key
+    i = rules.claim_ids.get(key)
+    if i is None:  # numbers from 1: a found number is never falsy
+        i = rules.claim_ids[key] = len(rules.claim_list)
+        rules.claim_list.append(key)
+    d[agg] = i
+    return i
 
 # ---- inlined from tjmj_dsl/engine/result.py ----
 """A result for people and programs: the formula text from the algebra's
@@ -2372,7 +2384,9 @@ def prepare(rules: Any) -> None:
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
     rules.resolve_cache = lasting()  # (held, lifted) → claim
     rules.subset_info = lasting()  # a set of patterns → (closed under requires, its conflicts, fan, claim)
-    rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim}
+    rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim number}
+    rules.claim_ids = lasting()  # claim → its number (search._claims_for)
+    rules.claim_list = [None]  # the claims by number, from 1
     rules.display_cache = lasting()  # claimed mask → formula and patterns shown
     rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses

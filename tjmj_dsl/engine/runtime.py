@@ -176,7 +176,9 @@ def prepare(rules: Any) -> None:
                             (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
     rules.resolve_cache = lasting()  # (held, lifted) → claim
     rules.subset_info = lasting()  # a set of patterns → (closed under requires, its conflicts, fan, claim)
-    rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim}
+    rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim number}
+    rules.claim_ids = lasting()  # claim → its number (search._claims_for)
+    rules.claim_list = [None]  # the claims by number, from 1
     rules.display_cache = lasting()  # claimed mask → formula and patterns shown
     rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
