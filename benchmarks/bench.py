@@ -239,7 +239,6 @@ def long_running(n: int, collector: bool = True) -> dict[str, Any]:
     return {"median": ts[len(ts) // 2], "p99": ts[int(0.99 * len(ts))], "max": ts[-1],
             "late_p99": late[int(0.99 * len(late))], "late_max": late[-1],
             "gcs": f"{gcs[0]} young, {gcs[1]} middle, {gcs[2]} full",
-            "longest": max((d for _, d in out["pauses"]), default=0.0),
             "longest_by_gen": longest}
 
 

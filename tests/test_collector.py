@@ -21,35 +21,15 @@ import textwrap
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SCRIPT = textwrap.dedent("""
-    import gc, json, random
-    from tests.handgen import random_shape
+    import gc, json
+    from benchmarks.bench import hands
     from tjmj_dsl import Scorer
-    from tjmj_dsl.engine.hand import hun_kinds_of
-    from tjmj_dsl.tiles import NAMES, format_tiles
-
-    def hand(rng, huns):
-        indicator = rng.randrange(34)
-        hk = hun_kinds_of(indicator, 2, ((27, 28, 29, 30), (31, 32, 33)))
-        tiles = [t for g in random_shape(rng) for t in g]
-        for i in rng.sample(range(14), huns):
-            tiles[i] = rng.choice(hk)
-        counts = [tiles.count(k) for k in range(34)]
-        if max(counts) > 4 or counts[indicator] > 3 or sum(tiles.count(k) for k in hk) != huns:
-            return None
-        rng.shuffle(tiles)
-        t = tiles.pop()
-        return {"concealed": format_tiles(sorted(tiles)), "draw": NAMES[t], "indicator": NAMES[indicator]}
 
     def walked():
         gc.collect(1)  # what the young collections leave for the next full one
         return sum(len(gc.get_referents(o)) for o in gc.get_objects())
 
-    rng = random.Random(5)
-    reqs = []
-    while len(reqs) < 1500:
-        h = hand(rng, 7)
-        if h:
-            reqs.append(h)
+    reqs = hands(1500, 7, 5)  # distinct winning hands, 7 huns each
     scorer = Scorer()
     wins = sum(1 for r in reqs[:300] if scorer.score(r)["win"])
     after_300 = walked()

@@ -256,9 +256,8 @@ def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
 def _subset_info(rules: Any, s: int) -> tuple:  # type: ignore[type-arg]
     """(closed under requires, the conflicts it holds as a mask, its fan when
     closed, its claim (fan, popcount, mask) when closed). The claim is made
-    once per subset: every claim cache holds these same tuples, so a cache
-    gaining an entry gains no tuple the garbage collector still tracks (a new
-    one would make the whole cache tracked, and walked by full collections)."""
+    once per subset, not per resolve: fewer tuples, and rules.claim_ids
+    numbers each distinct claim once."""
     for i, req in enumerate(rules.requires):
         if s >> i & 1 and req & ~s:
             return False, 0, 0, None
@@ -620,7 +619,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 for x, wit in wild_only(m - 1, p, 0):
                     for b, g in mt:
                         out.setdefault(x | b, _cat(wit, g))
-        res = _DP[key] = _settled(_entries(_pruned(out, monotone, na)))
+        res = _DP[key] = _entries(_pruned(out, monotone, na))
         return res
 
     def agg(g: tuple) -> int:  # type: ignore[type-arg]
@@ -883,8 +882,8 @@ def clear_tables(rules: Any) -> None:
     names everything it depends on."""
     for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF, _HF_ENT):
         restart(cache)
-    del rules.claim_list[1:]
-    for name in ("resolve_cache", "claim_cache", "claim_ids", "display_cache", "claim_objs", "subset_info", "group_shown",
+    _forget_claims(rules)
+    for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
                  "answer_fields", "answer_rest"):
         restart(getattr(rules, name))
     rules.wild_static = None
@@ -987,15 +986,20 @@ def _claims_for(rules: Any, hk: tuple) -> dict:  # type: ignore[type-arg]
     whole dict tracked, walked by every full collection). Numbers are kept
     for the whole search that asked: the lists start over only here."""
     if len(rules.claim_list) > _CACHE_LIMIT:
-        restart(rules.claim_cache)
-        restart(rules.claim_ids)
-        del rules.claim_list[1:]
+        _forget_claims(rules)
     d = rules.claim_cache.get(hk)
     if d is None:
         if len(rules.claim_cache) > 4096:
             restart(rules.claim_cache)
         d = rules.claim_cache[hk] = {}
     return d
+
+
+def _forget_claims(rules: Any) -> None:
+    """Empty the claim caches and the claim numbers together (a number means nothing without its list)."""
+    restart(rules.claim_cache)
+    restart(rules.claim_ids)
+    del rules.claim_list[1:]
 
 
 def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> int:  # type: ignore[type-arg]
