@@ -2850,23 +2850,25 @@ def settle_collector() -> None:
     import gc
     import time
     start = time.perf_counter()
-    last_end, last_cost, probe, others = _SETTLED
+    last_end, last_cost, holder, others = _SETTLED
     if start - last_end < 10 * last_cost:
         return
-    if probe is None:  # the first time: whatever is frozen now was frozen by the program
+    if holder is None:  # the first time: whatever is frozen now was frozen by the program
         others = gc.get_freeze_count() > 0
-    elif not others:  # the probe left unfrozen last time is frozen now: the program froze since
-        others = not any(o is probe for o in gc.get_objects())
+    elif not others:  # the holder left unfrozen last time is frozen now: the program froze since
+        # (get_referrers looks only at objects not frozen, and hands out nothing but the referrers:
+        # gc.get_objects() would hand out another thread's tuple still being filled, and break it)
+        others = not any(r is holder for r in gc.get_referrers(holder[0]))
     if not others:
         gc.unfreeze()
     gc.collect()
     gc.freeze()
     end = time.perf_counter()
-    _SETTLED[:] = [end, end - start, [], others]  # a new probe, made after the freeze: not frozen
+    _SETTLED[:] = [end, end - start, [object()], others]  # a new holder, made after the freeze: not frozen
 
 
-# when the last settle_collector ended and what it took (perf_counter seconds), an object it left
-# unfrozen (None: it never ran), and whether the program freezes objects itself
+# when the last settle_collector ended and what it took (perf_counter seconds), a list it left
+# unfrozen, holding a probe (None: it never ran), and whether the program freezes objects itself
 _SETTLED: list = [float("-inf"), 0.0, None, False]  # type: ignore[type-arg]
 
 
