@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from gc import disable as _gc_disable
 from gc import enable as _gc_enable
+from gc import get_referents as _get_referents
 from gc import is_tracked as _is_tracked
 from gc import isenabled as _gc_isenabled
 from itertools import combinations_with_replacement
@@ -1294,9 +1295,9 @@ _PART_OF = tuple(i for i, (lo, hi) in enumerate(_PARTS) for _ in range(lo, hi)) 
 
 def _entries(d: dict) -> tuple:  # type: ignore[type-arg]
     """d's (key, value) pairs as a tuple for a table, made after its pairs
-    (see _settled; tuple(d.items()) makes the tuple first), held at once:
-    the table holding it is built from many of them."""
-    return _settled(tuple(list(d.items())))
+    (tuple(d.items()) makes the tuple first; see _settled, which the table's
+    insertion calls once for the whole entry)."""
+    return tuple(list(d.items()))
 
 
 _KEEP: list = []  # type: ignore[type-arg]  # the tuples of the table entries made lately (see _settled)
@@ -1313,16 +1314,16 @@ def _settled(entry: Any) -> Any:
     walks it (tens of milliseconds, on whichever call is running). Held from
     outside, the tuples stay in the order they were made, items before the
     tuple holding them (tables are built from lists, see _entries), and the
-    next young collection frees the whole entry at once."""
+    next young collection frees the whole entry at once. Called once per
+    insertion into a table, on the whole entry (a walk per nesting level
+    would go through the inner tuples again), with no collection between
+    making an entry's tuples and this call (the miss paths pause it)."""
     if len(_KEEP) > 20_000:  # long since collected: the youngest collections run every few hundred objects
         del _KEEP[:10_000]
-    todo = [entry]
-    is_tracked = _is_tracked
-    while todo:
-        x = todo.pop()
-        if x.__class__ is tuple and is_tracked(x):
-            _KEEP.append(x)
-            todo.extend(x)
+    level = [entry] if _is_tracked(entry) else []
+    while level:  # one nesting level at a time, each in C: what the level holds that is still tracked
+        _KEEP.extend(level)
+        level = list(filter(_is_tracked, _get_referents(*level)))
     return entry
 
 
@@ -1480,7 +1481,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
                 for x, wit in wild_only(m - 1, p, 0):
                     for b, g in mt:
                         out.setdefault(x | b, _cat(wit, g))
-        res = _DP[key] = _entries(_pruned(out, monotone, na))
+        res = _DP[key] = _settled(_entries(_pruned(out, monotone, na)))
         return res
 
     def agg(g: tuple) -> int:  # type: ignore[type-arg]
@@ -1493,7 +1494,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
         d: dict = {}  # type: ignore[type-arg]
         for g in groups:
             d.setdefault(agg(g), _wid(g))
-        return _settled(tuple([(w, b) for b, w in _pruned(d, monotone, na).items()]))
+        return tuple([(w, b) for b, w in _pruned(d, monotone, na).items()])
 
     def options(k: int, c: int, has1: bool, has2: bool, cap: int, tl: int, lo: int) -> tuple:  # type: ignore[type-arg]
         """_group_options for the lowest natural kind k (c of it, whether k+1 and
@@ -1513,8 +1514,8 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             same: dict = {}  # type: ignore[type-arg]
             for item in _raw_options(k, c, has1, has2, cap, chow, lo):
                 same.setdefault(item[1:5], []).append(item)
-            entries = _settled(tuple([(dkey, variants_of(it[0] for it in items), tuple(items))
-                                      for dkey, items in same.items()]))
+            entries = tuple([(dkey, variants_of(it[0] for it in items), tuple(items))
+                             for dkey, items in same.items()])
             base = _OPTS[fkey] = _settled((tuple([dkey + (((0, v),),) for dkey, v, _ in entries]), entries))
         if not tl:
             return base[0]
@@ -1525,7 +1526,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             for dkey, variants, items in base[1]:
                 with_t = variants_of(gt for it in items
                                      for gt in (it[5] if t_hun else next((v for f, v in it[6] if f == t), ())))
-                out.append(_settled(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),)))
+                out.append(dkey + (((1, variants), (0, with_t)) if with_t else ((1, variants),),))
             got = _OPTS[key] = _settled(tuple(out))
         return got
 
@@ -1812,11 +1813,23 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     elif r == 1:
         ent = (0, None, None)
     else:
-        table = _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0)
+        table = _part_table(rules, h, ctx, i, tuple(vec))
         sub = next((sub for bk, sub in table if bk == r // 2), None) or None
         ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
     _HF_ENT[vec + row[i]] = ent
     return ent
+
+
+def _part_table(rules: Any, h: Hand, ctx: tuple, i: int, vec: tuple) -> tuple:  # type: ignore[type-arg]
+    """Part i's table for the tiles vec of a hand without huns, with no
+    collection while it is built (see _settled, and best_by_masks)."""
+    if not _gc_isenabled():
+        return _tables(rules, h, ctx)[1](i, vec, 1 if i == _PART_OF[h.t] else 0, 0)  # type: ignore[no-any-return]
+    _gc_disable()
+    try:
+        return _tables(rules, h, ctx)[1](i, vec, 1 if i == _PART_OF[h.t] else 0, 0)  # type: ignore[no-any-return]
+    finally:
+        _gc_enable()
 
 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
