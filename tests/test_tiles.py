@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.tiles import NAMES, TileError, format_tiles, parse_tile, parse_tiles
@@ -41,6 +43,24 @@ def test_parse_errors_point_at_the_character(text: str, pos: int, message: str) 
     assert e.value.message == message
     assert e.value.pos == pos
     assert e.value.render().splitlines()[2].index("^") == 2 + pos  # caret under the offending character
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 33), min_size=1, max_size=6), max_size=8))
+def test_compact_runs_read_as_written(runs: list[list[int]]) -> None:
+    """The compact form's own reader (a run of one suit's digits, an honor
+    letter) gives the tiles each run was written from, in order, the first
+    time a text is read and again from the cache."""
+    text = ""
+    want: list[int] = []
+    for run in runs:
+        suit = run[0] // 9 if run[0] < 27 else None
+        kinds = [k for k in run if (k // 9 if k < 27 else None) == suit]
+        want += kinds
+        text += "".join(NAMES[k] for k in kinds) if suit is None else \
+            "".join(str(k % 9 + 1) for k in kinds) + "mps"[suit]
+    assert parse_tiles(text) == want
+    assert parse_tiles(text) == want
 
 
 def test_format_round_trip() -> None:

@@ -85,6 +85,9 @@ NAMES: tuple[str, ...] = tuple(name(k) for k in ALL_KINDS)
 
 _ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
 _COMPACT_RE = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")  # e.g. 345m123sEEE77m45s
+_COMPACT_RUN = re.compile(r"([1-9]+)([mps])|([ESWNCFP])")  # a run of one suit's digits, or an honor
+_DIGIT_KINDS = {s: bytes.maketrans(b"123456789", bytes(range(9 * i, 9 * i + 9))) for i, s in enumerate("mps")}
+_HONOR_KIND = {c: 27 + i for i, c in enumerate(HONOR_LETTERS)}
 _COMPACT: dict[str, tuple[int, ...]] = lasting()  # compact text → kinds; bounded (see docs/reliability.md)
 _COMPACT_KEY = 64  # longest text kept
 _COMPACT_SIZE = 20_000  # entries before the cache starts over
@@ -102,18 +105,13 @@ def parse_tiles(text: str) -> list[int]:
         return list(fast)
     if not isinstance(text, str):
         raise TileError(f"expected text, got {type(text).__name__}", "", 0)
-    if _COMPACT_RE.fullmatch(text):  # the common compact form: one pass, no aliases
+    if _COMPACT_RE.fullmatch(text):  # the common compact form: its runs read whole, no aliases
         out_fast: list[int] = []
-        run: list[int] = []
-        for c in text:
-            if "1" <= c <= "9":
-                run.append(ord(c) - 48)
-            elif c in "mps":
-                base = 9 * "mps".index(c) - 1
-                out_fast.extend(base + r for r in run)
-                run = []
-            else:
-                out_fast.append(27 + HONOR_LETTERS.index(c))
+        for digits, suit, honor in _COMPACT_RUN.findall(text):
+            if honor:
+                out_fast.append(_HONOR_KIND[honor])
+            else:  # a suit's digits: their bytes are the kinds
+                out_fast += digits.encode().translate(_DIGIT_KINDS[suit])
         if len(text) <= _COMPACT_KEY:  # a hand is short; a long string is not kept
             if len(_COMPACT) >= _COMPACT_SIZE:
                 restart(_COMPACT)
