@@ -173,6 +173,26 @@ def jsonl_batch() -> Callable[[list[str]], None]:
     return run
 
 
+def distinct_rounds(n: int, sets: int) -> dict[str, list[float]]:
+    """hands/s on n distinct hun-free hands, each scored once, in `sets` sets
+    (other hands each): score_tiles, score and the JSONL batch each by a new
+    scorer (its tables empty, as a service meeting hands it never saw), and
+    `mahjong` on the same hands, taking turns within a set."""
+    peer = mahjong_peer()
+    out: dict[str, list[float]] = {"score_tiles": [], "score": [], "jsonl": [], "mahjong": []}
+    for s in range(sets):
+        reqs = hands(n, 0, 1000 + s)
+        fresh = {"score_tiles": lambda: (lambda x, g=Scorer(): g.score_tiles(*x), [typed(h) for h in reqs]),
+                 "score": lambda: (Scorer().score, reqs),
+                 "jsonl": lambda: (lambda ls, b=jsonl_batch(): b(ls), [[json.dumps(dict(h, id=i)) for i, h in enumerate(reqs)]])}
+        if peer is not None:
+            fresh["mahjong"] = lambda: (peer, reqs)
+        for k, make in fresh.items():
+            got = rounds({k: make()}, 1)[k][0]
+            out[k].append(got * n if k == "jsonl" else got)
+    return out
+
+
 def jsonl_pipe(reqs: list[dict[str, Any]]) -> float:
     """Lines/s of `tjmj score --jsonl` in its own process, fed through a pipe:
     from its first answer to its last (its start-up, compiling the rules, is not counted)."""
@@ -321,6 +341,17 @@ def main() -> None:
         print(f"  JSONL lines/mahjong hands = {ratio('jsonl')}")
     else:
         print("  mahjong not installed (pip install -e '.[bench]')")
+    dist = distinct_rounds(n * 5, reps)
+    print(f"\n{n * 5} distinct hun-free hands, each scored once by a new scorer (its tables empty), {reps} sets of"
+          f" other hands (hands/s, median of the sets):")
+    for k, label in (("score_tiles", "generated score_tiles"), ("score", "generated score"),
+                     ("jsonl", "JSONL batch in process (lines/s)"), ("mahjong", "mahjong estimate_hand_value")):
+        if dist[k]:
+            extra = ""
+            if k != "mahjong" and dist["mahjong"]:
+                rs = [a / b for a, b in zip(dist[k], dist["mahjong"])]
+                extra = f"   /mahjong = {statistics.median(rs):.2f}x (sets {min(rs):.2f}x-{max(rs):.2f}x)"
+            print(f"  {label} {statistics.median(dist[k]):9.0f}{extra}")
     print(f"  tjmj score --jsonl through a pipe, {n * 25} distinct hun-free hands: "
           f"{jsonl_pipe(hands(n * 25, 0, 77)):.0f} lines/s (from its first answer to its last; one process, one core)")
 
