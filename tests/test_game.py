@@ -84,6 +84,10 @@ def _gangkai(kind: str, profile: str | None = None, **options: Any) -> tuple[Any
         hands = {1: "5555p 123m 456m 789s"}
         bots = [Bot(), Bot([("concealed_kong", "5p")], win=True), Bot(), Bot()]
         wall = build_wall(0, hands, head="9m", tail="9m")
+    elif kind == "hun_exposed":  # the dealer discards a hun E; seat 1 holds EEE and kongs it: a 明杠 (§2)
+        hands = {0: "E 1p1p 2p2p 3p3p 4p4p 6p6p 7p 8p 9p", 1: "EEE 123m 456m 789s 9m"}
+        bots = [Bot([("discard", "E")]), Bot([("kong", "E")], win=True), Bot(), Bot()]
+        wall = build_wall(0, hands, tail="9m")
     else:  # 金杠: four E (huns) in hand
         hands = {1: "EEEE 123m 456m 789s"}
         bots = [Bot(), Bot([("concealed_kong", "E")], win=True), Bot(), Bot()]
@@ -97,6 +101,7 @@ def _gangkai(kind: str, profile: str | None = None, **options: Any) -> tuple[Any
     ("added", "added", "exposed", 4, 1),          # 补杠 scores as a 明杠
     ("concealed", "concealed", "concealed", 4, 2),
     ("hun", "hun", "hun", 2, 4),                  # a kong of huns holds huns: no 素; 提溜 × 杠开
+    ("hun_exposed", "exposed", "exposed", 2, 1),  # three huns + a discarded hun: a 明杠, not a 金杠
 ])
 def test_gangkai_after_each_kong(kind: str, kong_type: str, kong_draw: str, fan: int, points: int) -> None:
     res, rec, _ = _gangkai(kind)
@@ -104,7 +109,7 @@ def test_gangkai_after_each_kong(kind: str, kong_type: str, kong_draw: str, fan:
     assert r["winner"] == 1
     assert r["score"]["request"]["kong_draw"] == kong_draw
     assert r["score"]["result"]["fan"] == fan and "gangkai" in r["score"]["result"]["patterns"]
-    assert r["kongs"] == [{"seat": 1, "type": kong_type, "tile": "E" if kind == "hun" else "5p", "points": points,
+    assert r["kongs"] == [{"seat": 1, "type": kong_type, "tile": "E" if kind.startswith("hun") else "5p", "points": points,
                            "won": True}]
     assert rec["events"][-2] == {"seat": 1, "type": "draw", "tile": "9m", "replacement": True}
     assert rec["events"][-1] == {"seat": 1, "type": "win", "tile": "9m"}
@@ -114,9 +119,9 @@ def test_gangkai_after_each_kong(kind: str, kong_type: str, kong_draw: str, fan:
     assert sum(r["balances"]) == 0
 
 
-@pytest.mark.parametrize("kind, points", [("exposed", 1), ("concealed", 2), ("hun", 4)])
+@pytest.mark.parametrize("kind, points", [("exposed", 1), ("concealed", 2), ("hun", 4), ("hun_exposed", 1)])
 def test_gangkai_under_seed_000_tables_pays_the_kong_once(kind: str, points: int) -> None:
-    fan = 2 if kind == "hun" else 4
+    fan = 2 if kind.startswith("hun") else 4
     _, rec, _ = _gangkai(kind, "seed-000-coins")
     assert rec["result"]["score"]["result"]["total"] == (fan + 1) * points    # 金币: (fan + 1) × p
     assert payments(rec, "win") == [(s, 1, (fan + 1) * points) for s in (2, 3, 0)]
@@ -229,6 +234,17 @@ def _overlay(body: str) -> str:
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(f"extends: {os.path.join(root, 'rules', 'tianjin.yaml')}\n{body}")
     return path
+
+
+def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it() -> None:
+    # the reading (§2): three huns + a discarded hun is a 明杠, four huns held the 金杠; a house that
+    # counts both as 金杠 says so in its overlay, and the engine follows (no type is fixed in Python)
+    gr = rules()
+    assert [gr.kong_type(m, True) for m in ("exposed", "concealed", "added")] == ["exposed", "hun", "added"]
+    assert [gr.kong_type(m, False) for m in ("exposed", "concealed", "added")] == ["exposed", "concealed", "added"]
+    assert (gr.kong_points_of("exposed"), gr.kong_points_of("hun")) == (1, 4)
+    house = rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n"))
+    assert house.kong_type("exposed", True) == "hun" and house.kong_type("exposed", False) == "exposed"
 
 
 # ------------------------------------------------------------------ replacements at the indicator's stack

@@ -59,7 +59,7 @@ ZHUO5_ON_9P = "46m 123s EEE 77m 456s +9p"  # the same, only if 9p is a hun
 KONG_EXPOSED = "345m 123s 77m 45s [5555p] +6s"    # 杠开 素: 1×2×2 = 4, p = 1
 KONG_CONCEALED = "345m 123s 77m 45s (5555p) +6s"  # 杠开 素: 1×2×2 = 4, p = 2
 JIN_GANG = "345m 123s 77m 45s (8888p) +6s"        # 杠开 after a 金杠 (huns held, no 素): 1×2 = 2
-JIN_GANG_EXPOSED = "345m 123s 77m 45s [8888p] +6s"
+JIN_GANG_EXPOSED = "345m 123s 77m 45s [8888p] +6s"  # three huns + a discarded hun: a 明杠 (p = 1), not a 金杠
 
 
 # ---------------------------------------------------------------- score_table
@@ -132,8 +132,10 @@ def test_jin_gang_points(jin: str, points: int) -> None:
     for table, total in (("separate", fan), ("fan_with_kong", fan + points), ("coins", (fan + 1) * points)):
         r = score(JIN_GANG, kong_draw="hun", options={"jin_gang": jin, "score_table": table})
         assert won(r, fan, total), (table, r)
-        r = score(JIN_GANG_EXPOSED, kong_draw="hun", options={"jin_gang": jin, "score_table": table})
-        assert won(r, fan, total), (table, r)
+        # the reading (§2): a kong of three held huns and a discarded hun is a 明杠, whatever jin_gang says
+        r = score(JIN_GANG_EXPOSED, kong_draw="exposed", options={"jin_gang": jin, "score_table": table})
+        assert won(r, fan, {"separate": fan, "fan_with_kong": fan + 1, "coins": (fan + 1) * 1}[table]), (table, r)
+        assert refused(score(JIN_GANG_EXPOSED, kong_draw="hun", options={"jin_gang": jin, "score_table": table}))
     assert dict(load_rules(None, options={"jin_gang": jin}).kong_points)["hun"] == points
 
 
@@ -331,6 +333,7 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
     defaults = {"chan_points": 1, "dealer_rotation": "seed-001", "no_claim_in_last_tiles": 0,
                 "may_zuozhuang": True, "lazhuang_max": 2, "deal_start": 1, "replacement_at_indicator": "take",
                 "hun_discard_bars_win": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
+                "hun_kong_exposed_as": "exposed", "hun_kong_concealed_as": "hun", "hun_kong_added_as": "added",
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
                 "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",
                 "value_player_run_ranks": 6}

@@ -108,6 +108,9 @@ play = {
         "hun_discard_bars_win": {"type": "boolean", "description": "小相公: discarding a hun bars the player from winning"},
         "added_kong_as": {"enum": ["exposed", "concealed"], "description": "the kong_points key and kong_draw of an added kong (补杠)"},
         "added_kong_from_hand": {"type": "boolean", "description": "an added kong may use a tile held before the draw"},
+        **{f"hun_kong_{made}_as": {"enum": ["exposed", "added", "concealed", "hun"],
+                                   "description": f"the kong type (kong_points key, kong_draw) of a kong of hun tiles made {how}"}
+           for made, how in (("exposed", "from a discard"), ("concealed", "of four held"), ("added", "onto a pung"))},
         "first_draw_ends_on_meld": {"type": "boolean", "description": "天和/地和 end once anyone pongs or kongs"},
         "dealer_first_draw_flag": {"type": "string", "description": "the request flag for the dealer's dealt 14 winning (\"\": none)"},
         "first_draw_flag": {"type": "string", "description": "the request flag for a non-dealer's first draw winning (\"\": none)"},

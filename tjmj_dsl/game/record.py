@@ -44,7 +44,7 @@ def record_schema() -> dict[str, Any]:
     }
     kong = {
         "type": "object", "additionalProperties": False, "required": ["seat", "type", "tile", "points"],
-        "properties": {"seat": _seat, "type": {"enum": list(KONG_TYPES), "description": "hun: a kong of hun tiles (jin gang)"},
+        "properties": {"seat": _seat, "type": {"enum": list(KONG_TYPES), "description": "hun: the kong of hun tiles the rules count as jin gang (play.hun_kong_*_as)"},
                        "tile": _tile, "points": {"type": "integer", "minimum": 0},
                        "won": {"type": "boolean", "description": "its replacement tile won the hand (gangkai)"}},
     }

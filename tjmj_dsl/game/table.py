@@ -379,19 +379,19 @@ class Table:
             self._remove(s, t, 3)
             self.melds[s].append(["exposed", t, d])
             self.events.append((s, "kong", t, d))
-            self.kongs.append([s, "hun" if t in self.hun_set else "exposed", t, False])
+            self.kongs.append([s, self.rules.kong_type("exposed", t in self.hun_set), t, False])
 
     def _own_kong(self, s: int, typ: str, t: int) -> None:
         self.melded = True
         if typ == "concealed_kong":
             self._remove(s, t, 4)
             self.melds[s].append(["concealed", t, None])
-            self.kongs.append([s, "hun" if t in self.hun_set else "concealed", t, False])
+            self.kongs.append([s, self.rules.kong_type("concealed", t in self.hun_set), t, False])
         else:
             self._remove(s, t, 1)
             m = next(m for m in self.melds[s] if m[0] == "pung" and m[1] == t)
             m[0] = "added"
-            self.kongs.append([s, "hun" if t in self.hun_set else "added", t, False])
+            self.kongs.append([s, self.rules.kong_type("added", t in self.hun_set), t, False])
         self.events.append((s, typ, t, None))
 
     def _replace(self, s: int) -> int:
