@@ -453,7 +453,9 @@ _TILES = ("E", "S", "W", "N", "C", "F", "P") + tuple(f"{r}{s}" for s in "mps" fo
 
 def _other_kong(req: dict[str, Any], kd: str, kind: str, huns: list[str]) -> Iterator[dict[str, Any]]:
     """The request with the kong its win followed (kind kd) turned into a kong of `kind`:
-    exposed ↔ concealed keeps the tiles; to or from a kong of huns changes them."""
+    exposed ↔ concealed keeps the tiles; to or from a kong of huns changes them (and,
+    to one, tries the meld exposed and concealed: the rules' request rules say which
+    way of making a kong of huns that kind is)."""
     melds = list(req.get("melds") or [])
     for i, m in enumerate(melds):
         is_hun = str(m.get("tile")) in huns
@@ -462,12 +464,13 @@ def _other_kong(req: dict[str, Any], kd: str, kind: str, huns: list[str]) -> Ite
             continue
         if kind in _DECLARED:
             tiles = [str(m["tile"])] if not is_hun else [t for t in _TILES if t not in huns]
-            typ = _DECLARED[kind]
+            types = [_DECLARED[kind]]
         else:
             tiles = list(reversed(huns))  # the indicator's own kind last: the wall keeps one of it
-            typ = str(m["type"])
-        for t in tiles:
-            swapped = [dict(x) for x in melds]
-            swapped[i] = {"type": typ, "tile": t}
-            yield dict(req, melds=swapped, kong_draw=kind)
+            types = [str(m["type"])] + [x for x in ("concealed_kong", "kong") if x != m["type"]]
+        for typ in types:
+            for t in tiles:
+                swapped = [dict(x) for x in melds]
+                swapped[i] = {"type": typ, "tile": t}
+                yield dict(req, melds=swapped, kong_draw=kind)
         return
