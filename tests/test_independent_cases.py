@@ -309,7 +309,7 @@ def test_refused(cid, kw):
 
 def test_jin_gang_8_house():
     # reading §7 jin_gang 8 with seed 000 番数算法 table: 2 + 8
-    r = score(concealed="345m123s77m45s", melds=[("kong", "8p")], draw="6s", kong_draw="hun",
+    r = score(concealed="345m123s77m45s", melds=[("concealed_kong", "8p")], draw="6s", kong_draw="hun",
               profile="seed-000-fan", options={"jin_gang": "8"})
     assert (r["fan"], r["total"]) == (2, 10)
 

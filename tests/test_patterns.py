@@ -579,13 +579,16 @@ class TestGangkai:
         expect(s, "(8888p) 123m 456s 77m 89s +7s", "7p", 2, ["tiliu", "gangkai"],
                kong_draw="hun")
 
-    def test_jin_gang_exposed(self, s):
-        # 三个相同的混 + 打出的混 may kong (明杠): [8888p] is also a 金杠.
+    def test_exposed_kong_of_huns_is_a_minggang(self, s):
+        # reading §2: 三个相同的混 + 打出的混 may kong, a 明杠 (1 point); only four huns held make the 金杠.
+        # The kong still holds huns → no 素: 提溜 × 杠开 = 2.
         expect(s, "[8888p] 123m 456s 77m 89s +7s", "7p", 2, ["tiliu", "gangkai"],
-               kong_draw="hun")
+               kong_draw="exposed")
+        expect_refused(s, "[8888p] 123m 456s 77m 89s +7s", "7p", "kong_draw", kong_draw="hun")
 
     def test_refused_kong_draws(self, s):
-        # exposed/concealed need a non-hun kong of that kind; hun needs a kong of huns.
+        # exposed needs an exposed kong (of huns too: a 明杠), concealed a concealed kong of
+        # non-hun tiles, hun a concealed kong of huns (the 金杠).
         expect_refused(s, "345m 123s EEE 77m 45s +6s", "C", "kong_draw", kong_draw="exposed")
         expect_refused(s, "(5555p) 123m 456s 77m 89s +7s", "C", "kong_draw", kong_draw="exposed")
         expect_refused(s, "[5555p] 123m 456s 77m 89s +7s", "C", "kong_draw", kong_draw="concealed")

@@ -104,6 +104,7 @@ def test_options_on_top_of_the_profile_are_named() -> None:
     (req("345m 123s EEE 77m 45s +6s", "7p", kong_draw="exposed"), "exposed kong"),
     (req("345m 123s 77m 45s [5555p] +6s", "7p", kong_draw="concealed"), "concealed kong"),
     (req("345m 123s 77m 45s (5555p) +6s", "7p", kong_draw="hun"), "金杠"),
+    (req("345m 123s 77m 45s [8888p] +6s", "7p", kong_draw="hun"), "金杠"),  # three huns + a discarded hun: a 明杠
     # 天听 is a variant, off by default
     (req("345m 123s EEE 77m 45s +6s", "7p", tianting=True), "天听"),
 ])
@@ -119,10 +120,10 @@ RULE_IDS = {"indicator_on_wall", "no_hun_pung", "first_draw_no_melds", "tianhu_o
 
 
 def test_request_rules_allow_the_legal_neighbours(both: Scorer) -> None:
-    # three of the indicator's kind are fine; a kong of huns (金杠) is allowed by default
+    # three of the indicator's kind are fine; a kong of huns (金杠 concealed, 明杠 exposed) is allowed by default
     assert both.score(req("7p7p7p 123s EEE 456s 9m +9m", "7p")).get("error") is None
     assert both.score(req("345m 123s 77m 45s (8888p) +6s", "7p", kong_draw="hun")).get("error") is None
-    assert both.score(req("345m 123s 77m 45s [8888p] +6s", "7p", kong_draw="hun")).get("error") is None
+    assert both.score(req("345m 123s 77m 45s [8888p] +6s", "7p", kong_draw="exposed")).get("error") is None
 
 
 def test_waits_request_has_no_draw(both: Scorer) -> None:
