@@ -159,6 +159,8 @@ def test_dealer_rotation(outcome: dict[str, Any], seed001: int, seed000: int, ba
     ({"dealer": 0}, "winner"),
     ({"dealer": 0, "winner": 1}, "total"),
     ({"dealer": 0, "winner": 1, "total": -2}, "total"),
+    ({"dealer": 0, "winner": 1, "total": 1}, "total"),                           # below min_fan 2: no win
+    ({"dealer": 0, "winner": 1, "total": 0}, "total"),
     ({"dealer": 0, "winner": None, "total": 5}, "total"),
     ({"dealer": 0, "winner": None, "lazhaung": [0, 0, 0, 0]}, "lazhaung"),
     ({"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "big", "tile": "1m"}]}, "kongs[0].type"),

@@ -3031,6 +3031,9 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 10 ** 9:
             raise RequestError(f"expected a whole number from 0 to 10^9, got {total!r}", "total",
                                code="bad_value" if isinstance(total, int) and not isinstance(total, bool) else "wrong_type")
+        if total < rules.min_fan:  # every score table's total of a win is at least its fan, and a win's fan min_fan
+            raise RequestError(f"a win's total is at least {rules.min_fan} (the rules' min_fan), got {total}", "total",
+                               hint="the winner's score-table total (score()'s `total`)")
         o.total = total
     o.zuozhuang = _flag(data.get("zuozhuang"), "zuozhuang")
     lz = data.get("lazhuang")
