@@ -135,7 +135,7 @@ export interface Outcome {
   dealer: 0 | 1 | 2 | 3;
   /** the winner's seat, or null for a drawn hand (荒庄) */
   winner: 0 | 1 | 2 | 3 | null;
-  /** the winner's score-table total (a score result's `total`); required with a winner */
+  /** the winner's score-table total (a score result's `total`), at least min_fan; required with a winner */
   total?: number | null;
   zuozhuang?: boolean | null;
   /** for each seat, how many times it 拉庄 */

@@ -3032,6 +3032,10 @@ function parseOutcome(rules, data) {
     if (!isInt(total) || !(total >= 0 && total <= 10 ** 9)) {
       throw problem(`expected a whole number from 0 to 10^9, got ${pyRepr(total)}`, "total", isInt(total) ? "bad_value" : "wrong_type");
     }
+    if (Number(total) < rules.minFan) {  // every score table's total of a win is at least its fan, and a win's fan min_fan
+      throw problem(`a win's total is at least ${rules.minFan} (the rules' min_fan), got ${Number(total)}`, "total", "bad_value",
+        "the winner's score-table total (score()'s `total`)");
+    }
     o.total = Number(total);
   }
   o.zuozhuang = flagOf(dictGet(data, "zuozhuang"), "zuozhuang");

@@ -413,7 +413,7 @@ OUTCOME = (
     ("zuozhuang", "flag", False, "the dealer sat (坐庄)"),
     ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
     ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
-    ("total", "integer", False, "the winner's score-table total (a score answer's `total`); required with a winner"),
+    ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
     ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won}"),
     ("chan", "flag", False, "铲 was played"),
     ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),

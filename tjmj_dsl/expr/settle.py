@@ -63,7 +63,7 @@ SETTLE_VARS: dict[str, SVar] = {
     "seats": SVar(list_of(SEAT), "the four seats in turn order"),
     "dealer": SVar(SEAT, "the dealer (zhuangjia)"),
     "winner": SVar(SEAT + "?", "the winner, or none in a drawn hand (huangzhuang)"),
-    "total": SVar(INT, "the winner's score-table total (0 in a drawn hand)"),
+    "total": SVar(INT, "the winner's score-table total, at least `min_fan` (0 in a drawn hand)"),
     "zuozhuang": SVar(BOOL, "the dealer sat (zuozhuang)"),
     "kongs": SVar(list_of(KONG), "every kong made this hand, in order"),
     "chan": SVar(BOOL, "the three non-dealers followed the dealer's first discard (chan)"),
