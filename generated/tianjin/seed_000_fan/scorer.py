@@ -1315,7 +1315,7 @@ def _settled(entry: Any) -> Any:
     next young collection frees the whole entry at once. Called once per
     insertion into a table, on the whole entry (a walk per nesting level
     would go through the inner tuples again), with no collection between
-    making an entry's tuples and this call (the miss paths pause it)."""
+    making an entry's tuples and this call (the miss paths pause it: _uncollected)."""
     if len(_KEEP) > 20_000:  # long since collected: the youngest collections run every few hundred objects
         del _KEEP[:10_000]
     level = [entry] if _is_tracked(entry) else []
@@ -1623,14 +1623,19 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     counts, wild = split_huns(h.concealed, h.hun_set)
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
+    return _uncollected(_best_with_huns, rules, h, ctx, counts, wild)  # type: ignore[no-any-return]
+
+
+def _uncollected(build: Any, *args: Any) -> Any:
+    """build(*args) with no collection while it runs (the collector switched off only if it
+    was on, and on again after): a collection after it finds each new table entry's tuples
+    in the order they were made and stops tracking them all at once (see _settled), and the
+    search's own garbage of the hand before (its closures hold one another) still young."""
     if not _gc_isenabled():
-        return _best_with_huns(rules, h, ctx, counts, wild)
-    # no collection while the tables are built: one after it finds each new entry's tuples
-    # in the order they were made and stops tracking them all at once (see _settled), and the
-    # search's own garbage of the hand before (its closures hold one another) still young
+        return build(*args)
     _gc_disable()
     try:
-        return _best_with_huns(rules, h, ctx, counts, wild)
+        return build(*args)
     finally:
         _gc_enable()
 
@@ -1811,23 +1816,11 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     elif r == 1:
         ent = (0, None, None)
     else:
-        table = _part_table(rules, h, ctx, i, tuple(vec))
+        table = _uncollected(lambda: _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0))
         sub = next((sub for bk, sub in table if bk == r // 2), None) or None
         ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
     _HF_ENT[vec + row[i]] = ent
     return ent
-
-
-def _part_table(rules: Any, h: Hand, ctx: tuple, i: int, vec: tuple) -> tuple:  # type: ignore[type-arg]
-    """Part i's table for the tiles vec of a hand without huns, with no
-    collection while it is built (see _settled, and best_by_masks)."""
-    if not _gc_isenabled():
-        return _tables(rules, h, ctx)[1](i, vec, 1 if i == _PART_OF[h.t] else 0, 0)  # type: ignore[no-any-return]
-    _gc_disable()
-    try:
-        return _tables(rules, h, ctx)[1](i, vec, 1 if i == _PART_OF[h.t] else 0, 0)  # type: ignore[no-any-return]
-    finally:
-        _gc_enable()
 
 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
