@@ -42,7 +42,9 @@ reading of any hand, and the reason is read off the same enumeration.
 
 Each set that some reading claims is then made concrete: tiles for each class,
 physical hun tiles for the hun slots, scored by the compiled scorer; the best
-reading of that hand decides. A set that readings claim but no best reading
+reading of that hand decides. Of the hands found for a set the witness is one
+with the fewest hun tiles, then each hun tile is put back as the tile it stands
+for while the set stays the best claim: fewer huns, fewer readings to check. A set that readings claim but no best reading
 does is `dominated` after every concrete hand tried (up to `tries` per set),
 each with a better reading; the witness shows one.
 
@@ -159,6 +161,7 @@ class Search:
         self.structured, self.why_not_exhaustive = self._coverage()
         self.exhaustive = not self.why_not_exhaustive
         self._best: dict[int, Witness] = {}  # claimed mask of a best reading → its witness
+        self._best_huns: dict[int, int] = {}  # claimed mask → hun tiles in its witness (fewest found)
         self._reading_claims: dict[int, list[_Reading]] = {}  # claimed mask of some reading → readings
         self._held: dict[tuple[int, int, bool], tuple[int, _Reading, tuple[str, ...]]] = {}
         # (held, lifted, valid) → (claim mask, a reading, request errors)
@@ -408,12 +411,15 @@ class Search:
             self._random_search()
             self._example_search()
         for mask in sorted(self._reading_claims, key=lambda m: (m.bit_count(), m)):
-            if mask in self._best:
-                continue
-            # fewest huns and declared melds first, the winning tile natural: fewer other readings
+            # fewest huns and declared melds first, the winning tile natural: fewer other readings.
+            # A set already met as another reading's best keeps that witness only when no
+            # reading of its own could hold fewer huns (a hand with many huns has many readings,
+            # which whoever checks the witness by enumerating them pays for)
             for reading in sorted(self._reading_claims[mask], key=lambda r: (r.state[3], len(r.state[4]), r.state[2])):
-                if self._try_reading(reading, mask):
+                if self._best_huns.get(mask, NUM_KINDS) <= reading.state[3] or self._try_reading(reading, mask):
                     break
+        for mask in sorted(self._best):
+            self._fewer_huns(mask)
 
     def _dp(self, ctx: Any, table: dict[_Class, dict[int, dict[int, list[Any]]]]) -> dict[tuple[Any, ...], int]:
         """Every reachable final state (bits that decide a test, collapsible tests that hold,
@@ -572,9 +578,8 @@ class Search:
             got = self._score(req)
             if got is None:
                 continue
-            wit, best_mask, reading_mask = got
-            if best_mask not in self._best:
-                self._best[best_mask] = wit
+            wit, best_mask, huns = got
+            self._keep(best_mask, wit, huns)
             if best_mask == mask:
                 return True
             if first is None:  # this hand has a reading claiming mask, and a better one
@@ -691,9 +696,66 @@ class Search:
                     req[f] = True
                 yield req
 
+    def _fewer_huns(self, mask: int) -> None:
+        """The witness of `mask` with its hun tiles put back, one at a time, as the natural
+        tiles they stand for, while its best reading still claims `mask`: a hand with fewer
+        huns has fewer readings (and the reference interpreter, which lists them all,
+        confirms it sooner)."""
+        wit, huns = self._best[mask], self._best_huns[mask]
+        while huns:
+            for req in self._hun_swaps(wit.request):
+                got = self._score(req)
+                if got is not None and got[1] == mask and got[2] < huns:
+                    wit, huns = got[0], got[2]
+                    break
+            else:
+                break
+        self._best[mask], self._best_huns[mask] = wit, huns
+
+    def _hun_swaps(self, req: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """The request with one hun tile made natural: a concealed hun as the face some hun
+        stands for in the best reading, the winning tile as its face, a declared meld of
+        huns as a meld of each natural kind."""
+        R = self.R
+        r = parse_request(req, True, R.flags, R.copies)
+        assert r.draw is not None
+        h = runtime.make_hand(R, r, r.draw)
+        _, groups, bh = runtime.best_claim(R, h)
+        hun_set = h.hun_set
+        fixed_t = not R.free_t(bh)  # 天和/地和: any tile of the hand may be the winning one
+        faces: list[int] = []
+        t_face: int | None = None
+        for g in R.witness_groups(groups):
+            for s, (f, hf) in enumerate(zip(g[1], g[2])):
+                if hf and not g[3] and f not in hun_set:
+                    if s == g[5] and fixed_t:
+                        t_face = f
+                    elif f not in faces:
+                        faces.append(f)
+        concealed = parse_tiles(req["concealed"])
+        for k in sorted(set(concealed) & hun_set):
+            for f in faces:
+                rest = list(concealed)
+                rest.remove(k)
+                yield {**req, "concealed": format_tiles(sorted(rest + [f]))}
+        if t_face is not None:
+            yield {**req, "draw": name(t_face)}
+        for i, m in enumerate(req.get("melds") or []):
+            if parse_tiles(m["tile"])[0] in hun_set:
+                for k in range(NUM_KINDS):
+                    if k not in hun_set:
+                        melds = list(req["melds"])
+                        melds[i] = {**m, "tile": name(k)}
+                        yield {**req, "melds": melds}
+
+    def _keep(self, mask: int, wit: Witness, huns: int) -> None:
+        """The witness of a best reading's claim: the first hand found with the fewest hun tiles."""
+        if huns < self._best_huns.get(mask, NUM_KINDS):
+            self._best[mask], self._best_huns[mask] = wit, huns
+
     def _score(self, req: dict[str, Any]) -> tuple[Witness, int, int] | None:
-        """(witness of the hand's best reading, its claimed mask, the claim of the reading
-        the request was built from — the best one when unknown), or None when refused."""
+        """(witness of the hand's best reading, its claimed mask, the hand's hun tiles),
+        or None when refused."""
         try:
             r = parse_request(req, True, self.R.flags, self.R.copies)
         except RequestError:
@@ -705,7 +767,7 @@ class Search:
         best, _, bh = runtime.best_claim(self.R, h)
         if best is None:
             return None
-        return self._witness(req, best, bh), best[2], best[2]
+        return self._witness(req, best, bh), best[2], h.huns
 
     def _witness(self, req: dict[str, Any], best: tuple[int, int, int], h: Hand) -> Witness:
         fan, _, mask = best
@@ -759,8 +821,8 @@ class Search:
             reading = _Reading(None, (), 1 << ind, kd, flags)
             for req in itertools.islice(self._tiles(ind, groups, reading), 2):
                 got = self._score(req)
-                if got is not None and got[1] not in self._best:
-                    self._best[got[1]] = got[0]
+                if got is not None:
+                    self._keep(got[1], got[0], got[2])
 
     def _example_search(self) -> None:
         """The rule file's own example hands, each scored under these rules: where the
@@ -774,8 +836,8 @@ class Search:
                 got = self._score(req)
             except Exception:  # an example these rules cannot read is no witness
                 continue
-            if got is not None and got[1] not in self._best:
-                self._best[got[1]] = got[0]
+            if got is not None:
+                self._keep(got[1], got[0], got[2])
 
     # ---- verdicts -------------------------------------------------------------------------
 
