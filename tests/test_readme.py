@@ -49,9 +49,12 @@ def test_readme_console_example(cmd: str, expected: str) -> None:
     # `tjmj` is the installed console script; run the same entry point from this checkout
     shim = os.path.join(ROOT, ".pytest_cache", "bin")
     os.makedirs(shim, exist_ok=True)
-    with open(os.path.join(shim, "tjmj"), "w") as f:
+    # written aside and renamed into place: a test running beside this one (pytest -n) may be running the shim
+    part = os.path.join(shim, f"tjmj.{os.getpid()}")
+    with open(part, "w") as f:
         f.write(f'#!/bin/sh\nexec "{sys.executable}" -m tjmj_dsl.cli "$@"\n')
-    os.chmod(os.path.join(shim, "tjmj"), 0o755)
+    os.chmod(part, 0o755)
+    os.replace(part, os.path.join(shim, "tjmj"))
     env["PATH"] = shim + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = ROOT
     res = subprocess.run(["bash", "-c", cmd], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
