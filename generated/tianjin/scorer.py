@@ -2035,11 +2035,18 @@ def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
 
 
 def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
-    """_decomposition as JSON text (the array's items)."""
+    """_decomposition as JSON text (the array's items). A mask-search witness's
+    rows are written once, kept in rules.witness_text (int → str: a table the
+    collector never walks), as group_shown keeps each group's."""
     if concealed_groups.__class__ is int and not h.huns:
-        out = [_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] if h.declared else []
-        out += [d[3] for d in _numbered_rows(rules, concealed_groups)]
-        return ", ".join(out)
+        text = rules.witness_text.get(concealed_groups)
+        if text is None:
+            if len(rules.witness_text) > 100_000:
+                restart(rules.witness_text)
+            text = rules.witness_text[concealed_groups] = ", ".join([d[3] for d in _numbered_rows(rules, concealed_groups)])
+        if h.declared:
+            return ", ".join([_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] + ([text] if text else []))
+        return text
     return ", ".join([_json.dumps(d, ensure_ascii=False) for d in _decomposition(rules, h, concealed_groups)])
 
 
@@ -2334,12 +2341,13 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     if kd is not None and kd not in KONG_DRAWS:
         return None
     flags = _NO_FLAGS
-    for f in rules.flags:
-        v = data.get(f)
-        if v is True:
-            flags = flags | {f}
-        elif v is not None and v is not False:
-            return None
+    if not rules.flag_set.isdisjoint(data.keys()):
+        for f in rules.flags:
+            v = data.get(f)
+            if v is True:
+                flags = flags | {f}
+            elif v is not None and v is not False:
+                return None
     if len(concealed) != 13:
         return None
     h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
@@ -2403,6 +2411,7 @@ def prepare(rules: Any) -> None:
     rules.answer_fields = lasting()  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
     rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
+    rules.witness_text = lasting()  # mask-search witness → its decomposition's rows as JSON text (result._decomposition_text)
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
@@ -2717,11 +2726,21 @@ NESTED = {"code": "not_json", "message": f"not JSON this scorer reads: arrays an
           f"{MAX_NESTING} deep", "field": None}
 
 
+_SCAN = _json.JSONDecoder().scan_once  # (value, end) of the JSON text starting at an index, as json.loads reads it
+
+
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is
     not JSON this scorer reads (nested more than MAX_NESTING deep included)."""
     if text.count("[") + text.count("{") > MAX_NESTING and _nesting(text) > MAX_NESTING:
         return None, dict(NESTED)
+    if text.__class__ is str:  # json.loads's own scanner, without its three Python layers
+        try:
+            data, end = _SCAN(text, 0)
+            if end == len(text):
+                return data, None
+        except (StopIteration, ValueError, RecursionError):
+            pass  # json.loads reads it again and says what is wrong
     try:
         return _json.loads(text), None
     except ValueError as e:
@@ -2768,12 +2787,13 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
     none). `answer(request_mapping)` returns the answer mapping; `refuse(id,
     error)` the refusal in the shape this batch answers in; `text(request_mapping)`,
     if given, the answer's line itself when it can write it faster (score_text), else None."""
-    if isinstance(line, NotUtf8):
-        return dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
-                                          "field": None, "position": line.pos}))
-    if isinstance(line, TooLong):
-        return dumps_answer(refuse(None, {"code": "too_large", "message": f"the line is longer than {MAX_LINE} bytes",
-                                          "field": None}))
+    if line.__class__ is not str:  # the markers of decode_lines are str subclasses
+        if isinstance(line, NotUtf8):
+            return dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
+                                              "field": None, "position": line.pos}))
+        if isinstance(line, TooLong):
+            return dumps_answer(refuse(None, {"code": "too_large",
+                                              "message": f"the line is longer than {MAX_LINE} bytes", "field": None}))
     text_in = line.strip()
     if not text_in:
         return None

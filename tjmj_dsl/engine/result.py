@@ -157,11 +157,18 @@ def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
 
 
 def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
-    """_decomposition as JSON text (the array's items)."""
+    """_decomposition as JSON text (the array's items). A mask-search witness's
+    rows are written once, kept in rules.witness_text (int → str: a table the
+    collector never walks), as group_shown keeps each group's."""
     if concealed_groups.__class__ is int and not h.huns:
-        out = [_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] if h.declared else []
-        out += [d[3] for d in _numbered_rows(rules, concealed_groups)]
-        return ", ".join(out)
+        text = rules.witness_text.get(concealed_groups)
+        if text is None:
+            if len(rules.witness_text) > 100_000:
+                restart(rules.witness_text)
+            text = rules.witness_text[concealed_groups] = ", ".join([d[3] for d in _numbered_rows(rules, concealed_groups)])
+        if h.declared:
+            return ", ".join([_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] + ([text] if text else []))
+        return text
     return ", ".join([_json.dumps(d, ensure_ascii=False) for d in _decomposition(rules, h, concealed_groups)])
 
 

@@ -118,12 +118,13 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     if kd is not None and kd not in KONG_DRAWS:
         return None
     flags = _NO_FLAGS
-    for f in rules.flags:
-        v = data.get(f)
-        if v is True:
-            flags = flags | {f}
-        elif v is not None and v is not False:
-            return None
+    if not rules.flag_set.isdisjoint(data.keys()):
+        for f in rules.flags:
+            v = data.get(f)
+            if v is True:
+                flags = flags | {f}
+            elif v is not None and v is not False:
+                return None
     if len(concealed) != 13:
         return None
     h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
@@ -187,6 +188,7 @@ def prepare(rules: Any) -> None:
     rules.answer_fields = lasting()  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
     rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
+    rules.witness_text = lasting()  # mask-search witness → its decomposition's rows as JSON text (result._decomposition_text)
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
@@ -501,11 +503,21 @@ NESTED = {"code": "not_json", "message": f"not JSON this scorer reads: arrays an
           f"{MAX_NESTING} deep", "field": None}
 
 
+_SCAN = _json.JSONDecoder().scan_once  # (value, end) of the JSON text starting at an index, as json.loads reads it
+
+
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is
     not JSON this scorer reads (nested more than MAX_NESTING deep included)."""
     if text.count("[") + text.count("{") > MAX_NESTING and _nesting(text) > MAX_NESTING:
         return None, dict(NESTED)
+    if text.__class__ is str:  # json.loads's own scanner, without its three Python layers
+        try:
+            data, end = _SCAN(text, 0)
+            if end == len(text):
+                return data, None
+        except (StopIteration, ValueError, RecursionError):
+            pass  # json.loads reads it again and says what is wrong
     try:
         return _json.loads(text), None
     except ValueError as e:
@@ -552,12 +564,13 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
     none). `answer(request_mapping)` returns the answer mapping; `refuse(id,
     error)` the refusal in the shape this batch answers in; `text(request_mapping)`,
     if given, the answer's line itself when it can write it faster (score_text), else None."""
-    if isinstance(line, NotUtf8):
-        return dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
-                                          "field": None, "position": line.pos}))
-    if isinstance(line, TooLong):
-        return dumps_answer(refuse(None, {"code": "too_large", "message": f"the line is longer than {MAX_LINE} bytes",
-                                          "field": None}))
+    if line.__class__ is not str:  # the markers of decode_lines are str subclasses
+        if isinstance(line, NotUtf8):
+            return dumps_answer(refuse(None, {"code": "not_utf8", "message": f"not UTF-8 at byte {line.pos}",
+                                              "field": None, "position": line.pos}))
+        if isinstance(line, TooLong):
+            return dumps_answer(refuse(None, {"code": "too_large",
+                                              "message": f"the line is longer than {MAX_LINE} bytes", "field": None}))
     text_in = line.strip()
     if not text_in:
         return None
