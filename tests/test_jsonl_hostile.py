@@ -200,3 +200,31 @@ def test_line_limit_is_what_the_docs_say() -> None:
             assert len(out) == n and out[1:] == [req.decode()][:n - 1]  # the next line is read whole after a long one
             ans = answer_line(out[0], lambda d: {"id": d.get("id")}, lambda i, e: {"id": i, "error": e})
             assert ans is not None and ("error" in json.loads(ans)) == refused, (len(data), ans[:100])
+
+
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                        max_size=4), max_leaves=12)
+
+
+def _by_json_loads(text: str) -> tuple[Any, Any]:
+    """What loads_request answered when it was json.loads and nothing else (the reference)."""
+    try:
+        return json.loads(text), None
+    except ValueError as e:
+        return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": getattr(e, "pos", 0)}
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_JSON_VALUES, before=st.sampled_from(["", " ", "\ufeff", "x", "\t"]),
+       after=st.sampled_from(["", " ", "\n", "x", ",1", "}", "]", "\x00", "{}"]), cut=st.integers(0, 40))
+def test_a_line_reads_as_json_loads_reads_it(value: Any, before: str, after: str, cut: int) -> None:
+    """loads_request's fast reader (json's C scanner, called directly) gives json.loads's value, or
+    json.loads's own refusal (message and position) for everything else: whitespace or a BOM
+    before, data after, a text cut short, NaN and Infinity."""
+    from tjmj_dsl.engine.runtime import loads_request
+    whole = before + json.dumps(value) + after
+    for text in (whole, whole[:cut]):
+        got, want = loads_request(text), _by_json_loads(text)
+        assert got[1] == want[1], text
+        assert json.dumps(got[0]) == json.dumps(want[0]), text  # NaN != NaN: compared as text
