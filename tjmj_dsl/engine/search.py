@@ -919,10 +919,19 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
                                  for k in range(34)])
     b0, b1, b2, b3 = row = rows[t]
     get = _HF_ENT.get
-    ents = (get(counts[:9] + b0) or _hun_free_entry(rules, h, ctx, row, counts, 0),
-            get(counts[9:18] + b1) or _hun_free_entry(rules, h, ctx, row, counts, 1),
-            get(counts[18:27] + b2) or _hun_free_entry(rules, h, ctx, row, counts, 2),
-            get(counts[27:] + b3) or _hun_free_entry(rules, h, ctx, row, counts, 3))
+    ents = e0, e1, e2, e3 = (get(counts[:9] + b0) or _hun_free_entry(rules, h, ctx, row, counts, 0),
+                             get(counts[9:18] + b1) or _hun_free_entry(rules, h, ctx, row, counts, 1),
+                             get(counts[18:27] + b2) or _hun_free_entry(rules, h, ctx, row, counts, 2),
+                             get(counts[27:] + b3) or _hun_free_entry(rules, h, ctx, row, counts, 3))
+    o0, o1, o2, o3 = e0[2], e1[2], e2[2], e3[2]
+    if o0 is not None and o1 is not None and o2 is not None and o3 is not None and not h.declared:
+        # the common hand: one aggregate per part, the witnesses joined in part order
+        if e0[0] + e1[0] + e2[0] + e3[0] != 1:
+            return None, None
+        s1 = o0[2]
+        s2 = s1 + o1[2]
+        return _best_claim_of(rules, h, ((o0[0] | o1[0] | o2[0] | o3[0],
+                                          o0[1] | o1[1] << s1 | o2[1] << s2 | o3[1] << (s2 + o2[2])),))
     x = pairs = 0
     wit = 0
     multi: Any = None  # the parts with several aggregates, joined
@@ -945,7 +954,9 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
 
 
 def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, i: int) -> tuple:  # type: ignore[type-arg]
-    """Part i's entry in the hun-free index, built from its _DP table."""
+    """Part i's entry in the hun-free index, built from its _DP table: (pairs, the
+    (aggregate, witness) pairs or None for no shape, and when there is only one,
+    (aggregate, witness, the witness's width in bits))."""
     if len(_HF_ENT) > _CACHE_LIMIT // 2:
         restart(_HF_ENT)
     lo, hi = _PARTS[i]
@@ -953,15 +964,23 @@ def _hun_free_entry(rules: Any, h: Hand, ctx: tuple, row: tuple, counts: bytes, 
     n = sum(vec)
     r = n % 3
     if not n:  # an empty part: an aggregate that changes nothing
-        ent: tuple = (0, (), (0, 0))  # type: ignore[type-arg]
+        ent: tuple = (0, (), (0, 0, 0))  # type: ignore[type-arg]
     elif r == 1:
         ent = (0, None, None)
     else:
-        table = _uncollected(lambda: _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0))
-        sub = next((sub for bk, sub in table if bk == r // 2), None) or None
-        ent = (r // 2, sub, sub[0] if sub and len(sub) == 1 else None)
+        ent = _uncollected(_hun_free_part, rules, h, ctx, i, vec, r)
     _HF_ENT[vec + row[i]] = ent
     return ent
+
+
+def _hun_free_part(rules: Any, h: Hand, ctx: tuple, i: int, vec: bytes, r: int) -> tuple:  # type: ignore[type-arg]
+    """_hun_free_entry's entry for a part whose tiles may make a shape, made
+    with the collector paused and settled (the entry's tuples not tracked after
+    the next young collection)."""
+    table = _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0)
+    sub = next((sub for bk, sub in table if bk == r // 2), None) or None
+    one = (*sub[0], (sub[0][1].bit_length() + 15) & ~15) if sub and len(sub) == 1 else None  # + its witness's bits
+    return _settled((r // 2, sub, one))  # type: ignore[no-any-return]
 
 
 def _best_claim_of(rules: Any, h: Hand, final: Any) -> tuple:  # type: ignore[type-arg]
