@@ -2745,7 +2745,7 @@ NESTED = {"code": "not_json", "message": f"not JSON this scorer reads: arrays an
           f"{MAX_NESTING} deep", "field": None}
 
 
-_SCAN = _json.JSONDecoder().scan_once  # (value, end) of the JSON text starting at an index, as json.loads reads it
+_SCAN = _json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (value, end) of the JSON text starting at an index, as json.loads reads it
 
 
 def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
