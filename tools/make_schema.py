@@ -1,5 +1,11 @@
 """Writes rules/schema.json (run by hand when the rule format changes; the file is committed)."""
 import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tjmj_dsl.engine.contract import KONG_TYPES  # noqa: E402  (the contract's kong types, not written again)
+
 expr = {"type": "string", "minLength": 1, "description": "an expression (see README: the expression language)"}
 ident = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 # Names that become file or directory names, or stand in generated code and
@@ -108,7 +114,7 @@ play = {
         "hun_discard_bars_win": {"type": "boolean", "description": "小相公: discarding a hun bars the player from winning"},
         "added_kong_as": {"enum": ["exposed", "concealed"], "description": "the kong_points key and kong_draw of an added kong (补杠)"},
         "added_kong_from_hand": {"type": "boolean", "description": "an added kong may use a tile held before the draw"},
-        **{f"hun_kong_{made}_as": {"enum": ["exposed", "added", "concealed", "hun"],
+        **{f"hun_kong_{made}_as": {"enum": list(KONG_TYPES),
                                    "description": f"the kong type (kong_points key, kong_draw) of a kong of hun tiles made {how}"}
            for made, how in (("exposed", "from a discard"), ("concealed", "of four held"), ("added", "onto a pung"))},
         "first_draw_ends_on_meld": {"type": "boolean", "description": "天和/地和 end once anyone pongs or kongs"},

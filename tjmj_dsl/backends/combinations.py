@@ -467,7 +467,7 @@ def _other_kong(req: dict[str, Any], kd: str, kind: str, huns: list[str]) -> Ite
             types = [_DECLARED[kind]]
         else:
             tiles = list(reversed(huns))  # the indicator's own kind last: the wall keeps one of it
-            types = [str(m["type"])] + [x for x in ("concealed_kong", "kong") if x != m["type"]]
+            types = [str(m["type"])] + [x for x in _DECLARED.values() if x != m["type"]]
         for typ in types:
             for t in tiles:
                 swapped = [dict(x) for x in melds]

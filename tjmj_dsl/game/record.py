@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine.contract import KONG_TYPES
+
 FORMAT = "tjmj-record/1"
 EVENT_TYPES = ("draw", "discard", "pong", "kong", "added_kong", "concealed_kong", "win", "ready")
-KONG_TYPES = ("exposed", "added", "concealed", "hun")
 
 _tile = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$", "description": "a tile: 1m-9m, 1p-9p, 1s-9s, E S W N C F P"}
 _seat = {"type": "integer", "minimum": 0, "maximum": 3}

@@ -11,14 +11,17 @@ from typing import Any
 from ..api import Scorer
 from ..engine.hand import hun_kinds_of
 from ..tiles import TileError, parse_tiles
-from .record import KONG_TYPES
+from ..engine.contract import KONG_TYPES
 
+# how a kong is made (exposed from a discard, concealed of four held, added onto a pung): a kong of
+# hun tiles made each way has the kong type play.hun_kong_<way>_as gives it
+KONG_WAYS = ("exposed", "concealed", "added")
 # play: keys the engine reads, with the type each must have
 PLAY_KEYS: dict[str, type] = {
     "deal_start": int, "replacement_at_indicator": str, "no_claim_in_last_tiles": int, "hun_discard_bars_win": bool,
     "added_kong_as": str, "added_kong_from_hand": bool, "first_draw_ends_on_meld": bool, "may_zuozhuang": bool,
     "lazhuang_max": int, "dealer_first_draw_flag": str, "first_draw_flag": str, "ready_declaration_flag": str,
-    "hun_kong_exposed_as": str, "hun_kong_concealed_as": str, "hun_kong_added_as": str,
+    **{f"hun_kong_{way}_as": str for way in KONG_WAYS},
 }
 # play: keys for the value player (a way to play, not a rule): optional, absent means no hint
 HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int}
@@ -66,7 +69,7 @@ class GameRules:
 
     def kong_draw(self, kong_type: str) -> str:
         """The scoring request's kong_draw for a win on this kong's replacement."""
-        return self.added_kong_as if kong_type == "added" else kong_type
+        return kong_draw_of(kong_type, self.added_kong_as)
 
     def kong_points_of(self, kong_type: str) -> int:
         return dict(self.kong_points)[self.kong_draw(kong_type)]
@@ -75,6 +78,11 @@ class GameRules:
         """A kong's type from how it was made (exposed, concealed, added); a kong of hun
         tiles takes the type the rule file gives it (play.hun_kong_*_as)."""
         return dict(self.hun_kong_as)[made] if of_huns else made
+
+
+def kong_draw_of(kong_type: str, added_kong_as: str) -> str:
+    """A kong type's kong_draw (and kong_points key): an added kong counts as play.added_kong_as."""
+    return added_kong_as if kong_type == "added" else kong_type
 
 
 def game_rules(scorer: Scorer) -> GameRules:
@@ -112,12 +120,12 @@ def game_rules(scorer: Scorer) -> GameRules:
                 problems.append(f"play.{k} names no request flag {play[k]!r}")
         if play["added_kong_as"] not in dict(rs.kong_points):
             problems.append(f"play.added_kong_as names no kong_points key {play['added_kong_as']!r}")
-        for made in ("exposed", "concealed", "added"):
+        for made in KONG_WAYS:
             k = f"hun_kong_{made}_as"
             typ = play[k]
             if typ not in KONG_TYPES:
                 problems.append(f"play.{k} is one of {', '.join(KONG_TYPES)}, not {typ!r}")
-            elif (play["added_kong_as"] if typ == "added" else typ) not in dict(rs.kong_points):
+            elif kong_draw_of(typ, play["added_kong_as"]) not in dict(rs.kong_points):
                 problems.append(f"play.{k} names a kong type with no kong_points key: {typ!r}")
     if problems:
         raise GameRulesError("these rules cannot be played: " + "; ".join(problems))
@@ -128,7 +136,7 @@ def game_rules(scorer: Scorer) -> GameRules:
         take_at_indicator=play["replacement_at_indicator"] == "take",
         no_claim_in_last_tiles=play["no_claim_in_last_tiles"], hun_discard_bars_win=play["hun_discard_bars_win"],
         added_kong_as=play["added_kong_as"], added_kong_from_hand=play["added_kong_from_hand"],
-        hun_kong_as=tuple((made, play[f"hun_kong_{made}_as"]) for made in ("exposed", "concealed", "added")),
+        hun_kong_as=tuple((made, play[f"hun_kong_{made}_as"]) for made in KONG_WAYS),
         first_draw_ends_on_meld=play["first_draw_ends_on_meld"], may_zuozhuang=play["may_zuozhuang"],
         lazhuang_max=play["lazhuang_max"], dealer_first_draw_flag=play["dealer_first_draw_flag"],
         first_draw_flag=play["first_draw_flag"], ready_declaration_flag=play["ready_declaration_flag"],
