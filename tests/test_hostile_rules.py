@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -138,6 +138,7 @@ def _plain(tmp: str) -> dict[str, str]:
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(hostile_text, min_size=1, max_size=8))
+@example(texts=["\U0003c831\ufa1b"])  # an unassigned astral code point, then a compatibility ideograph (found by hypothesis)
 def test_hostile_text_in_every_field_is_inert(texts: list[str], tmp_path_factory: pytest.TempPathFactory) -> None:
     d = str(tmp_path_factory.mktemp("hostile"))
     plain = _plain(d)
@@ -153,8 +154,10 @@ def test_hostile_text_in_every_field_is_inert(texts: list[str], tmp_path_factory
         src.encode("utf-8")  # writable: no lone surrogate reached the file
         # the same code and documents: only the text inside literals (and the documents' text) may differ
         assert _shape_of(rel, src) == plain[rel], rel
-    seen_md = _md_text(files["hostile/rulebook.md"])
-    seen_html = " ".join("".join(_html(files["hostile/rulebook.html"]).text).split())
+    # compared in one normal form on both sides: a compatibility ideograph (U+FA1B) is kept as written in
+    # the documents, and NFC of the text alone would look for U+798F there
+    seen_md = unicodedata.normalize("NFC", _md_text(files["hostile/rulebook.md"]))
+    seen_html = unicodedata.normalize("NFC", " ".join("".join(_html(files["hostile/rulebook.html"]).text).split()))
     for t in shown_texts(sets):  # the documents show the text's words (their markup was checked above)
         for word in re.findall(r"\w+", unicodedata.normalize("NFC", t)):
             assert word in seen_md and word in seen_html, (t, word)
