@@ -18,11 +18,13 @@ from tests.test_readme import CONSOLE, SERVED
 from tests.test_property import SETTINGS, requests
 from tjmj_dsl import Scorer, load_rules
 from tjmj_dsl.service import Service
-from tjmj_dsl.schemas import EXAMPLE_REQUESTS, EXAMPLES, contract_markdown, render, schemas
+from tjmj_dsl.schemas import contract_examples, contract_markdown, example_requests, render, schemas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENERIC = schemas()
 BUILTIN = schemas(load_rules())
+EXAMPLES = contract_examples()
+EXAMPLE_REQUESTS = example_requests()
 with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
     README = _f.read()
 
@@ -62,6 +64,22 @@ def test_result_examples_are_what_the_scorer_answers(name: str) -> None:
             assert len(got["explanation"]["patterns"]) > len(shown)
             got["explanation"]["patterns"] = shown
         assert got == example
+
+
+def test_the_examples_show_every_kind_of_answer() -> None:
+    """The examples file is data anyone may edit: whatever it holds, a client reading the schemas
+    sees a win, a hand below the minimum, a refused tile with its position, a refusal by a request
+    rule of the rules in force, waits and a refused waits request, payments and a refused outcome."""
+    rules = load_rules()
+    score = EXAMPLES["score-result"]
+    assert any(r["win"] for r in score)
+    assert any(r.get("reason") == "below_min_fan" for r in score)
+    assert any(r.get("error", {}).get("position") is not None for r in score)
+    assert any(r.get("error", {}).get("code") in {q.id for q in rules.request_rules} for r in score)
+    assert any(r["waits"] for r in EXAMPLES["waits-result"]) and any("error" in r for r in EXAMPLES["waits-result"])
+    settled = EXAMPLES["settle-result"]
+    assert any(r["payments"] for r in settled) and any("error" in r for r in settled)
+    assert all(r["rules"]["name"] == rules.name for k in EXAMPLE_REQUESTS for r in EXAMPLES[k])
 
 
 def test_played_records_follow_the_record_schema() -> None:

@@ -3,20 +3,24 @@ declarations in engine/contract.py (never written twice).
 
 Without a rule set the schemas are generic: the rule file's request flags are
 "any other field, boolean", options any values. With one (the HTTP service's
-OpenAPI document, `tjmj schemas --rules F`) the flags, profiles, options and
-their values, pattern ids and request-rule codes are those of that rule set.
+OpenAPI document) the flags, profiles, options and their values, pattern ids
+and request-rule codes are those of that rule set. The examples are requests
+and the built-in rules' answers to them, read from the file beside those rules.
 The committed copies under schemas/ are the generic ones (written by
 `python tools/make_schemas.py`; a test holds them fresh)."""
 
 from __future__ import annotations
 
-import copy
+import functools
+import json
 from typing import Any
 
 from .engine import contract as C
 from .engine.contract import CONTRACT as CONTRACT_VERSION
 from .ir import RuleSet
+from .source.files import rules_file
 
+EXAMPLES_FILE = "tianjin.examples.yaml"  # beside the built-in rules (shipped with them)
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 NAMES = ("score-request", "waits-request", "score-result", "waits-result", "explain-result", "settle-outcome",
          "settle-result", "record")
@@ -306,16 +310,15 @@ def record_example() -> dict[str, Any]:
     rules = game_rules(Scorer())
     names = ["value"] * 4
     rec = record(rules, 7, 0, play(rules, 7, 0, [make_player(n) for n in names]), names)
-    rec["rules"]["sha256"] = _SHA
+    rec["rules"]["sha256"] = _placeholder_sha()
     if rec["result"]["score"] is not None:
-        rec["result"]["score"]["result"]["rules"]["sha256"] = _SHA
+        rec["result"]["score"]["result"]["rules"]["sha256"] = _placeholder_sha()
     return rec
 
 
 def _committed_record_example() -> Any:
     """The example of the committed schemas/record.schema.json (None outside a checkout): playing
     a hand to make it again is left to tools/make_schemas.py."""
-    import json
     import os
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas", "record.schema.json")
     if not os.path.exists(path):
@@ -328,6 +331,7 @@ def schemas(rs: RuleSet | None = None, examples: bool = True, record: Any = None
     """name → a standalone schema (its own $defs). Generic without `rs`. The
     record's example is `record`, or the committed one."""
     defs = _defs(rs)
+    given = contract_examples() if examples else {}
     bodies = {
         "score-request": request_schema(rs),
         "waits-request": request_schema(rs, waits=True),
@@ -345,7 +349,7 @@ def schemas(rs: RuleSet | None = None, examples: bool = True, record: Any = None
                                 "description": desc + f" JSON contract version {C.CONTRACT}."}
         s = {**head, **body}
         if examples:
-            s["examples"] = copy.deepcopy(EXAMPLES[name])
+            s["examples"] = given[name]
         s["$defs"] = _used_defs(s, defs)
         out[name] = s
     out["record"] = record_schema(out["score-result"], (record or _committed_record_example()) if examples else None)
@@ -369,123 +373,48 @@ def _used_defs(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return {k: defs[k] for k in defs if k in need}
 
 
-_SHA = "5f0c9d7b8e0a4c3e2d1f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f70819"  # an example value
-_RULES = {"name": "tianjin", "profile": "seed-001", "sha256": _SHA, "options": {}}
+_EXAMPLES_FORMAT = "tjmj-contract-examples/1"
+_STATED = ("score-request", "waits-request", "settle-outcome")  # examples that are requests
+_ANSWERED = ("score-result", "waits-result", "explain-result", "settle-result")  # request → answer
 
-# Examples: real requests and what the built-in rules answer (tests/test_contract.py
-# holds each result equal to the scorer's, sha256 aside).
-EXAMPLES: dict[str, list[Any]] = {
-    "score-request": [
-        {"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
-        {"id": "b", "concealed": ["3m", "4m", "5m", "1s", "2s", "3s", "7m", "7m", "4s", "5s"],
-         "melds": [{"type": "concealed_kong", "tile": "5p"}], "draw": "6s", "indicator": "7p",
-         "kong_draw": "concealed", "profile": "seed-000-coins"},
-        {"id": 3, "concealed": "123456789m1m2mEE", "draw": "5m", "indicator": "1m", "tianhu": True,
-         "options": {"min_fan": 1}},
-    ],
-    "waits-request": [
-        {"id": 4, "concealed": "345m123sEEE77m45s", "indicator": "7p"},
-    ],
-    "score-result": [
-        {"contract": 2, "rules": _RULES, "id": 1, "win": True, "fan": 2, "total": 2,
-         "patterns": ["tiliu", "su"], "names": ["提溜", "素"], "formula": "1×2 = 2", "winning_tile": "6s",
-         "hun_kinds": ["7p", "8p"], "decomposition": [
-             {"meld": "chow", "declared": False, "concealed": True, "faces": ["3m", "4m", "5m"],
-              "tiles": ["3m", "4m", "5m"], "huns": [False, False, False], "winning_slot": None, "text": "3m 4m 5m"},
-             {"meld": "chow", "declared": False, "concealed": True, "faces": ["1s", "2s", "3s"],
-              "tiles": ["1s", "2s", "3s"], "huns": [False, False, False], "winning_slot": None, "text": "1s 2s 3s"},
-             {"meld": "chow", "declared": False, "concealed": True, "faces": ["4s", "5s", "6s"],
-              "tiles": ["4s", "5s", "6s"], "huns": [False, False, False], "winning_slot": 2, "text": "4s 5s 6s*"},
-             {"meld": "pung", "declared": False, "concealed": True, "faces": ["E", "E", "E"],
-              "tiles": ["E", "E", "E"], "huns": [False, False, False], "winning_slot": None, "text": "E E E"},
-             {"meld": "pair", "declared": False, "concealed": True, "faces": ["7m", "7m"],
-              "tiles": ["7m", "7m"], "huns": [False, False], "winning_slot": None, "text": "7m 7m"}]},
-        {"contract": 2, "rules": _RULES, "id": 5, "win": False, "fan": 1, "total": 0,
-         "patterns": ["tiliu"], "names": ["提溜"], "formula": "1 = 1", "winning_tile": "7p",
-         "hun_kinds": ["7p", "8p"], "decomposition": [
-             {"meld": "chow", "declared": False, "concealed": True, "faces": ["3m", "4m", "5m"],
-              "tiles": ["3m", "4m", "5m"], "huns": [False, False, False], "winning_slot": None, "text": "3m 4m 5m"},
-             {"meld": "chow", "declared": False, "concealed": True, "faces": ["1s", "2s", "3s"],
-              "tiles": ["1s", "2s", "3s"], "huns": [False, False, False], "winning_slot": None, "text": "1s 2s 3s"},
-             {"meld": "chow", "declared": False, "concealed": True, "faces": ["4s", "5s", "6s"],
-              "tiles": ["4s", "5s", "6s"], "huns": [False, False, False], "winning_slot": None, "text": "4s 5s 6s"},
-             {"meld": "pung", "declared": False, "concealed": True, "faces": ["E", "E", "E"],
-              "tiles": ["E", "E", "E"], "huns": [False, False, False], "winning_slot": None, "text": "E E E"},
-             {"meld": "pair", "declared": False, "concealed": True, "faces": ["9m", "9m"],
-              "tiles": ["9m", "7p"], "huns": [False, True], "winning_slot": 1, "text": "9m 9m=7p*"}],
-         "reason": "below_min_fan", "message": "fan 1 is below the 2 needed to win"},
-        {"contract": 2, "rules": _RULES, "id": 6, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [],
-         "formula": "", "reason": "invalid_request",
-         "error": {"code": "bad_tile", "message": "concealed (at character 17): 'x' is not a suit (hint: after the "
-                   "digits write m (万), p (饼/筒), s (条) or z (honors 1z-7z))", "field": "concealed", "position": 16}},
-        {"contract": 2, "rules": _RULES, "id": 7, "win": False, "fan": 0, "total": 0, "patterns": [], "names": [],
-         "formula": "", "reason": "invalid_request",
-         "error": {"code": "indicator_on_wall", "message": "the indicator stays face up on the wall, so a hand holds "
-                   "at most 3 tiles of its kind", "field": None}},
-    ],
-    "waits-result": [
-        {"contract": 2, "rules": _RULES, "id": 4, "waits": [
-            {"tile": "3s", "fan": 2, "total": 2, "patterns": ["tiliu", "su"], "names": ["提溜", "素"],
-             "formula": "1×2 = 2"},
-            {"tile": "6s", "fan": 2, "total": 2, "patterns": ["tiliu", "su"], "names": ["提溜", "素"],
-             "formula": "1×2 = 2"}]},
-        {"contract": 2, "rules": _RULES, "id": None, "waits": [], "reason": "invalid_request",
-         "error": {"code": "unexpected_field", "message": "draw: a waits request has no draw (hint: leave out draw "
-                   "to list the tiles that win)", "field": "draw"}},
-    ],
-}
 
-EXAMPLES["explain-result"] = [dict(
-    EXAMPLES["score-result"][0], explanation={
-        "min_fan": 2,
-        "patterns": [  # the example lists two of them; an answer lists every pattern of the rules in force
-            {"id": "tiliu", "name": "提溜", "kind": "base", "value": 1, "when": "true", "used": True},
-            {"id": "su", "name": "素", "kind": "mul", "value": 2, "when": "huns == 0", "used": True}],
-        "algebra": "(sum(add) if len(add) > 0 else sum(base)) * product(mul)", "score_table": "separate", "total": "fan"}),
-    EXAMPLES["score-result"][2],
-]
-EXAMPLES["settle-outcome"] = [
-    {"id": "h1", "dealer": 0, "zuozhuang": True, "lazhuang": [0, 0, 1, 2], "winner": None, "chan": True},
-    {"id": "h2", "dealer": 0, "winner": 2, "total": 10,
-     "kongs": [{"seat": 2, "type": "concealed", "tile": "5p", "won": True}]},
-]
-EXAMPLES["settle-result"] = [
-    {"contract": 2, "rules": _RULES, "id": "h1", "payments": [
-        {"from": 0, "to": 1, "amount": 2, "reason": "chan", "rule": "chan",
-         "formula": "chan_points * base_unit * pair(payer, payee) = 1 * 1 * 2 = 2"},
-        {"from": 0, "to": 2, "amount": 4, "reason": "chan", "rule": "chan",
-         "formula": "chan_points * base_unit * pair(payer, payee) = 1 * 1 * 4 = 4"},
-        {"from": 0, "to": 3, "amount": 8, "reason": "chan", "rule": "chan",
-         "formula": "chan_points * base_unit * pair(payer, payee) = 1 * 1 * 8 = 8"}],
-     "balances": [-14, 2, 4, 8], "next_dealer": 0, "kongs": [],
-     "unpaid": [{"rule": "win", "reason": "win", "item": None, "when": "winner != none"}]},
-    {"contract": 2, "rules": _RULES, "id": "h3", "payments": [], "balances": [0, 0, 0, 0], "next_dealer": None,
-     "kongs": [], "unpaid": [], "reason": "invalid_request",
-     "error": {"code": "lazhuang_max", "message": "lazhuang: a non-dealer may 拉庄 at most lazhuang_max times "
-               "(play.lazhuang_max)", "field": "lazhuang"}},
-]
+@functools.cache
+def _examples_file() -> tuple[dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]]:
+    """(examples, the requests the result examples answer, the examples' `rules`), read from the
+    file kept beside the built-in rules: what those rules answer is theirs to say, so no pattern,
+    name or value of them is written here."""
+    import yaml
+    with open(rules_file(EXAMPLES_FILE), encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+    if not isinstance(doc, dict) or doc.get("format") != _EXAMPLES_FORMAT:
+        raise ValueError(f"{EXAMPLES_FILE}: not a {_EXAMPLES_FORMAT} file")
+    rules = doc["rules"]
+    examples: dict[str, list[Any]] = {k: doc[k] for k in _STATED}
+    requests: dict[str, list[Any]] = {}
+    for k in _ANSWERED:  # every answer names the contract and the rules that made it
+        examples[k] = [{"contract": C.CONTRACT, "rules": dict(rules), **e["answer"]} for e in doc[k]]
+        requests[k] = [e["request"] for e in doc[k]]
+    return examples, requests, rules
 
-# The requests the result examples answer (same order as EXAMPLES["score-result"] / ["waits-result"]).
-EXAMPLE_REQUESTS: dict[str, list[dict[str, Any]]] = {
-    "score-result": [
-        EXAMPLES["score-request"][0],
-        {"id": 5, "concealed": "345m123sEEE456s9m", "draw": "7p", "indicator": "7p"},
-        {"id": 6, "concealed": "345m123sEEE77m45x", "draw": "6s", "indicator": "7p"},
-        {"id": 7, "concealed": "7p7p7p7p123sEEE456s", "draw": "9m", "indicator": "7p"},
-    ],
-    "waits-result": [
-        EXAMPLES["waits-request"][0],
-        {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},
-    ],
-    "explain-result": [
-        EXAMPLES["score-request"][0],
-        {"id": 6, "concealed": "345m123sEEE77m45x", "draw": "6s", "indicator": "7p"},
-    ],
-    "settle-result": [
-        EXAMPLES["settle-outcome"][0],
-        {"id": "h3", "dealer": 0, "winner": None, "lazhuang": [0, 3, 0, 0]},
-    ],
-}
+
+def contract_examples() -> dict[str, list[Any]]:
+    """name → the examples of that schema: requests, and the built-in rules' answers to requests
+    (their rules.sha256 a placeholder)."""
+    return _fresh(_examples_file()[0])
+
+
+def example_requests() -> dict[str, list[Any]]:
+    """name → the requests the result examples of that schema answer, in the same order."""
+    return _fresh(_examples_file()[1])
+
+
+def _fresh(x: Any) -> Any:
+    """A copy sharing nothing (YAML aliases in the file make shared objects; JSON has none)."""
+    return json.loads(json.dumps(x))
+
+
+def _placeholder_sha() -> str:
+    return str(_examples_file()[2]["sha256"])
 
 
 def contract_markdown(rs: RuleSet) -> str:
@@ -505,13 +434,13 @@ def contract_markdown(rs: RuleSet) -> str:
     out += ["", "| error code | when |", "|---|---|"]
     for c, m in C.ERRORS:
         out.append(f"| `{c}` | {cell(m)} |")
-    out.append("| a request rule's id | the rule file refuses the hand, e.g. `indicator_on_wall`, `tianting_off` |")
+    ids = ", ".join(f"`{r.id}`" for r in rs.request_rules[:2])
+    out.append(f"| a request rule's id | the rule file refuses the hand{', e.g. ' + ids if ids else ''} |")
     return "\n".join(out) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the generic schemas: python -m tjmj_dsl.schemas [DIR] (default schemas/)."""
-    import json
     import os
     import sys
     out = (argv if argv is not None else sys.argv[1:] or ["schemas"])[0]
@@ -524,7 +453,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def render(schema: dict[str, Any]) -> str:
     """The committed text of a schema."""
-    import json
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
