@@ -213,3 +213,27 @@ def test_the_settlement_chapter_has_a_worked_payment_table() -> None:
     # 铲 as one 明杠 point or as a 混吊 (2)
     opt = md[md.index('<a id="option-chan-points"></a>'):]
     assert re.search(r"\| `1` \| 0: -3, 1: \+1, 2: \+1, 3: \+1 \|", opt) and re.search(r"\| `2` \| 0: -6, 1: \+2, 2: \+2, 3: \+2 \|", opt)
+
+
+def test_kongs_are_called_by_the_rule_files_names(tmp_path: str) -> None:
+    """The claims table and the worked hands name each kind of kong as kong_names says: renamed in
+    an overlay, the new names show and the old ones are gone from those lines."""
+    import yaml
+
+    from tjmj_dsl.backends.docs import generate_rulebooks
+    from tjmj_dsl.backends.examples import Scorers
+    from tjmj_dsl.passes.lower import lower
+    from tjmj_dsl.passes.resolve import apply_options, read
+    path = os.path.join(str(tmp_path), "renamed.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        yaml.safe_dump({"extends": RULES, "name": "renamed",
+                        "set": {"kong_names.exposed": "亮杠X", "kong_names.concealed": "闷杠X", "kong_names.hun": "混杠X"}},
+                       f, allow_unicode=True)
+    res = read(path)
+    md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
+    claims = [ln for ln in md.splitlines() if "claim a discard for an exposed kong" in ln or "four huns in hand" in ln]
+    assert len(claims) == 2 and "(亮杠X)" in claims[0] and "(混杠X)" in claims[1], claims
+    won = [ln for ln in md.splitlines() if "won on the replacement of a" in ln]
+    assert any("亮杠X kong" in ln for ln in won) and any("闷杠X kong" in ln for ln in won)
+    assert any("混杠X kong" in ln for ln in won)
+    assert not any(old in ln for ln in claims + won for old in ("明杠", "暗杠", "金杠"))

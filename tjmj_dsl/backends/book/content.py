@@ -16,15 +16,16 @@ from ..examples import Scored, Scorers, _value_key, error_text
 from .model import (Block, Book, Bullets, Code, Em, Group, Hand, Inline, Inlines, Link, Para, Section, Slot,
                     Strong, Table, TileRef, TileRow, anchor)
 
-# generic mahjong table mechanics: what each claim key of the rule file means
+# generic mahjong table mechanics: what each claim key of the rule file means ({exposed}, {hun}: the
+# rule file's names of those kongs, kong_names)
 CLAIM_WORDS = {
     "chow": "吃 chi — claim a discard for a chow",
     "pung": "碰 peng — claim a discard for a pung",
-    "kong": "杠 gang — claim a discard for an exposed kong (明杠)",
+    "kong": "杠 gang — claim a discard for an exposed kong{exposed}",
     "win_on_discard": "点炮 dianpao — win on another player's discard",
     "rob_kong": "抢杠 qianggang — win on the tile another player adds to a kong",
     "hun_pung": "碰 a discarded hun with two of the same hun",
-    "hun_kong": "杠 a discarded hun with three of the same hun, or four huns in hand (金杠)",
+    "hun_kong": "杠 a discarded hun with three of the same hun, or four huns in hand{hun}",
 }
 KIND_WORDS = {"chow": "顺子 chow", "pung": "刻子 pung", "kong": "杠 kong", "pair": "将 pair"}
 ROLE_WORDS = {"example": "例 Example", "near_miss": "不是 Near miss", "chapter": "例 Example", "option": "例 Example"}
@@ -116,7 +117,7 @@ class Builder:
         bits: list[Inline] = ["Hand ", Code(ex.hand), ", indicator ", TileRef(parse_tile(req["indicator"]))]
         kd = req.get("kong_draw")
         if kd:
-            bits.append(f", won on the replacement of a {'明杠' if kd == 'exposed' else '暗杠' if kd == 'concealed' else '金杠'} kong")
+            bits.append(f", won on the replacement of a {self.kong_name(str(kd))} kong")
         flags = [f for f, _ in self.rs.flags if req.get(f)]
         if flags:
             bits += [", ", ", ".join(flags)]
@@ -179,7 +180,9 @@ class Builder:
         rs = self.rs
         blocks: list[Block] = self.paras("melds")
         claims = dict(rs.claims)
-        rows = tuple(((CLAIM_WORDS.get(k, k),), (Strong(("allowed",)) if v else "not allowed",)) for k, v in claims.items())
+        names = {kd: f" ({n})" for kd, n in rs.kong_names}
+        words = {k: w.format(exposed=names.get("exposed", ""), hun=names.get("hun", "")) for k, w in CLAIM_WORDS.items()}
+        rows = tuple(((words.get(k, k),), (Strong(("allowed",)) if v else "not allowed",)) for k, v in claims.items())
         if rows:
             blocks.append(Table((("claim",), ("under these rules",)), rows, "claims"))
         blocks += self.paras("winning")
