@@ -39,13 +39,13 @@ TEXT_PATHS = [
     "options.jin_gang.name", "options.jin_gang.description", "options.jin_gang.source",
     "options.score_table.choices.coins.description",
     "profiles.seed-001.description",
-    "pattern_kinds.add", "request_flags.tianhu", "sources.seed-000", "kong_names.concealed",
+    "pattern_kinds.add", "request_flags.tianhu", "sources.seed-000", "kong_names.concealed", "outcome_names.chan",
 ]
 # the fields the rulebook of the default profile shows
 SHOWN = {"title", "patterns.long.name", "patterns.long.description", "patterns.su.description", "patterns.zhuo5.name",
          "patterns.shuanghun.conflicts", "request_rules.indicator_on_wall.message", "options.jin_gang.name",
          "options.jin_gang.description", "profiles.seed-001.description", "pattern_kinds.add", "patterns.long.aka",
-         "patterns.long.examples", "kong_names.concealed"}
+         "patterns.long.examples", "kong_names.concealed", "outcome_names.chan"}
 
 
 def _option_ids() -> list[str]:

@@ -215,9 +215,10 @@ def test_the_settlement_chapter_has_a_worked_payment_table() -> None:
     assert re.search(r"\| `1` \| 0: -3, 1: \+1, 2: \+1, 3: \+1 \|", opt) and re.search(r"\| `2` \| 0: -6, 1: \+2, 2: \+2, 3: \+2 \|", opt)
 
 
-def test_kongs_are_called_by_the_rule_files_names(tmp_path: str) -> None:
-    """The claims table and the worked hands name each kind of kong as kong_names says: renamed in
-    an overlay, the new names show and the old ones are gone from those lines."""
+def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) -> None:
+    """The claims table and the worked hands name each kind of kong as kong_names says, the worked
+    settlements each fact of the outcome as outcome_names says: renamed in an overlay, the new
+    names show and the old ones are gone from those lines."""
     import yaml
 
     from tjmj_dsl.backends.docs import generate_rulebooks
@@ -227,7 +228,9 @@ def test_kongs_are_called_by_the_rule_files_names(tmp_path: str) -> None:
     path = os.path.join(str(tmp_path), "renamed.yaml")
     with open(path, "w", encoding="utf-8") as f:
         yaml.safe_dump({"extends": RULES, "name": "renamed",
-                        "set": {"kong_names.exposed": "亮杠X", "kong_names.concealed": "闷杠X", "kong_names.hun": "混杠X"}},
+                        "set": {"kong_names.exposed": "亮杠X", "kong_names.concealed": "闷杠X", "kong_names.hun": "混杠X",
+                                "outcome_names.zuozhuang": "坐X", "outcome_names.lazhuang": "拉X",
+                                "outcome_names.chan": "铲X", "outcome_names.drawn": "荒X"}},
                        f, allow_unicode=True)
     res = read(path)
     md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
@@ -237,3 +240,7 @@ def test_kongs_are_called_by_the_rule_files_names(tmp_path: str) -> None:
     assert any("亮杠X kong" in ln for ln in won) and any("闷杠X kong" in ln for ln in won)
     assert any("混杠X kong" in ln for ln in won)
     assert not any(old in ln for ln in claims + won for old in ("明杠", "暗杠", "金杠"))
+    settled = [ln for ln in md.splitlines() if "Example.** Seat " in ln]
+    assert any("deals and sits (坐X); 拉X by seat: " in ln and ln.endswith("; 铲X.") for ln in settled), settled
+    assert any("; 荒X, no winner" in ln for ln in settled), settled
+    assert not any(old in ln for ln in settled for old in ("坐庄", "拉庄", "铲;", "荒庄"))

@@ -242,6 +242,7 @@ class RuleSet:
     replaced: tuple[str, ...] = ()  # an overlay: the base's sections it replaced (profiles, ...)
     score_tables: tuple[tuple[str, Expr], ...] = ()  # every score table (id, total), the one in force among them
     kong_names: tuple[tuple[str, str], ...] = ()  # kind of kong (exposed, added, concealed, hun) → its name
+    outcome_names: tuple[tuple[str, str], ...] = ()  # a fact of a settlement outcome (zuozhuang, drawn, …) → its name
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tjmj_dsl.engine.contract import KONG_TYPES  # noqa: E402  (the contract's kong types, not written again)
+from tjmj_dsl.engine.contract import KONG_TYPES, OUTCOME_NAMED  # noqa: E402  (the contract's, not written again)
 
 expr = {"type": "string", "minLength": 1, "description": "an expression (see README: the expression language)"}
 ident = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
@@ -222,6 +222,10 @@ schema = {
                        "description": "what each kind of kong is called, as the rulebook shows it",
                        "properties": {k: {"type": "string", "minLength": 1}
                                       for k in ("exposed", "added", "concealed", "hun")}},
+        "outcome_names": {"type": "object", "additionalProperties": False,
+                          "description": "what the facts of a settlement outcome are called, as the rulebook says them "
+                                         "(drawn: a hand nobody won)",
+                          "properties": {k: {"type": "string", "minLength": 1} for k in OUTCOME_NAMED}},
         "pattern_kinds": {"type": "object", "minProperties": 1, "additionalProperties": text,
                           "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
         "algebra": expr,

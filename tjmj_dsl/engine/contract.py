@@ -141,6 +141,9 @@ OUTCOME = (
     ("options", "options", False, "{\"option\": value} set on top of the profile for this outcome"),
 )
 OUTCOME_FIELDS = tuple(f[0] for f in OUTCOME)
+# The facts of an outcome a rule file may name (outcome_names; the rulebook says them so): its
+# table-play fields, and `drawn`, a hand nobody won (winner null).
+OUTCOME_NAMED = ("zuozhuang", "lazhuang", "chan", "xianggong", "drawn")
 OUTCOME_KONG = (
     ("seat", "seat", True, "who made the kong"),
     ("type", "kong_type", True, "exposed, added (补杠), concealed, or hun (a kong of hun tiles, 金杠)"),

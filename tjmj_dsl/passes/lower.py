@@ -272,6 +272,7 @@ def lower(res: Resolved) -> RuleSet:
         chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),
         flags=tuple((str(k), str(v)) for k, v in (d.get("request_flags") or {}).items()), min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
         kong_names=tuple((str(k), str(v)) for k, v in (d.get("kong_names") or {}).items()),
+        outcome_names=tuple((str(k), str(v)) for k, v in (d.get("outcome_names") or {}).items()),
         kind_docs=tuple(str(v) for v in d["pattern_kinds"].values()), algebra=algebra,
         definitions=tuple(definitions), patterns=tuple(patterns), free_when=free, score_table=table, total=total,
         request_rules=tuple(rules), claims=tuple((d.get("claims") or {}).items()),

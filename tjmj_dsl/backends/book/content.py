@@ -416,16 +416,22 @@ class Builder:
         blocks += self.decisions("settlement")
         return Section("settlement", ("§9 结算 Settlement",), tuple(blocks))
 
+    def outcome_name(self, fact: str) -> str:
+        """A fact of a settlement outcome (zuozhuang, drawn, …) by its name in the rule file's outcome_names."""
+        return dict(self.rs.outcome_names).get(fact, fact)
+
     def outcome_text(self, o: dict[str, Any]) -> Inlines:
         """What happened at the table, in words (the outcome's fields)."""
         bits: list[Inline] = [f"Seat {o.get('dealer')} deals"]
         if o.get("zuozhuang"):
-            bits.append(" and sits (坐庄)")
+            bits.append(f" and sits ({self.outcome_name('zuozhuang')})")
         lz = o.get("lazhuang") or []
         if any(lz):
-            bits.append("; 拉庄 by seat: " + ", ".join(f"{i}×{n}" for i, n in enumerate(lz) if n))
+            bits.append(f"; {self.outcome_name('lazhuang')} by seat: " + ", ".join(f"{i}×{n}" for i, n in enumerate(lz) if n))
+        if o.get("xianggong"):
+            bits.append(f"; {self.outcome_name('xianggong')}: seat " + ", ".join(str(i) for i in o["xianggong"]))
         if o.get("winner") is None:
-            bits.append("; 荒庄, no winner")
+            bits.append(f"; {self.outcome_name('drawn')}, no winner")
         else:
             bits.append(f"; seat {o['winner']} wins with a total of {o.get('total')}")
         for k in o.get("kongs") or []:
@@ -434,7 +440,7 @@ class Builder:
             if k.get("won"):
                 bits.append(" (its replacement won)")
         if o.get("chan"):
-            bits.append("; 铲")
+            bits.append(f"; {self.outcome_name('chan')}")
         bits.append(".")
         return tuple(bits)
 
