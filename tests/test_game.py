@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gamekit import Bot, build_wall, payments, play, rules, tiles
+from tjmj_dsl import Scorer
 from tjmj_dsl.game.table import WIN, Table
 from tjmj_dsl.game.wall import Wall, draw_order
 from tjmj_dsl.tiles import NAMES, parse_tile
@@ -279,14 +280,27 @@ def test_no_pung_of_huns_but_a_kong_of_three() -> None:
     _, rec = play(rules(), build_wall(0, hands), 0, bots)
     assert not any(k == "claim" for k, _, _ in bots[1].menus)
     assert rec["result"]["xianggong"] == [0]   # the dealer discarded a hun
-    # with three, a kong of huns (金杠) may be claimed, never a pong
+    # with three, a kong of huns may be claimed, never a pong: a 明杠 (the reading, §2), so also where
+    # 金杠 (four huns held) is forbidden
     hands = {0: "E 1m1m 2p2p 3s3s 4m4m 6p6p 7s 8s 9s", 1: "EEE 1s 2s 3s 4s 5p 6p 7p 8p 9m 9p"}
-    bots = [Bot([("discard", "E")]), Bot(), Bot(), Bot()]
-    play(rules(), build_wall(0, hands), 0, bots)
-    assert [m for k, _, m in bots[1].menus if k == "claim"][0] == [("pass", None), ("kong", J("E"))]
-    bots = [Bot([("discard", "E")]), Bot(), Bot(), Bot()]
-    play(rules(jin_gang="forbidden"), build_wall(0, hands), 0, bots)
-    assert not any(k == "claim" for k, _, _ in bots[1].menus)
+    for options in ({}, {"jin_gang": "forbidden"}):
+        bots = [Bot([("discard", "E")]), Bot([("kong", "E")]), Bot(), Bot()]
+        _, rec = play(rules(**options), build_wall(0, hands), 0, bots)
+        assert [m for k, _, m in bots[1].menus if k == "claim"][0] == [("pass", None), ("kong", J("E"))], options
+        assert [(k["seat"], k["type"], k["points"]) for k in rec["result"]["kongs"]] == [(1, "exposed", 1)], options
+    # under forbidden the scorer takes that exposed kong of huns and settlement pays it; the 金杠 is refused
+    forbidden = Scorer(options={"jin_gang": "forbidden"})
+    hand = {"concealed": "345m123s77m45s", "draw": "6s", "indicator": "7p"}
+    exposed = forbidden.score({**hand, "melds": [{"type": "kong", "tile": "8p"}], "kong_draw": "exposed"})
+    assert (exposed["win"], exposed["patterns"]) == (True, ["tiliu", "gangkai"])
+    jin = forbidden.score({**hand, "melds": [{"type": "concealed_kong", "tile": "8p"}]})
+    assert jin["error"]["code"] == "jin_gang_forbidden"
+    drawn = {"dealer": 0, "winner": None}
+    paid = forbidden.settle({**drawn, "kongs": [{"seat": 2, "type": "exposed", "tile": "8p"}]})
+    assert paid["balances"] == [-1, -1, 3, -1]
+    refused = forbidden.settle({**drawn, "kongs": [{"seat": 2, "type": "hun", "tile": "8p"}]})
+    assert (refused["error"]["code"], refused["error"]["field"], refused["balances"]) == ("jin_gang_forbidden", "kongs", [0, 0, 0, 0])
+    assert Scorer().settle({**drawn, "kongs": [{"seat": 2, "type": "hun", "tile": "8p"}]})["balances"] == [-4, -4, 12, -4]
 
 
 @pytest.mark.parametrize("option, claims", [("allowed", 2), ("refused", 1)])

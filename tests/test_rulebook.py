@@ -234,8 +234,8 @@ def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) ->
                        f, allow_unicode=True)
     res = read(path)
     md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
-    claims = [ln for ln in md.splitlines() if "claim a discard for an exposed kong" in ln or "four huns in hand" in ln]
-    assert len(claims) == 2 and "(亮杠X)" in claims[0] and "(混杠X)" in claims[1], claims
+    claims = [ln for ln in md.splitlines() if "claim a discard for an exposed kong" in ln or "three of the same hun" in ln]
+    assert len(claims) == 2 and "(亮杠X)" in claims[0] and "(亮杠X)" in claims[1], claims  # a claimed hun makes a 明杠
     won = [ln for ln in md.splitlines() if "won on the replacement of a" in ln]
     assert any("亮杠X kong" in ln for ln in won) and any("闷杠X kong" in ln for ln in won)
     assert any("混杠X kong" in ln for ln in won)

@@ -25,6 +25,7 @@ PLAY_KEYS: dict[str, type] = {
 }
 # play: keys for the value player (a way to play, not a rule): optional, absent means no hint
 HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int}
+NO_KONG = "none"  # play.hun_kong_*_as: a kong of huns may not be made that way
 CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
 
 
@@ -73,6 +74,11 @@ class GameRules:
 
     def kong_points_of(self, kong_type: str) -> int:
         return dict(self.kong_points)[self.kong_draw(kong_type)]
+
+    def may_kong_huns(self, made: str) -> bool:
+        """Whether a kong of hun tiles may be made this way (exposed, concealed, added): its
+        play.hun_kong_*_as is not `none`."""
+        return dict(self.hun_kong_as)[made] != NO_KONG
 
     def kong_type(self, made: str, of_huns: bool) -> str:
         """A kong's type from how it was made (exposed, concealed, added); a kong of hun
@@ -123,8 +129,10 @@ def game_rules(scorer: Scorer) -> GameRules:
         for made in KONG_WAYS:
             k = f"hun_kong_{made}_as"
             typ = play[k]
+            if typ == NO_KONG:
+                continue
             if typ not in KONG_TYPES:
-                problems.append(f"play.{k} is one of {', '.join(KONG_TYPES)}, not {typ!r}")
+                problems.append(f"play.{k} is one of {', '.join(KONG_TYPES)} or {NO_KONG}, not {typ!r}")
             elif kong_draw_of(typ, play["added_kong_as"]) not in dict(rs.kong_points):
                 problems.append(f"play.{k} names a kong type with no kong_points key: {typ!r}")
     if problems:

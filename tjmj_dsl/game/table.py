@@ -311,11 +311,11 @@ class Table:
             return menu
         if 4 in c:
             for k in range(34):
-                if c[k] == 4 and (k not in self.hun_set or r.hun_kong):
+                if c[k] == 4 and (k not in self.hun_set or r.may_kong_huns("concealed")):
                     menu.append(("concealed_kong", k))
         for m in melds:
             k = m[1]
-            if m[0] == "pung" and c[k] and (r.added_kong_from_hand or k == drawn) and (k not in self.hun_set or r.hun_kong):
+            if m[0] == "pung" and c[k] and (r.added_kong_from_hand or k == drawn) and (k not in self.hun_set or r.may_kong_huns("added")):
                 menu.append(("added_kong", k))
         return menu
 
@@ -359,7 +359,7 @@ class Table:
                 menu: list[Action] = [PASS]
                 if r.pung and (not hun or r.hun_pung):
                     menu.append(("pong", t))
-                if n >= 3 and r.kong and (not hun or r.hun_kong) and self.wall.can_replace():
+                if n >= 3 and r.kong and (not hun or (r.hun_kong and r.may_kong_huns("exposed"))) and self.wall.can_replace():
                     menu.append(("kong", t))
                 return (s, menu) if len(menu) > 1 else (-1, [])
         return -1, []

@@ -16,8 +16,8 @@ from ..examples import Scored, Scorers, _value_key, error_text
 from .model import (Block, Book, Bullets, Code, Em, Group, Hand, Inline, Inlines, Link, Para, Section, Slot,
                     Strong, Table, TileRef, TileRow, anchor)
 
-# generic mahjong table mechanics: what each claim key of the rule file means ({exposed}, {hun}: the
-# rule file's names of those kongs, kong_names)
+# generic mahjong table mechanics: what each claim key of the rule file means ({exposed}: the rule file's
+# name of an exposed kong, {hun_claim}: of the kind of kong a claimed hun makes, play.hun_kong_exposed_as)
 CLAIM_WORDS = {
     "chow": "吃 chi — claim a discard for a chow",
     "pung": "碰 peng — claim a discard for a pung",
@@ -25,7 +25,7 @@ CLAIM_WORDS = {
     "win_on_discard": "点炮 dianpao — win on another player's discard",
     "rob_kong": "抢杠 qianggang — win on the tile another player adds to a kong",
     "hun_pung": "碰 a discarded hun with two of the same hun",
-    "hun_kong": "杠 a discarded hun with three of the same hun, or four huns in hand{hun}",
+    "hun_kong": "杠 a discarded hun with three of the same hun{hun_claim}",
 }
 KIND_WORDS = {"chow": "顺子 chow", "pung": "刻子 pung", "kong": "杠 kong", "pair": "将 pair"}
 ROLE_WORDS = {"example": "例 Example", "near_miss": "不是 Near miss", "chapter": "例 Example", "option": "例 Example"}
@@ -181,7 +181,8 @@ class Builder:
         blocks: list[Block] = self.paras("melds")
         claims = dict(rs.claims)
         names = {kd: f" ({n})" for kd, n in rs.kong_names}
-        words = {k: w.format(exposed=names.get("exposed", ""), hun=names.get("hun", "")) for k, w in CLAIM_WORDS.items()}
+        hun_claim = names.get(str(dict(rs.play).get("hun_kong_exposed_as", "exposed")), "")
+        words = {k: w.format(exposed=names.get("exposed", ""), hun_claim=hun_claim) for k, w in CLAIM_WORDS.items()}
         rows = tuple(((words.get(k, k),), (Strong(("allowed",)) if v else "not allowed",)) for k, v in claims.items())
         if rows:
             blocks.append(Table((("claim",), ("under these rules",)), rows, "claims"))
