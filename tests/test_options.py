@@ -148,15 +148,20 @@ def test_jin_gang_default_is_4() -> None:
 def test_jin_gang_forbidden() -> None:
     forb = {"jin_gang": "forbidden"}
     assert refused(score(JIN_GANG, kong_draw="hun", options=forb))
-    assert refused(score(JIN_GANG_EXPOSED, kong_draw="hun", options=forb))
-    assert refused(score(JIN_GANG_EXPOSED, options=forb))  # the kong itself, even without 杠开
+    assert score(JIN_GANG, options=forb)["error"]["code"] == "jin_gang_forbidden"  # the kong itself, even without 杠开
+    # three huns and a discarded hun make a 明杠, not a 金杠 (decision jin_gang_is_four_held): still allowed
+    assert won(score(JIN_GANG_EXPOSED, kong_draw="exposed", options=forb), 2)
+    assert "error" not in score(JIN_GANG_EXPOSED, options=forb)
     # kongs of other tiles are untouched
     assert won(score(KONG_CONCEALED, kong_draw="concealed", options=forb), 4)
     assert won(score(KONG_EXPOSED, kong_draw="exposed", options=forb), 4)
     # the same 金杠 is a legal 杠开 by default
     assert won(score(JIN_GANG, kong_draw="hun"), 2)
-    assert dict(load_rules(None, options=forb).claims)["hun_kong"] is False
-    assert dict(load_rules(None).claims)["hun_kong"] is True
+    # the game engine: four huns held may not be konged, a discarded hun still may be (claims.hun_kong)
+    play = dict(load_rules(None, options=forb).play)
+    assert (play["hun_kong_concealed_as"], play["hun_kong_exposed_as"]) == ("none", "exposed")
+    assert dict(load_rules(None, options=forb).claims)["hun_kong"] is True
+    assert dict(load_rules(None).play)["hun_kong_concealed_as"] == "hun"
 
 
 def test_jin_gang_unknown_value() -> None:
@@ -440,17 +445,41 @@ def test_jsonl_command_line_defaults_and_line_overrides() -> None:
     assert won(res[1], 4, 4)
 
 
-def test_scorer_refuses_a_request_for_other_rules() -> None:
-    # a Scorer has one profile and option set; a request asking for others is refused, never scored
-    # under rules it did not ask for (`tjmj score --jsonl` picks the rules per line instead)
-    r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-000-coins",
-                        "options": {"score_table": "coins"}})
-    assert refused(r) and "profile" in r["error"]["message"] and r["error"]["field"] == "profile"
+def test_a_scorer_answers_a_requests_own_profile_and_options() -> None:
+    # as `tjmj score --jsonl` does: the request's profile and options (on top of the scorer's own)
+    # pick the rules, compiled on first use; the answer names them. (A standalone generated scorer
+    # has one rule set and refuses others: test_compile.)
+    coins = {**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-000-coins"}
+    r = scorer().score(coins)
+    assert won(r, 4, (4 + 1) * 2) and r["rules"]["profile"] == "seed-000-coins"
+    assert r == scorer("seed-000-coins").score(req(KONG_CONCEALED, kong_draw="concealed"))
     r = scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "options": {"score_table": "coins"}})
-    assert refused(r) and "score_table" in r["error"]["message"] and r["error"]["field"] == "options.score_table"
-    # naming the rules in force is fine
-    assert won(scorer().score({**req(KONG_CONCEALED, kong_draw="concealed"), "profile": "seed-001",
-                               "options": {"score_table": "separate"}}), 4, 4)
+    assert won(r, 4, (4 + 1) * 2) and (r["rules"]["profile"], r["rules"]["options"]) == ("seed-001", {"score_table": "coins"})
+    # on top of the scorer's own options; null is absent
+    r = scorer(min_fan=1).score({**req(BARE), "options": {"hun_kinds": 2, "tianting": None}, "profile": None})
+    assert won(r, 1) and r["rules"]["options"] == {"min_fan": 1}
+    # the interpreter too, and waits and settle
+    assert won(Scorer(backend="interpreter").score(coins), 4, (4 + 1) * 2)
+    w = scorer().waits({"concealed": "345m123sEEE77m45s", "indicator": "7p", "options": {"min_fan": 1}})
+    # at min fan 1 a drawn hun (7p, 8p) wins too, a bare 提溜; at the default 2 it does not
+    assert w["rules"]["options"] == {"min_fan": 1} and {x["tile"] for x in w["waits"]} == {"3s", "6s", "7p", "8p"}
+    assert {x["tile"] for x in scorer().waits({"concealed": "345m123sEEE77m45s", "indicator": "7p"})["waits"]} == {"3s", "6s"}
+    o = {"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "hun", "tile": "8p"}]}
+    assert scorer().settle(o)["balances"] == [-4, 12, -4, -4]
+    assert scorer().settle({**o, "options": {"jin_gang": "8"}})["balances"] == [-8, 24, -8, -8]
+    # rules the file does not have: refused in the kind's shape, with the field
+    r = scorer().score({**coins, "profile": "seed-000-nope", "id": 9})
+    assert refused(r) and r["id"] == 9 and (r["error"]["code"], r["error"]["field"]) == ("unknown_profile", "profile")
+    r = scorer().score({**req(PLAIN), "options": {"chan_points": 3}})
+    assert (r["error"]["code"], r["error"]["field"]) == ("bad_option", "options")
+    assert scorer().score({**req(PLAIN), "options": 5})["error"]["code"] == "wrong_type"
+    assert scorer().score({**req(PLAIN), "profile": 5})["error"]["code"] == "wrong_type"
+    w = scorer().waits({"concealed": "345m123sEEE77m45s", "indicator": "7p", "options": {"nope": 1}})
+    assert w["waits"] == [] and w["error"]["code"] == "unknown_option"
+    s = scorer().settle({**o, "profile": "x"})
+    assert s["balances"] == [0, 0, 0, 0] and s["error"]["code"] == "unknown_profile"
+    # and the scorer's own rules are untouched by a request's
+    assert scorer().score(req(KONG_CONCEALED, kong_draw="concealed"))["rules"]["profile"] == "seed-001"
 
 
 # ---------------------------------------------------------------- an overlay rule file

@@ -182,7 +182,8 @@ def test_bad_outcomes_are_refused_with_the_field(outcome: dict[str, Any], field:
 
 @pytest.mark.parametrize("junk", [None, [], "x", 3, {"dealer": 0, "winner": None, "kongs": "x"},
                                   {"dealer": 0, "winner": None, "kongs": [3]}, {"dealer": 0, "winner": None, "xianggong": {}},
-                                  {"dealer": 0, "winner": None, "profile": "seed-000-fan"}])
+                                  {"dealer": 0, "winner": None, "profile": "seed-000-nope"},
+                                  {"dealer": 0, "winner": None, "options": {"chan_points": "x"}}])
 def test_junk_never_raises(junk: Any, backend: str) -> None:
     r = scorer(backend=backend).settle(junk)
     assert r["reason"] == "invalid_request" and isinstance(r["error"]["message"], str) and r["error"]["code"]

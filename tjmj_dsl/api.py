@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from typing import Any
 
 from .backends.codegen import generate_scorer, load_generated
 from .backends.interpret import interpreter
 from .compiler import load_rules
+from .diagnostics import RuleError
 from .engine import result, runtime, settle
+from .engine.request import RequestError
 from .ir import RuleSet
 from .passes.lower import lower
 from .passes.resolve import apply_options
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
+
+MAX_SCORERS = 32  # compiled scorers kept per process (one per distinct profile/options asked for)
+MAX_FAILED = 256  # bad (profile, options) remembered with their error, so they are not compiled again
 
 
 class Scorer:
@@ -27,13 +35,47 @@ class Scorer:
         if backend not in ("generated", "interpreter"):
             raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
         self._build(load_rules(rules, profile, options), backend)
+        self._given: tuple[Any, str | None, dict[str, Any]] = (rules, profile, dict(options or {}))
+        self._family: Scorers | None = None  # the scorers of other profiles/options requests ask for
 
     @classmethod
-    def _of(cls, resolved: Any, profile: str | None, options: dict[str, Any] | None, backend: str) -> "Scorer":
-        """A scorer from a rule file already read (the CLI reads it once for many option sets)."""
+    def _of(cls, resolved: Any, profile: str | None, options: dict[str, Any] | None, backend: str,
+            family: "Scorers | None" = None) -> "Scorer":
+        """A scorer from a rule file already read (the CLI reads it once for many option sets);
+        `family`: the Scorers it belongs to, which it asks for the rules a request names."""
         self = cls.__new__(cls)
         self._build(lower(apply_options(resolved, profile, options)), backend)
+        self._given = (resolved, profile, dict(options or {}))
+        self._family = family
         return self
+
+    def for_request(self, data: Any, backend: str | None = None) -> "tuple[Scorer, Any, dict[str, Any] | None]":
+        """(scorer, request, None): the scorer a request asks for by its own `profile` and
+        `options` (set on top of this scorer's; null means absent), and the request without
+        them; (self, request, error) when they are not the rule file's, error the contract's
+        error object. Compiled on first use and kept (Scorers: bounded), shared by the
+        scorers made from this one."""
+        prof = opts = None
+        if isinstance(data, dict):
+            prof, opts = data.get("profile"), data.get("options")
+        if prof is None and opts is None and backend in (None, self.backend):
+            return self, data, None
+        if opts is not None and not isinstance(opts, dict):
+            return self, data, RequestError("expected a mapping of option names to values", "options",
+                                            code="wrong_type").error()
+        if prof is not None and not isinstance(prof, str):
+            return self, data, RequestError("expected a profile name", "profile", code="wrong_type").error()
+        rules, profile, options = self._given
+        if self._family is None:
+            self._family = Scorers(rules, self.backend)
+        try:
+            sc = self._family.get(prof if prof is not None else profile,
+                                  {**options, **{o: v for o, v in (opts or {}).items() if v is not None}}, backend)
+        except RuleError as e:
+            return self, data, options_error(e)
+        if isinstance(data, dict) and ("profile" in data or "options" in data):  # sc is compiled with them
+            data = {f: v for f, v in data.items() if f not in ("profile", "options")}
+        return sc, data, None
 
     def _build(self, ruleset: RuleSet, backend: str) -> None:
         self.ruleset: RuleSet = ruleset
@@ -47,7 +89,13 @@ class Scorer:
 
     def score(self, request: dict[str, Any]) -> dict[str, Any]:
         """A request mapping → a result mapping, as the JSON contract says
-        (schemas/score-result.schema.json); never raises for a bad request."""
+        (schemas/score-result.schema.json); never raises for a bad request. A
+        request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
+        if request.__class__ is dict and (request.get("profile") is not None or request.get("options") is not None):
+            sc, data, error = self.for_request(request)
+            if error is not None:
+                return self.refusal(request.get("id"), error)
+            return runtime.score_request(sc._rules, data)
         return runtime.score_request(self._rules, request)
 
     def score_tiles(self, concealed: Any, draw: int, indicator: int, melds: Any = (),
@@ -63,12 +111,22 @@ class Scorer:
         """Every tile that wins the 13-tile hand (a request without draw):
         {contract, rules, id, waits: [{tile, fan, total, patterns, names, formula}]},
         or a refusal in the same shape."""
+        if request.__class__ is dict and (request.get("profile") is not None or request.get("options") is not None):
+            sc, data, error = self.for_request(request)
+            if error is not None:
+                return self.waits_refusal(request.get("id"), error)
+            return runtime.waits_request(sc._rules, data)
         return runtime.waits_request(self._rules, request)
 
     def settle(self, outcome: dict[str, Any]) -> dict[str, Any]:
         """Settle a hand's outcome: payments (from, to, amount, reason, rule,
         formula), the four balances and the next dealer, by the rule file's
         settlement section. Never raises for a bad outcome: the result says."""
+        if outcome.__class__ is dict and (outcome.get("profile") is not None or outcome.get("options") is not None):
+            sc, data, error = self.for_request(outcome)
+            if error is not None:
+                return self.settle_refusal(outcome.get("id"), error)
+            return settle.settle_in(sc._rules, data)
         return settle.settle_in(self._rules, outcome)
 
     def refusal(self, request_id: Any, error: dict[str, Any]) -> dict[str, Any]:
@@ -91,6 +149,75 @@ class Scorer:
     @property
     def profile(self) -> str:
         return self.ruleset.profile
+
+
+class Scorers:
+    """Compiled scorers per (profile, options) of one rule file, built on first
+    use. The rule file is read once; options are keyed in canonical form
+    (engine.request.option_value: "2" and 2 are one scorer). Bounded: the
+    MAX_SCORERS most recently used are kept (each holds a compiled module and
+    its tables), and the MAX_FAILED most recent bad (profile, options) keep their
+    error, so a batch of many option sets, or one bad set on every line,
+    neither grows memory nor compiles again."""
+
+    def __init__(self, rules: Any, backend: str = "generated") -> None:
+        self.rules = rules  # a rule file's path (None: the built-in rules), or one already read
+        self.backend = backend
+        self.cache: OrderedDict[Any, Any] = OrderedDict()
+        self.failed: OrderedDict[Any, RuleError] = OrderedDict()
+        self._res: Any = None
+
+    def resolved(self) -> Any:
+        """The rule file, read and resolved once."""
+        if self._res is None:
+            from .compiler import read_rules
+            self._res = read_rules(self.rules) if self.rules is None or isinstance(self.rules, str) else self.rules
+        return self._res
+
+    def get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None = None) -> Any:
+        """The scorer for a profile and options; RuleError if they are not the rules'."""
+        from .diagnostics import Pos
+        from .passes.resolve import canonical_options
+        backend = backend or self.backend
+        raw = (profile, _raw_key(options), backend)
+        if raw in self.failed:
+            self.failed.move_to_end(raw)
+            raise self.failed[raw]
+        try:
+            canon = canonical_options(self.resolved(), options or {}, Pos("<options>", 1, 1))
+            key = (profile, tuple(sorted(canon.items())), backend)
+            sc = self.cache.get(key)
+            if sc is None:
+                sc = Scorer._of(self.resolved(), profile, canon, backend, self)
+                self.cache[key] = sc
+                while len(self.cache) > MAX_SCORERS:
+                    self.cache.popitem(last=False)
+            else:
+                self.cache.move_to_end(key)
+            return sc
+        except RuleError as e:
+            self.failed[raw] = e
+            while len(self.failed) > MAX_FAILED:
+                self.failed.popitem(last=False)
+            raise
+
+
+def _raw_key(options: dict[str, Any] | None) -> str:
+    """A short exact key for options as given (any JSON), for remembering a failure."""
+    try:
+        text = json.dumps(options, sort_keys=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(options)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def options_error(e: RuleError) -> dict[str, Any]:
+    """The contract's error object for a request whose profile/options do not compile."""
+    d = e.diagnostics[0]
+    code = {"profile": "unknown_profile", "option": "unknown_option"}.get(d.code, "bad_option")
+    field = "profile" if d.code == "profile" else "options"
+    return {"code": code, "message": "; ".join(x.message + (f" ({x.hint})" if x.hint else "") for x in e.diagnostics),
+            "field": field}
 
 
 def compile_rules(path: str | None = None, out: str = "generated", check: bool = False) -> list[str]:

@@ -4,91 +4,13 @@ and a POST body get the same answer (and the same refusal)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable
 
-from .diagnostics import RuleError
+from .api import MAX_FAILED, MAX_SCORERS, Scorers, options_error  # noqa: F401  (the cache lives with Scorer)
 from .engine.contract import CONTRACT
-from .engine.request import RequestError
 
 KINDS = ("score", "waits", "explain", "settle")
-MAX_SCORERS = 32  # compiled scorers kept per process (one per distinct profile/options asked for)
-MAX_FAILED = 256  # bad (profile, options) remembered with their error, so they are not compiled again
-
-
-class Scorers:
-    """Compiled scorers per (profile, options) of one rule file, built on first
-    use. The rule file is read once; options are keyed in canonical form
-    (engine.request.option_value: "2" and 2 are one scorer). Bounded: the
-    MAX_SCORERS most recently used are kept (each holds a compiled module and
-    its tables), and the MAX_FAILED most recent bad (profile, options) keep their
-    error, so a batch of many option sets, or one bad set on every line,
-    neither grows memory nor compiles again."""
-
-    def __init__(self, rules: str | None, backend: str = "generated") -> None:
-        self.rules = rules
-        self.backend = backend
-        self.cache: OrderedDict[Any, Any] = OrderedDict()
-        self.failed: OrderedDict[Any, RuleError] = OrderedDict()
-        self._res: Any = None
-
-    def resolved(self) -> Any:
-        """The rule file, read and resolved once."""
-        if self._res is None:
-            from .compiler import read_rules
-            self._res = read_rules(self.rules)
-        return self._res
-
-    def get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None = None) -> Any:
-        """The scorer for a profile and options; RuleError if they are not the rules'."""
-        from .api import Scorer
-        from .diagnostics import Pos
-        from .passes.resolve import canonical_options
-        backend = backend or self.backend
-        raw = (profile, _raw_key(options), backend)
-        if raw in self.failed:
-            self.failed.move_to_end(raw)
-            raise self.failed[raw]
-        try:
-            canon = canonical_options(self.resolved(), options or {}, Pos("<options>", 1, 1))
-            key = (profile, tuple(sorted(canon.items())), backend)
-            sc = self.cache.get(key)
-            if sc is None:
-                sc = Scorer._of(self.resolved(), profile, canon, backend)
-                self.cache[key] = sc
-                while len(self.cache) > MAX_SCORERS:
-                    self.cache.popitem(last=False)
-            else:
-                self.cache.move_to_end(key)
-            return sc
-        except RuleError as e:
-            self.failed[raw] = e
-            while len(self.failed) > MAX_FAILED:
-                self.failed.popitem(last=False)
-            raise
-
-
-def _raw_key(options: dict[str, Any] | None) -> str:
-    """A short exact key for options as given (any JSON), for remembering a failure."""
-    try:
-        text = json.dumps(options, sort_keys=True, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(options)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def options_error(e: RuleError) -> dict[str, Any]:
-    """The contract's error object for a request whose profile/options do not compile."""
-    d = e.diagnostics[0]
-    code = {"profile": "unknown_profile", "option": "unknown_option"}.get(d.code, "bad_option")
-    field = "profile" if d.code == "profile" else "options"
-    return {"code": code, "message": "; ".join(x.message + (f" ({x.hint})" if x.hint else "") for x in e.diagnostics),
-            "field": field}
-
-
 def explanation(sc: Any, answer: dict[str, Any]) -> dict[str, Any]:
     """How the answer came about, by the reference interpreter's rule set: every
     pattern with its predicate and whether the formula used it, the algebra and the score table."""
@@ -132,30 +54,17 @@ class Service:
             k = kind
             if k == "auto":
                 k = "waits" if isinstance(data, dict) and data.get("draw") is None else "score"
-            sc = base
-            # not a mapping: the scorer says what it is, as a generated scorer run as a program does
-            prof, opts = (data.get("profile"), data.get("options")) if isinstance(data, dict) else (None, None)
-            if isinstance(data, dict) and (prof is not None or opts is not None or k == "explain"):
-                if opts is not None and not isinstance(opts, dict):
-                    return self.refuse(k, data.get("id"), RequestError(
-                        "expected a mapping of option names to values", "options", code="wrong_type").error())
-                if prof is not None and not isinstance(prof, str):
-                    return self.refuse(k, data.get("id"), RequestError(
-                        "expected a profile name", "profile", code="wrong_type").error())
-                try:
-                    sc = self.scorers.get(prof if prof is not None else self.profile,
-                                          {**self.options, **{o: v for o, v in (opts or {}).items() if v is not None}},
-                                          "interpreter" if k == "explain" else None)
-                except RuleError as e:
-                    return self.refuse(k, data.get("id"), options_error(e))
-                if "profile" in data or "options" in data:  # sc is compiled with them
-                    data = {f: v for f, v in data.items() if f not in ("profile", "options")}
             if k == "waits":
-                return sc.waits(data)  # type: ignore[no-any-return]
+                return base.waits(data)  # the scorer answers a request's own profile/options itself
             if k == "settle":
-                return sc.settle(data)  # type: ignore[no-any-return]
+                return base.settle(data)
+            if k == "score":
+                return base.score(data)
+            sc, data, error = base.for_request(data, "interpreter")  # explain: the reference interpreter says how
+            if error is not None:
+                return self.refuse(k, data.get("id"), error)
             answer: dict[str, Any] = sc.score(data)
-            if k == "explain" and "error" not in answer:
+            if "error" not in answer:
                 answer["explanation"] = explanation(sc, answer)
             return answer
 
