@@ -283,3 +283,39 @@ def test_a_record_with_its_own_wall_replays(records: tuple[str, list[dict[str, A
         recs[0]["wall"] = recs[0]["wall"][::-1]
     code, out = _edited(records[0], tmp_path, edited_own_wall)
     assert code == 1 and "hand 0: DIFFERS: " in out and "wall[0]" not in out, out
+
+
+def test_rotate_passes_the_deal_as_the_rules_say(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --rotate plays one game: hand i+1 is dealt by hand i's next dealer. The expected
+    dealer is worked from the reading (§9, seed 001: the dealer keeps the deal when it wins or the
+    hand is drawn; a non-dealer's win passes it to the dealer's next seat), not from the code."""
+    from tjmj_dsl.cli import main
+    path = tmp_path / "game.jsonl"
+    assert main(["simulate", "--hands", "24", "--seed", "11", "--rotate", "--record", str(path), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)["stats"]
+    recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["hand"] for r in recs] == list(range(24)) and recs[0]["dealer"] == 0
+    kept = passed = 0
+    for a, b in zip(recs, recs[1:]):
+        assert b["dealt_by"] == "rotation" and b["dealer"] == a["result"]["next_dealer"]
+        w = a["result"]["winner"]
+        assert b["dealer"] == (a["dealer"] if w is None or w == a["dealer"] else (a["dealer"] + 1) % 4)
+        kept += b["dealer"] == a["dealer"]
+        passed += b["dealer"] != a["dealer"]
+    assert kept and passed, (kept, passed)  # both happen in this game
+    assert (stats["deal"], stats["dealer_kept"]) == ("rotation", kept)
+    assert main(["replay", str(path)]) == 0
+    assert "24 hand(s): 24 OK, 0 differ" in capsys.readouterr().out
+    # a record whose dealer is not the one the previous hand passed the deal to is caught
+    i = next(i for i in range(1, 24) if recs[i]["dealer"] != recs[i - 1]["dealer"])
+    bad = [dict(r) for r in recs]
+    bad[i]["dealer"] = recs[i - 1]["dealer"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in bad), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"hand {i}: DIFFERS: dealer: hand {i - 1} passed the deal to seat {recs[i]['dealer']}" in out, out
+    # without --rotate the seats take turns, and those records say nothing of it
+    assert main(["simulate", "--hands", "5", "--seed", "11", "--record", str(path)]) == 0
+    turns = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["dealer"] for r in turns] == [0, 1, 2, 3, 0] and not any("dealt_by" in r for r in turns)
+    assert turns[0]["events"] == recs[0]["events"]  # hand 0 is the same game either way

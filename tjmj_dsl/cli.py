@@ -261,7 +261,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.hands < 0 or args.jobs < 1:
         return _usage("--hands must be 0 or more and --jobs at least 1")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record))
+    spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record),
+                args.rotate)
     try:
         rules = _rules(spec)
     except GameRulesError as e:
@@ -429,6 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default="value,value,value,value",
                    help="the players of seats 0-3: random or value (default value,value,value,value)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (the results do not depend on it)")
+    p.add_argument("--rotate", action="store_true",
+                   help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
+                        "dealer), hand after hand in one process; default: seat i %% 4 deals hand i")
     p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see rules/record.schema.json)")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")

@@ -71,6 +71,10 @@ def record_schema() -> dict[str, Any]:
                                     "hand), replayed as they are"},
             "hand": {"type": "integer", "minimum": 0},
             "players": {"type": "array", "items": {"type": "string"}, "maxItems": 4, "description": "who sat at seats 0-3"},
+            "dealt_by": {"enum": ["turns", "rotation"],
+                         "description": "who deals: turns (absent too), seat hand % 4 as the seed says; rotation, the "
+                                        "previous hand's next_dealer (tjmj simulate --rotate; hand 0 or the first of a "
+                                        "run is dealt by turns)"},
             "dealer": _seat,
             "zuozhuang": {"type": "boolean", "description": "the dealer sat (zuozhuang)"},
             "lazhuang": {**_four_ints, "description": "lazhuang counts by seat (the dealer's 0)"},

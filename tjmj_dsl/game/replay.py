@@ -120,6 +120,7 @@ class Replayer:
         self.rules_path = rules_path
         self.cache: dict[Any, GameRules] = {}
         self.validator = jsonschema.Draft202012Validator(record_schema())
+        self._last: tuple[Any, int, str, int | None] | None = None  # the record replayed before: seed, hand, rules, next dealer
 
     def rules_for(self, rec: dict[str, Any]) -> GameRules:
         r = rec["rules"]
@@ -152,6 +153,7 @@ class Replayer:
             raise ReplayDiff("the wall does not hold 4 of each of the 34 tiles")
         if rec["seed"] is not None:  # hand i is dealt from (seed, i) alone; seed null: the record's own deal
             self._check_seeded(rec, wall)
+        self._check_rotation(rec)
         lz = rec["lazhuang"]
         table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])))  # type: ignore[arg-type]
         script = Script(rec["events"])
@@ -170,7 +172,8 @@ class Replayer:
         if res.zuozhuang != rec["zuozhuang"]:
             raise ReplayDiff("zuozhuang: the dealer may not sit (zuozhuang) under these rules")
         settle(gr, res)
-        again = make_record(gr, rec["seed"], rec["hand"], res, rec.get("players") or [])
+        again = make_record(gr, rec["seed"], rec["hand"], res, rec.get("players") or [],
+                            rec.get("dealt_by") == "rotation")
         for key in ("dealer", "zuozhuang", "lazhuang", "dice", "wall", "indicator", "deal"):
             if again[key] != rec[key]:
                 raise ReplayDiff(f"{key}: the record says {_short(rec[key])}, the table gives {_short(again[key])}")
@@ -178,13 +181,32 @@ class Replayer:
             a, b = rec["result"].get(key), again["result"][key]
             if a != b:
                 raise ReplayDiff(_first_difference(a, b, f"result.{key}"))
+        self._follows(rec)
         return table, again
 
 
+    def _check_rotation(self, rec: Any) -> None:
+        """A hand dealt by rotation that follows its game's previous hand (the line before, same seed
+        and rules) is dealt by that hand's next dealer."""
+        last, self._last = self._last, None
+        if rec.get("dealt_by") != "rotation" or last is None:
+            return
+        seed, hand, sha, nxt = last
+        if (seed, hand + 1, sha) == (rec["seed"], rec["hand"], rec["rules"]["sha256"]) and nxt is not None \
+                and rec["dealer"] != nxt:
+            raise ReplayDiff(f"dealer: hand {hand} passed the deal to seat {nxt}, the record says seat {rec['dealer']}")
+
+    def _follows(self, rec: Any) -> None:
+        """Remember a record that replayed, for the rotation check of the next."""
+        self._last = (rec["seed"], rec["hand"], rec["rules"]["sha256"], rec["result"]["next_dealer"])
+
     @staticmethod
     def _check_seeded(rec: Any, wall: list[int]) -> None:
-        """The wall, dice and dealer a seeded record holds are those its (seed, hand) deals."""
+        """The wall, dice and dealer a seeded record holds are those its (seed, hand) deals (its
+        dealer only when dealt by turns)."""
         s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"])  # hand i is dealt from (seed, i) alone
+        if rec.get("dealt_by") == "rotation":
+            s_dealer = rec["dealer"]  # the previous hand's next dealer: _check_rotation
         if wall != s_wall:
             i = next(i for i in range(len(wall)) if wall[i] != s_wall[i])
             raise ReplayDiff(f"wall[{i}]: the record says {NAMES[wall[i]]}, seed {rec['seed']} deals hand "

@@ -26,14 +26,16 @@ def seeded(seed: int | str, hand: int) -> tuple[list[int], tuple[tuple[int, int]
     return wall, dice, hand % 4
 
 
-def deal_table(rules: GameRules, seed: int | str, hand: int) -> Table:
-    wall, dice, dealer = seeded(seed, hand)
-    return Table(rules, wall, dealer, dice)
+def deal_table(rules: GameRules, seed: int | str, hand: int, dealer: int | None = None) -> Table:
+    """Hand `hand`'s table: its wall and dice from (seed, hand); its dealer too, unless given (a game
+    whose deal passes by the rules' rotation: the previous hand's next dealer)."""
+    wall, dice, turn = seeded(seed, hand)
+    return Table(rules, wall, turn if dealer is None else dealer, dice)
 
 
-def play(rules: GameRules, seed: int | str, hand: int, players: list[Player]) -> HandResult:
+def play(rules: GameRules, seed: int | str, hand: int, players: list[Player], dealer: int | None = None) -> HandResult:
     """Play and settle one hand; the settlement's four balances always sum to 0."""
-    table = deal_table(rules, seed, hand)
+    table = deal_table(rules, seed, hand, dealer)
     res = table.play(players, [rng(seed, hand, "player", s) for s in range(4)])
     return settle(rules, res)
 
@@ -48,8 +50,10 @@ def settle(rules: GameRules, res: HandResult) -> HandResult:
     return res
 
 
-def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult, players: list[str]) -> dict[str, Any]:
-    """The hand as a record (its JSON Schema: game/record.py, written to rules/record.schema.json)."""
+def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult, players: list[str],
+           rotation: bool = False) -> dict[str, Any]:
+    """The hand as a record (its JSON Schema: game/record.py, written to rules/record.schema.json);
+    `rotation`: its dealer is the previous hand's next dealer, not the seed's (dealt_by)."""
     st = res.settlement or {}
     score = None
     if res.winner is not None and res.request is not None:
@@ -67,6 +71,7 @@ def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult,
         "rules": {"name": rules.name, "sha256": rules.sha256, "profile": rules.profile,
                   "options": {k: v for k, v in rules.options}},
         "seed": seed, "hand": hand, "players": list(players),
+        **({"dealt_by": "rotation"} if rotation else {}),
         "dealer": res.dealer, "zuozhuang": res.zuozhuang, "lazhuang": list(res.lazhuang),
         "dice": [list(res.dice[0]), list(res.dice[1])],
         "wall": [NAMES[k] for k in res.wall], "indicator": NAMES[res.indicator],

@@ -1,7 +1,9 @@
 """Many hands: hand i of seed S is played from (S, i) alone, in chunks spread
 over worker processes and gathered in order, so the summary and the record
 file are the same for any number of jobs. Seats keep their players; the deal
-passes seat to seat (hand i is dealt by seat i % 4)."""
+passes seat to seat (hand i is dealt by seat i % 4), or, with `rotate`, as the
+rules' rotation says (hand i+1 is dealt by hand i's next dealer: one game,
+played hand after hand in one process)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ class Spec:
     players: tuple[str, ...]
     seed: int | str
     record: bool
+    rotate: bool = False  # the deal passes by the rules' rotation (settlement.rotations), not seat to seat
 
 
 _RULES: dict[Spec, GameRules] = {}
@@ -43,10 +46,11 @@ def _rules(spec: Spec) -> GameRules:
     return got
 
 
-def hand_summary(rules: GameRules, spec: Spec, i: int) -> tuple[dict[str, Any], str | None]:
-    """Play hand i: its summary (small, for the statistics) and its record line (when recording)."""
+def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None) -> tuple[dict[str, Any], str | None]:
+    """Play hand i (dealt by `dealer`, or by turns): its summary (small, for the statistics) and its
+    record line (when recording)."""
     players = [make_player(p) for p in spec.players]
-    res = play(rules, spec.seed, i, players)
+    res = play(rules, spec.seed, i, players, dealer)
     st = res.settlement or {}
     won_turn = None
     if res.winner is not None:
@@ -56,10 +60,11 @@ def hand_summary(rules: GameRules, spec: Spec, i: int) -> tuple[dict[str, Any], 
         "winner": res.winner, "dealer": res.dealer, "fan": c.fan if c else 0, "total": c.total if c else 0,
         "patterns": list(c.patterns) if c else [], "gangkai": any(k[3] for k in res.kongs), "chan": res.chan,
         "balances": st.get("balances", [0, 0, 0, 0]), "turn": won_turn, "kongs": len(res.kongs),
+        "next_dealer": st.get("next_dealer"),
     }
     line = None
     if spec.record:
-        line = json.dumps(record(rules, spec.seed, i, res, list(spec.players)), ensure_ascii=False)
+        line = json.dumps(record(rules, spec.seed, i, res, list(spec.players), spec.rotate), ensure_ascii=False)
     return summ, line
 
 
@@ -89,7 +94,16 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         if progress:
             progress(done, hands)
 
-    if jobs <= 1 or len(chunks) <= 1:
+    if spec.rotate:  # one game: each hand's dealer is the last one's next dealer, so hand after hand
+        rules, dealer = _rules(spec), None
+        for a, b in ((a, b) for _, a, b in chunks):
+            part = []
+            for i in range(a, b):
+                summ, line = hand_summary(rules, spec, i, dealer)
+                dealer = summ["next_dealer"]
+                part.append((summ, line))
+            take(part)
+    elif jobs <= 1 or len(chunks) <= 1:
         for c in chunks:
             take(_chunk(c))
     else:
@@ -131,6 +145,8 @@ def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> 
         "seat_wins": seat_wins, "seat_win_rate": [rate(w, n) for w in seat_wins],
         "balance": seat_bal, "mean_balance": [round(b / n, 3) if n else 0.0 for b in seat_bal],
         "mean_dealer_balance": round(dealer_bal / n, 3) if n else 0.0,
+        "deal": "rotation" if spec.rotate else "turns",
+        "dealer_kept": sum(1 for a, b in zip(summaries, summaries[1:]) if a["dealer"] == b["dealer"]),
     }
 
 
@@ -142,7 +158,9 @@ def render(stats: dict[str, Any]) -> str:
     lines = [
         f"{n} hands, seed {stats['seed']}, rules {r['name']} profile {r['profile']}"
         + (f" options {' '.join(f'{k}={v}' for k, v in r['options'].items())}" if r["options"] else ""),
-        f"players by seat: {', '.join(f'{i} {p}' for i, p in enumerate(stats['players']))} (hand i is dealt by seat i mod 4)",
+        f"players by seat: {', '.join(f'{i} {p}' for i, p in enumerate(stats['players']))} "
+        + ("(the deal passes by the rules' rotation: the dealer kept it "
+           f"{stats['dealer_kept']} of {max(n - 1, 0)} times)" if stats["deal"] == "rotation" else "(hand i is dealt by seat i mod 4)"),
         f"wins {stats['wins']} ({pct(stats['win_rate'])}), drawn (huangzhuang) {stats['drawn']} ({pct(stats['drawn_rate'])})",
         f"gangkai {stats['gangkai']} ({pct(stats['gangkai_rate'])} of hands), chan {stats['chan']} ({pct(stats['chan_rate'])})",
     ]
