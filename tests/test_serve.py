@@ -309,3 +309,22 @@ def test_bad_rules_stop_the_server_before_it_listens(tmp_path: Any) -> None:
                           "seed-002"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True,
                          text=True, timeout=120)
     assert res.returncode == 1 and "no profile 'seed-002'" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_openapi_examples_are_the_served_rules_answers(tmp_path: Any) -> None:
+    """Serving other rules, the OpenAPI document's result examples are those rules' answers to the
+    example requests (named by them), not the built-in rules'; serving the built-in rules, the
+    examples kept with them."""
+    from tjmj_dsl.serve import Config, create_app
+    from tjmj_dsl.schemas import contract_examples
+    club = tmp_path / "club.yaml"
+    club.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: club\nset:\n  options.min_fan.default: 1\n"
+                    "  patterns.su.name: 素的\n", encoding="utf-8")
+    comps = create_app(Config(rules=str(club))).openapi()["components"]["schemas"]
+    win = comps["ScoreResult"]["examples"][0]
+    assert win["rules"]["name"] == "club" and win["names"] == ["提溜", "素的"] and win["fan"] == 2
+    assert comps["ScoreResult"]["examples"][1]["win"] is True  # a bare 提溜 wins at min fan 1
+    assert all(x["rules"]["name"] == "club" for k in ("ScoreResult", "WaitsResult", "ExplainResult", "SettleResult")
+               for x in comps[k]["examples"])
+    built_in = create_app(Config()).openapi()["components"]["schemas"]
+    assert built_in["ScoreResult"]["examples"] == contract_examples()["score-result"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -166,6 +167,7 @@ class Scorers:
         self.cache: OrderedDict[Any, Any] = OrderedDict()
         self.failed: OrderedDict[Any, RuleError] = OrderedDict()
         self._res: Any = None
+        self._lock = threading.Lock()  # one thread at a time moves the caches (a service answers in threads)
 
     def resolved(self) -> Any:
         """The rule file, read and resolved once."""
@@ -176,6 +178,10 @@ class Scorers:
 
     def get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None = None) -> Any:
         """The scorer for a profile and options; RuleError if they are not the rules'."""
+        with self._lock:
+            return self._get(profile, options, backend)
+
+    def _get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None) -> Any:
         from .diagnostics import Pos
         from .passes.resolve import canonical_options
         backend = backend or self.backend

@@ -413,6 +413,11 @@ def _fresh(x: Any) -> Any:
     return json.loads(json.dumps(x))
 
 
+def examples_rules() -> dict[str, Any]:
+    """The `rules` the result examples carry: the built-in rules' name and profile, a placeholder sha256."""
+    return _fresh(_examples_file()[2])  # type: ignore[no-any-return]
+
+
 def _placeholder_sha() -> str:
     return str(_examples_file()[2]["sha256"])
 

@@ -220,11 +220,16 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
     """The OpenAPI 3.1 document: the paths, and the contract's schemas for the
     rules in force (OpenAPI 3.1 schemas are JSON Schema 2020-12)."""
     from . import __version__
-    from .schemas import schemas
+    from .schemas import example_requests, examples_rules, schemas
     rs = service.base.ruleset
     comps: dict[str, Any] = {}
     names = {}
-    for name, s in schemas(rs).items():
+    docs = schemas(rs)
+    if rs.name != examples_rules()["name"]:  # other rules: their own answers to the example requests
+        for name, kind in (("score-result", "score"), ("waits-result", "waits"), ("explain-result", "explain"),
+                           ("settle-result", "settle")):
+            docs[name]["examples"] = [service.answerer(kind)(r) for r in example_requests()[name]]
+    for name, s in docs.items():
         if name == "record":  # no endpoint takes or gives one
             continue
         top = "".join(w.capitalize() for w in name.split("-"))
