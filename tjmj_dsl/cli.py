@@ -275,6 +275,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     try:
         summaries, secs = run(spec, args.hands, args.jobs, progress=Bar(sys.stderr), out=out)
+        if args.rotate:
+            args.jobs = 1  # one game is played hand after hand
     finally:
         if out is not None:
             out.close()
