@@ -15,10 +15,13 @@ import os
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tjmj_dsl import RuleError, Scorer, load_rules
 from conftest import run
 from tjmj_dsl.notation import parse_hand
+from tests.test_property import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIG_DRAGON = os.path.join(ROOT, "examples", "big-dragon.yaml")
@@ -501,3 +504,29 @@ def test_overlay_big_dragon_bare_tiliu_wins() -> None:
     # tests/golden/bad_overlay_owned.yaml)
     assert load_rules(BIG_DRAGON).min_fan == 1
     assert won(score(BARE, rules=BIG_DRAGON), 1)
+
+
+_RULE_CHOICES = {"profile": [None, "seed-001", "seed-000-fan", "seed-000-coins", "seed-000-nope", 7],
+                 "jin_gang": [None, "4", "8", "forbidden", "9"], "min_fan": [None, 1, "2", 3, 2.0],
+                 "tianting": [None, "on", "off"], "score_table": [None, "coins", "fan_with_kong", "separate"]}
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(requests(), st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _RULE_CHOICES.items()}))
+def test_a_scorer_and_the_service_answer_a_requests_rules_alike(request: dict[str, Any], pick: dict[str, Any]) -> None:
+    """Whatever profile and options a request names (good, bad or null), Scorer.score answers as the
+    JSONL/HTTP service does, and as a Scorer built for those rules answers the bare request."""
+    from tjmj_dsl.service import Service
+    opts = {k: v for k, v in pick.items() if k != "profile" and v is not None}
+    asked = dict(request, **({"profile": pick["profile"]} if pick["profile"] is not None else {}),
+                 **({"options": opts} if opts else {}))
+    got = scorer().score(asked)
+    assert got == _SERVICE.setdefault("s", Service()).answerer("score")(asked)
+    if "error" in got and got["error"]["field"] in ("profile", "options"):
+        return
+    own = scorer(pick["profile"], None, **{k: str(v) for k, v in opts.items()})
+    assert got == own.score(request)
+    assert got["rules"]["profile"] == (pick["profile"] or "seed-001")
+
+
+_SERVICE: dict[str, Any] = {}
