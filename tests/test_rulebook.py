@@ -233,7 +233,11 @@ def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) ->
                                 "outcome_names.chan": "铲X", "outcome_names.drawn": "荒X"}},
                        f, allow_unicode=True)
     res = read(path)
-    md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
+    books = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)
+    md = books["rulebook.md"]
+    # the rulebook's scorer asks for a 杠开's kong by those names too
+    assert '<option value="exposed">exposed 亮杠X</option>' in books["rulebook.html"]
+    assert '<option value="hun">hun 混杠X</option>' in books["rulebook.html"]
     claims = [ln for ln in md.splitlines() if "claim a discard for an exposed kong" in ln or "three of the same hun" in ln]
     assert len(claims) == 2 and "(亮杠X)" in claims[0] and "(亮杠X)" in claims[1], claims  # a claimed hun makes a 明杠
     won = [ln for ln in md.splitlines() if "won on the replacement of a" in ln]
@@ -244,3 +248,23 @@ def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) ->
     assert any("deals and sits (坐X); 拉X by seat: " in ln and ln.endswith("; 铲X.") for ln in settled), settled
     assert any("; 荒X, no winner" in ln for ln in settled), settled
     assert not any(old in ln for ln in settled for old in ("坐庄", "拉庄", "铲;", "荒庄"))
+
+
+def test_the_claims_table_says_a_hun_kong_claim_is_not_allowed_where_it_may_not_be_made(tmp_path: str) -> None:
+    """claims.hun_kong allows the claim, but play.hun_kong_exposed_as: none says such a kong may not be
+    made: the game offers no such claim, and the rulebook's claims table says so."""
+    import yaml
+
+    from tjmj_dsl.backends.docs import generate_rulebooks
+    from tjmj_dsl.backends.examples import Scorers
+    from tjmj_dsl.passes.lower import lower
+    from tjmj_dsl.passes.resolve import apply_options, read
+    path = os.path.join(str(tmp_path), "nohunclaim.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        yaml.safe_dump({"extends": RULES, "name": "nohunclaim", "set": {"play.hun_kong_exposed_as": "none"}}, f)
+    res = read(path)
+    md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
+    row = [ln for ln in md.splitlines() if "three of the same hun" in ln]
+    assert row == ["| 杠 a discarded hun with three of the same hun | not allowed |"], row
+    built_in = _read("rulebook.md")
+    assert "| 杠 a discarded hun with three of the same hun (明杠) | **allowed** |" in built_in

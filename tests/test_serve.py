@@ -328,3 +328,14 @@ def test_openapi_examples_are_the_served_rules_answers(tmp_path: Any) -> None:
                for x in comps[k]["examples"])
     built_in = create_app(Config()).openapi()["components"]["schemas"]
     assert built_in["ScoreResult"]["examples"] == contract_examples()["score-result"]
+    # the built-in rules with another option in force: their answers too (a bare 提溜 wins at min fan 1)
+    min1 = create_app(Config(options={"min_fan": "1"})).openapi()["components"]["schemas"]
+    assert min1["ScoreResult"]["examples"][1]["win"] is True
+    assert min1["ScoreResult"]["examples"][1]["rules"]["options"] == {"min_fan": 1}
+    # a request example naming a profile the served rules lack is left out: each one kept is valid
+    house = create_app(Config(rules=os.path.join(ROOT, "examples", "house.yaml"))).openapi()["components"]
+    root = {"components": house}
+    for name in ("ScoreRequest", "WaitsRequest", "SettleOutcome"):
+        v = jsonschema.Draft202012Validator(dict(root, **{"$ref": f"#/components/schemas/{name}"}))
+        assert all(v.is_valid(x) for x in house["schemas"][name].get("examples", [])), name
+    assert not any(x.get("profile") == "seed-000-coins" for x in house["schemas"]["ScoreRequest"]["examples"])

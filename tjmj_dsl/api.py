@@ -10,13 +10,13 @@ from typing import Any
 
 from .backends.codegen import generate_scorer, load_generated
 from .backends.interpret import interpreter
-from .compiler import load_rules
+from .compiler import load_rules, read_rules
 from .diagnostics import RuleError
 from .engine import result, runtime, settle
 from .engine.request import RequestError
 from .ir import RuleSet
 from .passes.lower import lower
-from .passes.resolve import apply_options
+from .passes.resolve import Resolved, apply_options
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
 
@@ -35,8 +35,9 @@ class Scorer:
                  options: dict[str, Any] | None = None, backend: str = "generated") -> None:
         if backend not in ("generated", "interpreter"):
             raise ValueError(f"backend is 'generated' or 'interpreter', not {backend!r}")
-        self._build(load_rules(rules, profile, options), backend)
-        self._given: tuple[Any, str | None, dict[str, Any]] = (rules, profile, dict(options or {}))
+        resolved = read_rules(rules)  # read once: a request's own profile/options start from this reading
+        self._build(lower(apply_options(resolved, profile, options)), backend)
+        self._given: tuple[Any, str | None, dict[str, Any]] = (resolved, profile, dict(options or {}))
         self._family: Scorers | None = None  # the scorers of other profiles/options requests ask for
 
     @classmethod
@@ -92,7 +93,7 @@ class Scorer:
         """A request mapping → a result mapping, as the JSON contract says
         (schemas/score-result.schema.json); never raises for a bad request. A
         request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
-        if request.__class__ is dict and (request.get("profile") is not None or request.get("options") is not None):
+        if isinstance(request, dict) and (request.get("profile") is not None or request.get("options") is not None):
             sc, data, error = self.for_request(request)
             if error is not None:
                 return self.refusal(request.get("id"), error)
@@ -112,7 +113,7 @@ class Scorer:
         """Every tile that wins the 13-tile hand (a request without draw):
         {contract, rules, id, waits: [{tile, fan, total, patterns, names, formula}]},
         or a refusal in the same shape."""
-        if request.__class__ is dict and (request.get("profile") is not None or request.get("options") is not None):
+        if isinstance(request, dict) and (request.get("profile") is not None or request.get("options") is not None):
             sc, data, error = self.for_request(request)
             if error is not None:
                 return self.waits_refusal(request.get("id"), error)
@@ -123,7 +124,7 @@ class Scorer:
         """Settle a hand's outcome: payments (from, to, amount, reason, rule,
         formula), the four balances and the next dealer, by the rule file's
         settlement section. Never raises for a bad outcome: the result says."""
-        if outcome.__class__ is dict and (outcome.get("profile") is not None or outcome.get("options") is not None):
+        if isinstance(outcome, dict) and (outcome.get("profile") is not None or outcome.get("options") is not None):
             sc, data, error = self.for_request(outcome)
             if error is not None:
                 return self.settle_refusal(outcome.get("id"), error)
@@ -167,13 +168,12 @@ class Scorers:
         self.cache: OrderedDict[Any, Any] = OrderedDict()
         self.failed: OrderedDict[Any, RuleError] = OrderedDict()
         self._res: Any = None
-        self._lock = threading.Lock()  # one thread at a time moves the caches (a service answers in threads)
+        self._lock = threading.Lock()  # a Scorer may be shared by threads: one at a time moves the caches
 
     def resolved(self) -> Any:
         """The rule file, read and resolved once."""
         if self._res is None:
-            from .compiler import read_rules
-            self._res = read_rules(self.rules) if self.rules is None or isinstance(self.rules, str) else self.rules
+            self._res = self.rules if isinstance(self.rules, Resolved) else read_rules(self.rules)
         return self._res
 
     def get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None = None) -> Any:
@@ -221,7 +221,7 @@ def options_error(e: RuleError) -> dict[str, Any]:
     """The contract's error object for a request whose profile/options do not compile."""
     d = e.diagnostics[0]
     code = {"profile": "unknown_profile", "option": "unknown_option"}.get(d.code, "bad_option")
-    field = "profile" if d.code == "profile" else "options"
+    field = "profile" if d.code == "profile" else f"options.{d.subject}" if d.subject else "options"
     return {"code": code, "message": "; ".join(x.message + (f" ({x.hint})" if x.hint else "") for x in e.diagnostics),
             "field": field}
 

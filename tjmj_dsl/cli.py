@@ -320,7 +320,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 bad += 1
                 continue
             ok += 1
-            print(f"{label}: OK")
+            print(f"{label}: OK" + (f" (not checked: {rp.unchecked})" if rp.unchecked else ""))
             if args.show and table is not None and again is not None:
                 print(show(table, again))
     finally:

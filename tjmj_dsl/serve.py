@@ -17,6 +17,8 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import jsonschema
+
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -225,10 +227,16 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
     comps: dict[str, Any] = {}
     names = {}
     docs = schemas(rs)
-    if rs.name != examples_rules()["name"]:  # other rules: their own answers to the example requests
+    kept, served = examples_rules(), service.base.rules_info
+    if [kept[k] for k in ("name", "profile", "options")] != [served[k] for k in ("name", "profile", "options")]:
+        # other rules (or another profile, other options): their own answers to the example requests, and
+        # only the request examples their schemas take (a profile they lack is no example for them)
         for name, kind in (("score-result", "score"), ("waits-result", "waits"), ("explain-result", "explain"),
                            ("settle-result", "settle")):
             docs[name]["examples"] = [service.answerer(kind)(r) for r in example_requests()[name]]
+        for name in ("score-request", "waits-request", "settle-outcome"):
+            valid = jsonschema.Draft202012Validator(docs[name]).is_valid
+            docs[name]["examples"] = [x for x in docs[name]["examples"] if valid(x)]
     for name, s in docs.items():
         if name == "record":  # no endpoint takes or gives one
             continue

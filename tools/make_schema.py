@@ -223,7 +223,7 @@ schema = {
         "kong_names": {"type": "object", "additionalProperties": False,
                        "description": "what each kind of kong is called, as the rulebook shows it",
                        "properties": {k: {"type": "string", "minLength": 1}
-                                      for k in ("exposed", "added", "concealed", "hun")}},
+                                      for k in KONG_TYPES}},
         "outcome_names": {"type": "object", "additionalProperties": False,
                           "description": "what the facts of a settlement outcome are called, as the rulebook says them "
                                          "(drawn: a hand nobody won)",

@@ -121,6 +121,7 @@ class Replayer:
         self.cache: dict[Any, GameRules] = {}
         self.validator = jsonschema.Draft202012Validator(record_schema())
         self._last: tuple[Any, int, str, int | None] | None = None  # the record replayed before: seed, hand, rules, next dealer
+        self.unchecked: str | None = None  # what the last check could not check
 
     def rules_for(self, rec: dict[str, Any]) -> GameRules:
         r = rec["rules"]
@@ -188,17 +189,18 @@ class Replayer:
     def _check_rotation(self, rec: Any) -> None:
         """A hand dealt by rotation that follows its game's previous hand (the line before, same seed
         and rules) is dealt by that hand's next dealer."""
-        last, self._last = self._last, None
-        if rec.get("dealt_by") != "rotation" or last is None:
+        last, self._last, self.unchecked = self._last, None, None
+        if rec.get("dealt_by") != "rotation":
             return
-        seed, hand, sha, nxt = last
-        if (seed, hand + 1, sha) == (rec["seed"], rec["hand"], rec["rules"]["sha256"]) and nxt is not None \
-                and rec["dealer"] != nxt:
-            raise ReplayDiff(f"dealer: hand {hand} passed the deal to seat {nxt}, the record says seat {rec['dealer']}")
+        if last is None or last[:3] != (rec["seed"], rec["hand"] - 1, _rules_key(rec)) or last[3] is None:
+            self.unchecked = f"its dealer (hand {rec['hand'] - 1} of its game was not replayed just before it)"
+            return
+        if rec["dealer"] != last[3]:
+            raise ReplayDiff(f"dealer: hand {last[1]} passed the deal to seat {last[3]}, the record says seat {rec['dealer']}")
 
     def _follows(self, rec: Any) -> None:
         """Remember a record that replayed, for the rotation check of the next."""
-        self._last = (rec["seed"], rec["hand"], rec["rules"]["sha256"], rec["result"]["next_dealer"])
+        self._last = (rec["seed"], rec["hand"], _rules_key(rec), rec["result"]["next_dealer"])
 
     @staticmethod
     def _check_seeded(rec: Any, wall: list[int]) -> None:
@@ -214,6 +216,11 @@ class Replayer:
         if [list(d) for d in s_dice] != rec["dice"] or s_dealer != rec["dealer"]:
             raise ReplayDiff(f"dice and dealer: the record says {rec['dice']} and seat {rec['dealer']}, seed "
                              f"{rec['seed']} deals hand {rec['hand']} {[list(d) for d in s_dice]} and seat {s_dealer}")
+
+
+def _rules_key(rec: Any) -> str:
+    """The rules a record was played under (file, profile, options): one game is played under one."""
+    return json.dumps(rec["rules"], sort_keys=True)
 
 
 def _short(x: Any) -> str:

@@ -64,7 +64,7 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
     }
     line = None
     if spec.record:
-        line = json.dumps(record(rules, spec.seed, i, res, list(spec.players), spec.rotate), ensure_ascii=False)
+        line = json.dumps(record(rules, spec.seed, i, res, list(spec.players), dealer is not None), ensure_ascii=False)
     return summ, line
 
 

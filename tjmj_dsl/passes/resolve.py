@@ -329,12 +329,12 @@ def canonical_options(res: Resolved, overrides: dict[str, Any], where: Pos | Non
             continue
         if not isinstance(k, str) or k not in options or not isinstance(options[k], dict):
             diags.append(Diagnostic("error", "option", f"no option {_short(k)}", at,
-                                    did_you_mean(k, list(options)) if isinstance(k, str) else ""))
+                                    did_you_mean(k, list(options)) if isinstance(k, str) else "", subject=str(k)[:60]))
             continue
         try:
             out[k] = option_value(v, declared_values(options[k]))
         except ValueError as e:
-            diags.append(Diagnostic("error", "option-value", f"option {k!r}: {e}", at))
+            diags.append(Diagnostic("error", "option-value", f"option {k!r}: {e}", at, subject=k))
     if diags:
         raise RuleError(diags)
     return out

@@ -181,8 +181,11 @@ class Builder:
         blocks: list[Block] = self.paras("melds")
         claims = dict(rs.claims)
         names = {kd: f" ({n})" for kd, n in rs.kong_names}
-        hun_claim = names.get(str(dict(rs.play).get("hun_kong_exposed_as", "exposed")), "")
-        words = {k: w.format(exposed=names.get("exposed", ""), hun_claim=hun_claim) for k, w in CLAIM_WORDS.items()}
+        made = dict(rs.play).get("hun_kong_exposed_as")  # the kind of kong a claimed hun makes (none: it may not)
+        words = {k: w.format(exposed=names.get("exposed", ""), hun_claim=names.get(str(made), ""))
+                 for k, w in CLAIM_WORDS.items()}
+        if "hun_kong" in claims:
+            claims["hun_kong"] = bool(claims["hun_kong"]) and made != "none"
         rows = tuple(((words.get(k, k),), (Strong(("allowed",)) if v else "not allowed",)) for k, v in claims.items())
         if rows:
             blocks.append(Table((("claim",), ("under these rules",)), rows, "claims"))

@@ -143,7 +143,7 @@ def group(g: Group) -> str:
     cls = f"grp {kind}" + (" declared" if g.declared else "") + (" concealed" if g.declared and g.concealed else "")
     title = {"chow": "顺子 chow", "pung": "刻子 pung", "kong": "杠 kong", "pair": "将 pair"}.get(g.kind, "")
     if g.declared:
-        title += " (暗杠 concealed)" if g.concealed else " (declared)"
+        title += " (concealed)" if g.concealed else " (declared)"
     return f'<span class="{cls}" title="{e(title)}">{"".join(slots)}</span>'
 
 

@@ -56,6 +56,7 @@ def section(rs: RuleSet) -> str:
     flags = "".join(f'<label><input type="checkbox" data-flag="{e(f)}"> <code>{e(f)}</code> {e(meaning)}</label>'
                     for f, meaning in rs.flags)
     palette = "".join(f'<button type="button" data-tile="{k}" title="{e(_name(k))}">{tile(k)}</button>' for k in range(34))
+    names = dict(rs.kong_names)  # the kinds of kong, as the rule file calls them
     return "\n".join([
         f'<section id="{SECTION_ID}">',
         f"<h2>{e(TITLE)}</h2>",
@@ -67,8 +68,8 @@ def section(rs: RuleSet) -> str:
         '<label>手牌 Hand <input type="text" id="hand" value="345m 123s EEE 77m 45s +6s" spellcheck="false"></label>',
         '<label>翻牌 Indicator <input type="text" id="indicator" value="7p" spellcheck="false"></label>',
         '<label>杠开 after a kong <select id="kong-draw"><option value="">—</option>'
-        '<option value="exposed">exposed 明杠</option><option value="concealed">concealed 暗杠</option>'
-        '<option value="hun">hun 金杠</option></select></label>',
+        + "".join(f'<option value="{k}">{k} {e(names.get(k, ""))}</option>' for k in ("exposed", "concealed", "hun"))
+        + '</select></label>',
         f'<div class="flags">{flags}</div>' if flags else "",
         "</form>",
         '<div class="tools"><span>点牌 Clicks go to: <label><input type="radio" name="pick-into" value="hand" checked> '
