@@ -480,6 +480,7 @@ def test_a_scorer_answers_a_requests_own_profile_and_options() -> None:
     assert (r["error"]["code"], r["error"]["field"]) == ("unknown_option", "options.nope")
     assert scorer().score({**req(PLAIN), "options": 5})["error"]["code"] == "wrong_type"
     assert scorer().score({**req(PLAIN), "profile": 5})["error"]["code"] == "wrong_type"
+    assert scorer().score({**req(PLAIN), "profile": ""})["error"]["code"] == "unknown_profile"  # no silent default
     w = scorer().waits({"concealed": "345m123sEEE77m45s", "indicator": "7p", "options": {"nope": 1}})
     assert w["waits"] == [] and w["error"]["code"] == "unknown_option"
     s = scorer().settle({**o, "profile": "x"})
