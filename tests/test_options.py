@@ -481,6 +481,9 @@ def test_a_scorer_answers_a_requests_own_profile_and_options() -> None:
     assert scorer().score({**req(PLAIN), "options": 5})["error"]["code"] == "wrong_type"
     assert scorer().score({**req(PLAIN), "profile": 5})["error"]["code"] == "wrong_type"
     assert scorer().score({**req(PLAIN), "profile": ""})["error"]["code"] == "unknown_profile"  # no silent default
+    with pytest.raises(RuleError) as bad:  # nor for a scorer's own
+        Scorer(profile="")
+    assert "no profile ''" in bad.value.render()
     w = scorer().waits({"concealed": "345m123sEEE77m45s", "indicator": "7p", "options": {"nope": 1}})
     assert w["waits"] == [] and w["error"]["code"] == "unknown_option"
     s = scorer().settle({**o, "profile": "x"})

@@ -268,3 +268,10 @@ def test_the_claims_table_says_a_hun_kong_claim_is_not_allowed_where_it_may_not_
     assert row == ["| 杠 a discarded hun with three of the same hun | not allowed |"], row
     built_in = _read("rulebook.md")
     assert "| 杠 a discarded hun with three of the same hun (明杠) | **allowed** |" in built_in
+    # nor where no kong may be claimed at all (the engine offers a hun kong claim only as a kong claim)
+    with open(path, "w", encoding="utf-8") as f:
+        yaml.safe_dump({"extends": RULES, "name": "nohunclaim", "set": {"claims.kong": False}}, f)
+    res = read(path)
+    md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
+    assert [ln for ln in md.splitlines() if "three of the same hun" in ln] == [
+        "| 杠 a discarded hun with three of the same hun (明杠) | not allowed |"]

@@ -67,9 +67,6 @@ class Scorer:
                                             code="wrong_type").error()
         if prof is not None and not isinstance(prof, str):
             return self, data, RequestError("expected a profile name", "profile", code="wrong_type").error()
-        if prof == "":  # not a name: never read as "the default profile"
-            names = ", ".join(p for p, _ in self.ruleset.profiles)
-            return self, data, RequestError(f"no profile '' (profiles: {names})", "profile", code="unknown_profile").error()
         rules, profile, options = self._given
         if self._family is None:
             self._family = Scorers(rules, self.backend)

@@ -227,8 +227,10 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
     comps: dict[str, Any] = {}
     names = {}
     docs = schemas(rs)
+    from .compiler import load_rules
     kept, served = examples_rules(), service.base.rules_info
-    if [kept[k] for k in ("name", "profile", "options")] != [served[k] for k in ("name", "profile", "options")]:
+    same = dict(kept, sha256=load_rules(None, kept["profile"]).source_sha256)  # the built-in rules' own
+    if [same[k] for k in ("name", "profile", "options", "sha256")] != [served[k] for k in ("name", "profile", "options", "sha256")]:
         # other rules (or another profile, other options): their own answers to the example requests, and
         # only the request examples their schemas take (a profile they lack is no example for them)
         for name, kind in (("score-result", "score"), ("waits-result", "waits"), ("explain-result", "explain"),

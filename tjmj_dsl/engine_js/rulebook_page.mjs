@@ -34,7 +34,7 @@ const GROUP_TITLE = { chow: "顺子 chow", pung: "刻子 pung", kong: "杠 kong"
 /** One group of a result's decomposition (book/html.py's group()). */
 function groupEl(g) {
   const box = el("span", `grp ${g.meld}` + (g.declared ? " declared" : "") + (g.declared && g.concealed ? " concealed" : ""));
-  box.title = GROUP_TITLE[g.meld] + (g.declared ? (g.concealed ? " (暗杠 concealed)" : " (declared)") : "");
+  box.title = GROUP_TITLE[g.meld] + (g.declared ? (g.concealed ? " (concealed)" : " (declared)") : "");
   g.faces.forEach((face, s) => {
     const hun = g.huns[s], win = s === g.winning_slot;
     const slot = el("span", "slot" + (hun ? " hun" : "") + (win ? " win" : ""));

@@ -200,8 +200,12 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
     if overrides is not None and not isinstance(overrides, dict):
         raise RuleError([Diagnostic("error", "option", "options are a mapping of option names to values",
                                     override_where or Pos("<command line>", 1, 1))], res.sources())
-    prof_name = profile or res.data.get("default_profile") or ""
     profiles: Any = res.data.get("profiles") or {}
+    if profile == "":  # not a name: never read as "the default profile"
+        raise RuleError([Diagnostic("error", "profile", "no profile ''", override_where or Pos("<command line>", 1, 1),
+                                    "profiles: " + ", ".join(profiles) if isinstance(profiles, dict) else "")],
+                        res.sources())
+    prof_name = profile or res.data.get("default_profile") or ""
     if (isinstance(profiles, dict) and isinstance(prof_name, str) and prof_name and prof_name not in profiles
             and (profile is not None or profiles)):  # before the checks and the copy: a bad name is cheap
         given = profile is not None  # named by the caller: point there, not at the file's default

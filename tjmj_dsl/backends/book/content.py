@@ -184,8 +184,10 @@ class Builder:
         made = dict(rs.play).get("hun_kong_exposed_as")  # the kind of kong a claimed hun makes (none: it may not)
         words = {k: w.format(exposed=names.get("exposed", ""), hun_claim=names.get(str(made), ""))
                  for k, w in CLAIM_WORDS.items()}
-        if "hun_kong" in claims:
-            claims["hun_kong"] = bool(claims["hun_kong"]) and made != "none"
+        if "hun_kong" in claims:  # as the engine offers it: a kong claim, of huns, that may be made
+            claims["hun_kong"] = bool(claims["hun_kong"]) and bool(claims.get("kong")) and made != "none"
+        if "hun_pung" in claims:
+            claims["hun_pung"] = bool(claims["hun_pung"]) and bool(claims.get("pung"))
         rows = tuple(((words.get(k, k),), (Strong(("allowed",)) if v else "not allowed",)) for k, v in claims.items())
         if rows:
             blocks.append(Table((("claim",), ("under these rules",)), rows, "claims"))
