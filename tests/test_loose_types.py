@@ -105,7 +105,7 @@ def test_the_generated_scorer_reads_request_options_by_the_same_rule(gen_module:
 
 
 def test_one_scorer_per_canonical_option_set_and_bounded_caches(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tjmj_dsl import service
+    from tjmj_dsl import api
     from tjmj_dsl.passes import resolve
     calls = {"n": 0}
     real = resolve.canonical_options
@@ -114,7 +114,7 @@ def test_one_scorer_per_canonical_option_set_and_bounded_caches(monkeypatch: pyt
         calls["n"] += 1
         return real(*a, **k)
     monkeypatch.setattr(resolve, "canonical_options", counting)
-    sc = service.Scorers(None)
+    sc = api.Scorers(None)
     a = sc.get(None, {"min_fan": 1})
     assert sc.get(None, {"min_fan": "1"}) is a and len(sc.cache) == 1
     for _ in range(50):  # one bad option on every line: checked once, then remembered
@@ -124,7 +124,7 @@ def test_one_scorer_per_canonical_option_set_and_bounded_caches(monkeypatch: pyt
     for i in range(300):
         with pytest.raises(RuleError):
             sc.get(None, {"nope": i})
-    assert len(sc.failed) <= service.MAX_FAILED
+    assert len(sc.failed) <= api.MAX_FAILED
     from tjmj_dsl.api import Scorer as S
     monkeypatch.setattr(S, "_of", classmethod(lambda cls, *a: object()))  # the cache, not the compiler, is tested here
     for m in (1, 2, 3):
@@ -132,4 +132,4 @@ def test_one_scorer_per_canonical_option_set_and_bounded_caches(monkeypatch: pyt
             for t in ("separate", "fan_with_kong", "coins"):
                 for j in ("4", "8"):
                     sc.get(None, {"min_fan": m, "hun_kinds": k, "score_table": t, "jin_gang": j})
-    assert len(sc.cache) == service.MAX_SCORERS
+    assert len(sc.cache) == api.MAX_SCORERS

@@ -6,16 +6,17 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Callable
 
 from .backends.codegen import generate_scorer, load_generated
 from .backends.interpret import interpreter
 from .compiler import load_rules, read_rules
-from .diagnostics import RuleError
+from .diagnostics import Pos, RuleError
 from .engine import result, runtime, settle
 from .engine.request import RequestError
 from .ir import RuleSet
 from .passes.lower import lower
+from .passes import resolve
 from .passes.resolve import Resolved, apply_options
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
@@ -94,10 +95,7 @@ class Scorer:
         (schemas/score-result.schema.json); never raises for a bad request. A
         request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
         if isinstance(request, dict) and (request.get("profile") is not None or request.get("options") is not None):
-            sc, data, error = self.for_request(request)
-            if error is not None:
-                return self.refusal(request.get("id"), error)
-            return runtime.score_request(sc._rules, data)
+            return self._under_own_rules(request, runtime.score_request, self.refusal)
         return runtime.score_request(self._rules, request)
 
     def score_tiles(self, concealed: Any, draw: int, indicator: int, melds: Any = (),
@@ -114,10 +112,7 @@ class Scorer:
         {contract, rules, id, waits: [{tile, fan, total, patterns, names, formula}]},
         or a refusal in the same shape."""
         if isinstance(request, dict) and (request.get("profile") is not None or request.get("options") is not None):
-            sc, data, error = self.for_request(request)
-            if error is not None:
-                return self.waits_refusal(request.get("id"), error)
-            return runtime.waits_request(sc._rules, data)
+            return self._under_own_rules(request, runtime.waits_request, self.waits_refusal)
         return runtime.waits_request(self._rules, request)
 
     def settle(self, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -125,11 +120,16 @@ class Scorer:
         formula), the four balances and the next dealer, by the rule file's
         settlement section. Never raises for a bad outcome: the result says."""
         if isinstance(outcome, dict) and (outcome.get("profile") is not None or outcome.get("options") is not None):
-            sc, data, error = self.for_request(outcome)
-            if error is not None:
-                return self.settle_refusal(outcome.get("id"), error)
-            return settle.settle_in(sc._rules, data)
+            return self._under_own_rules(outcome, settle.settle_in, self.settle_refusal)
         return settle.settle_in(self._rules, outcome)
+
+    def _under_own_rules(self, request: dict[str, Any], answer: Callable[[Any, Any], dict[str, Any]],
+                         refuse: Callable[[Any, dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+        """`answer` under the rules a request names by its own profile/options, or its refusal."""
+        sc, data, error = self.for_request(request)
+        if error is not None:
+            return refuse(request.get("id"), error)
+        return answer(sc._rules, data)
 
     def refusal(self, request_id: Any, error: dict[str, Any]) -> dict[str, Any]:
         """A score answer refusing a request with the contract's error object {code, message, field}."""
@@ -182,15 +182,13 @@ class Scorers:
             return self._get(profile, options, backend)
 
     def _get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None) -> Any:
-        from .diagnostics import Pos
-        from .passes.resolve import canonical_options
         backend = backend or self.backend
         raw = (profile, _raw_key(options), backend)
         if raw in self.failed:
             self.failed.move_to_end(raw)
             raise self.failed[raw]
         try:
-            canon = canonical_options(self.resolved(), options or {}, Pos("<options>", 1, 1))
+            canon = resolve.canonical_options(self.resolved(), options or {}, Pos("<options>", 1, 1))
             key = (profile, tuple(sorted(canon.items())), backend)
             sc = self.cache.get(key)
             if sc is None:

@@ -83,7 +83,7 @@ def _lines(stream: Any) -> Any:
 
 
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
-    from .service import Scorers
+    from .api import Scorers
     opts = _options(args.option)
     scorers = Scorers(args.rules, "interpreter" if fn == "explain" else "generated")
     if args.jsonl:

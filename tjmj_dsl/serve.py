@@ -222,15 +222,15 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
     """The OpenAPI 3.1 document: the paths, and the contract's schemas for the
     rules in force (OpenAPI 3.1 schemas are JSON Schema 2020-12)."""
     from . import __version__
+    from .compiler import read_rules
+    from .passes.lower import source_sha256
     from .schemas import example_requests, examples_rules, schemas
     rs = service.base.ruleset
     comps: dict[str, Any] = {}
     names = {}
     docs = schemas(rs)
-    from .compiler import load_rules
-    kept, served = examples_rules(), service.base.rules_info
-    same = dict(kept, sha256=load_rules(None, kept["profile"]).source_sha256)  # the built-in rules' own
-    if [same[k] for k in ("name", "profile", "options", "sha256")] != [served[k] for k in ("name", "profile", "options", "sha256")]:
+    kept = dict(examples_rules(), sha256=source_sha256(read_rules(None)))  # the built-in rules' own text
+    if any(kept[k] != service.base.rules_info[k] for k in ("name", "profile", "options", "sha256")):
         # other rules (or another profile, other options): their own answers to the example requests, and
         # only the request examples their schemas take (a profile they lack is no example for them)
         for name, kind in (("score-result", "score"), ("waits-result", "waits"), ("explain-result", "explain"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-from .api import MAX_FAILED, MAX_SCORERS, Scorers, options_error  # noqa: F401  (the cache lives with Scorer)
+from .api import Scorers
 from .engine.contract import CONTRACT
 
 KINDS = ("score", "waits", "explain", "settle")
@@ -32,10 +32,7 @@ class Service:
 
     def __init__(self, rules: str | None = None, profile: str | None = None,
                  options: dict[str, Any] | None = None) -> None:
-        self.scorers = Scorers(rules)
-        self.profile = profile
-        self.options = dict(options or {})
-        self.base = self.scorers.get(profile, self.options)  # raises RuleError for bad rules/profile/options
+        self.base = Scorers(rules).get(profile, dict(options or {}))  # RuleError for bad rules/profile/options
 
     def refuse(self, kind: str, request_id: Any, error: dict[str, Any]) -> dict[str, Any]:
         """A refusal in the shape of `kind`'s answer, under the rules in force."""

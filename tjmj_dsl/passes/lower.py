@@ -93,6 +93,14 @@ class _Lowering:
         self.diags.append(Diagnostic("error", code, msg, doc.pos_of_offset(s, e), hint))
 
 
+def source_sha256(res: Resolved) -> str:
+    """The sha256 of a rule file's text and the texts it extends, in a fixed order: what answers name."""
+    sha = hashlib.sha256()
+    for f in sorted(res.files):
+        sha.update(res.files[f].text.encode("utf-8"))
+    return sha.hexdigest()
+
+
 def lower(res: Resolved) -> RuleSet:
     d = res.data
     lw = _Lowering(res)
@@ -259,15 +267,12 @@ def lower(res: Resolved) -> RuleSet:
         raise RuleError(sorted(lw.diags, key=lambda x: (x.pos.file, x.pos.line, x.pos.col) if x.pos else ("", 0, 0)),
                         res.sources())
     assert algebra is not None and total is not None
-    sha = hashlib.sha256()
-    for f in sorted(res.files):
-        sha.update(res.files[f].text.encode("utf-8"))
     name = str(d.get("name", "rules"))
     if res.top is not None and res.top is not res.base and "name" not in (res.top.data or {}):
         # an overlay without a name of its own must not write over its base's outputs
         name = re.sub(r"[^a-z0-9_]", "_", os.path.splitext(os.path.basename(res.top_path))[0].lower())
     return RuleSet(
-        name=name, title=d.get("title", ""), source_file=(res.top or res.base).file, source_sha256=sha.hexdigest(), profile=res.profile,
+        name=name, title=d.get("title", ""), source_file=(res.top or res.base).file, source_sha256=source_sha256(res), profile=res.profile,
         choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),
         chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),
         flags=tuple((str(k), str(v)) for k, v in (d.get("request_flags") or {}).items()), min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
