@@ -9,6 +9,8 @@ from typing import Any
 from .expr import ast as A
 from .diagnostics import Pos
 
+NO_KONG = "none"  # play.hun_kong_<way>_as: a kong of hun tiles may not be made that way
+
 
 @dataclass(frozen=True)
 class Expr:
@@ -243,6 +245,18 @@ class RuleSet:
     score_tables: tuple[tuple[str, Expr], ...] = ()  # every score table (id, total), the one in force among them
     kong_names: tuple[tuple[str, str], ...] = ()  # kind of kong (exposed, added, concealed, hun) → its name
     outcome_names: tuple[tuple[str, str], ...] = ()  # a fact of a settlement outcome (zuozhuang, drawn, …) → its name
+
+    def claims_offered(self) -> dict[str, bool]:
+        """Each claim of the rule file as a table offers it: a claim of huns needs the claim of its
+        kind too (hun_pung a pung, hun_kong a kong), and a kong of a claimed hun must be one that may
+        be made (play.hun_kong_exposed_as not none). The game engine and the rulebook both read this."""
+        out = {k: bool(v) for k, v in self.claims}
+        if "hun_pung" in out:
+            out["hun_pung"] = out["hun_pung"] and out.get("pung", False)
+        if "hun_kong" in out:
+            out["hun_kong"] = out["hun_kong"] and out.get("kong", False) \
+                and dict(self.play).get("hun_kong_exposed_as") != NO_KONG
+        return out
 
     def pattern(self, pid: str) -> Pattern:
         for p in self.patterns:

@@ -5,7 +5,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tjmj_dsl.engine.contract import KONG_TYPES, OUTCOME_NAMED  # noqa: E402  (the contract's, not written again)
-from tjmj_dsl.game.rules import NO_KONG  # noqa: E402
+from tjmj_dsl.game.rules import KONG_WAYS  # noqa: E402
+from tjmj_dsl.ir import NO_KONG  # noqa: E402
 
 expr = {"type": "string", "minLength": 1, "description": "an expression (see README: the expression language)"}
 ident = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
@@ -118,7 +119,7 @@ play = {
         **{f"hun_kong_{made}_as": {"enum": [*KONG_TYPES, NO_KONG],
                                    "description": f"the kong type (kong_points key, kong_draw) of a kong of hun tiles made {how}"
                                                   f" ({NO_KONG}: it may not be made)"}
-           for made, how in (("exposed", "from a discard"), ("concealed", "of four held"), ("added", "onto a pung"))},
+           for made, how in zip(KONG_WAYS, ("from a discard", "of four held", "onto a pung"))},
         "first_draw_ends_on_meld": {"type": "boolean", "description": "天和/地和 end once anyone pongs or kongs"},
         "dealer_first_draw_flag": {"type": "string", "description": "the request flag for the dealer's dealt 14 winning (\"\": none)"},
         "first_draw_flag": {"type": "string", "description": "the request flag for a non-dealer's first draw winning (\"\": none)"},

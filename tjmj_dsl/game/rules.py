@@ -12,6 +12,7 @@ from ..api import Scorer
 from ..engine.hand import hun_kinds_of
 from ..tiles import TileError, parse_tiles
 from ..engine.contract import KONG_TYPES
+from ..ir import NO_KONG
 
 # how a kong is made (exposed from a discard, concealed of four held, added onto a pung): a kong of
 # hun tiles made each way has the kong type play.hun_kong_<way>_as gives it
@@ -25,7 +26,6 @@ PLAY_KEYS: dict[str, type] = {
 }
 # play: keys for the value player (a way to play, not a rule): optional, absent means no hint
 HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int}
-NO_KONG = "none"  # play.hun_kong_*_as: a kong of huns may not be made that way
 CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
 
 
@@ -137,10 +137,11 @@ def game_rules(scorer: Scorer) -> GameRules:
                 problems.append(f"play.{k} names a kong type with no kong_points key: {typ!r}")
     if problems:
         raise GameRulesError("these rules cannot be played: " + "; ".join(problems))
+    offered = rs.claims_offered()
     return GameRules(
         scorer=scorer, name=rs.name, profile=rs.profile, sha256=rs.source_sha256, options=rs.choices,
-        chow_melds=rs.chow, pung=bool(claims["pung"]), kong=bool(claims["kong"]), hun_pung=bool(claims["hun_pung"]),
-        hun_kong=bool(claims["hun_kong"]), deal_start=play["deal_start"],
+        chow_melds=rs.chow, pung=bool(claims["pung"]), kong=bool(claims["kong"]), hun_pung=offered["hun_pung"],
+        hun_kong=offered["hun_kong"], deal_start=play["deal_start"],
         take_at_indicator=play["replacement_at_indicator"] == "take",
         no_claim_in_last_tiles=play["no_claim_in_last_tiles"], hun_discard_bars_win=play["hun_discard_bars_win"],
         added_kong_as=play["added_kong_as"], added_kong_from_hand=play["added_kong_from_hand"],

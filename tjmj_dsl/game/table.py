@@ -359,7 +359,7 @@ class Table:
                 menu: list[Action] = [PASS]
                 if r.pung and (not hun or r.hun_pung):
                     menu.append(("pong", t))
-                if n >= 3 and r.kong and (not hun or (r.hun_kong and r.may_kong_huns("exposed"))) and self.wall.can_replace():
+                if n >= 3 and r.kong and (not hun or r.hun_kong) and self.wall.can_replace():
                     menu.append(("kong", t))
                 return (s, menu) if len(menu) > 1 else (-1, [])
         return -1, []

@@ -179,15 +179,11 @@ class Builder:
     def melds(self) -> Section:
         rs = self.rs
         blocks: list[Block] = self.paras("melds")
-        claims = dict(rs.claims)
+        claims = rs.claims_offered()  # as the game offers them
         names = {kd: f" ({n})" for kd, n in rs.kong_names}
-        made = dict(rs.play).get("hun_kong_exposed_as")  # the kind of kong a claimed hun makes (none: it may not)
+        made = dict(rs.play).get("hun_kong_exposed_as")  # the kind of kong a claimed hun makes
         words = {k: w.format(exposed=names.get("exposed", ""), hun_claim=names.get(str(made), ""))
                  for k, w in CLAIM_WORDS.items()}
-        if "hun_kong" in claims:  # as the engine offers it: a kong claim, of huns, that may be made
-            claims["hun_kong"] = bool(claims["hun_kong"]) and bool(claims.get("kong")) and made != "none"
-        if "hun_pung" in claims:
-            claims["hun_pung"] = bool(claims["hun_pung"]) and bool(claims.get("pung"))
         rows = tuple(((words.get(k, k),), (Strong(("allowed",)) if v else "not allowed",)) for k, v in claims.items())
         if rows:
             blocks.append(Table((("claim",), ("under these rules",)), rows, "claims"))

@@ -13,6 +13,7 @@ import hashlib
 from importlib import resources
 from typing import Any
 
+from ...engine.contract import KONG_DRAWS
 from ...ir import RuleSet
 from .html import CSP, e, tile
 
@@ -68,7 +69,7 @@ def section(rs: RuleSet) -> str:
         '<label>手牌 Hand <input type="text" id="hand" value="345m 123s EEE 77m 45s +6s" spellcheck="false"></label>',
         '<label>翻牌 Indicator <input type="text" id="indicator" value="7p" spellcheck="false"></label>',
         '<label>杠开 after a kong <select id="kong-draw"><option value="">—</option>'
-        + "".join(f'<option value="{k}">{k} {e(names.get(k, ""))}</option>' for k in ("exposed", "concealed", "hun"))
+        + "".join(f'<option value="{k}">{k} {e(names.get(k, ""))}</option>' for k in KONG_DRAWS)
         + '</select></label>',
         f'<div class="flags">{flags}</div>' if flags else "",
         "</form>",
