@@ -125,6 +125,9 @@ def test_one_scorer_per_canonical_option_set_and_bounded_caches(monkeypatch: pyt
         with pytest.raises(RuleError):
             sc.get(None, {"nope": i})
     assert len(sc.failed) <= api.MAX_FAILED
+    with pytest.raises(RuleError):  # a long bad profile name is remembered by its hash, not kept whole
+        sc.get("p" * 100_000, None)
+    assert max(len(repr(k)) for k in sc.failed) < 200
     from tjmj_dsl.api import Scorer as S
     monkeypatch.setattr(S, "_of", classmethod(lambda cls, *a: object()))  # the cache, not the compiler, is tested here
     for m in (1, 2, 3):

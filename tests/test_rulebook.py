@@ -215,25 +215,29 @@ def test_the_settlement_chapter_has_a_worked_payment_table() -> None:
     assert re.search(r"\| `1` \| 0: -3, 1: \+1, 2: \+1, 3: \+1 \|", opt) and re.search(r"\| `2` \| 0: -6, 1: \+2, 2: \+2, 3: \+2 \|", opt)
 
 
-def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) -> None:
-    """The claims table and the worked hands name each kind of kong as kong_names says, the worked
-    settlements each fact of the outcome as outcome_names says: renamed in an overlay, the new
-    names show and the old ones are gone from those lines."""
+def _overlay_books(tmp_path: str, name: str, sets: dict[str, object]) -> dict[str, str]:
+    """The default profile's rulebooks of an overlay of the built-in rules that sets `sets`."""
     import yaml
 
     from tjmj_dsl.backends.docs import generate_rulebooks
     from tjmj_dsl.backends.examples import Scorers
     from tjmj_dsl.passes.lower import lower
     from tjmj_dsl.passes.resolve import apply_options, read
-    path = os.path.join(str(tmp_path), "renamed.yaml")
+    path = os.path.join(str(tmp_path), f"{name}.yaml")
     with open(path, "w", encoding="utf-8") as f:
-        yaml.safe_dump({"extends": RULES, "name": "renamed",
-                        "set": {"kong_names.exposed": "亮杠X", "kong_names.concealed": "闷杠X", "kong_names.hun": "混杠X",
-                                "outcome_names.zuozhuang": "坐X", "outcome_names.lazhuang": "拉X",
-                                "outcome_names.chan": "铲X", "outcome_names.drawn": "荒X"}},
-                       f, allow_unicode=True)
+        yaml.safe_dump({"extends": RULES, "name": name, "set": sets}, f, allow_unicode=True)
     res = read(path)
-    books = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)
+    return generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)
+
+
+def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) -> None:
+    """The claims table and the worked hands name each kind of kong as kong_names says, the worked
+    settlements each fact of the outcome as outcome_names says: renamed in an overlay, the new
+    names show and the old ones are gone from those lines."""
+    books = _overlay_books(tmp_path, "renamed", {
+        "kong_names.exposed": "亮杠X", "kong_names.concealed": "闷杠X", "kong_names.hun": "混杠X",
+        "outcome_names.zuozhuang": "坐X", "outcome_names.lazhuang": "拉X", "outcome_names.chan": "铲X",
+        "outcome_names.drawn": "荒X"})
     md = books["rulebook.md"]
     # the rulebook's scorer asks for a 杠开's kong by those names too
     assert '<option value="exposed">exposed 亮杠X</option>' in books["rulebook.html"]
@@ -253,25 +257,18 @@ def test_kongs_and_outcomes_are_called_by_the_rule_files_names(tmp_path: str) ->
 def test_the_claims_table_says_a_hun_kong_claim_is_not_allowed_where_it_may_not_be_made(tmp_path: str) -> None:
     """claims.hun_kong allows the claim, but play.hun_kong_exposed_as: none says such a kong may not be
     made: the game offers no such claim, and the rulebook's claims table says so."""
-    import yaml
+    from gamekit import rules
 
-    from tjmj_dsl.backends.docs import generate_rulebooks
-    from tjmj_dsl.backends.examples import Scorers
-    from tjmj_dsl.passes.lower import lower
-    from tjmj_dsl.passes.resolve import apply_options, read
-    path = os.path.join(str(tmp_path), "nohunclaim.yaml")
-    with open(path, "w", encoding="utf-8") as f:
-        yaml.safe_dump({"extends": RULES, "name": "nohunclaim", "set": {"play.hun_kong_exposed_as": "none"}}, f)
-    res = read(path)
-    md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
+    md = _overlay_books(tmp_path, "nohunclaim", {"play.hun_kong_exposed_as": "none"})["rulebook.md"]
     row = [ln for ln in md.splitlines() if "three of the same hun" in ln]
     assert row == ["| 杠 a discarded hun with three of the same hun | not allowed |"], row
     built_in = _read("rulebook.md")
     assert "| 杠 a discarded hun with three of the same hun (明杠) | **allowed** |" in built_in
     # nor where no kong may be claimed at all (the engine offers a hun kong claim only as a kong claim)
-    with open(path, "w", encoding="utf-8") as f:
-        yaml.safe_dump({"extends": RULES, "name": "nohunclaim", "set": {"claims.kong": False}}, f)
-    res = read(path)
-    md = generate_rulebooks(res, lower(apply_options(res)), Scorers(res), [], path)["rulebook.md"]
+    md = _overlay_books(tmp_path, "nokongclaim", {"claims.kong": False})["rulebook.md"]
     assert [ln for ln in md.splitlines() if "three of the same hun" in ln] == [
         "| 杠 a discarded hun with three of the same hun (明杠) | not allowed |"]
+    # the game engine reads the same: no hun kong claim under either overlay, one under the built-in rules
+    for name in ("nohunclaim", "nokongclaim"):
+        assert rules(path=os.path.join(str(tmp_path), f"{name}.yaml")).hun_kong is False
+    assert rules().hun_kong is True

@@ -183,7 +183,7 @@ class Scorers:
 
     def _get(self, profile: str | None, options: dict[str, Any] | None, backend: str | None) -> Any:
         backend = backend or self.backend
-        raw = (profile, _raw_key(options), backend)
+        raw = (_raw_key([profile, options]), backend)  # a hash: a long profile name is not kept 256 times
         if raw in self.failed:
             self.failed.move_to_end(raw)
             raise self.failed[raw]
@@ -206,12 +206,12 @@ class Scorers:
             raise
 
 
-def _raw_key(options: dict[str, Any] | None) -> str:
-    """A short exact key for options as given (any JSON), for remembering a failure."""
+def _raw_key(given: Any) -> str:
+    """A short exact key for a profile and options as given (any JSON), for remembering a failure."""
     try:
-        text = json.dumps(options, sort_keys=True, default=repr)
+        text = json.dumps(given, sort_keys=True, default=repr)
     except (TypeError, ValueError, RecursionError):
-        text = repr(options)
+        text = repr(given)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

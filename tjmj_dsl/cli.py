@@ -275,18 +275,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     try:
         summaries, secs = run(spec, args.hands, args.jobs, progress=Bar(sys.stderr), out=out)
-        if args.rotate:
-            args.jobs = 1  # one game is played hand after hand
     finally:
         if out is not None:
             out.close()
     stats = summarize(spec, summaries, rules)
-    timing = {"seconds": round(secs, 3), "hands_per_second": round(args.hands / secs, 1) if secs else None, "jobs": args.jobs}
+    jobs = 1 if args.rotate else args.jobs  # one game is played hand after hand
+    timing = {"seconds": round(secs, 3), "hands_per_second": round(args.hands / secs, 1) if secs else None, "jobs": jobs}
     if args.json:
         print(json.dumps({"stats": stats, "timing": timing}, ensure_ascii=False))
     else:
         print(render(stats))
-        print(f"time: {timing['seconds']} s, {timing['hands_per_second']} hands/s with {args.jobs} job(s)")
+        print(f"time: {timing['seconds']} s, {timing['hands_per_second']} hands/s with {jobs} job(s)")
     return EXIT_OK
 
 

@@ -207,8 +207,8 @@ class Replayer:
         """The wall, dice and dealer a seeded record holds are those its (seed, hand) deals (its
         dealer only when dealt by turns)."""
         s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"])  # hand i is dealt from (seed, i) alone
-        if rec.get("dealt_by") == "rotation":
-            s_dealer = rec["dealer"]  # the previous hand's next dealer: _check_rotation
+        if rec.get("dealt_by") == "rotation":  # dealt by the hand before: _check_rotation checks the dealer
+            s_dealer = rec["dealer"]
         if wall != s_wall:
             i = next(i for i in range(len(wall)) if wall[i] != s_wall[i])
             raise ReplayDiff(f"wall[{i}]: the record says {NAMES[wall[i]]}, seed {rec['seed']} deals hand "

@@ -96,7 +96,7 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
 
     if spec.rotate:  # one game: each hand's dealer is the last one's next dealer, so hand after hand
         rules, dealer = _rules(spec), None
-        for a, b in ((a, b) for _, a, b in chunks):
+        for _, a, b in chunks:
             part = []
             for i in range(a, b):
                 summ, line = hand_summary(rules, spec, i, dealer)

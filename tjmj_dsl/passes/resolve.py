@@ -201,13 +201,10 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
         raise RuleError([Diagnostic("error", "option", "options are a mapping of option names to values",
                                     override_where or Pos("<command line>", 1, 1))], res.sources())
     profiles: Any = res.data.get("profiles") or {}
-    if profile == "":  # not a name: never read as "the default profile"
-        raise RuleError([Diagnostic("error", "profile", "no profile ''", override_where or Pos("<command line>", 1, 1),
-                                    "profiles: " + ", ".join(profiles) if isinstance(profiles, dict) else "")],
-                        res.sources())
-    prof_name = profile or res.data.get("default_profile") or ""
-    if (isinstance(profiles, dict) and isinstance(prof_name, str) and prof_name and prof_name not in profiles
-            and (profile is not None or profiles)):  # before the checks and the copy: a bad name is cheap
+    # a name given is checked as given: "" is no profile, never "the default profile"
+    prof_name = profile if profile is not None else res.data.get("default_profile") or ""
+    if (isinstance(profiles, dict) and isinstance(prof_name, str) and (prof_name or profile is not None)
+            and prof_name not in profiles and (profile is not None or profiles)):  # before the checks and the copy
         given = profile is not None  # named by the caller: point there, not at the file's default
         raise RuleError([Diagnostic("error", "profile", f"no profile {_short(prof_name)}",
                                     (override_where or Pos("<command line>", 1, 1)) if given
