@@ -63,7 +63,9 @@ def test_explain_says_why_each_pattern_is_in_or_out() -> None:
     assert code == 0
     assert "✔ subenlong" in out
     assert "↷ zhuo5" in out and "another reading claims it, for fan 14 ((3+4)×2 = 14), less than 16" in out
-    assert "4m 5m~* 6m~" in out  # that reading: the winning hun stands for 5m
+    # that reading, written as the answer's decomposition is: the winning 6m (a hun) stands for 5m, the 5m for 6m
+    assert "that reading: 1m 2m 3m  |  4m 5m=6m* 6m=5m  |  7m 8m 9m  |  E E E  |  2p 2p   ((3+4)×2 = 14)" in out
+    assert "reads: melds = 1m 2m 3m | 4m 5m~ 6m~* |" in out  # the groups the pattern's test reads: faces, ~ a hun
     assert "· su " in out and "reads: huns = 2" in out
     code, out, _ = run(args + ["--json"])
     how = json.loads(out)["explain"]

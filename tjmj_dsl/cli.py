@@ -141,7 +141,7 @@ def _explain(rs: Any, res: dict[str, Any], how: dict[str, Any]) -> str:
     if how.get("error") or "patterns" not in how:
         return "\n".join(lines)
     lines.append("patterns (✔ claimed, ✗ holds but dropped, ↷ claimed by a worse reading, · does not hold), "
-                 "on the reading shown:")
+                 "on the reading shown (in reads, a tile~ is a hun standing for that tile):")
     for e in how["patterns"]:
         status = {"claimed": "claimed" if e.get("shown", True) else "claimed (value not used)",
                   "dropped": "holds, dropped: " + e["why"], "other_reading": "not on this reading: " + e["why"],

@@ -17,7 +17,7 @@ from typing import Any
 from ..engine import runtime, search
 from ..engine.hand import PAIR, Hand
 from ..engine.request import RequestError, parse_request
-from ..engine.result import claim_display
+from ..engine.result import _decomposition, claim_display
 from ..expr import ast as A
 from ..expr.vocabulary import DECOMP_VARS, HAND_VARS
 from ..ir import RuleSet
@@ -68,7 +68,7 @@ def explain(rules: Any, request: dict[str, Any]) -> dict[str, Any]:
                            f"({claim_display(rules, omask)[0]}), less than {fan}")
                 e["other"] = {"fan": ofan, "patterns": [pid for j, pid in enumerate(rules.ids) if omask >> j & 1],
                               "formula": claim_display(rules, omask)[0],
-                              "reading": "  |  ".join(_text(g) for g in _split(bh, ogroups)[0] + [_split(bh, ogroups)[1]])}
+                              "reading": "  |  ".join(d["text"] for d in _decomposition(rules, bh, ogroups))}
             elif any(r[1] for r in readings if r[2] & bit):
                 e = _entry(p, "dropped", "it holds only on readings where it is dropped")
             else:
