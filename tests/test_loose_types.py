@@ -93,6 +93,15 @@ def test_null_means_absent_in_jsonl() -> None:
     assert (a["win"], a["reason"]) == (False, "below_min_fan") and (b["win"], b["reason"]) == (False, "below_min_fan")
     _, out, _ = run(["score", "--jsonl", "--profile", "seed-000-coins"], json.dumps(dict(PLAIN, profile=None)))
     assert json.loads(out)["win"]
+    # null is "absent" for an option there is; a name there is not is refused, null or not
+    _, out, _ = run(["score", "--jsonl", "--option", "min_fan=3"],
+                    "\n".join(json.dumps(dict(PLAIN, id=i, options=o)) for i, o in
+                              enumerate([{"min_fan": None}, {"min_fn": None}, {"min_fan": None, "nope": None}])))
+    res = [json.loads(x) for x in out.splitlines()]
+    assert res[0]["reason"] == "below_min_fan"  # --option's 3 kept
+    assert [(r["error"]["code"], r["error"]["field"]) for r in res[1:]] == [("unknown_option", "options.min_fn"),
+                                                                          ("unknown_option", "options.nope")]
+    assert "min_fan" in res[1]["error"]["message"]  # did you mean
 
 
 def test_the_generated_scorer_reads_request_options_by_the_same_rule(gen_module: Any) -> None:
@@ -102,6 +111,7 @@ def test_the_generated_scorer_reads_request_options_by_the_same_rule(gen_module:
     assert "boolean" in s(dict(PLAIN, options={"tianting": False}))["error"]["message"]
     assert "compiled with min_fan=2" in s(dict(PLAIN, options={"min_fan": 1}))["error"]["message"]
     assert s(dict(PLAIN, options={"min_fan": None}))["win"]
+    assert s(dict(PLAIN, options={"min_fn": None}))["error"]["field"] == "options.min_fn"
 
 
 def test_one_scorer_per_canonical_option_set_and_bounded_caches(monkeypatch: pytest.MonkeyPatch) -> None:

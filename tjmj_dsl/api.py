@@ -72,8 +72,11 @@ class Scorer:
         if self._family is None:
             self._family = Scorers(rules, self.backend)
         try:
-            sc = self._family.get(prof if prof is not None else profile,
-                                  {**options, **{o: v for o, v in (opts or {}).items() if v is not None}}, backend)
+            merged = dict(options)
+            for o, v in (opts or {}).items():  # null: this scorer's own choice (its name is still checked)
+                if v is not None or o not in merged:
+                    merged[o] = v
+            sc = self._family.get(prof if prof is not None else profile, merged, backend)
         except RuleError as e:
             return self, data, options_error(e)
         if isinstance(data, dict) and ("profile" in data or "options" in data):  # sc is compiled with them

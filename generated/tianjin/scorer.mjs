@@ -2534,10 +2534,10 @@ function otherRules(rules, data) {
   if (opts === null) return null;
   if (!isDict(opts)) return new RequestError("expected a mapping of option names to values", "options", null, "", "wrong_type").error();
   for (const [k, v] of dictEntries(opts)) {
-    if (v === null || v === undefined) continue; // null: absent
-    if (!Object.prototype.hasOwnProperty.call(rules.choiceRepr, k)) {
+    if (!Object.prototype.hasOwnProperty.call(rules.choiceRepr, k)) { // null too: a misspelt option is never silently nothing
       return new RequestError(`no option ${pyShort(k)}`, `options.${pyHead(k, 60)}`, null, "", "unknown_option").error();
     }
+    if (v === null || v === undefined) continue; // null: absent
     let value;
     try { // the one rule for option values (optionValue): "2" names 2, 2.0 and true name nothing
       value = optionValue(v, rules.optionValues[k]);

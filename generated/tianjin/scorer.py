@@ -2304,10 +2304,10 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     if not isinstance(opts, dict):
         return RequestError("expected a mapping of option names to values", "options", code="wrong_type").error()
     for k, v in opts.items():
+        if k not in rules.choices:  # null too: a misspelt option is never silently nothing
+            return RequestError(f"no option {_short(k)}", f"options.{str(k)[:60]}", code="unknown_option").error()
         if v is None:  # null: absent
             continue
-        if k not in rules.choices:
-            return RequestError(f"no option {_short(k)}", f"options.{str(k)[:60]}", code="unknown_option").error()
         try:  # the one rule for option values (request.option_value): "2" names 2, 2.0 and true name nothing
             value = option_value(v, rules.option_values[k])
         except ValueError as e:

@@ -228,16 +228,14 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
             pass  # no profiles at all, and none asked for: the defaults
         else:
             for k, v in (profiles[prof_name].get("options") or {}).items():
-                if v is None:  # null: the option's default
-                    continue
-                picked[k] = v
                 picked_at[k] = out.where(("profiles", prof_name, "options", k), key=True)
+                if v is not None:  # null: the option's default
+                    picked[k] = v
     for k, v in (overrides or {}).items():
-        if v is None:  # null means absent: the profile's choice, or the default
-            continue
-        picked[k] = v
         picked_at[k] = override_where or Pos("<command line>", 1, 1)
-    for k in picked:
+        if v is not None:  # null means absent: the profile's choice, or the default
+            picked[k] = v
+    for k in picked_at:  # a name is checked even with null: a misspelt option is never silently nothing
         if k not in options:
             diags.append(Diagnostic("error", "option", f"no option {_short(k)}", picked_at[k],
                                     did_you_mean(k, list(options)) or "options: " + ", ".join(options)))
@@ -326,11 +324,11 @@ def canonical_options(res: Resolved, overrides: dict[str, Any], where: Pos | Non
     diags = []
     at = where or Pos("<options>", 1, 1)
     for k, v in overrides.items():
-        if v is None:
-            continue
-        if not isinstance(k, str) or k not in options or not isinstance(options[k], dict):
+        if not isinstance(k, str) or k not in options or not isinstance(options[k], dict):  # null too: a typo says so
             diags.append(Diagnostic("error", "option", f"no option {_short(k)}", at,
                                     did_you_mean(k, list(options)) if isinstance(k, str) else "", subject=str(k)[:60]))
+            continue
+        if v is None:
             continue
         try:
             out[k] = option_value(v, declared_values(options[k]))
