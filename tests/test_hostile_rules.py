@@ -275,3 +275,43 @@ def test_hostile_ids_are_refused_with_a_position(tmp_path: str, where: str, key:
         outputs(path)
     text = e.value.render()
     assert "ids.yaml:" in text and "Traceback" not in text
+
+
+EVIL_NAME = "x\n    return 0\nimport os; os.system('touch PWNED')\ndef _z(o):\n    #"
+
+
+def test_a_rotation_named_as_code_is_refused_and_its_name_never_ends_a_comment(tmp_path: str) -> None:
+    # an audit's file: a rotation (and the dealer_rotation naming it) whose name closes the comment the
+    # settlement's code writes it in, and runs a command at import
+    path = os.path.join(str(tmp_path), "rot.yaml")
+    doc = {"extends": BASE, "name": "rot",
+           "options": {"dealer_rotation": {"default": "evil", "choices": {
+               "evil": {"description": "e", "set": {"play.dealer_rotation": EVIL_NAME}}}}},
+           "settlement": {"rotations": {EVIL_NAME: {"name": "r", "next_dealer": "dealer", "description": "d",
+                                                    "source": "s"}}}}
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump(doc, allow_unicode=True))
+    with pytest.raises(RuleError) as e:
+        outputs(path)
+    text = e.value.render()
+    assert "rot.yaml:" in text and "does not match" in text and "Traceback" not in text
+    assert not os.path.exists("PWNED") and not os.path.exists(os.path.join(str(tmp_path), "PWNED"))
+    # the code generator itself (whatever the schema lets through) keeps a name on its comment's line,
+    # and refuses a payment or definition name that is not a plain word
+    import ast
+    import dataclasses
+    from tjmj_dsl.backends.safe import UnsafeText
+    from tjmj_dsl.backends.settlement import settlement_code
+    rs = lower(apply_options(read(BASE)))
+    st = rs.settlement
+    assert st is not None
+    code = settlement_code(dataclasses.replace(rs, settlement=dataclasses.replace(
+        st, rotation=dataclasses.replace(st.rotation, id=EVIL_NAME))))
+    tree = ast.parse(code)
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert "_z" not in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    assert code == settlement_code(rs).replace(f"# {st.rotation.id}:", "# " + " ".join(EVIL_NAME.split()) + ":")
+    pay = st.payments[0]
+    with pytest.raises(UnsafeText):
+        settlement_code(dataclasses.replace(rs, settlement=dataclasses.replace(
+            st, payments=(dataclasses.replace(pay, id="p(o):\n    import os\ndef q"),) + st.payments[1:])))

@@ -128,7 +128,7 @@ play = {
         "lazhuang_max": {"type": "integer", "minimum": 0, "maximum": 8, "description": "how many times a non-dealer may 拉庄"},
         "base_unit": {"type": "integer", "minimum": 0},
         "chan_points": {"type": "integer", "minimum": 0},
-        "dealer_rotation": {"type": "string", "description": "which of settlement.rotations passes the deal"},
+        "dealer_rotation": {"type": "string", "pattern": CHOICE, "description": "which of settlement.rotations passes the deal"},
     },
 }
 entry = {"name": {"type": "string", "description": "Chinese name"}, "gloss": text, "description": text, "source": text}
@@ -166,7 +166,8 @@ settlement = {
         "payments": {"type": "object", "additionalProperties": payment, "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
         "outcome_rules": {"type": "object", "additionalProperties": outcome_rule,
                           "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"}},
-        "rotations": {"type": "object", "minProperties": 1, "additionalProperties": rotation},
+        "rotations": {"type": "object", "minProperties": 1, "additionalProperties": rotation,
+                      "propertyNames": {"pattern": CHOICE}},  # a rotation is named as a choice is: seed-001
     },
 }
 paragraphs = {"oneOf": [

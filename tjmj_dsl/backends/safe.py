@@ -58,6 +58,15 @@ def _check_literal(v: Any, depth: int) -> None:
     raise UnsafeText(f"cannot emit a {type(v).__name__} as a literal")
 
 
+def word(text: Any) -> Code:
+    """A rule-file name used as (part of) an identifier: only when it is a plain word
+    (the schema makes it one; this refuses, as the templates' hook does, if it is not)."""
+    s = str(text)
+    if not WORD.fullmatch(s):
+        raise UnsafeText(f"{s[:40]!r} is not a plain word")
+    return Code(s)
+
+
 def comment(text: Any) -> Code:
     """Inert text for a `#` comment."""
     return Code(inert(text))

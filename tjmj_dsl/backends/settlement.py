@@ -12,7 +12,7 @@ from ..expr import ast as A
 from ..expr.settle import SEAT, SettleEmitter, SettleInterpreter, amount_terms, checker, outcome_env, settle_env
 from ..expr.vocabulary import elem
 from ..ir import Payment, RuleSet, Settlement
-from .safe import inert
+from .safe import inert, word
 
 
 def settlement_types(st: Settlement) -> dict[int, str]:
@@ -104,8 +104,8 @@ def settlement_code(rs: RuleSet) -> str:
     em = SettleEmitter(settlement_types(st), play, {d.name for d in st.definitions})
     out: list[str] = []
     for d in st.definitions:
-        params = "".join(f", v_{n}: Any" for n, _ in d.params)
-        out += ["", "", f"def sd_{d.name}(o: Any{params}) -> Any:",
+        params = "".join(f", v_{word(n)}: Any" for n, _ in d.params)
+        out += ["", "", f"def sd_{word(d.name)}(o: Any{params}) -> Any:",
                 f"    # {_one_line(d.body.text)}",
                 f"    return {em.emit(d.body.ast, frozenset(n for n, _ in d.params))}"]
     out += ["", "", "def _settle_checks(o: Any) -> list:  # type: ignore[type-arg]", "    out = []"]
@@ -114,7 +114,7 @@ def settlement_code(rs: RuleSet) -> str:
     out += ["    return out"]
     names = []
     for p in st.payments:
-        fn = f"_pay_{p.id}"
+        fn = f"_pay_{word(p.id)}"
         names.append(fn)
         bound = frozenset([p.var] if p.var else [])
         inner = bound | {"payer", "payee"}
@@ -122,7 +122,7 @@ def settlement_code(rs: RuleSet) -> str:
         loop = (f"for _i, v_{p.var} in enumerate({em.emit(p.items.ast)})" if p.items is not None and p.var
                 else "for _i in (None,)")
         out += ["", "", f"def {fn}(o: Any) -> tuple:  # type: ignore[type-arg]",
-                f"    # {p.id}: {_one_line(p.amount.text)}", "    out = []", "    skipped = []", f"    {loop}:"]
+                f"    # {_one_line(p.id)}: {_one_line(p.amount.text)}", "    out = []", "    skipped = []", f"    {loop}:"]
         if p.when is not None:
             out += [f"        if not ({em.emit(p.when.ast, bound)}):", "            skipped.append(_i)", "            continue"]
         out += [f"        for v_payer in seat_list({em.emit(p.payer.ast, bound)}):",
@@ -130,7 +130,7 @@ def settlement_code(rs: RuleSet) -> str:
                 "                if v_payer != v_payee:",
                 f"                    out.append((v_payer, v_payee, {em.emit(p.amount.ast, inner)}, ({terms}{',' if terms else ''})))",
                 "    return out, skipped"]
-    out += ["", "", "def _next_dealer(o: Any) -> Any:", f"    # {st.rotation.id}: {_one_line(st.rotation.next_dealer.text)}",
+    out += ["", "", "def _next_dealer(o: Any) -> Any:", f"    # {_one_line(st.rotation.id)}: {_one_line(st.rotation.next_dealer.text)}",
             f"    return {em.emit(st.rotation.next_dealer.ast)}"]
     payments = ", ".join(f"({p.id!r}, {p.reason!r}, {p.amount.text!r}, {p.terms!r}, {p.when.text if p.when else ''!r}, {n})"
                          for p, n in zip(st.payments, names))
