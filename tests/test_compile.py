@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from typing import Any
 
 from conftest import check_answer
 from tjmj_dsl.api import compile_rules
@@ -17,6 +18,32 @@ from tjmj_dsl.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "rules", "tianjin.yaml")
+
+
+def test_an_overlays_sha256_is_its_bases_text_then_its_own_wherever_it_is_read_from(tmp_path: Any) -> None:
+    from tjmj_dsl.passes.lower import source_sha256
+    from tjmj_dsl.passes.resolve import read
+    base = os.path.join(ROOT, "rules", "tianjin.yaml")
+    rel = os.path.join(str(tmp_path), "rel.yaml")
+    mid = os.path.join(str(tmp_path), "a", "mid.yaml")
+    os.makedirs(os.path.dirname(mid))
+    with open(mid, "w", encoding="utf-8") as f:
+        f.write("extends: builtin:tianjin\nset:\n  min_fan: 3\n")
+    with open(rel, "w", encoding="utf-8") as f:
+        f.write("extends: a/mid.yaml\nset:\n  min_fan: 1\n")
+    want = hashlib.sha256()
+    for p in (base, mid, rel):  # the base first
+        with open(p, "rb") as fh:
+            want.update(fh.read())
+    here = os.getcwd()
+    try:
+        got = set()
+        for cwd, path in ((str(tmp_path), "rel.yaml"), (ROOT, rel), ("/", os.path.relpath(rel, "/"))):
+            os.chdir(cwd)
+            got.add(source_sha256(read(path)))
+    finally:
+        os.chdir(here)
+    assert got == {want.hexdigest()}
 
 
 def test_outputs_are_deterministic_and_headed() -> None:

@@ -153,6 +153,14 @@ def test_other_profiles_answer_alike(profile: str) -> None:
     run_both(PROFILES[profile], request_lines(7, 600, list(PROFILES), OPTIONS))
 
 
+def test_not_json_after_leading_space_is_placed_in_the_line_as_sent() -> None:
+    lines = [b'   {"id": 1,', b'\t[1,', "\u3000\u3000{".encode(), b'  {"id": 12345678901234567890123' + b"4" * 4300 + b"}",
+             b' {"concealed": "1m"} x']
+    answers = [json.loads(a) for a in run_both(GEN, lines)]
+    assert [a["error"]["position"] for a in answers] == [12, 4, 3, 2, 21]
+    assert "line 1 column 13 (char 12)" in answers[0]["error"]["message"]
+
+
 def test_waits_on_a_thousand_hands_answer_alike() -> None:
     answers = run_both(GEN, waits_lines(11, 1000))
     waits = [json.loads(a) for a in answers]

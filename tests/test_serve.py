@@ -86,7 +86,7 @@ class Server:
             conn.close()
         assert res.status < 500, (res.status, raw[:500])
         text = raw.decode("utf-8")
-        if hdrs.get("content-type", "").startswith("application/json"):
+        if hdrs.get("content-type", "").startswith("application/json") and method != "HEAD":  # HEAD: no body
             return res.status, hdrs, json.loads(text)
         return res.status, hdrs, text
 
@@ -124,7 +124,7 @@ def test_health_and_rules(server: Server) -> None:
     assert [p["name"] for p in r["profiles"]] == ["seed-001", "seed-000-fan", "seed-000-coins"]
     assert {f["name"] for f in r["request_flags"]} == {"tianhu", "dihu", "tianting"}
     assert {o["id"]: o["value"] for o in r["options"]}["min_fan"] == 2
-    assert r["limits"] == {"max_body": 65536, "max_batch": 50} and r["settlement"] is True
+    assert r["limits"] == {"max_body": 65536, "max_batch": 50, "max_request": 65536} and r["settlement"] is True
 
 
 def test_score_answers_as_the_library_does(server: Server) -> None:
@@ -196,6 +196,29 @@ def test_explain(server: Server) -> None:
     assert status == 400 and a["error"]["code"] == "bad_tile" and "explanation" not in a
 
 
+def test_explain_of_many_huns_is_the_scorers_answer() -> None:
+    # 7 huns: the reference interpreter takes seconds on it (it has no time bound), so /explain answers by
+    # the generated scorer; the service's explain must not build an interpreter at all
+    from tjmj_dsl import api
+    from tjmj_dsl.service import Service
+    req = {"id": 7, "concealed": "4455566667mNNN", "draw": "5m", "indicator": "4m"}
+
+    def no_interpreter(*_: Any) -> Any:
+        raise AssertionError("explain built the reference interpreter")
+
+    saved = api.interpreter
+    api.interpreter = no_interpreter  # type: ignore[assignment]
+    try:
+        service = Service()
+        a = service.answerer("explain")(req)
+        b = service.answerer("explain")(dict(req, profile="seed-000-coins"))
+    finally:
+        api.interpreter = saved  # type: ignore[assignment]
+    assert {k: v for k, v in a.items() if k != "explanation"} == Scorer().score(req)
+    assert a["win"] and {p["id"] for p in a["explanation"]["patterns"] if p["used"]} == set(a["patterns"])
+    assert b["rules"]["profile"] == "seed-000-coins" and b["explanation"]["score_table"] == "coins"
+
+
 def test_settle(server: Server) -> None:
     o = {"id": "h", "dealer": 0, "zuozhuang": True, "lazhuang": [0, 0, 1, 2], "winner": None, "chan": True}
     status, _, a = server.call("POST", "/settle", o)
@@ -234,6 +257,52 @@ def test_batch_as_a_json_array_and_as_jsonl(server: Server) -> None:
     assert [x.get("error", {}).get("code") for x in got] == [None, "not_json", "not_utf8", None]
 
 
+def test_a_batch_is_jsonl_when_its_type_or_first_line_says_so(server: Server) -> None:
+    second = json.dumps(dict(OK, id=2)).encode()
+    # JSONL whose first request is an array: each line answered, as `tjmj score --jsonl` answers them
+    status, hdrs, text = server.call("POST", "/score/batch", b"[1]\n" + second)
+    assert status == 200 and hdrs["content-type"].startswith("application/x-ndjson")
+    got = [json.loads(x) for x in text.splitlines()]
+    assert [(x["id"], x.get("error", {}).get("code")) for x in got] == [(None, "not_object"), (2, None)]
+    assert got == [jsonl_answer("[1]"), jsonl_answer(second.decode())]
+    # a one-line array sent as JSONL is one line of JSONL (its type says so)
+    status, hdrs, text = server.call("POST", "/score/batch", json.dumps([OK]), {"Content-Type": "application/x-ndjson"})
+    assert status == 200 and json.loads(text)["error"]["code"] == "not_object"
+    # a pretty-printed array is an array
+    status, _, a = server.call("POST", "/score/batch", json.dumps([OK, dict(OK, id=2)], indent=2))
+    assert status == 200 and [x["id"] for x in a] == [1, 2]
+    # a request nested as deep as a line may be is answered in an array too (each on its own)
+    deep = dict(OK, id=3, x=json.loads("[" * 62 + "]" * 62))
+    assert jsonl_answer(json.dumps(deep))["error"]["code"] == "unknown_field"
+    status, _, a = server.call("POST", "/score/batch", [OK, deep])
+    assert status == 200 and [x.get("error", {}).get("code") for x in a] == [None, "unknown_field"]
+
+
+def test_a_request_is_held_to_the_size_of_a_line_by_every_way_in() -> None:
+    big = dict(OK, id="x" * 70_000)  # under the body limit (1 MiB), over a line's (64 KiB)
+    line = jsonl_answer(json.dumps(big))
+    assert line["error"]["code"] == "too_large"
+    server = Server()
+    try:
+        status, _, a = server.call("POST", "/score", big)
+        assert status == 413 and a["error"]["code"] == "too_large" and a["id"] is None
+        assert server.call("POST", "/waits", dict(big, draw=None))[0] == 413
+        status, _, a = server.call("POST", "/score/batch", [OK, big, dict(OK, id=3)])
+        assert status == 200 and [x.get("error", {}).get("code") for x in a] == [None, "too_large", None]
+        assert a[0] == server.call("POST", "/score", OK)[2]
+    finally:
+        server.stop()
+
+
+def test_a_not_json_position_is_in_the_text_as_sent(server: Server) -> None:
+    body = '   {"id": 1,'
+    status, _, a = server.call("POST", "/score", body)
+    assert status == 400 and a["error"]["position"] == 12
+    assert jsonl_answer(body)["error"] == a["error"]
+    status, _, text = server.call("POST", "/score/batch", body + "\n" + json.dumps(OK))
+    assert json.loads(text.splitlines()[0])["error"] == a["error"]
+
+
 def test_batch_limits(server: Server) -> None:
     status, _, a = server.call("POST", "/score/batch", [OK] * 51)
     assert status == 413 and a["error"]["code"] == "too_large" and "50" in a["error"]["message"]
@@ -258,9 +327,16 @@ def test_cors_for_the_configured_origin_only(server: Server) -> None:
 
 def test_unknown_paths_and_methods_are_json_errors(server: Server) -> None:
     status, _, a = server.call("GET", "/nope")
-    assert status == 404 and a["error"]["code"] == "not_found" and a["contract"] == 2
-    status, _, a = server.call("GET", "/score")
-    assert status == 405 and a["error"]["code"] == "method_not_allowed"
+    assert status == 404 and check_answer(a)["error"]["code"] == "not_found" and a["contract"] == 2
+    status, hdrs, a = server.call("GET", "/score")
+    assert status == 405 and check_answer(a)["error"]["code"] == "method_not_allowed" and "POST" in hdrs["allow"]
+    status, _, a = server.call("POST", "/score/", OK)  # no redirect to follow
+    assert status == 404 and a["error"]["code"] == "not_found"
+    assert server.call("HEAD", "/health")[0] == 200 and server.call("HEAD", "/rules")[0] == 200
+    # a query string is not read: refused, never silently nothing
+    status, _, a = server.call("POST", "/score?profile=seed-000-coins", OK)
+    assert status == 400 and (a["error"]["code"], a["error"]["field"]) == ("unknown_field", "query.profile")
+    assert server.call("POST", "/score/batch?x=1", [OK])[0] == 400
 
 
 def test_openapi_carries_the_schemas(server: Server) -> None:
@@ -282,6 +358,11 @@ def test_openapi_carries_the_schemas(server: Server) -> None:
     assert holds("WaitsResult", server.call("POST", "/waits", {"concealed": "345m123sEEE77m45s", "indicator": "7p"})[2])
     assert holds("ExplainResult", server.call("POST", "/explain", OK)[2])
     assert not holds("ScoreResult", dict(server.call("POST", "/score", OK)[2], patterns=["nope"]))
+    # a request under its own options gets patterns and refusals of those options: the document takes them
+    a = server.call("POST", "/score", dict(OK, tianting=True, options={"tianting": "on"}))[2]
+    assert "tianting" in a["patterns"] and holds("ScoreResult", a)
+    status, _, a = server.call("POST", "/score", dict(OK, tianhu=True, options={"tianhu": "off"}))
+    assert status == 400 and a["error"]["code"] == "tianhu_off" and holds("ScoreResult", a)
 
 
 @pytest.mark.parametrize("cmd, expected", SERVED, ids=[c[0][:60] for c in SERVED])

@@ -243,6 +243,10 @@ class RuleSet:
     base_file: str = ""  # an overlay: the rule file it extends (as written, e.g. builtin:tianjin)
     replaced: tuple[str, ...] = ()  # an overlay: the base's sections it replaced (profiles, ...)
     score_tables: tuple[tuple[str, Expr], ...] = ()  # every score table (id, total), the one in force among them
+    # every pattern id, and every request/outcome rule id, the file declares or an option's choice names, in
+    # force or not: what an answer under another profile or options of the same file may carry
+    any_pattern_ids: tuple[str, ...] = ()
+    any_rule_ids: tuple[str, ...] = ()
     kong_names: tuple[tuple[str, str], ...] = ()  # kind of kong (exposed, added, concealed, hun) → its name
     outcome_names: tuple[tuple[str, str], ...] = ()  # a fact of a settlement outcome (zuozhuang, drawn, …) → its name
 

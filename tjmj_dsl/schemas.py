@@ -3,8 +3,9 @@ declarations in engine/contract.py (never written twice).
 
 Without a rule set the schemas are generic: the rule file's request flags are
 "any other field, boolean", options any values. With one (the HTTP service's
-OpenAPI document) the flags, profiles, options and their values, pattern ids
-and request-rule codes are those of that rule set. The examples are requests
+OpenAPI document) the flags, profiles, options and their values are those of
+that rule set, the pattern ids and rule codes those any of its profiles and
+options may give (a request may name its own). The examples are requests
 and the built-in rules' answers to them, read from the file beside those rules.
 The committed copies under schemas/ are the generic ones (written by
 `python tools/make_schemas.py`; a test holds them fresh)."""
@@ -46,14 +47,17 @@ def _defs(rs: RuleSet | None) -> dict[str, Any]:
     code: dict[str, Any] = dict(_IDENT, description=(
         "a short snake_case code: " + error_codes + "; or, for a hand that a request rule of the rule file "
         "refuses, that rule's id (likewise an outcome rule of its settlement)"))
-    if rs is not None:
+    if rs is not None:  # a request may name its own profile/options: the ids of every one of them
         rule_ids = [r.id for r in rs.request_rules]
         if rs.settlement is not None:
             rule_ids += [r.id for r in rs.settlement.outcome_rules]
-        code = {"enum": list(C.ERROR_CODES) + rule_ids, "description": code["description"]}
+        rule_ids += [r for r in rs.any_rule_ids if r not in rule_ids]
+        code = {"enum": list(C.ERROR_CODES) + [r for r in rule_ids if r not in C.ERROR_CODES],
+                "description": code["description"]}
     pattern_id: dict[str, Any] = dict(_IDENT)
     if rs is not None:
-        pattern_id = {"enum": [p.id for p in rs.patterns]}
+        ids = [p.id for p in rs.patterns]
+        pattern_id = {"enum": ids + [p for p in rs.any_pattern_ids if p not in ids]}
     d: dict[str, Any] = {
         "tile": _TILE_OUT,
         "tile_in": _TILE_IN,

@@ -21,17 +21,20 @@ import jsonschema
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .engine.contract import CONTRACT
-from .engine.runtime import (UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl, loads_request,
-                             settle_collector)
+from .engine.runtime import (MAX_LINE, MAX_NESTING, UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl,
+                             loads_request, settle_collector)
 from .service import Service
 
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
 MAX_BODY = 1 << 20  # bytes of one request body, batches included
 MAX_BATCH = 10_000  # requests in one batch
 ENDPOINTS = (("score", "/score"), ("waits", "/waits"), ("explain", "/explain"), ("settle", "/settle"))
+JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines", "application/jsonlines",
+               "application/x-jsonlines")  # a /score/batch body so labelled is JSONL, whatever its first line
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,10 @@ def _status(answer: Any) -> int:
 def create_app(config: Config) -> Any:
     """The FastAPI application for one configuration (raises RuleError for bad rules)."""
     service = Service(config.rules, config.profile, config.options)
-    limits = {"max_body": config.max_body, "max_batch": config.max_batch}
+    limits = {"max_body": config.max_body, "max_batch": config.max_batch, "max_request": MAX_LINE}
     answerers = {kind: service.answerer(kind) for kind, _ in ENDPOINTS}
-    app = FastAPI(title="tjmj", docs_url="/docs", redoc_url=None)
+    # /score/ is no other path than /score: a 404, not a redirect a client would have to follow
+    app = FastAPI(title="tjmj", docs_url="/docs", redoc_url=None, redirect_slashes=False)
     doc = openapi(service, config)
     app.openapi = lambda: doc  # type: ignore[method-assign]
 
@@ -87,15 +91,35 @@ def create_app(config: Config) -> Any:
             chunks.append(chunk)
         return b"".join(chunks), None
 
-    def parse(kind: str, raw: bytes) -> tuple[Any, Any]:
+    def parse(kind: str, raw: bytes, depth: int = MAX_NESTING) -> tuple[Any, Any]:
         """(the JSON value, None), or (None, the refusal)."""
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             return None, service.refuse(kind, None, {"code": "not_utf8", "message": f"not UTF-8 at byte {e.start}",
                                                      "field": None, "position": e.start})
-        data, err = loads_request(text)
+        data, err = loads_request(text, depth=depth)
         return (None, service.refuse(kind, None, err)) if err else (data, None)
+
+    def query_refused(request: Request, kind: str) -> Any:
+        """The refusal of a query string (the service reads none: a ?profile= would be silently nothing), or None."""
+        if not request.url.query:
+            return None
+        name = request.url.query.split("&")[0].split("=")[0][:60]
+        return service.refuse(kind, None, {"code": "unknown_field", "field": f"query.{name}",
+                                           "message": "the service reads no query parameters: a request's profile "
+                                                      "and options go in its JSON body"})
+
+    def one_request_too_large(kind: str, raw: bytes) -> Any:
+        """The refusal of one request over MAX_LINE bytes (as a JSONL line would be), or None."""
+        if len(raw) <= MAX_LINE:
+            return None
+        return too_large(kind, f"the request has {len(raw)} bytes; a request is at most {MAX_LINE} "
+                               "(as a JSONL line is)")
+
+    def own_rules(data: Any) -> bool:
+        """The request names its own profile or options: its scorer may be compiled first (about a second)."""
+        return isinstance(data, dict) and (data.get("profile") is not None or data.get("options") is not None)
 
     def text_of(texter: Any, data: Any) -> str | None:
         """The answer's JSON text straight from the scorer (a plain score request), else None."""
@@ -111,11 +135,15 @@ def create_app(config: Config) -> Any:
 
         async def handle(request: Request) -> Response:
             raw, refused = await body(request, kind)
+            if refused is None:
+                refused = query_refused(request, kind) or one_request_too_large(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
             data, refused = parse(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
+            if own_rules(data):  # off the event loop: the other requests are answered while it compiles
+                return reply(await run_in_threadpool(answer_one, data, answer, refuse), kind=kind)
             if texter is not None:
                 text = text_of(texter, data)
                 if text is not None:  # never a refusal
@@ -133,14 +161,36 @@ def create_app(config: Config) -> Any:
     def refuse_score(i: Any, e: Any) -> Any:
         return service.refuse("score", i, e)
 
+    def array_item(x: Any, big: bool) -> str:
+        """The answer's JSON text for one item of a JSON array batch (`big`: the body
+        is over MAX_LINE bytes, so an item may be: measured as its JSON text)."""
+        if big and len(dumps_safely(x).encode("utf-8", "surrogatepass")) > MAX_LINE:
+            return dumps_answer(too_large("score", f"the request is over {MAX_LINE} bytes (as a JSONL line may be)"))
+        text = text_of(score_texter, x)
+        if text is None:
+            try:
+                text = dumps_answer(answer_one(x, score, refuse_score))
+            except ValueError:
+                text = dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
+        return text
+
+    def answer_array(items: list[Any], big: bool) -> str:
+        # each answer's JSON text: the array's text is theirs joined as json.dumps joins them
+        return "[" + ", ".join([array_item(x, big) for x in items]) + "]"
+
+    def answer_jsonl(lines: list[bytes]) -> str:
+        return "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score, score_texter))
+
     @app.post("/score/batch", include_in_schema=False)
     async def batch(request: Request) -> Response:
         raw, refused = await body(request, "score")
+        if refused is None:
+            refused = query_refused(request, "score")
         if refused is not None:
             return reply(refused)
         raw = raw or b""
-        if raw.lstrip()[:1] == b"[":  # a JSON array in, a JSON array out
-            items, refused = parse("score", raw)
+        if is_array(raw, request.headers.get("content-type", "")):  # a JSON array in, a JSON array out
+            items, refused = parse("score", raw, MAX_NESTING + 1)  # the array holds requests nested as a line may be
             if refused is not None:
                 return reply(refused)
             if not isinstance(items, list):
@@ -148,41 +198,37 @@ def create_app(config: Config) -> Any:
                                                              "field": None}))
             if len(items) > config.max_batch:
                 return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
-            texts = []  # each answer's JSON text: the array's text is theirs joined as json.dumps joins them
-            for x in items:
-                text = text_of(score_texter, x)
-                if text is None:
-                    try:
-                        text = dumps_answer(answer_one(x, score, refuse_score))
-                    except ValueError:
-                        text = dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
-                texts.append(text)
-            return Response("[" + ", ".join(texts) + "]", media_type="application/json")
+            # in a worker thread: the event loop answers other requests meanwhile
+            text = await run_in_threadpool(answer_array, items, len(raw) > MAX_LINE)
+            return Response(text, media_type="application/json")
         lines = raw.split(b"\n")
         if sum(1 for x in lines if x.strip()) > config.max_batch:
             return reply(too_large("score", f"a batch holds at most {config.max_batch} requests"))
-        out = "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score, score_texter))
-        return Response(out, media_type="application/x-ndjson")
+        return Response(await run_in_threadpool(answer_jsonl, lines), media_type="application/x-ndjson")
 
-    @app.get("/rules", include_in_schema=False)
+    @app.api_route("/rules", methods=["GET", "HEAD"], include_in_schema=False)
     async def rules() -> Response:
         return reply(service.rules_document(limits), 200)
 
-    @app.get("/health", include_in_schema=False)
+    @app.api_route("/health", methods=["GET", "HEAD"], include_in_schema=False)
     async def health() -> Response:
         return reply({"status": "ok", "contract": CONTRACT, "rules": service.base.rules_info}, 200)
 
-    def http_error(status: int) -> Response:
+    def http_error(status: int, headers: Any = None) -> Response:
+        """A score answer's refusal, as every other refusal of the service is (the Allow header of a 405 kept)."""
         code = {404: "not_found", 405: "method_not_allowed"}.get(status, "bad_request")
         message = {404: "no such path; GET /openapi.json lists them",
                    405: "this path takes another method (POST for answers, GET for /rules and /health)"}.get(
                        status, "bad request")
-        return reply({"contract": CONTRACT, "rules": service.base.rules_info, "reason": "invalid_request",
-                      "error": {"code": code, "message": message, "field": None}}, status)
+        res = reply(service.refuse("score", None, {"code": code, "message": message, "field": None}), status)
+        for k, v in (headers or {}).items():
+            if k.lower() == "allow":
+                res.headers["Allow"] = v
+        return res
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        return http_error(exc.status_code)
+        return http_error(exc.status_code, exc.headers)
 
     @app.exception_handler(Exception)
     async def on_error(request: Request, exc: Exception) -> Response:  # a bug: still the contract's shape
@@ -195,6 +241,30 @@ def create_app(config: Config) -> Any:
         app.add_middleware(CORSMiddleware, allow_origins=list(config.cors), allow_methods=["GET", "POST"],
                            allow_headers=["*"], max_age=600)
     return app
+
+
+def is_array(raw: bytes, content_type: str) -> bool:
+    """Whether a /score/batch body is a JSON array (else JSONL): JSONL when its
+    type says so; else an array when it starts with `[`, unless its first line
+    is a whole JSON value followed by more lines (JSONL whose first request is
+    an array: each line is answered, as `tjmj score --jsonl` would)."""
+    if content_type.split(";")[0].strip().lower() in JSONL_TYPES:
+        return False
+    text = raw.lstrip()
+    if text[:1] != b"[":
+        return False
+    first, _, rest = text.partition(b"\n")
+    if not rest.strip():
+        return True
+    try:
+        return loads_request(first.decode("utf-8"))[1] is not None
+    except UnicodeDecodeError:
+        return True
+
+
+def dumps_safely(x: Any) -> str:
+    """A parsed request's JSON text, for measuring it (NaN written as JSON's readers write it)."""
+    return json.dumps(x, ensure_ascii=False)
 
 
 def app_from_env() -> Any:
@@ -270,7 +340,7 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
             "responses": {"200": dict(json_body(ref(result_name)), description="the answer"),
                           "400": dict(json_body(ref(result_name)), **refused),
                           "413": dict(json_body(ref(result_name)),
-                                      description=f"the body is over {config.max_body} bytes")}}}
+                                      description=f"the body is over {min(config.max_body, MAX_LINE)} bytes")}}}
     batch_items = {"type": "array", "items": ref("score-request"), "maxItems": config.max_batch}
     paths["/score/batch"] = {"post": {
         "operationId": "score_batch", "summary": "score many requests, answered in order",
@@ -295,8 +365,8 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
         "info": {"title": f"tjmj: {rs.title or rs.name}", "version": __version__,
                  "description": f"Scores hands, lists waits and settles hands under the rules {rs.name} "
                                 f"(profile {rs.profile}); JSON contract {CONTRACT}. A request may name its own "
-                                f"profile and options. Bodies up to {config.max_body} bytes, batches up to "
-                                f"{config.max_batch} requests."},
+                                f"profile and options. A request up to {MAX_LINE} bytes (as a JSONL line), a "
+                                f"batch's body up to {config.max_body} bytes and {config.max_batch} requests."},
         "paths": paths,
         "components": {"schemas": comps},
     }

@@ -2751,10 +2751,12 @@ NESTED = {"code": "not_json", "message": f"not JSON this scorer reads: arrays an
 _SCAN = _json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (value, end) of the JSON text starting at an index, as json.loads reads it
 
 
-def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
+def loads_request(text: str, lead: int = 0, depth: int = MAX_NESTING) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is
-    not JSON this scorer reads (nested more than MAX_NESTING deep included)."""
-    if text.count("[") + text.count("{") > MAX_NESTING and _nesting(text) > MAX_NESTING:
+    not JSON this scorer reads (nested more than `depth` deep included). `lead`:
+    the characters stripped before the text (a JSONL line's leading spaces), so
+    a position is one in the text as sent."""
+    if text.count("[") + text.count("{") > depth and _nesting(text) > depth:
         return None, dict(NESTED)
     if text.__class__ is str:  # json.loads's own scanner, without its three Python layers
         try:
@@ -2765,8 +2767,12 @@ def loads_request(text: str) -> tuple:  # type: ignore[type-arg]
             pass  # json.loads reads it again and says what is wrong
     try:
         return _json.loads(text), None
+    except _json.JSONDecodeError as e:
+        pos, col = e.pos + lead, e.colno + lead if e.lineno == 1 else e.colno
+        return None, {"code": "not_json", "message": f"not JSON: {e.msg}: line {e.lineno} column {col} (char {pos})",
+                      "field": None, "position": pos}
     except ValueError as e:
-        return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": getattr(e, "pos", 0)}
+        return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": lead}
     except RecursionError:
         return None, dict(NESTED)
 
@@ -2820,6 +2826,8 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
     if not text_in:
         return None
     data, err = loads_request(text_in)
+    if err is not None and text_in[0] != line[0]:  # say where in the line as sent
+        data, err = loads_request(text_in, len(line) - len(line.lstrip()))
     if err is not None:
         return dumps_answer(refuse(None, err))
     if text is not None:

@@ -34,7 +34,8 @@ _CLAIM_FIELDS = ("patterns", "definitions", "algebra", "hun_count", "cycles", "c
                  "free_when", "kinds")
 _PLAY_FIELDS = ("claims", "play", "settlement")
 _NAMELESS = ("name", "title", "source_file", "source_sha256", "profile", "choices", "options", "profiles",
-             "sources", "kind_docs", "overrides", "disabled_patterns", "score_table")
+             "sources", "kind_docs", "overrides", "disabled_patterns", "score_table",
+             "any_pattern_ids", "any_rule_ids")
 # patch paths that can change claims or play: an option value patching them is never "the same game"
 # unless the compiled rule sets are equal (checked first)
 _CLAIM_PATHS = ("patterns", "definitions", "algebra", "hun", "tiles", "melds", "request_flags", "pattern_kinds")

@@ -94,10 +94,12 @@ class _Lowering:
 
 
 def source_sha256(res: Resolved) -> str:
-    """The sha256 of a rule file's text and the texts it extends, in a fixed order: what answers name."""
+    """What answers name: the sha256 of a rule file's text (`sha256sum FILE`); for an
+    overlay, of the texts it extends and its own one after another, the base
+    first (`cat BASE OVERLAY | sha256sum`), whatever the paths they were read by."""
     sha = hashlib.sha256()
-    for f in sorted(res.files):
-        sha.update(res.files[f].text.encode("utf-8"))
+    for doc in res.files.values():  # in the order read: the base, then each file extending it
+        sha.update(doc.text.encode("utf-8"))
     return sha.hexdigest()
 
 
@@ -289,9 +291,32 @@ def lower(res: Resolved) -> RuleSet:
         base_file=str((res.top.data or {}).get("extends", "")) if res.top is not None and res.top is not res.base else "",
         replaced=tuple(res.replaced), score_tables=tuple(all_tables),
         settlement=settlement,
+        any_pattern_ids=_any_ids(d)[0], any_rule_ids=_any_ids(d)[1],
         overrides=tuple(res.overrides.items()),
         prose=prose,
     )
+
+
+def _any_ids(d: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pattern ids, request and outcome rule ids) the rule file declares, in force
+    or not, and those an option's choice patches: the ids an answer may carry
+    when a request names its own profile or options."""
+    pats = dict.fromkeys(str(k) for k in d.get("patterns") or {})
+    settlement = d.get("settlement") if isinstance(d.get("settlement"), dict) else {}
+    rules = dict.fromkeys([str(k) for k in d.get("request_rules") or {}]
+                          + [str(k) for k in settlement.get("outcome_rules") or {}])
+    for o in (d.get("options") or {}).values():
+        choices = o.get("choices") if isinstance(o, dict) else None
+        for c in choices.values() if isinstance(choices, dict) else ():
+            for path in (c.get("set") or {}) if isinstance(c, dict) else ():
+                parts = str(path).split(".")
+                if parts[0] == "patterns" and len(parts) > 1:
+                    pats[parts[1]] = None
+                elif parts[0] == "request_rules" and len(parts) > 1:
+                    rules[parts[1]] = None
+                elif parts[:2] == ["settlement", "outcome_rules"] and len(parts) > 2:
+                    rules[parts[2]] = None
+    return tuple(pats), tuple(rules)
 
 
 def _reserved(kinds: tuple[str, ...], flags: tuple[str, ...]) -> dict[str, str]:

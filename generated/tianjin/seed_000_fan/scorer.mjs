@@ -49,6 +49,9 @@ class JSONDecodeError extends Error {
     super(`${msg}: line ${lineno} column ${colno} (char ${cp})`);
     this.name = "JSONDecodeError";
     this.pos = cp;
+    this.msg = msg;
+    this.lineno = lineno;
+    this.colno = colno;
   }
 }
 
@@ -382,6 +385,9 @@ function floatJson(v, strict) {
 // Python's str.strip(): the whitespace it removes at both ends
 const PY_STRIP = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 function pyStrip(s) { return s.replace(PY_STRIP, ""); }
+const PY_LEAD = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
+/** The whitespace characters s.lstrip() would remove (each one code point). */
+function pyLead(s) { return PY_LEAD.exec(s)[0].length; }
 
 
 // ---- inlined from tjmj_dsl/engine_js/tiles.mjs ----
@@ -2853,7 +2859,10 @@ function jsonlLine(line, answer, refuse) {
     data = loads(text);
   } catch (e) {
     if (e instanceof RangeError) return dumps(refuse(null, { ...NESTED })); // the reader's stack ran out
-    return dumps(refuse(null, { code: "not_json", message: `not JSON: ${e.message}`, field: null, position: e.pos ?? 0 }));
+    const lead = text[0] === line[0] ? 0 : pyLead(line); // where in the line as sent
+    const message = e instanceof JSONDecodeError && lead
+      ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
+    return dumps(refuse(null, { code: "not_json", message: `not JSON: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
   }
   let res;
   try {
