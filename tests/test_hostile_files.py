@@ -19,7 +19,7 @@ from tjmj_dsl import RuleError, Scorer
 from tjmj_dsl.compiler import load_rules
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.source.files import MAX_FILE_BYTES
-from tjmj_dsl.source.located import MAX_NODES, load
+from tjmj_dsl.source.located import MAX_EXPANDED, MAX_NODES, load
 from tjmj_dsl.tiles import TileError, parse_tiles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -50,6 +50,17 @@ def test_a_billion_laughs_stops_at_the_limit_quickly(tmp_path: str) -> None:
     t = time.monotonic()
     _refused(_file(str(tmp_path), "\n".join(rows) + "\n"), f"{MAX_NODES:,} values")
     assert time.monotonic() - t < 30
+
+
+def test_one_long_text_repeated_by_aliases_stops_at_the_limit(tmp_path: str) -> None:
+    # an audit's file: 36 KB (a 20,000-character text and 4,000 aliases of it) made 462 MB of rulebook;
+    # values are few (4,001), so the values' limit alone let it through
+    text = "rulebook:\n  tiles: [&a \"" + "A" * 20_000 + "\", " + ", ".join(["*a"] * 4000) + "]\n"
+    assert len(text) < 40_000
+    _refused(_file(str(tmp_path), text), f"{MAX_EXPANDED:,} characters", "r.yaml:2:")
+    # the same text a few times is fine (the limit is on the text, twice a file's)
+    few = "rulebook:\n  tiles: [&a \"" + "A" * 20_000 + "\", " + ", ".join(["*a"] * 40) + "]\n"
+    assert load(str(_file(str(tmp_path), few, "few.yaml")), few).data["rulebook"]["tiles"][-1] == "A" * 20_000
 
 
 @pytest.mark.parametrize("text, words", [

@@ -72,3 +72,56 @@ def definition_costs(bodies: dict[str, A.Node], uses: dict[str, set[str]]) -> di
             state[name] = 2
             stack.pop()
     return out
+
+
+# ---- how large a value can be ----
+# Every backend must hold a fan and a total exactly: JavaScript's numbers hold
+# integers exactly up to 2^53 - 1, and Python will not write an integer of more
+# than 4,300 digits as text. The algebra and the score tables are bounded from
+# the patterns' values (an upper bound: every pattern of a kind claimed at once).
+
+MAX_VALUE = 2**53 - 1
+_SATURATE = 2**64
+
+
+def value_bound(n: A.Node, names: dict[str, int], lists: dict[str, tuple[int, int]]) -> int | None:
+    """At most how large |n| can be, or None when this cannot tell. `names`: the
+    bound of each integer name; `lists`: each list name's (items, largest |item|)."""
+    def b(x: A.Node) -> int | None:
+        if isinstance(x, A.Num):
+            return min(_SATURATE, abs(x.value))
+        if isinstance(x, A.Name):
+            return names.get(x.id)
+        if isinstance(x, (A.Compare, A.BoolOp, A.Not)):
+            return 1
+        if isinstance(x, A.Neg):
+            return b(x.operand)
+        if isinstance(x, A.IfElse):
+            t, o = b(x.then), b(x.other)
+            return None if t is None or o is None else max(t, o)
+        if isinstance(x, A.BinOp):
+            left, right = b(x.left), b(x.right)
+            if left is None or right is None:
+                return None
+            if x.op == "*":
+                return min(_SATURATE, left * right)
+            if x.op == "/":
+                return left  # floor division by a nonzero integer (by 0: 0)
+            return min(_SATURATE, left + right)
+        if isinstance(x, A.Call) and len(x.args) == 1 and isinstance(x.args[0], A.Name) and x.args[0].id in lists:
+            count, top = lists[x.args[0].id]
+            if x.func == "sum":
+                return min(_SATURATE, count * top)
+            if x.func == "product":
+                return min(_SATURATE, max(1, top) ** min(count, 64)) if top > 1 else 1
+            if x.func == "len":
+                return count
+            if x.func in ("min", "max"):
+                return top
+        return None
+    return b(n)
+
+
+def bound_text(v: int) -> str:
+    """A bound as a message says it."""
+    return "more than 2^64" if v >= _SATURATE else f"{v:,}"

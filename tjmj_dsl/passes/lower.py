@@ -18,7 +18,7 @@ from ..expr.parser import ExprError, parse
 from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUANTS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from .prose import lower_prose
-from .limits import MAX_COST, cost, definition_costs
+from .limits import MAX_COST, MAX_VALUE, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_settlement
@@ -231,6 +231,7 @@ def lower(res: Resolved) -> RuleSet:
     if free_parts:
         node = free_parts[0] if len(free_parts) == 1 else A.BoolOp(A.Span(0, 0), "or", tuple(free_parts))
         free = Expr(" or ".join(A.show(x) for x in free_parts), node, "hand")
+    fan_bound = _bound_algebra(lw, algebra, patterns, kinds)
     table = d["score_table"]
     total = None
     if table not in d["score_tables"]:
@@ -241,6 +242,13 @@ def lower(res: Resolved) -> RuleSet:
         e = lw.expr(("score_tables", tid), "total", env("total"), INT, f"score table {tid}")
         if e is not None:
             all_tables.append((str(tid), e))
+            if fan_bound is not None:
+                top = value_bound(e.ast, {"fan": fan_bound, "kong_points": max(
+                    [abs(v) for v in (d.get("kong_points") or {}).values() if isinstance(v, int)] or [0])}, {})
+                if top is not None and top > MAX_VALUE:
+                    lw.error(("score_tables", tid), f"score table {tid} can reach {bound_text(top)}, more than "
+                             f"{MAX_VALUE:,} (2^53 - 1), the largest integer every backend holds exactly",
+                             "smaller pattern values or kong points")
         if tid == table:
             total = e
     rules = []
@@ -295,6 +303,29 @@ def lower(res: Resolved) -> RuleSet:
         overrides=tuple(res.overrides.items()),
         prose=prose,
     )
+
+
+def _bound_algebra(lw: Any, algebra: Expr | None, patterns: list[Pattern], kinds: Any) -> int | None:
+    """The largest fan the algebra can give (every pattern of a kind claimed at
+    once), reported when over MAX_VALUE; None when it cannot be told."""
+    if algebra is None:
+        return None
+    lists = {}
+    for k in kinds:
+        values = [abs(p.value) for p in patterns if p.kind == k]
+        lists[k] = (len(values), max(values, default=0))
+    top = value_bound(algebra.ast, {}, lists)
+    if top is not None and top > MAX_VALUE:
+        ones = value_bound(algebra.ast, {}, {k: (n, min(v, 1)) for k, (n, v) in lists.items()})
+        # the algebra's own numbers, or else the patterns' values (the largest is pointed at)
+        at: tuple[str, ...] = ("algebra",)
+        if patterns and ones is not None and ones <= MAX_VALUE:
+            at = ("patterns", max(patterns, key=lambda p: abs(p.value)).id, "value")
+        lw.error(at, f"the algebra can reach {bound_text(top)} (every pattern claimed at once), more "
+                 f"than {MAX_VALUE:,} (2^53 - 1), the largest integer every backend holds exactly",
+                 "smaller pattern values or constants")
+        return None
+    return top
 
 
 def _any_ids(d: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -113,6 +113,7 @@ _FLOAT_12 = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z|[
 # hundred lines; these stop a hostile one from taking the machine.
 MAX_TEXT = 1_000_000  # characters of one file
 MAX_NODES = 200_000  # values once aliases are expanded (a "billion laughs" expands to 10^9)
+MAX_EXPANDED = 2 * MAX_TEXT  # characters of text once aliases are expanded (one long text repeated by aliases)
 MAX_DEPTH = 64  # nesting of mappings and lists
 
 _Loader = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
@@ -171,18 +172,24 @@ class _Builder:
         self.diags = diags
         self.loader = _Resolver("")
         self.nodes = 0
+        self.chars = 0
 
     def error(self, code: str, msg: str, start: int, end: int, hint: str = "", stop: bool = False) -> None:
         self.diags.append(Diagnostic("error", code, msg, self.doc.pos_of_offset(start, end), hint))
         if stop:
             raise _Stop()
 
-    def count(self, n: int, at: Any) -> None:
+    def count(self, n: int, at: Any, chars: int = 0) -> None:
         self.nodes += n
+        self.chars += chars
         if self.nodes > MAX_NODES:
             self.error("limit", f"the document holds more than {MAX_NODES:,} values once its aliases are expanded",
                        at.start_mark.index, at.end_mark.index, "a rule file does not need aliases (*name) that repeat this much",
                        stop=True)
+        if self.chars > MAX_EXPANDED:  # every output repeats the text: a 36 KB file made 462 MB of rulebook
+            self.error("limit", f"the document holds more than {MAX_EXPANDED:,} characters of text once its aliases "
+                       "are expanded", at.start_mark.index, at.end_mark.index,
+                       "a rule file does not need aliases (*name) that repeat this much", stop=True)
 
     def number_form(self, ev: Any, start: int, end: int) -> None:
         """A plain number must mean one thing to every reader: plain decimal, at most
@@ -217,7 +224,7 @@ class _Builder:
 
     def build(self, text: str) -> Any:
         events = iter(yaml.parse(text, Loader=_Loader))
-        anchors: dict[str, tuple[Any, int, tuple[int, int]]] = {}  # anchor → (value, values inside, offsets)
+        anchors: dict[str, tuple[Any, int, int, tuple[int, int]]] = {}  # anchor → (value, values inside, characters, offsets)
         # the frames of open collections: [container, path, start offset, anchor, pending key, key offsets, count at start]
         stack: list[list[Any]] = []
         root: list[Any] = []
@@ -285,12 +292,12 @@ class _Builder:
                     self.error("yaml", f"unknown alias *{ev.anchor}", start, end, stop=True)
                 if in_key_position():
                     self.error("yaml", "an alias cannot be a key", start, end, "keys are plain names", stop=True)
-                value, size, (s0, e0) = anchors[str(ev.anchor)]
-                self.count(size, ev)
+                value, size, chars, (s0, e0) = anchors[str(ev.anchor)]
+                self.count(size, ev, chars)
                 place(copy.deepcopy(value), s0, e0)
                 continue
             if isinstance(ev, yaml.ScalarEvent):
-                self.count(1, ev)
+                self.count(1, ev, len(ev.value))
                 if not ev.style and ev.value in YAML11_BOOLS:  # plain (PyYAML: None, libyaml: '')
                     self.error("yaml-bool", f"`{ev.value}` is true or false to YAML 1.1 readers and a word to YAML 1.2 ones",
                                start, end, f'quote it: "{ev.value}" for the word; write true or false for a truth value')
@@ -303,7 +310,7 @@ class _Builder:
                 else:
                     value = self.scalar(ev)
                 if ev.anchor is not None:
-                    anchors[ev.anchor] = (value, 1, (start, end))
+                    anchors[ev.anchor] = (value, 1, len(ev.value), (start, end))
                 place(value, start, end)
                 continue
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -316,12 +323,12 @@ class _Builder:
                                "write plain lists and mappings")
                 path = child_path() if stack else ()
                 cont: Any = {} if isinstance(ev, yaml.MappingStartEvent) else []
-                stack.append([cont, path, start, ev.anchor, _NO_KEY, (0, 0), self.nodes])
+                stack.append([cont, path, start, ev.anchor, _NO_KEY, (0, 0), self.nodes, self.chars])
                 continue
             if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                cont, path, s0, anchor, _, _, before = stack.pop()
+                cont, path, s0, anchor, _, _, before, chars_before = stack.pop()
                 if anchor is not None:
-                    anchors[anchor] = (cont, self.nodes - before + 1, (s0, end))
+                    anchors[anchor] = (cont, self.nodes - before + 1, self.chars - chars_before, (s0, end))
                 if not stack:
                     self.doc.values[()] = (s0, end)
                 place(cont, s0, end)
