@@ -72,7 +72,8 @@ def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
                 code = int(e.code or 0)
     finally:
         sys.stdin = old_in
-    for line in out.getvalue().splitlines():  # JSON answers (--json, --jsonl) follow the contract
+    # JSON answers (--json, --jsonl) follow the contract; lines end at "\n" only (an answer may hold a U+2028)
+    for line in out.getvalue().split("\n"):
         if args and args[0] in ("score", "waits", "explain") and line.startswith("{"):
             check_answer(__import__("json").loads(line))
     return code, out.getvalue(), err.getvalue()

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from conftest import run
 from hostile import NO_OPTION_EXAMPLES, PAYLOADS, hostile_text, overlay_sets, shape, shown_texts
 from tjmj_dsl import RuleError, Scorer
 from tjmj_dsl.backends.codegen import load_generated
@@ -329,3 +330,47 @@ def test_a_value_no_backend_holds_exactly_is_refused_with_a_position(tmp_path: s
         outputs(_overlay(str(tmp_path), sets, name="big"))
     text = e.value.render()
     assert "big.yaml:" in text and where in text and "2^53 - 1" in text and "Traceback" not in text
+
+
+def test_controls_and_bidi_overrides_reach_no_document_code_or_terminal(tmp_path: str) -> None:
+    # an audit's files: a U+202E after a pattern's name reversed the formula after it in the rulebook
+    # (4×2×2 = 16 read 61 = 2×2×4); ESC sequences in a name set the terminal's title, cleared it and wrote
+    # its clipboard; NUL and ESC were kept in the documents; `$…$` is mathematics on GitHub
+    evil = "本混\u202e\x1b]0;T\x07\x1b[2J\x00\u2066$x$\x85"
+    path = _overlay(str(tmp_path), {"patterns.benhun.name": evil}, name="ctl")
+    files = _outputs(path)
+    bad = set("\u202e\u2066\x1b\x07\x00\x85")
+    for rel, text in files.items():
+        if rel.endswith((".md", ".html", ".mjs", ".d.ts")):
+            assert not bad & set(text), (rel, sorted(bad & set(text)))
+    assert "本混" in files["hostile/rulebook.md"] and "\\$x\\$" in files["hostile/rulebook.md"]
+    assert "\\u202e" in files["hostile/scorer.mjs"]  # the name itself kept, as an escape
+    code, out, _ = run(["score", "123456789m 1m2m EE +5m", "-i", "1m", "--rules", path])
+    assert code == 0 and "本混" in out and not bad & set(out)
+    code, out, _ = run(["score", "123456789m 1m2m EE +5m", "-i", "1m", "--rules", path, "--json"])
+    assert json.loads(out)["names"][-1] == evil  # the data is the data: JSON carries the name as written
+
+
+@pytest.mark.parametrize("sets, words", [
+    ({"name": "con"}, ["'con'", "Windows keeps for a device"]),
+    ({"profiles.NUL": {"description": "d"}}, ["NUL", "Windows keeps for a device"]),
+])
+def test_a_folder_windows_cannot_make_is_refused(tmp_path: str, sets: dict, words: list) -> None:
+    path = os.path.join(str(tmp_path), "w.yaml")
+    doc: dict = {"extends": BASE, "name": "w"}
+    for k, v in sets.items():
+        if k.startswith("profiles."):
+            doc["profiles"] = {k.split(".", 1)[1]: v}
+        else:
+            doc[k] = v
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump(doc, allow_unicode=True))
+    with pytest.raises(RuleError) as e:
+        outputs(path)
+    text = e.value.render()
+    assert "w.yaml:" in text and all(w in text for w in words), text
+    # an overlay named by its file, con.yaml, writes to con_/
+    con = os.path.join(str(tmp_path), "con.yaml")
+    with open(con, "w", encoding="utf-8") as f:
+        f.write(f"extends: {BASE}\n")
+    assert {k.split("/")[0] for k in outputs(con) if "/" in k} == {"con_"}

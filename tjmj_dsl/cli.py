@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from .diagnostics import RuleError
+from .inert import shown
 from .notation import parse_hand
 from .tiles import TileError
 
@@ -82,6 +83,13 @@ def _lines(stream: Any) -> Any:
     yield from read_lines(getattr(stream, "buffer", stream))  # a generator: `stream` stays open while read
 
 
+def _say(text: str) -> None:
+    """Print text made of rule-file words for a person: each line as a terminal
+    may show it (inert.shown: no escape sequence, no bidirectional override
+    reordering the numbers after a name)."""
+    print("\n".join(shown(line) for line in str(text).split("\n")))
+
+
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
     from .api import Scorers
     opts = _options(args.option)
@@ -105,13 +113,13 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
             print(json.dumps(res, ensure_ascii=False))
             return EXIT_FAIL if res.get("error") else EXIT_OK
         if res.get("error"):
-            print(_show(res))
+            _say(_show(res))
             return EXIT_FAIL
         if not res["waits"]:
             print("no tile wins this hand")
         else:
             for w in res["waits"]:
-                print(f"{w['tile']:>3}  fan {w['fan']:>3}  total {w['total']:>3}  {w['formula']}  {' '.join(w['patterns'])}")
+                _say(f"{w['tile']:>3}  fan {w['fan']:>3}  total {w['total']:>3}  {w['formula']}  {' '.join(w['patterns'])}")
         return EXIT_OK
     if "draw" not in req:
         return _usage("the hand needs its winning tile: +6s")
@@ -122,13 +130,13 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         if args.json:
             print(json.dumps({**res, "explain": how}, ensure_ascii=False))
         else:
-            print(_show(res))
-            print(_explain(sc.ruleset, res, how))
+            _say(_show(res))
+            _say(_explain(sc.ruleset, res, how))
         return EXIT_FAIL if res.get("error") else EXIT_OK
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
     else:
-        print(_show(res))
+        _say(_show(res))
     return EXIT_FAIL if res.get("error") else EXIT_OK
 
 
@@ -162,11 +170,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .analysis.rulecheck import check_file
     report = check_file(_rules_arg(args))
     for w in report.warnings:
-        print(w.render(report.sources.get(w.pos.file) if w.pos else None))
+        _say(w.render(report.sources.get(w.pos.file) if w.pos else None))
     for w, reason in report.silenced:
-        print(f"note: silenced {w.code} {w.subject}: {w.message}\n  because: {reason}")
+        _say(f"note: silenced {w.code} {w.subject}: {w.message}\n  because: {reason}")
     for n in report.notes:
-        print(n.render().replace("warning: ", "note: ", 1))
+        _say(n.render().replace("warning: ", "note: ", 1))
     counts = [f"{len(report.profiles)} profile(s)"]
     if report.warnings:
         counts.append(f"{len(report.warnings)} warning(s)")
@@ -243,11 +251,11 @@ def cmd_variants(args: argparse.Namespace) -> int:
     from .compiler import load_rules
     rs = load_rules(_rules_arg(args))
     for o in rs.options:
-        print(f"{o.id}  [{o.acts_on}]  {o.name}")
-        print(f"    {o.description}")
-        print("    values: " + ", ".join(f"{c}{' (default)' if str(c) == str(o.default) else ''}" for c in o.choices))
+        _say(f"{o.id}  [{o.acts_on}]  {o.name}")
+        _say(f"    {o.description}")
+        _say("    values: " + ", ".join(f"{c}{' (default)' if str(c) == str(o.default) else ''}" for c in o.choices))
     print()
-    print("profiles: " + ", ".join(f"{p}" for p, _ in rs.profiles) + f"   (default {rs.profile})")
+    _say("profiles: " + ", ".join(f"{p}" for p, _ in rs.profiles) + f"   (default {rs.profile})")
     return EXIT_OK
 
 
@@ -284,7 +292,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"stats": stats, "timing": timing}, ensure_ascii=False))
     else:
-        print(render(stats))
+        _say(render(stats))
         print(f"time: {timing['seconds']} s, {timing['hands_per_second']} hands/s with {jobs} job(s)")
     return EXIT_OK
 
@@ -315,13 +323,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             try:
                 table, again = rp.check(rec)
             except ReplayDiff as e:
-                print(f"{label}: DIFFERS: {e}")
+                _say(f"{label}: DIFFERS: {e}")
                 bad += 1
                 continue
             ok += 1
-            print(f"{label}: OK" + (f" (not checked: {rp.unchecked})" if rp.unchecked else ""))
+            _say(f"{label}: OK" + (f" (not checked: {rp.unchecked})" if rp.unchecked else ""))
             if args.show and table is not None and again is not None:
-                print(show(table, again))
+                _say(show(table, again))
     finally:
         if stream is not sys.stdin:
             stream.close()

@@ -1,6 +1,7 @@
 """Inert text: what a comment, a docstring or a one-line label may hold of
 any string (from a rule file, a file name). Used by every code generator
-(backends/safe.py for Python, expr/emit_js.py for JavaScript)."""
+(backends/safe.py for Python, expr/emit_js.py for JavaScript); and `shown`,
+what a document or a terminal may show of one."""
 
 from __future__ import annotations
 
@@ -24,3 +25,15 @@ def _escape(c: str) -> str:
     if c in "\\\"'":
         return "\\x%02x" % o
     return "\\x%02x" % o if o < 0x100 else ("\\u%04x" % o if o < 0x10000 else "\\U%08x" % o)
+
+
+def shown(text: Any) -> str:
+    """What a document (Markdown, HTML) or a terminal shows of a text: its
+    printable characters; every other one (a control character such as ESC,
+    a bidirectional override or isolate, which would reorder the numbers
+    after it, a line separator) as a space, NUL and lone surrogates as U+FFFD."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    return "".join(c if c.isprintable() else ("\ufffd" if c == "\x00" or 0xD800 <= ord(c) <= 0xDFFF else " ")
+                   for c in s)

@@ -5,6 +5,8 @@ folders compile could not write)."""
 
 from __future__ import annotations
 
+import re
+
 COMBINATIONS = "combinations.json"  # the combination table's verdicts (backends/combinations.py)
 # every file tjmj writes in a rule set's folder or a profile's (nothing else is written)
 OUTPUT_FILES = ("__init__.py", "scorer.py", "scorer.mjs", "scorer.d.ts", "test_known_values.py", "test_known_values.mjs",
@@ -16,3 +18,11 @@ MODULE_STEMS = tuple(sorted({f.split(".")[0] for f in OUTPUT_FILES} - {"__init__
 def profile_folder(profile: str) -> str:
     """The folder of a profile that is not the default: its name with '-' written '_' (a Python package name)."""
     return profile.replace("-", "_")
+
+
+_WINDOWS_DEVICES = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])", re.IGNORECASE)
+
+
+def windows_device(folder: str) -> bool:
+    """A folder name Windows keeps for a device (CON, NUL, COM1, …): no folder of that name can be made there."""
+    return bool(_WINDOWS_DEVICES.fullmatch(folder))

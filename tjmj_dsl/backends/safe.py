@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from ..inert import inert
+from ..inert import inert, shown
 
 WORD = re.compile(r"[A-Za-z0-9_]+")  # an identifier, a number, a hash: nothing that can change what is around it
 _SAFE_LABEL = re.compile(r"[A-Za-z0-9_./+@ -]*")  # no ':' '=' (PEP 263), no '--' (an HTML comment's end)
@@ -146,7 +146,7 @@ def code(text: Any, cell: bool = False) -> Code:
 
 
 def _md_clean(s: str) -> str:
-    return "".join(c if c.isprintable() else ("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF or c == "\x00" else " ") for c in s)
+    return shown(s)
 
 
 def finalize_markdown(value: Any) -> Any:

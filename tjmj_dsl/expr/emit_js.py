@@ -60,11 +60,22 @@ def js_string(s: str) -> str:
 
 
 def js_literal_text(text: str) -> str:
-    """JSON text made safe to write into a .mjs file and, some day, an HTML
-    <script>: the two line separators, lone surrogates (which UTF-8 cannot
-    hold) and `<` (so no `</script>` or `<!--` appears) as \\u escapes."""
-    return "".join(c if c not in "\u2028\u2029<" and not 0xD800 <= ord(c) <= 0xDFFF else "\\u%04x" % ord(c)
-                   for c in text)
+    """JSON text made safe to write into a .mjs file and an HTML <script>:
+    every character that is not printable (the two line separators, a
+    bidirectional override, which would make the code read otherwise than it
+    runs, lone surrogates, which UTF-8 cannot hold) and `<` (so no `</script>`
+    or `<!--` appears) as \\u escapes (a pair of them past U+FFFF)."""
+    if text.isprintable() and "<" not in text:
+        return text
+    return "".join(c if c.isprintable() and c != "<" else _js_escape(c) for c in text)
+
+
+def _js_escape(c: str) -> str:
+    o = ord(c)
+    if o < 0x10000:
+        return "\\u%04x" % o
+    o -= 0x10000
+    return "\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF))
 
 
 def js_comment(s: str) -> str:

@@ -17,6 +17,7 @@ from ..expr.derived import expand
 from ..expr.parser import ExprError, parse
 from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUANTS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
+from ..layout import windows_device
 from .prose import lower_prose
 from .limits import MAX_COST, MAX_VALUE, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
@@ -281,6 +282,12 @@ def lower(res: Resolved) -> RuleSet:
     if res.top is not None and res.top is not res.base and "name" not in (res.top.data or {}):
         # an overlay without a name of its own must not write over its base's outputs
         name = re.sub(r"[^a-z0-9_]", "_", os.path.splitext(os.path.basename(res.top_path))[0].lower())
+        if windows_device(name):  # con.yaml: its outputs' folder must be one Windows can make
+            name += "_"
+    elif windows_device(name):
+        raise RuleError([Diagnostic("error", "name", f"the rule set's name {name!r} is its outputs' folder, a name "
+                                    "Windows keeps for a device (no such folder can be made there)",
+                                    res.where(("name",)), "give the rule set another name")], res.sources())
     return RuleSet(
         name=name, title=d.get("title", ""), source_file=(res.top or res.base).file, source_sha256=source_sha256(res), profile=res.profile,
         choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
 from ..engine.request import option_value
-from ..layout import MODULE_STEMS, profile_folder
+from ..layout import MODULE_STEMS, profile_folder, windows_device
 from ..source.files import FileProblem, read_text, rules_file
 from ..source.located import Located, load
 from .schema import validate_parts
@@ -181,6 +181,10 @@ def _profile_folders(res: Resolved) -> list[Diagnostic]:
         if folder in MODULE_STEMS:
             out.append(Diagnostic("error", "profile", f"a profile named {_short(p)} would be written to the folder "
                                   f"{folder}/, beside (and hiding) the generated {folder} files",
+                                  res.where(("profiles", p), True), "give the profile another name"))
+        elif windows_device(folder):
+            out.append(Diagnostic("error", "profile", f"a profile named {_short(p)} would be written to the folder "
+                                  f"{folder}/, a name Windows keeps for a device (no such folder can be made there)",
                                   res.where(("profiles", p), True), "give the profile another name"))
         elif folder in seen:
             out.append(Diagnostic("error", "profile", f"profiles {_short(seen[folder])} and {_short(p)} would both be "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ...inert import shown
 from ...tiles import RANK_OF, SUIT_OF, chinese
 from .model import (Block, Book, Bullets, Code, Details, Em, Group, Hand, Inline, Inlines, Link, MiniHand, Para,
                     Section, Strong, Table, TileRef, TileRow, anchor, text_of)
@@ -91,7 +92,8 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'n
 
 
 def e(s: str) -> str:
-    return escape(str(s), quote=True)
+    """Text as HTML shows it: escaped, and only what a document can show of it (inert.shown)."""
+    return escape(shown(s), quote=True)
 
 
 def tile(k: int) -> str:

@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import re
 
+from ...inert import shown
 from ...tiles import chinese
 from .model import (Block, Book, Bullets, Code, Details, Em, Group, Hand, Inline, Inlines, Link, MiniHand, Para,
                     Section, Strong, Table, TileRef, TileRow)
 
-_PUNCT = re.compile(r"([\\`*_\[\]<>|~#!])")
+_PUNCT = re.compile(r"([\\`*_\[\]<>|~#!$])")  # $: GitHub reads $…$ as mathematics
 _SPACE = re.compile(r"\s+")
 _LINE_START = re.compile(r"^(\s*)([-+=>]|\d+[.)])")
 
 
 def esc(s: str, cell: bool = False) -> str:
-    """Plain text → Markdown that shows exactly that text."""
-    s = _SPACE.sub(" ", str(s))  # no newline can open a new block
+    """Plain text → Markdown that shows exactly that text (what a document can show of it: inert.shown)."""
+    s = _SPACE.sub(" ", shown(s))  # no newline can open a new block
     s = _PUNCT.sub(r"\\\1", s)
     s = s.replace("&", "&amp;")
     s = s.replace("://", ":\\/\\/").replace("www.", "www\\.")  # no autolink
@@ -27,7 +28,7 @@ def esc(s: str, cell: bool = False) -> str:
 
 
 def code(s: str, cell: bool = False) -> str:
-    s = " ".join(str(s).split())
+    s = " ".join(shown(s).split())
     run = max((len(m) for m in re.findall(r"`+", s)), default=0)
     fence = "`" * (run + 1)
     body = f" {s} " if s.startswith("`") or s.endswith("`") or not s.strip() else s
