@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
+from conftest import run
 from tests.jsdiff import outcome_lines, request_lines, waits_lines
+from tjmj_dsl import Scorer
 from tjmj_dsl.api import compile_rules
 from tjmj_dsl.backends.codegen import generate_scorer, load_generated
 from tjmj_dsl.backends.jsgen import generate_js
@@ -161,6 +163,28 @@ def test_not_json_after_leading_space_is_placed_in_the_line_as_sent() -> None:
     assert "line 1 column 13 (char 12)" in answers[0]["error"]["message"]
 
 
+def test_a_line_starting_with_nul_is_not_taken_for_the_readers_own_marks() -> None:
+    # an audit's finding: the JavaScript runner marked a line it could not take with a leading NUL, so a
+    # line that began so was read as one (an empty error code, or its own text as the code)
+    lines = [b"\x00", b"\x00too_large", b"  \x00not_utf8@7", b'\x00{"concealed": "1m"}', b"\xff"]
+    answers = [json.loads(a) for a in run_both(GEN, lines)]
+    assert [a["error"]["code"] for a in answers] == ["not_json"] * 4 + ["not_utf8"]
+
+
+def test_own_profile_and_options_refusals_are_worded_alike_by_every_way_in() -> None:
+    # an audit's finding: the standalone scorers and the Scorer refused the same options in other words
+    plain = {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}
+    reqs = [dict(plain, options={"min_fan": 2.0}), dict(plain, options={"nope": 1}), dict(plain, profile=1),
+            dict(plain, options={"min_fan": "2.0"}), dict(plain, options=[1])]
+    lines = [json.dumps(r).encode() for r in reqs]
+    standalone = [json.loads(a) for a in run_both(GEN, lines)]
+    code, out, _ = run(["score", "--jsonl"], "\n".join(x.decode() for x in lines) + "\n")
+    assert code == 0 and [json.loads(x)["error"] for x in out.splitlines()] == [a["error"] for a in standalone]
+    assert [a["error"]["message"] for a in standalone[:3]] == [
+        "options.min_fan: 2.0 is a decimal number; the values are 1, 2, 3", "options.nope: no option 'nope'",
+        "profile: expected a profile name"]
+
+
 def test_waits_on_a_thousand_hands_answer_alike() -> None:
     answers = run_both(GEN, waits_lines(11, 1000))
     waits = [json.loads(a) for a in answers]
@@ -205,6 +229,63 @@ def test_other_rule_shapes_answer_alike(tmp_path: Any, name: str, pid: str, when
     assert ("enumerates decompositions" in text) == (pid == "sanshun")
     # enumerating every decomposition of a many-hun hand is slow on both sides: fewer huns there
     run_both(str(d), request_lines(3, 300, list(PROFILES), OPTIONS, max_huns=7 if pid != "sanshun" else 3))
+
+
+LIST_EQUALITY = """\
+extends: {base}
+name: list_equality
+set:
+  patterns.p1: {{name: p1, kind: mul, value: 3, when: "declared == []", description: d, source: s}}
+  patterns.p2: {{name: p2, kind: mul, value: 5, when: "sorted(hun_kinds) == hun_kinds", description: d, source: s}}
+  patterns.p3: {{name: p3, kind: mul, value: 7, when: "pair.faces in [[pair.face, pair.face]]", description: d, source: s}}
+  patterns.p4: {{name: p4, kind: mul, value: 11, when: "any(a in melds: count(b in melds: b == a) >= 2)",
+                description: d, source: s}}
+"""
+
+
+def test_lists_and_groups_compare_by_their_items_in_every_backend(tmp_path: Any) -> None:
+    # an audit's finding: the generated Python wrote list literals as tuples, so `declared == []` never held
+    # there (it did in JavaScript and the interpreter); JavaScript compared two groups by identity, so two
+    # identical chows were not equal there (they are in Python)
+    path = tmp_path / "eq.yaml"
+    path.write_text(LIST_EQUALITY.format(base=os.path.join(ROOT, "rules", "tianjin.yaml")), encoding="utf-8")
+    rs = load_rules(str(path))
+    d = tmp_path / "out"
+    d.mkdir()
+    (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
+    (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
+    reqs = [{"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},  # 1×2 ×3 ×5 ×7
+            {"id": 2, "concealed": "123m123m456sEEE7m", "draw": "7m", "indicator": "5p"},  # two 123m: ×11 too
+            {"id": 3, "concealed": "345m123s77m45s", "melds": [{"type": "pung", "tile": "E"}], "draw": "6s",
+             "indicator": "7p"}]  # a declared pung: no ×3
+    answers = [json.loads(a) for a in run_both(str(d), [json.dumps(r).encode() for r in reqs])]
+    assert [a["fan"] for a in answers] == [210, 2310, 70]
+    interp = Scorer(str(path), backend="interpreter")
+    assert [interp.score(r)["fan"] for r in reqs] == [210, 2310, 70]
+
+
+def test_a_payment_past_what_every_backend_holds_is_refused_alike(tmp_path: Any) -> None:
+    # an audit's finding: with play.base_unit 10000003 a settlement's payments passed 2^53 and JavaScript's
+    # balances (rounded) no longer summed to 0; both now refuse the outcome with the same error
+    path = tmp_path / "bu.yaml"
+    path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: bu\nset:\n  play.base_unit: 10000003\n",
+                    encoding="utf-8")
+    rs = load_rules(str(path))
+    d = tmp_path / "out"
+    d.mkdir()
+    (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
+    (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
+    big = {"id": 1, "dealer": 0, "winner": 1, "total": 999_999_999, "lazhuang": [0, 2, 0, 0], "zuozhuang": True}
+    small = dict(big, id=2, total=2)
+    mod = load_generated(generate_scorer(rs))
+    a, b = mod.settle(big), mod.settle(small)
+    assert a["error"]["code"] == "settlement_failed" and "2^53 - 1" in a["error"]["message"] and a["payments"] == []
+    assert "error" not in b and sum(b["balances"]) == 0
+    out = subprocess.run([NODE or "node", "--input-type=module", "-e",
+                          f"import {{settle}} from {json.dumps(str(d / 'scorer.mjs'))}; "
+                          f"for (const o of {json.dumps([big, small])}) console.log(JSON.stringify(settle(o)))"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert [json.loads(x) for x in out.stdout.splitlines()] == [a, b]
 
 
 # The runtime's packed aggregates (a small int with the pair's field cut to the bits a

@@ -220,11 +220,18 @@ def _raw_key(given: Any) -> str:
 
 def options_error(e: RuleError) -> dict[str, Any]:
     """The contract's error object for a request whose profile/options do not compile."""
+    def field_of(d: Any) -> str:
+        return "profile" if d.code == "profile" else f"options.{d.subject}" if d.subject else "options"
+
     d = e.diagnostics[0]
     code = {"profile": "unknown_profile", "option": "unknown_option"}.get(d.code, "bad_option")
-    field = "profile" if d.code == "profile" else f"options.{d.subject}" if d.subject else "options"
-    return {"code": code, "message": "; ".join(x.message + (f" ({x.hint})" if x.hint else "") for x in e.diagnostics),
-            "field": field}
+    # each problem after its field, as every other refusal says it ("options.min_fan: 2.0 is a decimal number …")
+    def said(x: Any) -> str:  # the field says which option: "option 'min_fan': " is not said twice
+        text = x.message.removeprefix(f"option {x.subject!r}: ") if x.subject else x.message
+        return f"{field_of(x)}: {text}" + (f" ({x.hint})" if x.hint else "")
+
+    message = "; ".join(said(x) for x in e.diagnostics)
+    return {"code": code, "message": message, "field": field_of(d)}
 
 
 def compile_rules(path: str | None = None, out: str = "generated", check: bool = False) -> list[str]:

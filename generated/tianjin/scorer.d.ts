@@ -75,7 +75,9 @@ export interface ScoreResult {
   rules: RulesInfo;
   id: unknown;
   win: boolean;
+  /** a whole number, exact: `tjmj check` refuses rules whose fan could pass 2^53 - 1 */
   fan: number;
+  /** a whole number, exact: `tjmj check` refuses rules whose total could pass 2^53 - 1 */
   total: number;
   patterns: PatternId[];
   names: string[];
@@ -151,6 +153,7 @@ export interface Outcome {
 export interface Payment {
   from: number;
   to: number;
+  /** a whole number, exact: an outcome whose amounts or balances would pass 2^53 - 1 is refused (settlement_failed) */
   amount: number;
   reason: string;
   /** the payment rule's id */

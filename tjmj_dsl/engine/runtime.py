@@ -50,9 +50,11 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     if not isinstance(data, dict):
         return None
     prof = data.get("profile")
-    if prof is not None and prof != rules.profile:  # null: absent
+    if prof is not None and not isinstance(prof, str):  # null: absent
+        return RequestError("expected a profile name", "profile", code="wrong_type").error()
+    if prof is not None and prof != rules.profile:
         return RequestError(f"this scorer is compiled for profile {rules.profile!r}, not {_short(prof)}", "profile",
-                            code="rules_mismatch" if isinstance(prof, str) else "wrong_type").error()
+                            code="rules_mismatch").error()
     opts = data.get("options")
     if opts is None:
         return None

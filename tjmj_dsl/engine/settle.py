@@ -254,6 +254,11 @@ def _refused(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type
             "next_dealer": None, "kongs": [], "unpaid": [], "reason": REFUSED, "error": error}
 
 
+# the largest amount or balance every backend holds exactly (JavaScript's numbers); past it both refuse alike
+MAX_EXACT = 2**53 - 1
+PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
+
+
 def _cannot(message: str) -> dict:  # type: ignore[type-arg]
     """The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch)."""
     return {"code": "settlement_failed", "message": message, "field": None}
@@ -297,10 +302,14 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
                                                            "not a whole number"))
                 if amount == 0:
                     continue
+                if abs(amount) > MAX_EXACT:
+                    return _refused(rules, req_id, _cannot(f"payment rule {rid}: an amount past {PAST_EXACT}"))
                 payments.append({"from": payer, "to": payee, "amount": amount, "reason": reason, "rule": rid,
                                  "formula": formula(text, spans, values, amount)})
                 balances[payer] -= amount
                 balances[payee] += amount
+                if abs(balances[payer]) > MAX_EXACT or abs(balances[payee]) > MAX_EXACT:
+                    return _refused(rules, req_id, _cannot(f"payment rule {rid}: a balance past {PAST_EXACT}"))
         nd = s.next_dealer(o)
     except (TypeError, IndexError, KeyError, ValueError, AttributeError, OverflowError) as e:
         return _refused(rules, req_id, _cannot(f"the settlement rules cannot settle this outcome "

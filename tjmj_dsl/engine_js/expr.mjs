@@ -22,6 +22,7 @@ export function _cmp(a, op, b) {
 /** Python's ==: lists and slots by content (groups are interned: one object per group), true == 1. */
 export function _eq(a, b) {
   if (a === b) return true;
+  if (a instanceof Group && b instanceof Group) return compareGroups(a, b) === 0; // by content, as Python's tuples
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => _eq(x, b[i]));
   if ((typeof a === "boolean" || typeof a === "number") && (typeof b === "boolean" || typeof b === "number")) {
     return Number(a) === Number(b);

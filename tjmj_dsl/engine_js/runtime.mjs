@@ -16,9 +16,10 @@ import { JSONDecodeError, NotStrictJson, PyFloat, dictEntries, dictGet, dictHas,
 export function otherRules(rules, data) {
   if (!isDict(data)) return null;
   const prof = dictGet(data, "profile");
-  if (prof !== null && !pyEq(prof, rules.profile)) {
+  if (prof !== null && typeof prof !== "string") return new RequestError("expected a profile name", "profile", null, "", "wrong_type").error();
+  if (prof !== null && prof !== rules.profile) {
     return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyShort(prof)}`, "profile",
-      null, "", typeof prof === "string" ? "rules_mismatch" : "wrong_type").error();
+      null, "", "rules_mismatch").error();
   }
   const opts = dictGet(data, "options");
   if (opts === null) return null;
@@ -295,7 +296,11 @@ export function waitsRequest(rules, data) {
 // Limits of the batch (engine/runtime.py's, docs/reliability.md)
 const MAX_LINE = 65536; // bytes of one request line; a request is about 100
 const MAX_NESTING = 64; // arrays and objects inside one another in one line; a request needs 3
-const TOO_LONG = "\x00too_large";
+/** A line the reader could not take (not UTF-8, too long): an object, so no text of a line can pass for one. */
+class LineProblem {
+  constructor(code, position) { this.code = code; this.position = position; }
+}
+const TOO_LONG = new LineProblem("too_large", null);
 
 /** How deep arrays and objects nest (brackets inside strings not counted). */
 function nesting(text) {
@@ -324,20 +329,15 @@ function brackets(text) {
  * `refuse(id, error)` the refusal in the shape this batch answers in. As
  * runtime.py's jsonl, line for line. */
 export function jsonlLine(line, answer, refuse) {
+  if (line instanceof LineProblem) { // the reader could not take the line
+    const message = line.code === "not_utf8" ? `not UTF-8 at byte ${line.position}` : `the line is longer than ${MAX_LINE} bytes`;
+    const err = { code: line.code, message, field: null };
+    if (line.position !== null) err.position = line.position;
+    return dumps(refuse(null, err));
+  }
   const text = pyStrip(line);
   if (!text) return null;
   let data;
-  if (text.startsWith("\x00")) { // the reader could not take the line: "\0code@position"
-    const body = text.slice(1);
-    const at = body.indexOf("@");
-    const code = at < 0 ? body : body.slice(0, at);
-    const pos = at < 0 ? "" : body.slice(at + 1);
-    const message = code === "not_utf8" ? `not UTF-8 at byte ${pos}`
-      : code === "too_large" ? `the line is longer than ${MAX_LINE} bytes` : code.replace(/_/g, " ");
-    const err = { code, message, field: null };
-    if (pos) err.position = Number(pos);
-    return dumps(refuse(null, err));
-  }
   if (brackets(text) > MAX_NESTING && nesting(text) > MAX_NESTING) return dumps(refuse(null, { ...NESTED }));
   try {
     data = loads(text);
@@ -367,7 +367,7 @@ const NESTED = { code: "not_json", message: `not JSON this scorer reads: arrays 
 const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
   field: "id" };
 
-/** Python's UTF-8 decoding of one line: the text, or "\0not_utf8@N" (N: where the first bad sequence starts). */
+/** Python's UTF-8 decoding of one line: the text, or a not_utf8 LineProblem at the first bad sequence. */
 export function decodeLine(bytes) {
   let i = 0;
   const n = bytes.length;
@@ -378,10 +378,10 @@ export function decodeLine(bytes) {
     if (b >= 0xc2 && b <= 0xdf) need = 1;
     else if (b >= 0xe0 && b <= 0xef) { need = 2; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
     else if (b >= 0xf0 && b <= 0xf4) { need = 3; if (b === 0xf0) lo = 0x90; if (b === 0xf4) hi = 0x8f; }
-    else return `\x00not_utf8@${i}`;
+    else return new LineProblem("not_utf8", i);
     for (let j = 1; j <= need; j++) {
       const c = bytes[i + j];
-      if (c === undefined || c < (j === 1 ? lo : 0x80) || c > (j === 1 ? hi : 0xbf)) return `\x00not_utf8@${i}`;
+      if (c === undefined || c < (j === 1 ? lo : 0x80) || c > (j === 1 ? hi : 0xbf)) return new LineProblem("not_utf8", i);
     }
     i += need + 1;
   }

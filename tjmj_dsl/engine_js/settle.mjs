@@ -192,6 +192,8 @@ function refused(rules, reqId, error) {
 
 /** The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch). */
 const cannot = (message) => ({ code: "settlement_failed", message, field: null });
+// the largest amount or balance every backend holds exactly (settle.py's MAX_EXACT); past it both refuse alike
+const PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly";
 
 /** An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs,
  * unpaid}; a bad outcome gets reason "invalid_request" and `error` (never an exception). */
@@ -226,9 +228,13 @@ export function settleIn(rules, data) {
           return refused(rules, reqId, cannot(`payment rule ${rid}: the amount is ${pyRepr(amount)}, not a whole number`));
         }
         if (amount === 0) continue;
+        if (Math.abs(amount) > Number.MAX_SAFE_INTEGER) return refused(rules, reqId, cannot(`payment rule ${rid}: an amount past ${PAST_EXACT}`));
         payments.push({ from: payer, to: payee, amount, reason, rule: rid, formula: formula(text, spans, values, amount) });
         balances[payer] -= amount;
         balances[payee] += amount;
+        if (Math.abs(balances[payer]) > Number.MAX_SAFE_INTEGER || Math.abs(balances[payee]) > Number.MAX_SAFE_INTEGER) {
+          return refused(rules, reqId, cannot(`payment rule ${rid}: a balance past ${PAST_EXACT}`));
+        }
       }
     }
     nd = s.nextDealer(o);

@@ -113,13 +113,18 @@ class Emitter:
             return f"(not {e(n.operand, bound)})"
         if isinstance(n, A.Compare):
             a, b = e(n.left, bound), e(n.right, bound)
-            if n.op == "in":
-                return f"({a} in {b})"
-            if n.op == "notin":
-                return f"({a} not in {b})"
-            if n.op in ("==", "!="):
-                return f"({a} {n.op} {b})"
             ta, tb = self.types.get(id(n.left), ANY), self.types.get(id(n.right), ANY)
+            # a list may be a list or a tuple here (a literal is a tuple, sorted() a list, the hand's lists
+            # either): lists compare by their items, as the interpreter and the JavaScript scorer compare them
+            if n.op in ("in", "notin"):
+                elem = tb.rstrip("?")
+                elem = elem[5:-1] if elem.startswith("list[") else ANY
+                code = f"_in({a}, {b})" if _may_be_list(ta) or _may_be_list(elem) else f"({a} in {b})"
+                return code if n.op == "in" else f"(not {code})"
+            if n.op in ("==", "!="):
+                if _may_be_list(ta) or _may_be_list(tb):
+                    return f"_eq({a}, {b})" if n.op == "==" else f"(not _eq({a}, {b}))"
+                return f"({a} {n.op} {b})"
             if {ta, tb} <= {"int", "tile"}:  # neither side can be none: a plain comparison
                 return f"({a} {n.op} {b})"
             return f"_cmp({a}, {n.op!r}, {b})"
@@ -129,3 +134,9 @@ class Emitter:
             items = [e(i, bound) for i in n.items]
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
         raise TypeError(n)  # pragma: no cover
+
+
+def _may_be_list(t: str) -> bool:
+    """A value of type t may be a list (compared by its items, whether a list or a tuple holds them)."""
+    t = t.rstrip("?")
+    return t == ANY or t.startswith("list[")

@@ -139,13 +139,13 @@ class Interpreter:
         a, b = self.eval(n.left, env), self.eval(n.right, env)
         op = n.op
         if op == "==":
-            return a == b
+            return same(a, b)
         if op == "!=":
-            return a != b
+            return not same(a, b)
         if op == "in":
-            return a in b
+            return any(same(a, x) for x in b)
         if op == "notin":
-            return a not in b
+            return not any(same(a, x) for x in b)
         if a is None or b is None:
             return False
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
@@ -155,3 +155,10 @@ class Interpreter:
 
     def _list(self, n: A.ListLit, env: dict[str, Any]) -> Any:
         return [self.eval(i, env) for i in n.items]
+
+
+def same(a: Any, b: Any) -> bool:
+    """== of the rules' language: two lists (a list or a tuple each) are equal when their items are."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)

@@ -999,6 +999,7 @@ function _cmp(a, op, b) {
 /** Python's ==: lists and slots by content (groups are interned: one object per group), true == 1. */
 function _eq(a, b) {
   if (a === b) return true;
+  if (a instanceof Group && b instanceof Group) return compareGroups(a, b) === 0; // by content, as Python's tuples
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => _eq(x, b[i]));
   if ((typeof a === "boolean" || typeof a === "number") && (typeof b === "boolean" || typeof b === "number")) {
     return Number(a) === Number(b);
@@ -2532,9 +2533,10 @@ function result(rules, reqId, h, best, groups, display = true) {
 function otherRules(rules, data) {
   if (!isDict(data)) return null;
   const prof = dictGet(data, "profile");
-  if (prof !== null && !pyEq(prof, rules.profile)) {
+  if (prof !== null && typeof prof !== "string") return new RequestError("expected a profile name", "profile", null, "", "wrong_type").error();
+  if (prof !== null && prof !== rules.profile) {
     return new RequestError(`this scorer is compiled for profile ${pyStrRepr(rules.profile)}, not ${pyShort(prof)}`, "profile",
-      null, "", typeof prof === "string" ? "rules_mismatch" : "wrong_type").error();
+      null, "", "rules_mismatch").error();
   }
   const opts = dictGet(data, "options");
   if (opts === null) return null;
@@ -2811,7 +2813,11 @@ function waitsRequest(rules, data) {
 // Limits of the batch (engine/runtime.py's, docs/reliability.md)
 const MAX_LINE = 65536; // bytes of one request line; a request is about 100
 const MAX_NESTING = 64; // arrays and objects inside one another in one line; a request needs 3
-const TOO_LONG = "\x00too_large";
+/** A line the reader could not take (not UTF-8, too long): an object, so no text of a line can pass for one. */
+class LineProblem {
+  constructor(code, position) { this.code = code; this.position = position; }
+}
+const TOO_LONG = new LineProblem("too_large", null);
 
 /** How deep arrays and objects nest (brackets inside strings not counted). */
 function nesting(text) {
@@ -2840,20 +2846,15 @@ function brackets(text) {
  * `refuse(id, error)` the refusal in the shape this batch answers in. As
  * runtime.py's jsonl, line for line. */
 function jsonlLine(line, answer, refuse) {
+  if (line instanceof LineProblem) { // the reader could not take the line
+    const message = line.code === "not_utf8" ? `not UTF-8 at byte ${line.position}` : `the line is longer than ${MAX_LINE} bytes`;
+    const err = { code: line.code, message, field: null };
+    if (line.position !== null) err.position = line.position;
+    return dumps(refuse(null, err));
+  }
   const text = pyStrip(line);
   if (!text) return null;
   let data;
-  if (text.startsWith("\x00")) { // the reader could not take the line: "\0code@position"
-    const body = text.slice(1);
-    const at = body.indexOf("@");
-    const code = at < 0 ? body : body.slice(0, at);
-    const pos = at < 0 ? "" : body.slice(at + 1);
-    const message = code === "not_utf8" ? `not UTF-8 at byte ${pos}`
-      : code === "too_large" ? `the line is longer than ${MAX_LINE} bytes` : code.replace(/_/g, " ");
-    const err = { code, message, field: null };
-    if (pos) err.position = Number(pos);
-    return dumps(refuse(null, err));
-  }
   if (brackets(text) > MAX_NESTING && nesting(text) > MAX_NESTING) return dumps(refuse(null, { ...NESTED }));
   try {
     data = loads(text);
@@ -2883,7 +2884,7 @@ const NESTED = { code: "not_json", message: `not JSON this scorer reads: arrays 
 const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
   field: "id" };
 
-/** Python's UTF-8 decoding of one line: the text, or "\0not_utf8@N" (N: where the first bad sequence starts). */
+/** Python's UTF-8 decoding of one line: the text, or a not_utf8 LineProblem at the first bad sequence. */
 function decodeLine(bytes) {
   let i = 0;
   const n = bytes.length;
@@ -2894,10 +2895,10 @@ function decodeLine(bytes) {
     if (b >= 0xc2 && b <= 0xdf) need = 1;
     else if (b >= 0xe0 && b <= 0xef) { need = 2; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
     else if (b >= 0xf0 && b <= 0xf4) { need = 3; if (b === 0xf0) lo = 0x90; if (b === 0xf4) hi = 0x8f; }
-    else return `\x00not_utf8@${i}`;
+    else return new LineProblem("not_utf8", i);
     for (let j = 1; j <= need; j++) {
       const c = bytes[i + j];
-      if (c === undefined || c < (j === 1 ? lo : 0x80) || c > (j === 1 ? hi : 0xbf)) return `\x00not_utf8@${i}`;
+      if (c === undefined || c < (j === 1 ? lo : 0x80) || c > (j === 1 ? hi : 0xbf)) return new LineProblem("not_utf8", i);
     }
     i += need + 1;
   }
@@ -3157,6 +3158,8 @@ function refused(rules, reqId, error) {
 
 /** The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch). */
 const cannot = (message) => ({ code: "settlement_failed", message, field: null });
+// the largest amount or balance every backend holds exactly (settle.py's MAX_EXACT); past it both refuse alike
+const PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly";
 
 /** An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs,
  * unpaid}; a bad outcome gets reason "invalid_request" and `error` (never an exception). */
@@ -3191,9 +3194,13 @@ function settleIn(rules, data) {
           return refused(rules, reqId, cannot(`payment rule ${rid}: the amount is ${pyRepr(amount)}, not a whole number`));
         }
         if (amount === 0) continue;
+        if (Math.abs(amount) > Number.MAX_SAFE_INTEGER) return refused(rules, reqId, cannot(`payment rule ${rid}: an amount past ${PAST_EXACT}`));
         payments.push({ from: payer, to: payee, amount, reason, rule: rid, formula: formula(text, spans, values, amount) });
         balances[payer] -= amount;
         balances[payee] += amount;
+        if (Math.abs(balances[payer]) > Number.MAX_SAFE_INTEGER || Math.abs(balances[payee]) > Number.MAX_SAFE_INTEGER) {
+          return refused(rules, reqId, cannot(`payment rule ${rid}: a balance past ${PAST_EXACT}`));
+        }
       }
     }
     nd = s.nextDealer(o);

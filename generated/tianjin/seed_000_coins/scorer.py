@@ -2295,9 +2295,11 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     if not isinstance(data, dict):
         return None
     prof = data.get("profile")
-    if prof is not None and prof != rules.profile:  # null: absent
+    if prof is not None and not isinstance(prof, str):  # null: absent
+        return RequestError("expected a profile name", "profile", code="wrong_type").error()
+    if prof is not None and prof != rules.profile:
         return RequestError(f"this scorer is compiled for profile {rules.profile!r}, not {_short(prof)}", "profile",
-                            code="rules_mismatch" if isinstance(prof, str) else "wrong_type").error()
+                            code="rules_mismatch").error()
     opts = data.get("options")
     if opts is None:
         return None
@@ -3198,6 +3200,11 @@ def _refused(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type
             "next_dealer": None, "kongs": [], "unpaid": [], "reason": REFUSED, "error": error}
 
 
+# the largest amount or balance every backend holds exactly (JavaScript's numbers); past it both refuse alike
+MAX_EXACT = 2**53 - 1
+PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
+
+
 def _cannot(message: str) -> dict:  # type: ignore[type-arg]
     """The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch)."""
     return {"code": "settlement_failed", "message": message, "field": None}
@@ -3241,10 +3248,14 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
                                                            "not a whole number"))
                 if amount == 0:
                     continue
+                if abs(amount) > MAX_EXACT:
+                    return _refused(rules, req_id, _cannot(f"payment rule {rid}: an amount past {PAST_EXACT}"))
                 payments.append({"from": payer, "to": payee, "amount": amount, "reason": reason, "rule": rid,
                                  "formula": formula(text, spans, values, amount)})
                 balances[payer] -= amount
                 balances[payee] += amount
+                if abs(balances[payer]) > MAX_EXACT or abs(balances[payee]) > MAX_EXACT:
+                    return _refused(rules, req_id, _cannot(f"payment rule {rid}: a balance past {PAST_EXACT}"))
         nd = s.next_dealer(o)
     except (TypeError, IndexError, KeyError, ValueError, AttributeError, OverflowError) as e:
         return _refused(rules, req_id, _cannot(f"the settlement rules cannot settle this outcome "
@@ -3268,6 +3279,18 @@ def _prod(xs: Any) -> int:
 
 def _div(a: int, b: int) -> int:
     return a // b if b else 0
+
+
+def _eq(a: Any, b: Any) -> bool:
+    """== of the rules' language: two lists (a list or a tuple each) are equal when their items are."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b))
+    return a == b  # type: ignore[no-any-return]
+
+
+def _in(x: Any, xs: Any) -> bool:
+    """`x in xs` of the rules' language: by _eq."""
+    return any(_eq(x, y) for y in xs)
 
 
 def _cmp(a: Any, op: str, b: Any) -> bool:
@@ -3315,12 +3338,12 @@ def _attr_any(x: Any, name: str) -> Any:
 
 def d_long_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any:
     # all(r in [1, 4, 7]: any(g in melds: g.is_chow and g.suit == s and g.rank == r))
-    return all(any(((v_g[0] == 1) and (v_g[7] == v_s) and bool((v_g[8] == v_r))) for v_g in melds) for v_r in (1, 4, 7))
+    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and bool((v_g[8] == v_r))) for v_g in melds) for v_r in (1, 4, 7))
 
 
 def d_long_apart_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any:
     # all(r in [1, 4, 7]: any(g in melds: g.is_chow and g.suit == s and g.rank == r and not g.has_t))
-    return all(any(((v_g[0] == 1) and (v_g[7] == v_s) and (v_g[8] == v_r) and bool((not (v_g[5] >= 0)))) for v_g in melds) for v_r in (1, 4, 7))
+    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and (v_g[8] == v_r) and bool((not (v_g[5] >= 0)))) for v_g in melds) for v_r in (1, 4, 7))
 
 
 
@@ -3337,7 +3360,7 @@ def _request_errors(h: Any) -> list:  # type: ignore[type-arg]
         out.append('tianhu_or_dihu')
     if ((h.kong_draw == 'exposed') and bool((not any(((v_g[0] == 3) and bool((not v_g[4]))) for v_g in h.declared)))):  # exposed_kong_drawn
         out.append('exposed_kong_drawn')
-    if ((h.kong_draw == 'concealed') and bool((not any(((v_g[0] == 3) and v_g[4] and bool((v_g[1][0] not in h.hun_kinds))) for v_g in h.declared)))):  # concealed_kong_drawn
+    if ((h.kong_draw == 'concealed') and bool((not any(((v_g[0] == 3) and v_g[4] and bool((not (v_g[1][0] in h.hun_kinds)))) for v_g in h.declared)))):  # concealed_kong_drawn
         out.append('concealed_kong_drawn')
     if ((h.kong_draw == 'hun') and bool((not any(((v_g[0] == 3) and v_g[4] and bool((v_g[1][0] in h.hun_kinds))) for v_g in h.declared)))):  # hun_kong_drawn
         out.append('hun_kong_drawn')
