@@ -139,3 +139,23 @@ def test_subenlong_is_found_from_the_rule_files_own_example(ref: Any) -> None:
     w = an.pattern("subenlong")
     assert isinstance(w, Witness), w
     assert "subenlong" in claimed_by_interpreter(interpreter(rs), w.request)
+
+
+def test_a_search_past_its_budget_proves_nothing_it_did_not_find(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an audit's file of 34 more patterns kept `tjmj check` busy past 15 minutes: the search stops after
+    # MAX_SCORED hands, keeps what it found, and calls what it did not find Undecided, never Impossible
+    from tjmj_dsl.analysis import witness
+    from tjmj_dsl.analysis.witness import Search
+    monkeypatch.setattr(witness, "MAX_SCORED", 5)
+    rs = load_rules()
+    s = Search(rs)
+    found = s.claimable()
+    assert s.scored == 6 and not s.exhaustive and "5 hands" in s.why_not_exhaustive
+    monkeypatch.setattr(witness, "MAX_SCORED", 30_000)
+    full = Search(rs)
+    assert full.exhaustive and len(found) < len(full.claimable())
+    assert set(found) <= set(full.claimable())  # each one found is a real witness
+    verdicts = s.table()
+    assert not [v for v in verdicts if isinstance(v, Impossible) and v.reason in ("dominated", "outranked",
+                                                                                  "never_holds", "never_together")]
+    assert [v for v in verdicts if isinstance(v, Undecided)] and [v for v in verdicts if isinstance(v, Witness)]

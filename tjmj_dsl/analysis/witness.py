@@ -75,6 +75,14 @@ from ..passes.atoms import NotAtomic, plan_atoms
 from ..tiles import SUIT_OF, format_tiles, name, parse_tiles
 
 NUM_KINDS = 34
+# hands the search scores at most (the built-in rules take about 800, with every option on about 7,000): past
+# it the search stops, and what it has not found is Undecided, never Impossible (a rule file with many
+# patterns cannot make `check` run without bound)
+MAX_SCORED = 30_000
+
+
+class _Spent(Exception):
+    """The search scored MAX_SCORED hands."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +181,7 @@ class Search:
         self.valid_hands: dict[tuple[Any, ...], tuple[Hand, tuple[str, ...]]] = {}
         self.refused_hands: dict[tuple[Any, ...], tuple[Hand, tuple[str, ...]]] = {}
         self._done = False
+        self.scored = 0  # hands scored (MAX_SCORED at most)
 
     # ---- what the abstraction covers -------------------------------------------------
 
@@ -355,6 +364,14 @@ class Search:
         if self._done:
             return
         self._done = True
+        try:
+            self._search()
+        except _Spent:  # what was found stands; nothing not found is proved impossible
+            self.exhaustive = False
+            self.why_not_exhaustive = (f"the search stopped after scoring {MAX_SCORED:,} hands (its budget), "
+                                       "before trying every set")
+
+    def _search(self) -> None:
         if not self.structured:
             self._random_search()
             self._example_search()
@@ -755,7 +772,10 @@ class Search:
 
     def _score(self, req: dict[str, Any]) -> tuple[Witness, int, int] | None:
         """(witness of the hand's best reading, its claimed mask, the hand's hun tiles),
-        or None when refused."""
+        or None when refused. Raises _Spent past MAX_SCORED hands."""
+        self.scored += 1
+        if self.scored > MAX_SCORED:
+            raise _Spent()
         try:
             r = parse_request(req, True, self.R.flags, self.R.copies)
         except RequestError:
@@ -1098,12 +1118,19 @@ class Analysis:
         self.rs = rs
         self.search = search
         self.ids = search.ids
-        self.exhaustive = search.exhaustive
-        self.why_not_exhaustive = search.why_not_exhaustive
         same = (rs.total.text, rs.min_fan, rs.kong_points) == (search.rs.total.text, search.rs.min_fan,
                                                                search.rs.kong_points)
         self._R: Any = search.R if same else None
         self._mine: dict[int, Any] = {}
+
+    @property
+    def exhaustive(self) -> bool:
+        """The search's (it may stop at its budget while it runs)."""
+        return self.search.exhaustive
+
+    @property
+    def why_not_exhaustive(self) -> str:
+        return self.search.why_not_exhaustive
 
     def claimable(self) -> dict[frozenset[str], Witness]:
         return {k: self._own(w) for k, w in self.search.claimable().items()}

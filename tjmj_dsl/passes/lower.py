@@ -323,14 +323,10 @@ def _bound_algebra(lw: Any, algebra: Expr | None, patterns: list[Pattern], kinds
         lists[k] = (len(values), max(values, default=0))
     top = value_bound(algebra.ast, {}, lists)
     if top is not None and top > MAX_VALUE:
-        ones = value_bound(algebra.ast, {}, {k: (n, min(v, 1)) for k, (n, v) in lists.items()})
-        # the algebra's own numbers, or else the patterns' values (the largest is pointed at)
-        at: tuple[str, ...] = ("algebra",)
-        if patterns and ones is not None and ones <= MAX_VALUE:
-            at = ("patterns", max(patterns, key=lambda p: abs(p.value)).id, "value")
-        lw.error(at, f"the algebra can reach {bound_text(top)} (every pattern claimed at once), more "
-                 f"than {MAX_VALUE:,} (2^53 - 1), the largest integer every backend holds exactly",
-                 "smaller pattern values or constants")
+        kinds_said = ", ".join(f"{n} {k} pattern{'s' if n != 1 else ''} worth up to {v}" for k, (n, v) in lists.items() if n)
+        lw.error(("algebra",), f"the algebra can reach {bound_text(top)} with every pattern claimed at once "
+                 f"({kinds_said}), more than {MAX_VALUE:,} (2^53 - 1), the largest integer every backend holds "
+                 "exactly", "smaller pattern values or constants, or fewer patterns")
         return None
     return top
 
@@ -340,7 +336,7 @@ def _any_ids(d: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     or not, and those an option's choice patches: the ids an answer may carry
     when a request names its own profile or options."""
     pats = dict.fromkeys(str(k) for k in d.get("patterns") or {})
-    settlement = d.get("settlement") if isinstance(d.get("settlement"), dict) else {}
+    settlement: dict[str, Any] = d["settlement"] if isinstance(d.get("settlement"), dict) else {}
     rules = dict.fromkeys([str(k) for k in d.get("request_rules") or {}]
                           + [str(k) for k in settlement.get("outcome_rules") or {}])
     for o in (d.get("options") or {}).values():
