@@ -86,16 +86,21 @@ def test_yaml11_integer_forms_are_not_silently_converted(tmp_path, text, meant):
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-@pytest.mark.parametrize("value", ["9007199254740993", "999999999999999"])
+@pytest.mark.parametrize("value", ["9007199254740993", "999999999999999", "10000000000"])
 def test_big_rule_integers_score_the_same_in_python_and_js(tmp_path, value):
-    """Past 15 digits a rule-file number is refused; at 15 (×2 for 素: still exact in a double) both targets agree."""
+    """Past 15 digits a rule-file number is refused; so is a value that some hand (every ×2 and ×4
+    claimed with it: ×16,384, and ×8 a 金杠's points in the coins table) would carry past 2^53 - 1;
+    below that both targets agree."""
     path = _write(tmp_path, "big", f"extends: BASE\nname: big\nset:\n  patterns.long.value: {value}\n")
     try:
         rs = load_rules(path)
     except RuleError as e:
-        assert len(value) > 15 and "has more than 15 digits" in e.render(), e.render()
+        if len(value) > 15:
+            assert "has more than 15 digits" in e.render(), e.render()
+        else:
+            assert int(value) * 16384 * 8 > 2**53 - 1 and "2^53 - 1" in e.render(), e.render()
         return
-    assert len(value) <= 15
+    assert int(value) * 16384 * 8 <= 2**53 - 1
     py = Scorer(rules=path).score(dict(LONG))
     (tmp_path / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
     out = subprocess.run([NODE, "--input-type=module", "-e",
