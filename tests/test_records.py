@@ -1,5 +1,5 @@
 """Records, replay and simulate: a record replays to itself, a record edited by
-hand does not, the record schema file is the one the code defines, and a run
+hand does not, records follow the committed record schema, and a run
 gives the same summary and records for the same seed whatever the jobs."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import pytest
 from conftest import run
 from gamekit import rules
 from tjmj_dsl.game.players import RandomPlayer, ValuePlayer
-from tjmj_dsl.game.record import schema_text
 from tjmj_dsl.game.replay import ReplayDiff, Replayer
 from tjmj_dsl.game.session import play, record
 from tjmj_dsl.game.shape import has_shape
@@ -32,13 +31,8 @@ def records(tmp_path_factory: Any) -> tuple[str, list[dict[str, Any]]]:
         return path, [json.loads(line) for line in f]
 
 
-def test_the_schema_file_is_the_one_the_code_defines() -> None:
-    with open(os.path.join(ROOT, "rules", "record.schema.json"), encoding="utf-8") as f:
-        assert f.read() == schema_text(), "run python tools/make_schema.py"
-
-
 def test_records_follow_the_schema_and_sum_to_zero(records: tuple[str, list[dict[str, Any]]]) -> None:
-    with open(os.path.join(ROOT, "rules", "record.schema.json"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "schemas", "record.schema.json"), encoding="utf-8") as f:
         v = jsonschema.Draft202012Validator(json.load(f))
     _, recs = records
     assert [r["hand"] for r in recs] == list(range(12))

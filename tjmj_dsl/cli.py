@@ -442,7 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rotate", action="store_true",
                    help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
                         "dealer), hand after hand in one process; default: seat i %% 4 deals hand i")
-    p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see rules/record.schema.json)")
+    p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see schemas/record.schema.json)")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")

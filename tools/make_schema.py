@@ -281,9 +281,5 @@ schema = {
 json.dump(schema, open("rules/schema.json", "w"), indent=2, ensure_ascii=False)
 open("rules/schema.json", "a").write("\n")
 
-# the record of a played hand (tjmj simulate --record): its schema is defined in tjmj_dsl/game/record.py
-import os  # noqa: E402
-import sys  # noqa: E402
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tjmj_dsl.game.record import schema_text  # noqa: E402
-open("rules/record.schema.json", "w", encoding="utf-8").write(schema_text())
+# the record of a played hand (tjmj simulate --record) has its schema with the contract's, in
+# schemas/record.schema.json (tools/make_schemas.py), its score answers held to the score-result schema

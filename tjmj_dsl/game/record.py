@@ -1,6 +1,7 @@
 """The record of one hand (one JSON object per line of a `--record` file):
-its JSON Schema is defined here, once; tools/make_schema.py writes it to
-rules/record.schema.json and a test keeps the two equal.
+its JSON Schema is defined here, once; schemas.py adds the score answer's
+schema to it for schemas/record.schema.json (tools/make_schemas.py; a test
+keeps the committed file fresh).
 
 A record holds everything needed to play the hand again — the wall, the
 dice, the bets and every event — and what came of it, so `tjmj replay` can
@@ -8,7 +9,6 @@ re-derive the result and compare."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..engine.contract import KONG_TYPES
@@ -110,6 +110,3 @@ def record_schema() -> dict[str, Any]:
         },
     }
 
-
-def schema_text() -> str:
-    return json.dumps(record_schema(), indent=2, ensure_ascii=False) + "\n"

@@ -52,7 +52,7 @@ def settle(rules: GameRules, res: HandResult) -> HandResult:
 
 def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult, players: list[str],
            rotation: bool = False) -> dict[str, Any]:
-    """The hand as a record (its JSON Schema: game/record.py, written to rules/record.schema.json);
+    """The hand as a record (its JSON Schema: game/record.py, with the contract's in schemas/record.schema.json);
     `rotation`: its dealer is the previous hand's next dealer, not the seed's (dealt_by)."""
     st = res.settlement or {}
     score = None
