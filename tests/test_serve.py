@@ -321,8 +321,9 @@ def test_cors_for_the_configured_origin_only(server: Server) -> None:
     assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
     status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": "http://elsewhere.example"})
     assert "access-control-allow-origin" not in hdrs
-    status, hdrs, _ = server.call("OPTIONS", "/score", headers=dict(pre, Origin="http://elsewhere.example"))
+    status, hdrs, a = server.call("OPTIONS", "/score", headers=dict(pre, Origin="http://elsewhere.example"))
     assert status == 400 and "access-control-allow-origin" not in hdrs
+    assert check_answer(a)["error"]["code"] == "cors_refused" and "origin" in a["error"]["message"]
 
 
 def test_unknown_paths_and_methods_are_json_errors(server: Server) -> None:

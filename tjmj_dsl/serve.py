@@ -237,10 +237,31 @@ def create_app(config: Config) -> Any:
                      500)
 
     if config.cors:
-        from fastapi.middleware.cors import CORSMiddleware
-        app.add_middleware(CORSMiddleware, allow_origins=list(config.cors), allow_methods=["GET", "POST"],
-                           allow_headers=["*"], max_age=600)
+        refuse_preflight = (lambda why: service.refuse("score", None, {"code": "cors_refused", "field": None,
+                                                                       "message": why}))
+        app.add_middleware(_json_cors(refuse_preflight), allow_origins=list(config.cors),
+                           allow_methods=["GET", "POST"], allow_headers=["*"], max_age=600)
     return app
+
+
+def _json_cors(refuse: Any) -> Any:
+    """Starlette's CORS middleware, a refused preflight (its text/plain 400) answered with the
+    service's JSON refusal instead, its headers kept: every refusal of the service has one shape."""
+    from fastapi.middleware.cors import CORSMiddleware
+
+    class JsonCors(CORSMiddleware):
+        def preflight_response(self, request_headers: Any) -> Any:
+            res = super().preflight_response(request_headers)
+            if res.status_code < 400:
+                return res
+            out = Response(dumps_answer(refuse(bytes(res.body).decode("utf-8", "replace"))),
+                           status_code=res.status_code, media_type="application/json")
+            for k, v in res.headers.items():
+                if k.lower() not in ("content-type", "content-length"):
+                    out.headers[k] = v
+            return out
+
+    return JsonCors
 
 
 def is_array(raw: bytes, content_type: str) -> bool:

@@ -337,6 +337,8 @@ ERRORS = (
     ("too_large", "the line or body is over the stated size limit"),
     ("not_found", "HTTP: no such path (GET /openapi.json lists them)"),
     ("method_not_allowed", "HTTP: the path takes another method"),
+    ("bad_request", "HTTP: a request the service cannot take as HTTP (message: why)"),
+    ("cors_refused", "HTTP: a browser's preflight asks for an origin, method or header the service does not allow"),
     ("internal_error", "the scorer failed on this request (a bug: please report it)"),
 )
 ERROR_CODES = tuple(e[0] for e in ERRORS)
