@@ -323,6 +323,13 @@ def test_a_rotation_named_as_code_is_refused_and_its_name_never_ends_a_comment(t
      ["big.yaml:", "algebra"]),
     ({"patterns.long.value": 10**12}, ["algebra", "worth up to 1000000000000"]),  # 10^12 × 4^7, every ×4 claimed
     ({"score_tables.coins": "(fan + 1) * kong_points * 1000000000000"}, ["big.yaml:", "score table coins"]),
+    # a review's bypasses: numbers on the way (a comparison's sides, a divisor), and `or` around the value
+    ({"algebra": "((sum(add) if len(add) > 0 else sum(base)) * product(mul)) + (1 if 999999999999999 * "
+                 "999999999999999 + 1 > 999999999999999 * 999999999999999 else 0)"}, ["big.yaml:", "algebra"]),
+    ({"algebra": "((sum(add) if len(add) > 0 else sum(base)) * product(mul)) / (999999999999999 * "
+                 "999999999999999 + 1 - 999999999999999 * 999999999999999)"}, ["big.yaml:", "algebra"]),
+    ({"algebra": "(((sum(add) if len(add) > 0 else sum(base)) * product(mul)" + " * 999999999999999" * 300
+                 + " if true else false) or false) if true else 0"}, ["big.yaml:", "algebra"]),
 ])
 def test_a_value_no_backend_holds_exactly_is_refused_with_a_position(tmp_path: str, sets: dict, words: list) -> None:
     # an audit's file made the scorer raise while writing a fan of more than 4,300 digits (a traceback from
@@ -375,3 +382,32 @@ def test_a_folder_windows_cannot_make_is_refused(tmp_path: str, sets: dict, word
     with open(con, "w", encoding="utf-8") as f:
         f.write(f"extends: {BASE}\n")
     assert {k.split("/")[0] for k in outputs(con) if "/" in k} == {"con_"}
+
+
+def test_an_if_else_giving_a_number_or_a_truth_value_is_refused(tmp_path: str) -> None:
+    # a review's finding: such an algebra was typed "any"; Python's `or` then gave the number where JavaScript
+    # gave true (fan 28 in one, true in the other)
+    algebra = "(((sum(add) if len(add) > 0 else sum(base)) * product(mul) if true else false) or false) if true else 0"
+    with pytest.raises(RuleError) as e:
+        outputs(_overlay(str(tmp_path), {"algebra": algebra}, name="mixed"))
+    text = e.value.render()
+    assert "mixed.yaml:" in text and "must be alike" in text and "Traceback" not in text
+
+
+def test_the_ids_an_option_may_bring_include_a_whole_section_it_sets(tmp_path: str) -> None:
+    # a review's finding: an option's choice may set the whole `patterns` section; the ids it brings are in
+    # the service's OpenAPI enumerations only if RuleSet.any_pattern_ids knows them
+    base = read(BASE).data
+    pats = dict(base["patterns"], xinlong=dict(base["patterns"]["long"], name="新龙", examples=[], near_misses=[]))
+    rules = {"outcome_rules": dict(base["settlement"].get("outcome_rules") or {},
+                                   xinrule={"error_when": "false", "message": "m", "source": "s"})}
+    path = os.path.join(str(tmp_path), "ids.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump({"extends": BASE, "name": "ids", "options": {"more": {
+            "name": "m", "description": "d", "default": "off", "source": "s", "acts_on": "scoring", "choices": {
+                "off": {"description": "o"},
+                "on": {"description": "n", "set": {"patterns": pats, "settlement": {**base["settlement"], **rules}}}}}}},
+            allow_unicode=True))
+    rs = lower(apply_options(read(path)))
+    assert "xinlong" in rs.any_pattern_ids and "xinrule" in rs.any_rule_ids
+    assert "xinlong" not in [p.id for p in rs.patterns]  # not in force under the default choice

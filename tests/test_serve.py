@@ -338,6 +338,7 @@ def test_unknown_paths_and_methods_are_json_errors(server: Server) -> None:
     status, _, a = server.call("POST", "/score?profile=seed-000-coins", OK)
     assert status == 400 and (a["error"]["code"], a["error"]["field"]) == ("unknown_field", "query.profile")
     assert server.call("POST", "/score/batch?x=1", [OK])[0] == 400
+    assert server.call("GET", "/health?x=1")[0] == 200  # GET reads none either; nothing in it can be lost
 
 
 def test_openapi_carries_the_schemas(server: Server) -> None:

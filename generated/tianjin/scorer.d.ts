@@ -75,9 +75,9 @@ export interface ScoreResult {
   rules: RulesInfo;
   id: unknown;
   win: boolean;
-  /** a whole number, exact: `tjmj check` refuses rules whose fan could pass 2^53 - 1 */
+  /** a whole number, exact up to 2^53 - 1: `tjmj check` refuses rules whose algebra it can bound past that */
   fan: number;
-  /** a whole number, exact: `tjmj check` refuses rules whose total could pass 2^53 - 1 */
+  /** a whole number, exact up to 2^53 - 1: `tjmj check` refuses rules whose score table it can bound past that */
   total: number;
   patterns: PatternId[];
   names: string[];

@@ -3340,12 +3340,12 @@ def _attr_any(x: Any, name: str) -> Any:
 
 def d_long_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any:
     # all(r in [1, 4, 7]: any(g in melds: g.is_chow and g.suit == s and g.rank == r))
-    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and bool((v_g[8] == v_r))) for v_g in melds) for v_r in (1, 4, 7))
+    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and (v_g[8] == v_r)) for v_g in melds) for v_r in (1, 4, 7))
 
 
 def d_long_apart_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any:
     # all(r in [1, 4, 7]: any(g in melds: g.is_chow and g.suit == s and g.rank == r and not g.has_t))
-    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and (v_g[8] == v_r) and bool((not (v_g[5] >= 0)))) for v_g in melds) for v_r in (1, 4, 7))
+    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and (v_g[8] == v_r) and (not (v_g[5] >= 0))) for v_g in melds) for v_r in (1, 4, 7))
 
 
 
@@ -3354,17 +3354,17 @@ def _request_errors(h: Any) -> list:  # type: ignore[type-arg]
     out = []
     if (h.counts[h.indicator] > 3):  # indicator_on_wall
         out.append('indicator_on_wall')
-    if any(((v_g[0] == 2) and bool((v_g[1][0] in h.hun_kinds))) for v_g in h.declared):  # no_hun_pung
+    if any(((v_g[0] == 2) and (v_g[1][0] in h.hun_kinds)) for v_g in h.declared):  # no_hun_pung
         out.append('no_hun_pung')
-    if ((('tianhu' in h.flags) or bool(('dihu' in h.flags))) and bool(((len(h.declared) > 0) or bool((h.kong_draw != None))))):  # first_draw_no_melds
+    if ((('tianhu' in h.flags) or ('dihu' in h.flags)) and ((len(h.declared) > 0) or (h.kong_draw != None))):  # first_draw_no_melds
         out.append('first_draw_no_melds')
-    if (('tianhu' in h.flags) and bool(('dihu' in h.flags))):  # tianhu_or_dihu
+    if (('tianhu' in h.flags) and ('dihu' in h.flags)):  # tianhu_or_dihu
         out.append('tianhu_or_dihu')
-    if ((h.kong_draw == 'exposed') and bool((not any(((v_g[0] == 3) and bool((not v_g[4]))) for v_g in h.declared)))):  # exposed_kong_drawn
+    if ((h.kong_draw == 'exposed') and (not any(((v_g[0] == 3) and (not v_g[4])) for v_g in h.declared))):  # exposed_kong_drawn
         out.append('exposed_kong_drawn')
-    if ((h.kong_draw == 'concealed') and bool((not any(((v_g[0] == 3) and v_g[4] and bool((not (v_g[1][0] in h.hun_kinds)))) for v_g in h.declared)))):  # concealed_kong_drawn
+    if ((h.kong_draw == 'concealed') and (not any(((v_g[0] == 3) and v_g[4] and (not (v_g[1][0] in h.hun_kinds))) for v_g in h.declared))):  # concealed_kong_drawn
         out.append('concealed_kong_drawn')
-    if ((h.kong_draw == 'hun') and bool((not any(((v_g[0] == 3) and v_g[4] and bool((v_g[1][0] in h.hun_kinds))) for v_g in h.declared)))):  # hun_kong_drawn
+    if ((h.kong_draw == 'hun') and (not any(((v_g[0] == 3) and v_g[4] and (v_g[1][0] in h.hun_kinds)) for v_g in h.declared))):  # hun_kong_drawn
         out.append('hun_kong_drawn')
     if ('tianting' in h.flags):  # tianting_off
         out.append('tianting_off')
@@ -3373,22 +3373,22 @@ def _request_errors(h: Any) -> list:  # type: ignore[type-arg]
 
 def _free_t(h: Any) -> bool:
     melds = pair = groups = None  # noqa: F841
-    return bool((('tianhu' in h.flags) or bool(('dihu' in h.flags))))
+    return bool((('tianhu' in h.flags) or ('dihu' in h.flags)))
 
 
 def _holds(h: Any, melds: Any, pair: Any, groups: Any) -> int:
     m = 0
     if True:  # tiliu 提溜
         m |= 1
-    if any(((v_g[0] == 1) and (v_g[1][0] == 3) and bool(((v_g[1][v_g[5]] if v_g[5] >= 0 else None) == 4))) for v_g in melds):  # zhuo5 捉5
+    if any(((v_g[0] == 1) and (v_g[1][0] == 3) and ((v_g[1][v_g[5]] if v_g[5] >= 0 else None) == 4)) for v_g in melds):  # zhuo5 捉5
         m |= 2
     if any(d_long_in(h, melds, pair, groups, v_s) for v_s in h.suits):  # long 龙
         m |= 4
     if (h.huns == 0):  # su 素
         m |= 8
-    if ((pair[5] >= 0) and bool(((pair[6] - (pair[5] >= 0 and pair[2][pair[5]])) == 1))):  # hundiao 混吊
+    if ((pair[5] >= 0) and ((pair[6] - (pair[5] >= 0 and pair[2][pair[5]])) == 1)):  # hundiao 混吊
         m |= 16
-    if any(((v_g[5] >= 0) and bool(((v_g[6] - (v_g[5] >= 0 and v_g[2][v_g[5]])) == 2))) for v_g in melds):  # shuanghun 双混吊
+    if any(((v_g[5] >= 0) and ((v_g[6] - (v_g[5] >= 0 and v_g[2][v_g[5]])) == 2)) for v_g in melds):  # shuanghun 双混吊
         m |= 32
     if d_long_in(h, melds, pair, groups, h.hun_suit):  # benhun 本混
         m |= 64
@@ -3439,51 +3439,51 @@ def _gmask(h: Any, g: tuple) -> int:  # type: ignore[type-arg]
     """The group's atom bits that depend on the group alone (and what the rules fix)."""
     m = 0
     v_g = g
-    if ((v_g[0] == 1) and (v_g[1][0] == 3) and bool(((v_g[1][v_g[5]] if v_g[5] >= 0 else None) == 4))):
+    if ((v_g[0] == 1) and (v_g[1][0] == 3) and ((v_g[1][v_g[5]] if v_g[5] >= 0 else None) == 4)):
         m |= 1
     v_g_1 = g
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and bool((v_g_1[8] == 1))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and (v_g_1[8] == 1)):
         m |= 2
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and bool((v_g_1[8] == 4))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and (v_g_1[8] == 4)):
         m |= 4
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and bool((v_g_1[8] == 7))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[0]) and (v_g_1[8] == 7)):
         m |= 8
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and bool((v_g_1[8] == 1))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and (v_g_1[8] == 1)):
         m |= 16
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and bool((v_g_1[8] == 4))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and (v_g_1[8] == 4)):
         m |= 32
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and bool((v_g_1[8] == 7))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[1]) and (v_g_1[8] == 7)):
         m |= 64
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and bool((v_g_1[8] == 1))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and (v_g_1[8] == 1)):
         m |= 128
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and bool((v_g_1[8] == 4))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and (v_g_1[8] == 4)):
         m |= 256
-    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and bool((v_g_1[8] == 7))):
+    if ((v_g_1[0] == 1) and (v_g_1[7] == h.suits[2]) and (v_g_1[8] == 7)):
         m |= 512
     pair = g
-    if ((pair[5] >= 0) and bool(((pair[6] - (pair[5] >= 0 and pair[2][pair[5]])) == 1))):
+    if ((pair[5] >= 0) and ((pair[6] - (pair[5] >= 0 and pair[2][pair[5]])) == 1)):
         m |= 1024
     v_g = g
-    if ((v_g[5] >= 0) and bool(((v_g[6] - (v_g[5] >= 0 and v_g[2][v_g[5]])) == 2))):
+    if ((v_g[5] >= 0) and ((v_g[6] - (v_g[5] >= 0 and v_g[2][v_g[5]])) == 2)):
         m |= 2048
     v_g_5 = g
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 1) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 1) and (not (v_g_5[5] >= 0))):
         m |= 32768
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 4) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 4) and (not (v_g_5[5] >= 0))):
         m |= 65536
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 7) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[0]) and (v_g_5[8] == 7) and (not (v_g_5[5] >= 0))):
         m |= 131072
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 1) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 1) and (not (v_g_5[5] >= 0))):
         m |= 262144
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 4) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 4) and (not (v_g_5[5] >= 0))):
         m |= 524288
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 7) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[1]) and (v_g_5[8] == 7) and (not (v_g_5[5] >= 0))):
         m |= 1048576
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 1) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 1) and (not (v_g_5[5] >= 0))):
         m |= 2097152
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 4) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 4) and (not (v_g_5[5] >= 0))):
         m |= 4194304
-    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 7) and bool((not (v_g_5[5] >= 0)))):
+    if ((v_g_5[0] == 1) and (v_g_5[7] == h.suits[2]) and (v_g_5[8] == 7) and (not (v_g_5[5] >= 0))):
         m |= 8388608
     return m
 
@@ -3492,11 +3492,11 @@ def _gmask_ctx(h: Any, g: tuple) -> int:  # type: ignore[type-arg]
     """The group's atom bits that depend on the hand context too."""
     m = 0
     v_g_3 = g
-    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == 1))):
+    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and (v_g_3[8] == 1)):
         m |= 4096
-    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == 4))):
+    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and (v_g_3[8] == 4)):
         m |= 8192
-    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and bool((v_g_3[8] == 7))):
+    if ((v_g_3[0] == 1) and (v_g_3[7] == h.hun_suit) and (v_g_3[8] == 7)):
         m |= 16384
     return m
 
@@ -3538,7 +3538,7 @@ def _unless_agg(h: Any, OR_m: int, AND_m: int, OR_g: int, AND_g: int, PAIR: int)
 
 def sd_pair(o: Any, v_a: Any, v_b: Any) -> Any:
     # (2 if zuozhuang else 1) * pow(2, a.lazhuang + b.lazhuang) if a.is_dealer or b.is_dealer else 1
-    return (((2 if o.zuozhuang else 1) * bounded_pow(2, (o.lazhuang[v_a] + o.lazhuang[v_b]))) if ((v_a == o.dealer) or bool((v_b == o.dealer))) else 1)
+    return (((2 if o.zuozhuang else 1) * bounded_pow(2, (o.lazhuang[v_a] + o.lazhuang[v_b]))) if ((v_a == o.dealer) or (v_b == o.dealer)) else 1)
 
 
 def _settle_checks(o: Any) -> list:  # type: ignore[type-arg]
@@ -3547,9 +3547,9 @@ def _settle_checks(o: Any) -> list:  # type: ignore[type-arg]
         out.append(('lazhuang_max', 'lazhuang', 'a non-dealer may 拉庄 at most lazhuang_max times (play.lazhuang_max)'))
     if (o.lazhuang[o.dealer] > 0):  # dealer_lazhuang
         out.append(('dealer_lazhuang', 'lazhuang', "the dealer does not 拉庄 (拉庄 is a non-dealer's doubling against the dealer)"))
-    if (o.zuozhuang and bool((not True))):  # zuozhuang_not_played
+    if (o.zuozhuang and (not True)):  # zuozhuang_not_played
         out.append(('zuozhuang_not_played', 'zuozhuang', '坐庄 is not played under these rules (play.may_zuozhuang)'))
-    if ((o.winner != None) and (None if o.winner is None else (o.winner in o.xianggong)) and bool(True)):  # xianggong_wins
+    if ((o.winner != None) and (None if o.winner is None else (o.winner in o.xianggong)) and True):  # xianggong_wins
         out.append(('xianggong_wins', 'winner', 'a 小相公 (who discarded a hun) cannot win'))
     return out
 
@@ -3574,7 +3574,7 @@ def _pay_kong(o: Any) -> tuple:  # type: ignore[type-arg]
     out = []
     skipped = []
     for _i, v_k in enumerate(o.kongs):
-        if not ((not (v_k[4] and bool((o.score_table in ('fan_with_kong', 'coins')))))):
+        if not ((not (v_k[4] and (o.score_table in ('fan_with_kong', 'coins'))))):
             skipped.append(_i)
             continue
         for v_payer in seat_list(others(v_k[0])):
@@ -3601,7 +3601,7 @@ def _pay_chan(o: Any) -> tuple:  # type: ignore[type-arg]
 
 def _next_dealer(o: Any) -> Any:
     # seed-001: dealer if winner == none or winner == dealer else dealer.next
-    return (o.dealer if ((o.winner == None) or bool((o.winner == o.dealer))) else ((o.dealer + 1) % 4))
+    return (o.dealer if ((o.winner == None) or (o.winner == o.dealer)) else ((o.dealer + 1) % 4))
 
 
 class _Settlement:

@@ -81,8 +81,8 @@ NUM_KINDS = 34
 MAX_SCORED = 30_000
 
 
-class _Spent(Exception):
-    """The search scored MAX_SCORED hands."""
+class _Spent(BaseException):
+    """The search scored MAX_SCORED hands (not an Exception: no `except Exception` on the way may swallow it)."""
 
 
 @dataclass(frozen=True)

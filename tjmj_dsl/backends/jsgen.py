@@ -20,6 +20,7 @@ from ..expr.vocabulary import HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, atom_tests
 from .codegen import _env
+from .safe import word
 from .tables import expression_types, static_tables
 
 # Inlined into every scorer.mjs, in this order (each module's imports name the ones before it).
@@ -193,8 +194,8 @@ def settlement_js(rs: RuleSet) -> str:
     em = JsSettleEmitter(settlement_types(st), play, {d.name for d in st.definitions})
     out: list[str] = []
     for d in st.definitions:
-        params = "".join(f", v_{n}" for n, _ in d.params)
-        out += ["", f"function sd_{d.name}(o{params}) {{", f"  // {js_comment(d.body.text)}",
+        params = "".join(f", v_{word(n)}" for n, _ in d.params)
+        out += ["", f"function sd_{word(d.name)}(o{params}) {{", f"  // {js_comment(d.body.text)}",
                 f"  return {em.emit(d.body.ast, frozenset(n for n, _ in d.params))};", "}"]
     out += ["", "function _settleChecks(o) {", "  const out = [];"]
     for r in st.outcome_rules:

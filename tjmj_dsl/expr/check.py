@@ -210,6 +210,9 @@ class Checker:
             self.want_bool(n.cond, env, "the condition")
             then_t = self.check(n.then, env)
             other_t = self.check(n.other, env)
+            if {then_t, other_t} == {INT, BOOL}:  # each backend would read the mixed value its own way
+                self.err(n, "the two branches of `… if … else …` must be alike: this one gives a number or "
+                         "true or false", "a number in both (1 if c else 0), or a truth value in both")
             return then_t if then_t == other_t else ANY
         if isinstance(n, A.ListLit):
             ts = {self.check(i, env) for i in n.items}

@@ -4,7 +4,7 @@ local of the generated function (see backends/codegen.py for the frame)."""
 from __future__ import annotations
 
 from . import ast as A
-from .vocabulary import ANY, ATTRS_BY_TYPE
+from .vocabulary import ANY, ATTRS_BY_TYPE, BOOL
 
 # How a scope variable is reached from generated code.
 VAR_CODE = {
@@ -56,6 +56,10 @@ class Emitter:
         self.kinds = set(kinds)
         self.flags = set(flags)
 
+    def _is_bool(self, n: A.Node) -> bool:
+        """n's value is a truth value (its type says so): `and`/`or` need no bool() around it."""
+        return self.types.get(id(n), ANY) == BOOL
+
     def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:  # noqa: C901
         e = self.emit
         if isinstance(n, A.Num):
@@ -106,8 +110,8 @@ class Emitter:
             return f"({e(n.left, bound)} {n.op} {e(n.right, bound)})"
         if isinstance(n, A.Neg):
             return f"(-{e(n.operand, bound)})"
-        if isinstance(n, A.BoolOp):
-            return "(" + f" {n.op} ".join(f"bool({e(i, bound)})" if i is n.items[-1] else e(i, bound)
+        if isinstance(n, A.BoolOp):  # a truth value, as JavaScript's: never an operand itself
+            return "(" + f" {n.op} ".join(e(i, bound) if self._is_bool(i) else f"bool({e(i, bound)})"
                                          for i in n.items) + ")"
         if isinstance(n, A.Not):
             return f"(not {e(n.operand, bound)})"

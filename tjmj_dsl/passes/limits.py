@@ -82,32 +82,38 @@ def definition_costs(bodies: dict[str, A.Node], uses: dict[str, set[str]]) -> di
 
 MAX_VALUE = 2**53 - 1
 _SATURATE = 2**64
+_CONSTANTS = {"true": 1, "false": 1, "none": 0}
 
 
 def value_bound(n: A.Node, names: dict[str, int], lists: dict[str, tuple[int, int]]) -> int | None:
-    """At most how large |n| can be, or None when this cannot tell. `names`: the
-    bound of each integer name; `lists`: each list name's (items, largest |item|)."""
+    """At most how large |v| can be for n and for every number computed on the way to
+    it (a comparison's sides, a condition, a divisor: each must be exact too), or None
+    when this cannot tell. `names`: the bound of each integer name; `lists`: each list
+    name's (items, largest |item|). A truth value counts 1."""
     def b(x: A.Node) -> int | None:
         if isinstance(x, A.Num):
             return min(_SATURATE, abs(x.value))
         if isinstance(x, A.Name):
-            return names.get(x.id)
+            return names.get(x.id, _CONSTANTS.get(x.id))
         if isinstance(x, (A.Compare, A.BoolOp, A.Not)):
-            return 1
-        if isinstance(x, A.Neg):
-            return b(x.operand)
+            # a truth value (each backend writes one); the numbers it compares must be exact too
+            # (a side this cannot bound, such as kong_draw or a tile, is no number of concern here)
+            return max([1, *(p for p in map(b, A.children(x)) if p is not None)])
         if isinstance(x, A.IfElse):
-            t, o = b(x.then), b(x.other)
-            return None if t is None or o is None else max(t, o)
-        if isinstance(x, A.BinOp):
-            left, right = b(x.left), b(x.right)
-            if left is None or right is None:
+            cond, then, other = b(x.cond), b(x.then), b(x.other)
+            return None if then is None or other is None else max(then, other, cond or 0)
+        if isinstance(x, (A.Neg, A.BinOp)):
+            parts = [b(c) for c in A.children(x)]
+            if any(p is None for p in parts):
                 return None
+            if isinstance(x, A.Neg):
+                return parts[0]
+            left, right = parts
             if x.op == "*":
-                return min(_SATURATE, left * right)
+                return max(left, right, min(_SATURATE, left * right))  # type: ignore[operator, type-var]
             if x.op == "/":
-                return left  # floor division by a nonzero integer (by 0: 0)
-            return min(_SATURATE, left + right)
+                return max(left, right)  # type: ignore[type-var]  # floor division by a nonzero integer (by 0: 0)
+            return min(_SATURATE, left + right)  # type: ignore[operator]
         if isinstance(x, A.Call) and len(x.args) == 1 and isinstance(x.args[0], A.Name) and x.args[0].id in lists:
             count, top = lists[x.args[0].id]
             if x.func == "sum":

@@ -342,14 +342,20 @@ def _any_ids(d: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     for o in (d.get("options") or {}).values():
         choices = o.get("choices") if isinstance(o, dict) else None
         for c in choices.values() if isinstance(choices, dict) else ():
-            for path in (c.get("set") or {}) if isinstance(c, dict) else ():
+            sets = c.get("set") if isinstance(c, dict) else None
+            for path, value in sets.items() if isinstance(sets, dict) else ():
+                # a path into a section names an id; a whole section (or entry) set at once holds its ids
                 parts = str(path).split(".")
-                if parts[0] == "patterns" and len(parts) > 1:
-                    pats[parts[1]] = None
-                elif parts[0] == "request_rules" and len(parts) > 1:
-                    rules[parts[1]] = None
-                elif parts[:2] == ["settlement", "outcome_rules"] and len(parts) > 2:
-                    rules[parts[2]] = None
+                for section, out in ((["patterns"], pats), (["request_rules"], rules),
+                                     (["settlement", "outcome_rules"], rules)):
+                    if parts[:len(section)] == section and len(parts) > len(section):
+                        out[parts[len(section)]] = None
+                    elif parts == section[:len(parts)] and isinstance(value, dict):
+                        inner = value
+                        for key in section[len(parts):]:
+                            inner = inner.get(key) if isinstance(inner, dict) else None
+                        for k in inner if isinstance(inner, dict) else ():
+                            out[str(k)] = None
     return tuple(pats), tuple(rules)
 
 
