@@ -351,7 +351,7 @@ def _any_ids(d: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
                     if parts[:len(section)] == section and len(parts) > len(section):
                         out[parts[len(section)]] = None
                     elif parts == section[:len(parts)] and isinstance(value, dict):
-                        inner = value
+                        inner: Any = value
                         for key in section[len(parts):]:
                             inner = inner.get(key) if isinstance(inner, dict) else None
                         for k in inner if isinstance(inner, dict) else ():
