@@ -7,8 +7,11 @@ from __future__ import annotations
 import random
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+import pytest
 
 from tests.reqgen import random_request
 from tjmj_dsl import Scorer
@@ -67,3 +70,27 @@ def test_one_scorer_shared_by_threads_agrees_with_one_thread() -> None:
             assert got == want, backend
     finally:
         sys.setswitchinterval(old)
+
+
+def test_a_scorers_family_is_made_once_when_threads_ask_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a review's nit: the first requests naming their own profile, in two threads at once, each made the
+    # family of scorers (and compiled the profile twice); the family is made under a lock
+    from tjmj_dsl import api
+    made: list[int] = []
+    real = api.Scorers.__init__
+
+    def slow(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        time.sleep(0.05)  # a window wide enough for the other threads to find no family yet
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(api.Scorers, "__init__", slow)
+    sc = Scorer()
+    req = {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "profile": "seed-000-coins"}
+    got: list[Any] = []
+    threads = [threading.Thread(target=lambda: got.append(sc.score(req))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 1 and len(got) == 4 and all(g["rules"]["profile"] == "seed-000-coins" for g in got)

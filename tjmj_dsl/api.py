@@ -21,6 +21,7 @@ from .passes.resolve import Resolved, apply_options
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
 
+_FAMILY_LOCK = threading.Lock()  # made once per Scorer: its family of scorers for other profiles/options
 MAX_SCORERS = 32  # compiled scorers kept per process (one per distinct profile/options asked for)
 MAX_FAILED = 256  # bad (profile, options) remembered with their error, so they are not compiled again
 
@@ -70,7 +71,9 @@ class Scorer:
             return self, data, RequestError("expected a profile name", "profile", code="wrong_type").error()
         rules, profile, options = self._given
         if self._family is None:
-            self._family = Scorers(rules, self.backend)
+            with _FAMILY_LOCK:  # two first requests in two threads share one family (one compile each)
+                if self._family is None:
+                    self._family = Scorers(rules, self.backend)
         try:
             merged = dict(options)
             for o, v in (opts or {}).items():  # null: this scorer's own choice (its name is still checked)
