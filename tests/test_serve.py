@@ -22,6 +22,7 @@ import pytest
 from conftest import check_answer, run
 from tests.test_readme import SERVED
 from tjmj_dsl import Scorer
+from tjmj_dsl.engine.runtime import MAX_LINE
 
 pytest.importorskip("fastapi", reason="the serve extra is not installed (pip install -e '.[test]')")
 pytest.importorskip("uvicorn", reason="the serve extra is not installed (pip install -e '.[test]')")
@@ -290,6 +291,16 @@ def test_a_request_is_held_to_the_size_of_a_line_by_every_way_in() -> None:
         status, _, a = server.call("POST", "/score/batch", [OK, big, dict(OK, id=3)])
         assert status == 200 and [x.get("error", {}).get("code") for x in a] == [None, "too_large", None]
         assert a[0] == server.call("POST", "/score", OK)[2]
+        # an item is measured as its text in the body, as a line is (a review: re-written, a compact item
+        # grew past the limit and an escaped one shrank under it)
+        compact = ('{"concealed":"345m123sEEE77m45s","draw":"6s","indicator":"7p","id":['
+                   + ",".join(["1"] * 29_900) + "]}")
+        escaped = json.dumps(dict(OK, id="\u00e9" * 12_000), ensure_ascii=True)
+        assert 55_000 < len(compact) < MAX_LINE < len(escaped) and len(json.dumps(json.loads(compact))) > MAX_LINE
+        ways = [server.call("POST", "/score", x)[2].get("error", {}).get("code") for x in (compact, escaped)]
+        lines = [jsonl_answer(x).get("error", {}).get("code") for x in (compact, escaped)]
+        status, _, a = server.call("POST", "/score/batch", "[" + compact + ", " + escaped + "]")
+        assert ways == lines == [x.get("error", {}).get("code") for x in a] == [None, "too_large"]
     finally:
         server.stop()
 

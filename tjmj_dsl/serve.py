@@ -161,11 +161,11 @@ def create_app(config: Config) -> Any:
     def refuse_score(i: Any, e: Any) -> Any:
         return service.refuse("score", i, e)
 
-    def array_item(x: Any, big: bool) -> str:
-        """The answer's JSON text for one item of a JSON array batch (`big`: the body
-        is over MAX_LINE bytes, so an item may be: measured as its JSON text)."""
-        if big and len(dumps_safely(x).encode("utf-8", "surrogatepass")) > MAX_LINE:
-            return dumps_answer(too_large("score", f"the request is over {MAX_LINE} bytes (as a JSONL line may be)"))
+    def array_item(x: Any, size: int) -> str:
+        """The answer's JSON text for one item of a JSON array batch, `size` the bytes of its text in the body."""
+        if size > MAX_LINE:
+            return dumps_answer(too_large("score", f"the request has {size} bytes; a request is at most {MAX_LINE} "
+                                                   "(as a JSONL line is)"))
         text = text_of(score_texter, x)
         if text is None:
             try:
@@ -174,9 +174,9 @@ def create_app(config: Config) -> Any:
                 text = dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
         return text
 
-    def answer_array(items: list[Any], big: bool) -> str:
+    def answer_array(items: list[Any], sizes: list[int]) -> str:
         # each answer's JSON text: the array's text is theirs joined as json.dumps joins them
-        return "[" + ", ".join([array_item(x, big) for x in items]) + "]"
+        return "[" + ", ".join([array_item(x, n) for x, n in zip(items, sizes)]) + "]"
 
     def answer_jsonl(lines: list[bytes]) -> str:
         return "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score, score_texter))
@@ -199,7 +199,9 @@ def create_app(config: Config) -> Any:
             if len(items) > config.max_batch:
                 return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
             # in a worker thread: the event loop answers other requests meanwhile
-            text = await run_in_threadpool(answer_array, items, len(raw) > MAX_LINE)
+            # each item's size is that of its text in the body, as a JSONL line's is its bytes
+            sizes = item_sizes(raw, len(items)) if len(raw) > MAX_LINE else [0] * len(items)
+            text = await run_in_threadpool(answer_array, items, sizes)
             return Response(text, media_type="application/json")
         lines = raw.split(b"\n")
         if sum(1 for x in lines if x.strip()) > config.max_batch:
@@ -283,9 +285,20 @@ def is_array(raw: bytes, content_type: str) -> bool:
         return True
 
 
-def dumps_safely(x: Any) -> str:
-    """A parsed request's JSON text, for measuring it (NaN written as JSON's readers write it)."""
-    return json.dumps(x, ensure_ascii=False)
+def item_sizes(raw: bytes, count: int) -> list[int]:
+    """The bytes of each item's text in a JSON array body that parsed as `count` items
+    (json's own scanner finds where each ends; the text between is commas and spaces)."""
+    text = raw.decode("utf-8")
+    decoder = json.JSONDecoder()
+    i = text.index("[") + 1
+    out = []
+    for _ in range(count):
+        while text[i] in " \t\n\r,":
+            i += 1
+        _, end = decoder.raw_decode(text, i)
+        out.append(len(text[i:end].encode("utf-8", "surrogatepass")))
+        i = end
+    return out
 
 
 def app_from_env() -> Any:
