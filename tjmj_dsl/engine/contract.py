@@ -13,6 +13,10 @@ KONG_DRAWS = ("exposed", "concealed", "hun")
 MELD_KINDS = ("pair", "chow", "pung", "kong")  # a group of a decomposition
 NO_WIN_REASONS = ("no_winning_shape", "below_min_fan")
 REFUSED = "invalid_request"
+# the largest integer every backend holds exactly (JavaScript's numbers): no fan, total, payment or balance
+# passes it (the compiler refuses rules it can bound past it, the settlement an outcome that would)
+MAX_EXACT = 2**53 - 1
+PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",

@@ -55,6 +55,19 @@ def group_slots(g: tuple) -> list[tuple]:  # type: ignore[type-arg]
     return [(f, g[2][i], i == g[5]) for i, f in enumerate(g[1])]
 
 
+def same(a: Any, b: Any) -> bool:
+    """== of the rules' language: two lists (a list or a tuple each: a literal is a tuple, sorted()
+    a list) are equal when their items are. The interpreter and the generated scorers use this one."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def same_in(x: Any, xs: Any) -> bool:
+    """`x in xs` of the rules' language: by `same`."""
+    return any(same(x, y) for y in xs)
+
+
 def wild_groups(chow: bool) -> tuple[tuple, tuple]:  # type: ignore[type-arg]
     """Every face a group made only of huns may take."""
     pairs = tuple(make_group(PAIR, (k, k), (True, True)) for k in range(34))

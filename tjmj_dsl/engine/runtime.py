@@ -582,9 +582,8 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
     text_in = line.strip()
     if not text_in:
         return None
-    data, err = loads_request(text_in)
-    if err is not None and text_in[0] != line[0]:  # say where in the line as sent
-        data, err = loads_request(text_in, len(line) - len(line.lstrip()))
+    # a position is one in the line as sent, its leading spaces counted
+    data, err = loads_request(text_in, 0 if text_in[0] == line[0] else len(line) - len(line.lstrip()))
     if err is not None:
         return dumps_answer(refuse(None, err))
     if text is not None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import NAMES, TileError, parse_tiles  # tjmj:inline-drop
-from .contract import CONTRACT, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, REFUSED, SEATS  # tjmj:inline-drop
+from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, PAST_EXACT,  # tjmj:inline-drop
+                       REFUSED, SEATS)  # tjmj:inline-drop
 from .request import RequestError, _close, _json_type  # tjmj:inline-drop
 from .result import rules_info  # tjmj:inline-drop
 from .runtime import other_rules  # tjmj:inline-drop
@@ -252,11 +253,6 @@ def _refused(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type
     """A settle answer refusing the outcome: nothing paid, `error` the contract's error object."""
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "payments": [], "balances": [0] * SEATS,
             "next_dealer": None, "kongs": [], "unpaid": [], "reason": REFUSED, "error": error}
-
-
-# the largest amount or balance every backend holds exactly (JavaScript's numbers); past it both refuse alike
-MAX_EXACT = 2**53 - 1
-PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
 
 
 def _cannot(message: str) -> dict:  # type: ignore[type-arg]

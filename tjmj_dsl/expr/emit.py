@@ -4,7 +4,7 @@ local of the generated function (see backends/codegen.py for the frame)."""
 from __future__ import annotations
 
 from . import ast as A
-from .vocabulary import ANY, ATTRS_BY_TYPE, BOOL
+from .vocabulary import ANY, ATTRS_BY_TYPE, BOOL, elem
 
 # How a scope variable is reached from generated code.
 VAR_CODE = {
@@ -121,13 +121,12 @@ class Emitter:
             # a list may be a list or a tuple here (a literal is a tuple, sorted() a list, the hand's lists
             # either): lists compare by their items, as the interpreter and the JavaScript scorer compare them
             if n.op in ("in", "notin"):
-                elem = tb.rstrip("?")
-                elem = elem[5:-1] if elem.startswith("list[") else ANY
-                code = f"_in({a}, {b})" if _may_be_list(ta) or _may_be_list(elem) else f"({a} in {b})"
+                code = (f"same_in({a}, {b})" if _may_be_list(ta) or _may_be_list(elem(tb.rstrip("?")) or ANY)
+                        else f"({a} in {b})")
                 return code if n.op == "in" else f"(not {code})"
             if n.op in ("==", "!="):
                 if _may_be_list(ta) or _may_be_list(tb):
-                    return f"_eq({a}, {b})" if n.op == "==" else f"(not _eq({a}, {b}))"
+                    return f"same({a}, {b})" if n.op == "==" else f"(not same({a}, {b}))"
                 return f"({a} {n.op} {b})"
             if {ta, tb} <= {"int", "tile"}:  # neither side can be none: a plain comparison
                 return f"({a} {n.op} {b})"
@@ -141,6 +140,5 @@ class Emitter:
 
 
 def _may_be_list(t: str) -> bool:
-    """A value of type t may be a list (compared by its items, whether a list or a tuple holds them)."""
-    t = t.rstrip("?")
-    return t == ANY or t.startswith("list[")
+    """A value of type t may be a list (compared by engine.hand.same: by its items, in a list or a tuple)."""
+    return elem(t.rstrip("?")) is not None

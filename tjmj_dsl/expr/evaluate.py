@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
+from ..engine.hand import same, same_in
 from . import ast as A
 from .vocabulary import ANY, ATTRS_BY_TYPE, GROUP_ATTRS, SLOT_ATTRS, TILE_ATTRS
 
@@ -143,9 +144,9 @@ class Interpreter:
         if op == "!=":
             return not same(a, b)
         if op == "in":
-            return any(same(a, x) for x in b)
+            return same_in(a, b)
         if op == "notin":
-            return not any(same(a, x) for x in b)
+            return not same_in(a, b)
         if a is None or b is None:
             return False
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
@@ -155,10 +156,3 @@ class Interpreter:
 
     def _list(self, n: A.ListLit, env: dict[str, Any]) -> Any:
         return [self.eval(i, env) for i in n.items]
-
-
-def same(a: Any, b: Any) -> bool:
-    """== of the rules' language: two lists (a list or a tuple each) are equal when their items are."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return bool(a == b)

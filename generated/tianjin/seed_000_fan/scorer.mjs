@@ -3158,7 +3158,7 @@ function refused(rules, reqId, error) {
 
 /** The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch). */
 const cannot = (message) => ({ code: "settlement_failed", message, field: null });
-// the largest amount or balance every backend holds exactly (settle.py's MAX_EXACT); past it both refuse alike
+// the largest amount or balance every backend holds exactly (contract.py's MAX_EXACT, PAST_EXACT); past it both refuse alike
 const PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly";
 
 /** An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs,

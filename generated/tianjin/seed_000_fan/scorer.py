@@ -293,6 +293,10 @@ KONG_DRAWS = ("exposed", "concealed", "hun")
 MELD_KINDS = ("pair", "chow", "pung", "kong")  # a group of a decomposition
 NO_WIN_REASONS = ("no_winning_shape", "below_min_fan")
 REFUSED = "invalid_request"
+# the largest integer every backend holds exactly (JavaScript's numbers): no fan, total, payment or balance
+# passes it (the compiler refuses rules it can bound past it, the settlement an outcome that would)
+MAX_EXACT = 2**53 - 1
+PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
@@ -802,6 +806,19 @@ def make_group(kind: int, faces: tuple[int, ...], hunmask: tuple[bool, ...],
 def group_slots(g: tuple) -> list[tuple]:  # type: ignore[type-arg]
     """A group's tiles as (face, hun, is_t) — the `slots` of the expression language."""
     return [(f, g[2][i], i == g[5]) for i, f in enumerate(g[1])]
+
+
+def same(a: Any, b: Any) -> bool:
+    """== of the rules' language: two lists (a list or a tuple each: a literal is a tuple, sorted()
+    a list) are equal when their items are. The interpreter and the generated scorers use this one."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def same_in(x: Any, xs: Any) -> bool:
+    """`x in xs` of the rules' language: by `same`."""
+    return any(same(x, y) for y in xs)
 
 
 def wild_groups(chow: bool) -> tuple[tuple, tuple]:  # type: ignore[type-arg]
@@ -2829,9 +2846,8 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
     text_in = line.strip()
     if not text_in:
         return None
-    data, err = loads_request(text_in)
-    if err is not None and text_in[0] != line[0]:  # say where in the line as sent
-        data, err = loads_request(text_in, len(line) - len(line.lstrip()))
+    # a position is one in the line as sent, its leading spaces counted
+    data, err = loads_request(text_in, 0 if text_in[0] == line[0] else len(line) - len(line.lstrip()))
     if err is not None:
         return dumps_answer(refuse(None, err))
     if text is not None:
@@ -3202,11 +3218,6 @@ def _refused(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type
             "next_dealer": None, "kongs": [], "unpaid": [], "reason": REFUSED, "error": error}
 
 
-# the largest amount or balance every backend holds exactly (JavaScript's numbers); past it both refuse alike
-MAX_EXACT = 2**53 - 1
-PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
-
-
 def _cannot(message: str) -> dict:  # type: ignore[type-arg]
     """The rules themselves cannot settle this outcome (a rule-file mistake the checks did not catch)."""
     return {"code": "settlement_failed", "message": message, "field": None}
@@ -3283,18 +3294,6 @@ def _div(a: int, b: int) -> int:
     return a // b if b else 0
 
 
-def _eq(a: Any, b: Any) -> bool:
-    """== of the rules' language: two lists (a list or a tuple each) are equal when their items are."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b))
-    return a == b  # type: ignore[no-any-return]
-
-
-def _in(x: Any, xs: Any) -> bool:
-    """`x in xs` of the rules' language: by _eq."""
-    return any(_eq(x, y) for y in xs)
-
-
 def _cmp(a: Any, op: str, b: Any) -> bool:
     if a is None or b is None:
         return False
@@ -3340,12 +3339,12 @@ def _attr_any(x: Any, name: str) -> Any:
 
 def d_long_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any:
     # all(r in [1, 4, 7]: any(g in melds: g.is_chow and g.suit == s and g.rank == r))
-    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and (v_g[8] == v_r)) for v_g in melds) for v_r in (1, 4, 7))
+    return all(any(((v_g[0] == 1) and same(v_g[7], v_s) and (v_g[8] == v_r)) for v_g in melds) for v_r in (1, 4, 7))
 
 
 def d_long_apart_in(h: Any, melds: Any, pair: Any, groups: Any, v_s: Any) -> Any:
     # all(r in [1, 4, 7]: any(g in melds: g.is_chow and g.suit == s and g.rank == r and not g.has_t))
-    return all(any(((v_g[0] == 1) and _eq(v_g[7], v_s) and (v_g[8] == v_r) and (not (v_g[5] >= 0))) for v_g in melds) for v_r in (1, 4, 7))
+    return all(any(((v_g[0] == 1) and same(v_g[7], v_s) and (v_g[8] == v_r) and (not (v_g[5] >= 0))) for v_g in melds) for v_r in (1, 4, 7))
 
 
 
