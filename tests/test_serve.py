@@ -197,7 +197,7 @@ def test_explain(server: Server) -> None:
     assert status == 400 and a["error"]["code"] == "bad_tile" and "explanation" not in a
 
 
-def test_explain_of_many_huns_is_the_scorers_answer() -> None:
+def test_explain_of_many_huns_is_the_scorers_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     # 7 huns: the reference interpreter takes seconds on it (it has no time bound), so /explain answers by
     # the generated scorer; the service's explain must not build an interpreter at all
     from tjmj_dsl import api
@@ -207,14 +207,10 @@ def test_explain_of_many_huns_is_the_scorers_answer() -> None:
     def no_interpreter(*_: Any) -> Any:
         raise AssertionError("explain built the reference interpreter")
 
-    saved = api.interpreter
-    api.interpreter = no_interpreter  # type: ignore[assignment]
-    try:
-        service = Service()
-        a = service.answerer("explain")(req)
-        b = service.answerer("explain")(dict(req, profile="seed-000-coins"))
-    finally:
-        api.interpreter = saved  # type: ignore[assignment]
+    monkeypatch.setattr(api, "interpreter", no_interpreter)
+    service = Service()
+    a = service.answerer("explain")(req)
+    b = service.answerer("explain")(dict(req, profile="seed-000-coins"))
     assert {k: v for k, v in a.items() if k != "explanation"} == Scorer().score(req)
     assert a["win"] and {p["id"] for p in a["explanation"]["patterns"] if p["used"]} == set(a["patterns"])
     assert b["rules"]["profile"] == "seed-000-coins" and b["explanation"]["score_table"] == "coins"

@@ -26,6 +26,12 @@ MAX_SCORERS = 32  # compiled scorers kept per process (one per distinct profile/
 MAX_FAILED = 256  # bad (profile, options) remembered with their error, so they are not compiled again
 
 
+def names_own_rules(data: Any) -> bool:
+    """The request (or outcome) names its own profile or options (null: it does not): it is answered
+    under those rules, which may have to be compiled first (about a second)."""
+    return isinstance(data, dict) and (data.get("profile") is not None or data.get("options") is not None)
+
+
 class Scorer:
     """Scores hands under one rule file, profile and options.
 
@@ -100,7 +106,7 @@ class Scorer:
         """A request mapping → a result mapping, as the JSON contract says
         (schemas/score-result.schema.json); never raises for a bad request. A
         request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
-        if isinstance(request, dict) and (request.get("profile") is not None or request.get("options") is not None):
+        if names_own_rules(request):
             return self._under_own_rules(request, runtime.score_request, self.refusal)
         return runtime.score_request(self._rules, request)
 
@@ -117,7 +123,7 @@ class Scorer:
         """Every tile that wins the 13-tile hand (a request without draw):
         {contract, rules, id, waits: [{tile, fan, total, patterns, names, formula}]},
         or a refusal in the same shape."""
-        if isinstance(request, dict) and (request.get("profile") is not None or request.get("options") is not None):
+        if names_own_rules(request):
             return self._under_own_rules(request, runtime.waits_request, self.waits_refusal)
         return runtime.waits_request(self._rules, request)
 
@@ -125,7 +131,7 @@ class Scorer:
         """Settle a hand's outcome: payments (from, to, amount, reason, rule,
         formula), the four balances and the next dealer, by the rule file's
         settlement section. Never raises for a bad outcome: the result says."""
-        if isinstance(outcome, dict) and (outcome.get("profile") is not None or outcome.get("options") is not None):
+        if names_own_rules(outcome):
             return self._under_own_rules(outcome, settle.settle_in, self.settle_refusal)
         return settle.settle_in(self._rules, outcome)
 

@@ -47,17 +47,11 @@ def _defs(rs: RuleSet | None) -> dict[str, Any]:
     code: dict[str, Any] = dict(_IDENT, description=(
         "a short snake_case code: " + error_codes + "; or, for a hand that a request rule of the rule file "
         "refuses, that rule's id (likewise an outcome rule of its settlement)"))
-    if rs is not None:  # a request may name its own profile/options: the ids of every one of them
-        rule_ids = [r.id for r in rs.request_rules]
-        if rs.settlement is not None:
-            rule_ids += [r.id for r in rs.settlement.outcome_rules]
-        rule_ids += [r for r in rs.any_rule_ids if r not in rule_ids]
-        code = {"enum": list(C.ERROR_CODES) + [r for r in rule_ids if r not in C.ERROR_CODES],
-                "description": code["description"]}
     pattern_id: dict[str, Any] = dict(_IDENT)
-    if rs is not None:
-        ids = [p.id for p in rs.patterns]
-        pattern_id = {"enum": ids + [p for p in rs.any_pattern_ids if p not in ids]}
+    if rs is not None:  # a request may name its own profile/options: the ids any of them may give
+        code = {"enum": list(C.ERROR_CODES) + [r for r in rs.any_rule_ids if r not in C.ERROR_CODES],
+                "description": code["description"]}
+        pattern_id = {"enum": list(rs.any_pattern_ids)}
     d: dict[str, Any] = {
         "tile": _TILE_OUT,
         "tile_in": _TILE_IN,

@@ -24,6 +24,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .api import names_own_rules
 from .engine.contract import CONTRACT
 from .engine.runtime import (MAX_LINE, MAX_NESTING, UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl,
                              loads_request, settle_collector)
@@ -110,16 +111,11 @@ def create_app(config: Config) -> Any:
                                            "message": "the service reads no query parameters: a request's profile "
                                                       "and options go in its JSON body"})
 
-    def one_request_too_large(kind: str, raw: bytes) -> Any:
-        """The refusal of one request over MAX_LINE bytes (as a JSONL line would be), or None."""
-        if len(raw) <= MAX_LINE:
+    def request_too_large(kind: str, size: int) -> Any:
+        """The refusal of one request of `size` bytes over MAX_LINE (as a JSONL line would be), or None."""
+        if size <= MAX_LINE:
             return None
-        return too_large(kind, f"the request has {len(raw)} bytes; a request is at most {MAX_LINE} "
-                               "(as a JSONL line is)")
-
-    def own_rules(data: Any) -> bool:
-        """The request names its own profile or options: its scorer may be compiled first (about a second)."""
-        return isinstance(data, dict) and (data.get("profile") is not None or data.get("options") is not None)
+        return too_large(kind, f"the request has {size} bytes; a request is at most {MAX_LINE} (as a JSONL line is)")
 
     def text_of(texter: Any, data: Any) -> str | None:
         """The answer's JSON text straight from the scorer (a plain score request), else None."""
@@ -136,13 +132,13 @@ def create_app(config: Config) -> Any:
         async def handle(request: Request) -> Response:
             raw, refused = await body(request, kind)
             if refused is None:
-                refused = query_refused(request, kind) or one_request_too_large(kind, raw or b"")
+                refused = query_refused(request, kind) or request_too_large(kind, len(raw or b""))
             if refused is not None:
                 return reply(refused)
             data, refused = parse(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
-            if own_rules(data):  # off the event loop: the other requests are answered while it compiles
+            if names_own_rules(data):  # off the event loop: the other requests are answered while it compiles
                 return reply(await run_in_threadpool(answer_one, data, answer, refuse), kind=kind)
             if texter is not None:
                 text = text_of(texter, data)
@@ -163,9 +159,9 @@ def create_app(config: Config) -> Any:
 
     def array_item(x: Any, size: int) -> str:
         """The answer's JSON text for one item of a JSON array batch, `size` the bytes of its text in the body."""
-        if size > MAX_LINE:
-            return dumps_answer(too_large("score", f"the request has {size} bytes; a request is at most {MAX_LINE} "
-                                                   "(as a JSONL line is)"))
+        refused = request_too_large("score", size)
+        if refused is not None:
+            return dumps_answer(refused)
         text = text_of(score_texter, x)
         if text is None:
             try:

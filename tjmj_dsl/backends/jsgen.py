@@ -208,7 +208,7 @@ def settlement_js(rs: RuleSet) -> str:
         inner = bound | {"payer", "payee"}
         terms = ", ".join(em.emit(t, inner) for t in amount_terms(p.amount.ast))
         items = em.emit(p.items.ast) if p.items is not None and p.var else "[null]"
-        var = f"v_{p.var}" if p.items is not None and p.var else "_item"
+        var = f"v_{word(p.var)}" if p.items is not None and p.var else "_item"
         index = "_i" if p.items is not None and p.var else "null"
         out += ["", f"function {fn}(o) {{", f"  // {js_comment(p.id)}: {js_comment(p.amount.text)}",
                 "  const out = [];", "  const skipped = [];", f"  const items = {items};",

@@ -109,7 +109,7 @@ _MD_PUNCT = set("\\`*_[]<>|~#!&$")
 def md(text: Any) -> Code:
     """Inline Markdown text that renders as exactly these characters: no HTML,
     links, emphasis, code, table cells or new blocks."""
-    s = " ".join(_md_clean(str(text)).split())  # one line: control characters and line breaks become spaces
+    s = " ".join(shown(str(text)).split())  # one line: control characters and line breaks become spaces
     out = []
     for i, c in enumerate(s):
         if c == "_" and 0 < i < len(s) - 1 and s[i - 1].isalnum() and s[i + 1].isalnum():
@@ -136,17 +136,13 @@ def md(text: Any) -> Code:
 
 def code(text: Any, cell: bool = False) -> Code:
     """A Markdown code span holding exactly `text` (in a table cell, `|` is escaped as GFM asks)."""
-    s = " ".join(_md_clean(str(text)).split())
+    s = " ".join(shown(str(text)).split())
     longest = max((len(r) for r in re.findall(r"`+", s)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
     if cell:
         s = s.replace("|", "\\|")
     return Code(f"{fence}{pad}{s}{pad}{fence}")
-
-
-def _md_clean(s: str) -> str:
-    return shown(s)
 
 
 def finalize_markdown(value: Any) -> Any:

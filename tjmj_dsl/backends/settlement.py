@@ -119,7 +119,7 @@ def settlement_code(rs: RuleSet) -> str:
         bound = frozenset([p.var] if p.var else [])
         inner = bound | {"payer", "payee"}
         terms = ", ".join(em.emit(t, inner) for t in amount_terms(p.amount.ast))
-        loop = (f"for _i, v_{p.var} in enumerate({em.emit(p.items.ast)})" if p.items is not None and p.var
+        loop = (f"for _i, v_{word(p.var)} in enumerate({em.emit(p.items.ast)})" if p.items is not None and p.var
                 else "for _i in (None,)")
         out += ["", "", f"def {fn}(o: Any) -> tuple:  # type: ignore[type-arg]",
                 f"    # {_one_line(p.id)}: {_one_line(p.amount.text)}", "    out = []", "    skipped = []", f"    {loop}:"]

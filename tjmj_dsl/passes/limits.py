@@ -80,7 +80,6 @@ def definition_costs(bodies: dict[str, A.Node], uses: dict[str, set[str]]) -> di
 # than 4,300 digits as text. The algebra and the score tables are bounded from
 # the patterns' values (an upper bound: every pattern of a kind claimed at once).
 
-MAX_VALUE = 2**53 - 1
 _SATURATE = 2**64
 _CONSTANTS = {"true": 1, "false": 1, "none": 0}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import tiles
 from ..diagnostics import Diagnostic, RuleError, did_you_mean
-from ..engine.contract import REQUEST_FIELDS
+from ..engine.contract import MAX_EXACT, PAST_EXACT, REQUEST_FIELDS
 from ..expr import ast as A
 from ..expr.check import Checker, Env, Problem, _a, bool_hint, definition_uses, int_hint, scope_vars
 from ..expr.derived import expand
@@ -19,7 +19,7 @@ from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUA
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from ..layout import windows_device
 from .prose import lower_prose
-from .limits import MAX_COST, MAX_VALUE, bound_text, cost, definition_costs, value_bound
+from .limits import MAX_COST, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_settlement
@@ -246,10 +246,9 @@ def lower(res: Resolved) -> RuleSet:
             if fan_bound is not None:
                 top = value_bound(e.ast, {"fan": fan_bound, "kong_points": max(
                     [abs(v) for v in (d.get("kong_points") or {}).values() if isinstance(v, int)] or [0])}, {})
-                if top is not None and top > MAX_VALUE:
+                if top is not None and top > MAX_EXACT:
                     lw.error(("score_tables", tid), f"score table {tid} can reach {bound_text(top)}, more than "
-                             f"{MAX_VALUE:,} (2^53 - 1), the largest integer every backend holds exactly",
-                             "smaller pattern values or kong points")
+                             f"{PAST_EXACT}", "smaller pattern values or kong points")
         if tid == table:
             total = e
     rules = []
@@ -278,6 +277,7 @@ def lower(res: Resolved) -> RuleSet:
         raise RuleError(sorted(lw.diags, key=lambda x: (x.pos.file, x.pos.line, x.pos.col) if x.pos else ("", 0, 0)),
                         res.sources())
     assert algebra is not None and total is not None
+    any_ids = _any_ids(d)
     name = str(d.get("name", "rules"))
     if res.top is not None and res.top is not res.base and "name" not in (res.top.data or {}):
         # an overlay without a name of its own must not write over its base's outputs
@@ -306,7 +306,7 @@ def lower(res: Resolved) -> RuleSet:
         base_file=str((res.top.data or {}).get("extends", "")) if res.top is not None and res.top is not res.base else "",
         replaced=tuple(res.replaced), score_tables=tuple(all_tables),
         settlement=settlement,
-        any_pattern_ids=_any_ids(d)[0], any_rule_ids=_any_ids(d)[1],
+        any_pattern_ids=any_ids[0], any_rule_ids=any_ids[1],
         overrides=tuple(res.overrides.items()),
         prose=prose,
     )
@@ -314,7 +314,7 @@ def lower(res: Resolved) -> RuleSet:
 
 def _bound_algebra(lw: Any, algebra: Expr | None, patterns: list[Pattern], kinds: Any) -> int | None:
     """The largest fan the algebra can give (every pattern of a kind claimed at
-    once), reported when over MAX_VALUE; None when it cannot be told."""
+    once), reported when over MAX_EXACT; None when it cannot be told."""
     if algebra is None:
         return None
     lists = {}
@@ -322,11 +322,10 @@ def _bound_algebra(lw: Any, algebra: Expr | None, patterns: list[Pattern], kinds
         values = [abs(p.value) for p in patterns if p.kind == k]
         lists[k] = (len(values), max(values, default=0))
     top = value_bound(algebra.ast, {}, lists)
-    if top is not None and top > MAX_VALUE:
+    if top is not None and top > MAX_EXACT:
         kinds_said = ", ".join(f"{n} {k} pattern{'s' if n != 1 else ''} worth up to {v}" for k, (n, v) in lists.items() if n)
         lw.error(("algebra",), f"the algebra can reach {bound_text(top)} with every pattern claimed at once "
-                 f"({kinds_said}), more than {MAX_VALUE:,} (2^53 - 1), the largest integer every backend holds "
-                 "exactly", "smaller pattern values or constants, or fewer patterns")
+                 f"({kinds_said}), more than {PAST_EXACT}", "smaller pattern values or constants, or fewer patterns")
         return None
     return top
 
@@ -339,24 +338,27 @@ def _any_ids(d: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     settlement: dict[str, Any] = d["settlement"] if isinstance(d.get("settlement"), dict) else {}
     rules = dict.fromkeys([str(k) for k in d.get("request_rules") or {}]
                           + [str(k) for k in settlement.get("outcome_rules") or {}])
-    for o in (d.get("options") or {}).values():
-        choices = o.get("choices") if isinstance(o, dict) else None
-        for c in choices.values() if isinstance(choices, dict) else ():
-            sets = c.get("set") if isinstance(c, dict) else None
-            for path, value in sets.items() if isinstance(sets, dict) else ():
-                # a path into a section names an id; a whole section (or entry) set at once holds its ids
-                parts = str(path).split(".")
-                for section, out in ((["patterns"], pats), (["request_rules"], rules),
-                                     (["settlement", "outcome_rules"], rules)):
-                    if parts[:len(section)] == section and len(parts) > len(section):
-                        out[parts[len(section)]] = None
-                    elif parts == section[:len(parts)] and isinstance(value, dict):
-                        inner: Any = value
-                        for key in section[len(parts):]:
-                            inner = inner.get(key) if isinstance(inner, dict) else None
-                        for k in inner if isinstance(inner, dict) else ():
-                            out[str(k)] = None
+    patches = [(str(path).split("."), value) for o in (d.get("options") or {}).values() if isinstance(o, dict)
+               for c in (o.get("choices") or {}).values() if isinstance(c, dict)
+               for path, value in (c.get("set") or {}).items()]
+    for parts, value in patches:
+        pats.update(dict.fromkeys(_ids_set(parts, value, ("patterns",))))
+        rules.update(dict.fromkeys(_ids_set(parts, value, ("request_rules",))))
+        rules.update(dict.fromkeys(_ids_set(parts, value, ("settlement", "outcome_rules"))))
     return tuple(pats), tuple(rules)
+
+
+def _ids_set(parts: list[str], value: Any, section: tuple[str, ...]) -> list[str]:
+    """The ids of `section` an option's patch of path `parts` names: a path into the
+    section names one; a path above it sets the whole section, and holds its ids."""
+    n = len(section)
+    if tuple(parts[:n]) == section and len(parts) > n:
+        return [parts[n]]
+    if tuple(parts) != section[:len(parts)]:
+        return []
+    for key in section[len(parts):]:
+        value = value.get(key) if isinstance(value, dict) else None
+    return [str(k) for k in value] if isinstance(value, dict) else []
 
 
 def _reserved(kinds: tuple[str, ...], flags: tuple[str, ...]) -> dict[str, str]:

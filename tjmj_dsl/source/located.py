@@ -225,7 +225,8 @@ class _Builder:
     def build(self, text: str) -> Any:
         events = iter(yaml.parse(text, Loader=_Loader))
         anchors: dict[str, tuple[Any, int, int, tuple[int, int]]] = {}  # anchor → (value, values inside, characters, offsets)
-        # the frames of open collections: [container, path, start offset, anchor, pending key, key offsets, count at start]
+        # the frames of open collections: [container, path, start offset, anchor, pending key, key offsets,
+        # values and characters counted at its start]
         stack: list[list[Any]] = []
         root: list[Any] = []
         docs = 0
