@@ -392,3 +392,15 @@ def test_tianting_declared_after_the_dealers_first_discard() -> None:
     bots = [Bot(), Bot(win=True, ready=True), Bot(), Bot()]
     _, rec = play(rules(), build_wall(0, hands, head="9p 1s 1s 1s 5s"), 0, bots)
     assert rec["result"]["ready"] == [] and all(e["type"] != "ready" for e in rec["events"])
+
+
+def test_tianting_ready_counts_the_declarations_own_double() -> None:
+    # seat 1's dealt 13 (huns N E) wait on 6p 9p 9s and the huns, every wait a bare 提溜 (1 < 2, no win
+    # undeclared); declared, 提溜 × 天听 = 2 wins, so the hand is ready and may declare (立手即听牌)
+    hands = {1: "123m 456m 78p 234s 9s E"}
+    bots = [Bot(), Bot(win=True, ready=True), Bot(), Bot()]
+    _, rec = play(rules(tianting="on"), build_wall(0, hands, head="1s 1s 1s 1s 6p"), 0, bots)
+    assert rec["result"]["ready"] == [1]
+    r = rec["result"]["score"]
+    assert rec["result"]["winner"] == 1 and r["request"].get("tianting") is True
+    assert r["result"]["fan"] == 2 and r["result"]["patterns"] == ["tiliu", "tianting"]

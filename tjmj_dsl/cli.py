@@ -93,7 +93,7 @@ def _say(text: str) -> None:
 def cmd_score(args: argparse.Namespace, fn: str) -> int:
     from .api import Scorers
     opts = _options(args.option)
-    scorers = Scorers(args.rules, "interpreter" if fn == "explain" else "generated")
+    scorers = Scorers(args.rules)
     if args.jsonl:
         if args.hand:
             return _usage("--jsonl reads requests from stdin; give no HAND")
@@ -125,8 +125,11 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         return _usage("the hand needs its winning tile: +6s")
     res = sc.score(req)
     if fn == "explain":
+        # scored and searched by the generated scorer (its time is bounded; the reference
+        # interpreter tests each pattern on every reading: minutes for a hand of many huns),
+        # the values each test reads by the reference interpreter
         from .analysis.explain import explain
-        how = explain(sc._rules, req)
+        how = explain(scorers.get(args.profile, opts, "interpreter")._rules, req, fast=sc._rules)
         if args.json:
             print(json.dumps({**res, "explain": how}, ensure_ascii=False))
         else:
@@ -140,7 +143,7 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
     return EXIT_FAIL if res.get("error") else EXIT_OK
 
 
-_MARK = {"claimed": "✔", "dropped": "✗", "other_reading": "↷", "not_held": "·"}
+_MARK = {"claimed": "✔", "dropped": "✗", "other_reading": "↷", "not_held": "·", "unexamined": "?"}
 
 
 def _explain(rs: Any, res: dict[str, Any], how: dict[str, Any]) -> str:
@@ -153,7 +156,7 @@ def _explain(rs: Any, res: dict[str, Any], how: dict[str, Any]) -> str:
     for e in how["patterns"]:
         status = {"claimed": "claimed" if e.get("shown", True) else "claimed (value not used)",
                   "dropped": "holds, dropped: " + e["why"], "other_reading": "not on this reading: " + e["why"],
-                  "not_held": "does not hold"}[e["status"]]
+                  "not_held": "does not hold", "unexamined": "not on this reading: " + e["why"]}[e["status"]]
         lines.append(f"  {_MARK[e['status']]} {e['id']:<10} {e['name']:<4} {e['kind']:>4} {e['value']:>2}   {status}")
         lines.append(f"      when: {e['when']}")
         if e.get("values"):
@@ -418,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
     p.set_defaults(run=cmd_variants)
 
-    for name, helptext in (("score", "score a hand"), ("explain", "score a hand and show how (reference interpreter)"),
+    for name, helptext in (("score", "score a hand"), ("explain", "score a hand and show how: every pattern, claimed or why not"),
                            ("waits", "list the tiles that win a 13-tile hand")):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("hand", nargs="?", help='e.g. "345m 123s EEE 77m 45s [5555p] +6s" ((5555p) = concealed kong)')

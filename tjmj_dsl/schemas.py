@@ -271,7 +271,7 @@ _TITLES = {
                      "and `message`."),
     "waits-result": ("A waits result", "The answer to a waits request: every tile that wins, in tile order; "
                      "a refusal has `waits: []` and `error`."),
-    "explain-result": ("An explain result", "A score result by the reference interpreter (POST /explain, `tjmj "
+    "explain-result": ("An explain result", "A score result by the generated scorer (POST /explain, `tjmj "
                        "explain --jsonl`) with `explanation`: every pattern with its predicate and whether the "
                        "formula used it, the algebra and the score table."),
     "settle-outcome": ("A settlement outcome", "What happened at the table after a hand: POST /settle, "

@@ -1,5 +1,5 @@
-"""`tjmj explain`: for every pattern, why it is or is not in the score, by the
-reference interpreter on the reading the result shows:
+"""`tjmj explain`: for every pattern, why it is or is not in the score, on the
+reading the result shows (the values a test reads by the reference interpreter):
 
   claimed        it holds and the claim keeps it (`shown`: the formula uses its value)
   dropped        it holds on this reading, but a requirement is not claimed, a conflict
@@ -25,9 +25,18 @@ from ..passes.atoms import inline
 from ..tiles import name as tile_name
 
 
-def explain(rules: Any, request: dict[str, Any]) -> dict[str, Any]:
-    """The explanation of a request under interpreted rules (backends/interpret.py)."""
+MAX_READINGS = 2_000_000
+"""The readings of one hand explain walks at most (a 7-hun hand has about 200,000); past it the
+patterns that hold on no reading seen are `unexamined`."""
+
+
+def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = MAX_READINGS) -> dict[str, Any]:
+    """The explanation of a request under interpreted rules (backends/interpret.py). With
+    `fast`, a generated scorer's rules of the same rule set, the search and the readings
+    are its (the interpreter tests every pattern on each of a hand's readings: minutes
+    for a hand of many huns) and the interpreter reads the values shown."""
     rs: RuleSet = rules.ruleset
+    search_rules = fast if fast is not None else rules
     out: dict[str, Any] = {"algebra": rs.algebra.text, "score_table": rs.score_table, "total_expr": rs.total.text,
                            "min_fan": rs.min_fan}
     try:
@@ -39,8 +48,13 @@ def explain(rules: Any, request: dict[str, Any]) -> dict[str, Any]:
     errs = rules.request_errors(h)
     if errs:
         return {**out, "error": errs[0]}
-    best, groups, bh = runtime.best_claim(rules, h)
-    readings = list(_readings(rules, bh))
+    best, groups, bh = runtime.best_claim(search_rules, h)
+    if groups is not None:
+        groups = search_rules.witness_groups(groups)
+    if fast is not None:
+        readings, complete = _distinct_readings(fast, bh, limit)
+    else:
+        readings, complete = _readings_upto(rules, bh, limit)
     if best is None:
         out["patterns"] = [_entry(p, "not_held", "these tiles make no 4 melds and a pair") for p in rs.patterns]
         return out
@@ -71,6 +85,9 @@ def explain(rules: Any, request: dict[str, Any]) -> dict[str, Any]:
                               "reading": "  |  ".join(d["text"] for d in _decomposition(rules, bh, ogroups))}
             elif any(r[1] for r in readings if r[2] & bit):
                 e = _entry(p, "dropped", "it holds only on readings where it is dropped")
+            elif not complete:
+                e = _entry(p, "unexamined", f"it holds on none of the first {limit:,} readings of these tiles; "
+                           "the others were not examined")
             else:
                 e = _entry(p, "not_held", "")
             e["values"] = _values(p.when.ast, defs, env, bh)
@@ -90,6 +107,57 @@ def _split(h: Hand, groups: Any) -> tuple[list[Any], Any]:
     melds = list(h.declared) + [g for g in groups if g[0] != PAIR]
     pair = next(g for g in groups if g[0] == PAIR)
     return melds, pair
+
+
+def _readings_upto(rules: Any, h: Hand, limit: int) -> tuple[list[Any], bool]:
+    """The first `limit` readings of the hand (_readings), and whether they are all of them."""
+    out = list(itertools.islice(_readings(rules, h), limit + 1))
+    return out[:limit], len(out) <= limit
+
+
+def _distinct_readings(rules: Any, h: Hand, limit: int) -> tuple[list[Any], bool]:
+    """The readings of h (as _readings walks them) that the rules can tell apart, for a
+    rules object with the mask search's tables (a generated scorer's: rules.gmask,
+    rules.holds_agg): one per distinct aggregate, the first met, so each reading costs a
+    few lookups and the patterns are tested once per aggregate. At most `limit` readings
+    are walked; the flag says whether that was all of them."""
+    n, full, na = search._layout(rules)
+    gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
+
+    def bits_of(g: tuple) -> int:  # type: ignore[type-arg]
+        return int(gmask_fn(h, g)) | (int(gmask_ctx(h, g)) if gmask_ctx is not None else 0)
+
+    aggs: dict[tuple, int] = {}  # type: ignore[type-arg]  # group → its share of an aggregate (a meld's, or the pair's)
+    x0 = search._declared_masks(rules, h, bits_of)
+    seen: dict[int, list[Any]] = {}  # aggregate → its first reading's groups
+    count = 0
+    complete = True
+    for cg in search.decompositions(rules, h):
+        for i, s in search.placements(cg, h.t, h.t_hun):
+            count += 1
+            if count > limit:
+                complete = False
+                break
+            g = cg[i]
+            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
+            x = x0
+            for y in placed:
+                a = aggs.get(y)
+                if a is None:
+                    b = bits_of(y)
+                    a = aggs[y] = b << 2 * n if y[0] == PAIR else search._meld_x(b, n, full, na)
+                x |= a
+            if x not in seen:
+                seen[x] = placed
+        if not complete:
+            break
+    out = []
+    for x, placed in seen.items():
+        om, am, pm = search._unpack(x, n, full)
+        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
+        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
+        out.append((search.resolve(rules, held, lifted), placed, held))
+    return out, complete
 
 
 def _readings(rules: Any, h: Hand) -> Any:

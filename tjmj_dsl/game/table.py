@@ -414,8 +414,11 @@ class Table:
                 self.events.append((s, "ready", None, None))
 
     def _ready_waits(self, s: int) -> list[Any]:
-        req = {"concealed": "".join(NAMES[k] for k in self.concealed(s)), "indicator": NAMES[self.indicator],
-               "melds": [{"type": t, "tile": NAMES[k]} for t, k in self.request_melds(s)]}
+        """The tiles that would win seat s's hand once declared: the waits asked with the
+        declaration's flag, so a win the declaration itself makes worth enough counts."""
+        req: dict[str, Any] = {"concealed": "".join(NAMES[k] for k in self.concealed(s)), "indicator": NAMES[self.indicator],
+                               "melds": [{"type": t, "tile": NAMES[k]} for t, k in self.request_melds(s)]}
+        req[self.rules.ready_declaration_flag] = True
         w = self.rules.scorer.waits(req)
         got = w.get("waits") if isinstance(w, dict) else w
         if isinstance(w, dict) and w.get("error"):

@@ -1,0 +1,118 @@
+"""`tjmj explain` searched by the generated scorer: the readings it tells apart are
+the reference interpreter's, the interpreter only reads the values shown, and a
+hand of many huns is explained without walking the interpreter over its readings."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+from conftest import run
+from reqgen import random_request
+from tjmj_dsl.analysis import explain as E
+from tjmj_dsl.api import Scorer
+from tjmj_dsl.backends.interpret import InterpretedRules
+from tjmj_dsl.engine import runtime
+from tjmj_dsl.engine.request import RequestError, parse_request
+
+SEVEN_HUNS = ["explain", "888999m456p5667s +9m", "-i", "8m"]  # 202,263 readings
+
+
+def _hand(sc: Scorer, req: dict[str, Any]) -> Any:
+    rules = sc._rules
+    q = parse_request(req, True, rules.flags, rules.copies)
+    h = runtime.make_hand(rules, q, q.draw)
+    if rules.request_errors(h):
+        return None
+    return runtime.best_claim(rules, h)[2]
+
+
+def test_the_distinct_readings_are_the_interpreters(gen: Scorer, interp: Scorer) -> None:
+    # every (claim, patterns held) the interpreter finds on some reading is found on one
+    # aggregate of the generated scorer's, and nothing else: hands with 0-4 huns, declared melds, flags
+    rng = random.Random(20261201)
+    checked = 0
+    while checked < 100:
+        req = random_request(rng, max_huns=4, malformed=0)
+        try:
+            bh = _hand(interp, req)
+        except RequestError:
+            continue
+        if bh is None:
+            continue
+        want = {(k, held) for k, _, held in E._readings(interp._rules, bh)}
+        got, complete = E._distinct_readings(gen._rules, bh, E.MAX_READINGS)
+        assert complete and {(k, held) for k, _, held in got} == want, req
+        assert len({k for k, _, _ in got}) <= len(got)
+        checked += 1
+
+
+def _verdicts(how: dict[str, Any]) -> Any:
+    """What explain says of each pattern, without the values read on the reading shown (two
+    searches may list the same reading's groups in another order) or the other reading's text."""
+    return {**how, "patterns": [{k: v for k, v in e.items() if k != "values"} | (
+        {"other": {k: v for k, v in e["other"].items() if k != "reading"}} if "other" in e else {})
+        for e in how["patterns"]]}
+
+
+def test_explain_answers_alike_either_way_on_hands_without_ties(gen: Scorer, interp: Scorer) -> None:
+    # where the best claim has one reading, the interpreter alone and the generated search with the
+    # interpreter's values say the same of every pattern
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(800):
+        req = random_request(rng, max_huns=3, malformed=0)
+        try:
+            bh = _hand(gen, req)
+        except RequestError:
+            continue
+        if bh is None:
+            continue
+        readings = list(itertools.islice(E._readings(interp._rules, bh), 301))
+        best = max((k for k, _, _ in readings), default=None)
+        if len(readings) > 300 or best is None or sum(1 for k, _, _ in readings if k == best) != 1:
+            continue  # a slow walk for the interpreter, no shape, or a tie
+        slow = E.explain(interp._rules, req)
+        fast = E.explain(interp._rules, req, fast=gen._rules)
+        assert _verdicts(fast) == _verdicts(slow), req
+        compared += 1
+    assert compared > 100
+
+
+def test_the_reference_interpreter_reads_one_reading_only(monkeypatch: Any, gen: Scorer, interp: Scorer) -> None:
+    calls = []
+    real = InterpretedRules.holds
+
+    def counted(self: Any, *a: Any) -> int:
+        calls.append(1)
+        return real(self, *a)
+
+    monkeypatch.setattr(InterpretedRules, "holds", counted)
+    req = {"concealed": "888999m456p5667s", "draw": "9m", "indicator": "8m"}
+    how = E.explain(interp._rules, req, fast=gen._rules)
+    assert len(calls) == 1  # the reading shown: not one test per reading of 202,263
+    by_id = {e["id"]: e for e in how["patterns"]}
+    assert how["fan"] == 6 and by_id["zhuo5"]["status"] == "claimed" and by_id["shuanghun"]["status"] == "claimed"
+    assert by_id["su"]["status"] == "not_held" and by_id["su"]["values"] == {"huns": "7"}
+    assert by_id["long"]["status"] == "other_reading" and by_id["long"]["other"]["fan"] == 4  # 1s-3s all huns
+
+
+def test_past_the_limit_a_pattern_seen_nowhere_is_unexamined(gen: Scorer, interp: Scorer) -> None:
+    req = {"concealed": "888999m456p5667s", "draw": "9m", "indicator": "8m"}
+    how = E.explain(interp._rules, req, fast=gen._rules, limit=10)
+    by_id = {e["id"]: e for e in how["patterns"]}
+    assert by_id["long"]["status"] == "unexamined" and "first 10 readings" in by_id["long"]["why"]
+    assert by_id["zhuo5"]["status"] == "claimed"  # the reading shown is the search's, not the walk's
+    slow = E.explain(interp._rules, {"concealed": "123m456m789m123p5p", "draw": "5p", "indicator": "1s"}, limit=0)
+    assert all(e["status"] in ("claimed", "dropped", "unexamined") for e in slow["patterns"])
+
+
+def test_the_command_explains_a_seven_hun_hand() -> None:
+    code, out, err = run(SEVEN_HUNS)
+    assert code == 0, err
+    assert out.startswith("WIN: fan 6, total 6") and "✔ shuanghun" in out and "↷ long" in out
+    code, out, _ = run(SEVEN_HUNS + ["--json"])
+    got = json.loads(out)
+    assert got["fan"] == 6 and got["explain"]["fan"] == 6
