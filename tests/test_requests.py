@@ -116,7 +116,16 @@ def test_request_rules_refuse_impossible_hands(both: Scorer, request_: dict[str,
 
 
 RULE_IDS = {"indicator_on_wall", "no_hun_pung", "first_draw_no_melds", "tianhu_or_dihu", "exposed_kong_drawn",
-            "concealed_kong_drawn", "hun_kong_drawn", "tianting_off"}
+            "concealed_kong_drawn", "hun_kong_drawn", "tianting_off", "tianhu_and_tianting"}
+
+
+def test_tianhu_is_the_dealers_and_tianting_a_non_dealers(both: Scorer) -> None:
+    # under 天听 (option tianting=on): 天和 and 天听 together are refused, 地和 and 天听 are a hand (16 = 1×2×4×2)
+    on = {"options": {"tianting": "on"}}
+    r = both.score({**req("345m 123s EEE 77m 45s +6s", "7p", tianhu=True, tianting=True), **on})
+    assert r["reason"] == "invalid_request" and r["error"]["code"] == "tianhu_and_tianting", r
+    r = both.score({**req("345m 123s EEE 77m 45s +6s", "7p", dihu=True, tianting=True), **on})
+    assert r["win"] and r["fan"] == 16 and r["patterns"] == ["tiliu", "su", "dihu", "tianting"], r
 
 
 def test_request_rules_allow_the_legal_neighbours(both: Scorer) -> None:
