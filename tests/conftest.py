@@ -72,7 +72,8 @@ def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
                 code = int(e.code or 0)
     finally:
         sys.stdin = old_in
-    # JSON answers (--json, --jsonl) follow the contract; lines end at "\n" only (an answer may hold a U+2028)
+    # JSON answers (--json, --jsonl) follow the contract; lines end at "\n" (--json prints an answer as json.dumps
+    # writes it, which may hold a U+2028; --jsonl writes it as an escape)
     for line in out.getvalue().split("\n"):
         if args and args[0] in ("score", "waits", "explain") and line.startswith("{"):
             check_answer(__import__("json").loads(line))

@@ -171,6 +171,15 @@ def test_a_line_starting_with_nul_is_not_taken_for_the_readers_own_marks() -> No
     assert [a["error"]["code"] for a in answers] == ["not_json"] * 4 + ["not_utf8"]
 
 
+def test_line_breaks_beyond_ascii_are_written_as_escapes_alike() -> None:
+    # U+0085, U+2028, U+2029 split a line for Python's splitlines: both scorers write their \\u escapes
+    good = b'{"id": %s, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}'
+    lines = [good % b'"a\\u2028b\\u2029c\\u0085d"', good % b'"\xe2\x80\xa8"', b'{"id": 3, "oops\xc2\x85": 1}']
+    answers = [json.loads(a) for a in run_both(GEN, lines)]
+    assert [a["id"] for a in answers] == ["a\u2028b\u2029c\x85d", "\u2028", 3]
+    assert answers[2]["error"]["field"] == "oops\x85"
+
+
 def test_own_profile_and_options_refusals_are_worded_alike_by_every_way_in() -> None:
     # an audit's finding: the standalone scorers and the Scorer refused the same options in other words
     plain = {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}

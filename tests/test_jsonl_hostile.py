@@ -61,9 +61,13 @@ HOSTILE_LINES = [
     b'{"id": 10, "concealed": "\xef\xbc\x93\xef\xbc\x94\xef\xbc\x95m123sEEE77m45s", "draw": "6s", "indicator": "7p"}',
     b'{"id": 11, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "options": {"tianting": true}}',
     b'{"5": 1}',
+    GOOD % b'"a\\u2028b\\u2029c\\u0085d"',                      # line breaks to str.splitlines, escaped in the line
+    GOOD % b'"\xe2\x80\xa8"',                                     # and raw (UTF-8) in a JSON string
+    b'{"id": 14, "oops\xe2\x80\xa9": 1}',                            # echoed in a refusal's message and field
     GOOD % b"12",
 ]
-EXPECTED_IDS = [1, None, None, "\ud800", None, None, None, None, None, None, None, "天", 9, 10, 11, None, 12]
+EXPECTED_IDS = [1, None, None, "\ud800", None, None, None, None, None, None, None, "天", 9, 10, 11, None,
+                "a\u2028b\u2029c\x85d", "\u2028", 14, 12]
 
 
 @pytest.mark.parametrize("which", COMMANDS)
@@ -73,7 +77,8 @@ def test_every_hostile_line_gets_one_strict_answer_in_order(which: str, encoding
     res = _run(COMMANDS[which], b"\n".join(HOSTILE_LINES) + b"\n", env)
     assert res.returncode == 0, res.stderr.decode("utf-8", "replace")
     assert res.stderr == b""
-    lines = res.stdout.decode("utf-8").splitlines()  # UTF-8 whatever the locale says
+    lines = res.stdout.decode("utf-8").splitlines()  # UTF-8 whatever the locale says; one line an answer, to
+    # splitlines too: U+0085, U+2028 and U+2029 are written as escapes
     out = [_strict(x) for x in lines]
     assert [o["id"] for o in out] == EXPECTED_IDS
     assert out[0]["win"] and out[-1]["win"] and out[11]["win"]
@@ -90,6 +95,23 @@ def test_every_hostile_line_gets_one_strict_answer_in_order(which: str, encoding
     assert codes[7] == "not_utf8" and errors[7]["position"] == 0
     assert codes[8] == "too_large" and f"longer than {MAX_LINE} bytes" in errors[8]["message"]
     assert codes[9] == codes[10] == "not_object"
+    assert codes[18] == "unknown_field" and errors[18]["field"] == "oops\u2029"
+    assert "\\u2028" in res.stdout.decode("utf-8") and not {"\x85", "\u2028", "\u2029"} & set(res.stdout.decode("utf-8"))
+
+
+def test_a_rule_files_names_reach_a_line_as_escapes(tmp_path: Any) -> None:
+    # a pattern named with line breaks (a rule file is anyone's): the plain request's answer, written from
+    # pieces kept per claim, is the text of the answer's mapping, one line to every reader
+    from tjmj_dsl.api import Scorer
+    from tjmj_dsl.engine.runtime import dumps_answer
+    rules = tmp_path / "names.yaml"
+    rules.write_text('extends: builtin:tianjin\nset:\n  patterns.su.name: "素\\u2028\\u0085\\u2029"\n', encoding="utf-8")
+    req = {"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}
+    res = _run(COMMANDS["cli"] + ["--rules", str(rules)], ((json.dumps(req) + "\n") * 2).encode())
+    lines = res.stdout.decode("utf-8").splitlines()
+    answer = Scorer(rules=str(rules)).score(req)
+    assert answer["names"] == ["提溜", "素\u2028\x85\u2029"]
+    assert lines == [dumps_answer(answer)] * 2
 
 
 def test_the_cli_and_the_generated_scorer_answer_alike() -> None:

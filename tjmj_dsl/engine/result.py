@@ -99,13 +99,32 @@ def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
     """_group_shown(g) as an answer copies it: (its fields with None for
     its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
     s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _safe_text(_json.dumps(s, ensure_ascii=False)), g[0] == PAIR
 
 
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
     """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
     d = rules.group_shown[i] = _shown(rules.group_list[i])
     return d
+
+
+# U+0085, U+2028 and U+2029: line breaks to Python's str.splitlines (and U+2028/9 to JavaScript before ES2019)
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def _safe_text(text: str) -> str:
+    """JSON text with the three line breaks beyond ASCII and each lone surrogate (a request
+    may carry one in an escape; UTF-8 cannot) as their \\u escapes, the same JSON value, as
+    the JavaScript scorer writes them: an answer is one line to every reader, and valid UTF-8."""
+    if text.isascii():
+        return text
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        text = text.translate(_LINE_BREAKS)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
 def _without_lists(d: dict) -> dict:  # type: ignore[type-arg]
@@ -310,12 +329,12 @@ def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: i
     stays tracked)."""
     res = _answer_fields(rules, h, best)
     before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
-    after = _json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1]
+    after = _safe_text(_json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1])
     if len(rules.answer_fields) > 100_000:
         restart(rules.answer_fields)
         restart(rules.answer_rest)
     rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
-                                     ", " + _json.dumps(before, ensure_ascii=False)[1:-1] + ', "decomposition": [',
+                                     ", " + _safe_text(_json.dumps(before, ensure_ascii=False)[1:-1]) + ', "decomposition": [',
                                      "]" + (", " + after if after else "") + "}")
     fields = rules.answer_fields[key] = _without_lists(res)
     return fields, rest
@@ -354,5 +373,5 @@ def _result_text(rules: Any, id_text: str, h: Hand, best: Any, groups: Any) -> s
     head = rules.text_head
     if head is None:
         head = rules.text_head = ('{"contract": ' + _json.dumps(CONTRACT) + ', "rules": '
-                                  + _json.dumps(rules_info(rules), ensure_ascii=False) + ', "id": ')
+                                  + _safe_text(_json.dumps(rules_info(rules), ensure_ascii=False)) + ', "id": ')
     return head + id_text + rest[3] + (_decomposition_text(rules, h, groups) if best is not None else "") + rest[4]

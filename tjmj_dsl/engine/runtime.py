@@ -39,8 +39,8 @@ from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_grou
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
 from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, option_value,  # tjmj:inline-drop
                       parse_request)  # tjmj:inline-drop
-from .result import (Claim, _result, _result_text, claim_display, claim_of, refusal, rule_error, rules_info,  # tjmj:inline-drop
-                     waits_refusal)  # tjmj:inline-drop
+from .result import (Claim, _result, _result_text, _safe_text, claim_display, claim_of, refusal, rule_error,  # tjmj:inline-drop
+                     rules_info, waits_refusal)  # tjmj:inline-drop
 from .search import _GROUPS, shape_by_parts, witness_groups  # tjmj:inline-drop
 from .lasting import lasting  # tjmj:inline-drop
 
@@ -534,23 +534,10 @@ def loads_request(text: str, lead: int = 0, depth: int = MAX_NESTING) -> tuple: 
         return None, dict(NESTED)
 
 
-def _safe_text(text: str) -> str:
-    """JSON text with each lone surrogate (a request may carry one in an
-    escape) as its \\u escape, as JavaScript's JSON.stringify writes it, so
-    the text is valid UTF-8."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text)
-
-
 def dumps_answer(answer: Any) -> str:
-    """An answer as one line of strict JSON: non-ASCII as is, a lone
-    surrogate as its \\u escape (_safe_text). Raises ValueError for NaN or
-    Infinity (in an id: strict JSON has no text for them)."""
+    """An answer as one line of strict JSON: non-ASCII as is, a lone surrogate
+    and the three line breaks beyond ASCII as their \\u escapes (_safe_text).
+    Raises ValueError for NaN or Infinity (in an id: strict JSON has no text for them)."""
     return _safe_text(_json.dumps(answer, ensure_ascii=False, allow_nan=False))
 
 

@@ -321,9 +321,10 @@ export function pyEq(a, b) {
   return false;
 }
 
-// what json.dumps escapes, and a lone surrogate (which UTF-8 cannot carry: Python could not
-// write that line at all; here it is written as its \u escape, the same JSON value)
-const ESC_RE = /[\x00-\x1f"\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// what json.dumps escapes, the three line breaks beyond ASCII (U+0085, U+2028, U+2029: an answer is
+// one line to every reader, Python's splitlines included) and a lone surrogate (which UTF-8 cannot
+// carry), each as its \u escape, the same JSON value: the text the Python scorer writes (_safe_text)
+const ESC_RE = /[\x00-\x1f"\\\x85\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ESC = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 function dumpString(s) {
   return '"' + s.replace(ESC_RE, (c) => ESC[c] || "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
