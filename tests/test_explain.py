@@ -116,3 +116,18 @@ def test_the_command_explains_a_seven_hun_hand() -> None:
     code, out, _ = run(SEVEN_HUNS + ["--json"])
     got = json.loads(out)
     assert got["fan"] == 6 and got["explain"]["fan"] == 6
+
+
+def test_rules_the_mask_search_cannot_follow_are_explained_by_their_readings(tmp_path: Any) -> None:
+    # a pattern counting groups: the generated scorer enumerates decompositions (no aggregate masks), and
+    # explain walks its readings with the generated tests instead (it raised AttributeError)
+    path = tmp_path / "counting.yaml"
+    path.write_text('extends: builtin:tianjin\nname: counting\npatterns:\n  sanshun:\n    name: sanshun\n'
+                    '    kind: mul\n    value: 2\n    when: "count(g in melds: g.is_chow) >= 3"\n'
+                    '    description: a test overlay\n    source: tests/test_explain.py\n', encoding="utf-8")
+    code, out, err = run(["explain", "123m 456m 789m EE 23p +4p", "-i", "5s", "--rules", str(path), "--json"])
+    assert code == 0, err
+    how = json.loads(out)["explain"]
+    by_id = {e["id"]: e for e in how["patterns"]}
+    assert how["fan"] == 16 and by_id["sanshun"]["status"] == "claimed" and by_id["long"]["status"] == "claimed"
+    assert by_id["zhuo5"]["status"] == "not_held"

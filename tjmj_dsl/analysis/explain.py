@@ -34,7 +34,8 @@ def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = 
     """The explanation of a request under interpreted rules (backends/interpret.py). With
     `fast`, a generated scorer's rules of the same rule set, the search and the readings
     are its (the interpreter tests every pattern on each of a hand's readings: minutes
-    for a hand of many huns) and the interpreter reads the values shown."""
+    for a hand of many huns), by aggregate masks where its rules have them, and the
+    interpreter reads the values shown."""
     rs: RuleSet = rules.ruleset
     search_rules = fast if fast is not None else rules
     out: dict[str, Any] = {"algebra": rs.algebra.text, "score_table": rs.score_table, "total_expr": rs.total.text,
@@ -51,10 +52,10 @@ def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = 
     best, groups, bh = runtime.best_claim(search_rules, h)
     if groups is not None:
         groups = search_rules.witness_groups(groups)
-    if fast is not None:
-        readings, complete = _distinct_readings(fast, bh, limit)
-    else:
-        readings, complete = _readings_upto(rules, bh, limit)
+    if getattr(search_rules, "holds_agg", None) is not None:
+        readings, complete = _distinct_readings(search_rules, bh, limit)
+    else:  # the interpreter, or a generated scorer of rules the mask search cannot follow (it enumerates)
+        readings, complete = _readings_upto(search_rules, bh, limit)
     if best is None:
         out["patterns"] = [_entry(p, "not_held", "these tiles make no 4 melds and a pair") for p in rs.patterns]
         return out
