@@ -14,7 +14,7 @@ from reqgen import random_request
 from tjmj_dsl.analysis import explain as E
 from tjmj_dsl.api import Scorer
 from tjmj_dsl.backends.interpret import InterpretedRules
-from tjmj_dsl.engine import runtime
+from tjmj_dsl.engine import runtime, search
 from tjmj_dsl.engine.request import RequestError, parse_request
 
 SEVEN_HUNS = ["explain", "888999m456p5667s +9m", "-i", "8m"]  # 202,263 readings
@@ -42,10 +42,10 @@ def test_the_distinct_readings_are_the_interpreters(gen: Scorer, interp: Scorer)
             continue
         if bh is None:
             continue
-        want = {(k, held) for k, _, held in E._readings(interp._rules, bh)}
-        got, complete = E._distinct_readings(gen._rules, bh, E.MAX_READINGS)
-        assert complete and {(k, held) for k, _, held in got} == want, req
-        assert len({k for k, _, _ in got}) <= len(got)
+        every, walked, complete = E._walk(interp._rules, [bh], E.MAX_READINGS)  # each reading tested
+        got, walked2, complete2 = E._walk(gen._rules, [bh], E.MAX_READINGS)  # one test per aggregate
+        assert complete and complete2 and walked == walked2 == len(every) >= len(got), req
+        assert {(k, held) for k, _, held, _ in got} == {(k, held) for k, _, held, _ in every}, req
         checked += 1
 
 
@@ -70,10 +70,12 @@ def test_explain_answers_alike_either_way_on_hands_without_ties(gen: Scorer, int
             continue
         if bh is None:
             continue
-        readings = list(itertools.islice(E._readings(interp._rules, bh), 301))
-        best = max((k for k, _, _ in readings), default=None)
-        if len(readings) > 300 or best is None or sum(1 for k, _, _ in readings if k == best) != 1:
-            continue  # a slow walk for the interpreter, no shape, or a tie
+        if sum(1 for _ in itertools.islice(search.placed_readings(gen._rules, bh), 301)) > 300:
+            continue  # a slow walk for the interpreter
+        readings = E._walk(interp._rules, [bh], 300)[0]
+        best = max((k for k, _, _, _ in readings), default=None)
+        if best is None or sum(1 for k, _, _, _ in readings if k == best) != 1:
+            continue  # no shape, or a tie
         slow = E.explain(interp._rules, req)
         fast = E.explain(interp._rules, req, fast=gen._rules)
         assert _verdicts(fast) == _verdicts(slow), req
@@ -105,6 +107,8 @@ def test_past_the_limit_a_pattern_seen_nowhere_is_unexamined(gen: Scorer, interp
     by_id = {e["id"]: e for e in how["patterns"]}
     assert by_id["long"]["status"] == "unexamined" and "first 10 readings" in by_id["long"]["why"]
     assert by_id["zhuo5"]["status"] == "claimed"  # the reading shown is the search's, not the walk's
+    assert how["readings"] == {"walked": 10, "complete": False}
+    assert all(e["status"] != "other_reading" or "(among the first 10 readings)" in e["why"] for e in how["patterns"])
     slow = E.explain(interp._rules, {"concealed": "123m456m789m123p5p", "draw": "5p", "indicator": "1s"}, limit=0)
     assert all(e["status"] in ("claimed", "dropped", "unexamined") for e in slow["patterns"])
 
@@ -131,3 +135,15 @@ def test_rules_the_mask_search_cannot_follow_are_explained_by_their_readings(tmp
     by_id = {e["id"]: e for e in how["patterns"]}
     assert how["fan"] == 16 and by_id["sanshun"]["status"] == "claimed" and by_id["long"]["status"] == "claimed"
     assert by_id["zhuo5"]["status"] == "not_held"
+
+
+def test_a_free_winning_tile_is_explained_over_every_choice_of_it(gen: Scorer, interp: Scorer) -> None:
+    # 地和 frees the winning tile: 6m as t scores best (8), but with 2m as t the hand is 双混吊 (a review's
+    # hand); it was `not_held`, the walk having seen the best t's readings only
+    req = {"concealed": "22245889m89p456s", "draw": "6m", "indicator": "8m", "dihu": True}
+    for fast in (gen._rules, None):
+        how = E.explain(interp._rules, req, fast=fast)
+        by_id = {e["id"]: e for e in how["patterns"]}
+        assert by_id["shuanghun"]["status"] == "other_reading", by_id["shuanghun"]
+        assert "2m*" in by_id["shuanghun"]["other"]["reading"]
+        assert how["readings"]["complete"] is True

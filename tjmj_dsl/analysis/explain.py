@@ -7,7 +7,12 @@ reading the result shows (the values a test reads by the reference interpreter):
   other_reading  it does not hold here; another reading of the same tiles claims it,
                  for a lower fan (that reading, its claim and fan are given)
   not_held       it holds on no reading of these tiles (the values its test reads, on
-                 the reading shown, say why)"""
+                 the reading shown, say why)
+  unexamined     it holds on none of the readings walked, and the hand has more than
+                 MAX_READINGS of them
+
+A reading is a decomposition of the tiles with the winning tile placed; when the rules
+free the winning tile (天和/地和) the readings of every choice of it are walked."""
 
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ import itertools
 from typing import Any
 
 from ..engine import runtime, search
-from ..engine.hand import PAIR, Hand
+from ..engine.hand import PAIR, Hand, with_t
 from ..engine.request import RequestError, parse_request
 from ..engine.result import _decomposition, claim_display
 from ..expr import ast as A
@@ -25,9 +30,10 @@ from ..passes.atoms import inline
 from ..tiles import name as tile_name
 
 
-MAX_READINGS = 2_000_000
-"""The readings of one hand explain walks at most (a 7-hun hand has about 200,000); past it the
-patterns that hold on no reading seen are `unexamined`."""
+MAX_READINGS = 500_000
+"""The readings of one hand explain walks at most (seconds; a 7-hun hand of the built-in rules has
+at most about 200,000); past it a pattern that holds on no reading seen is `unexamined`, and what
+is said of other readings is said of those walked."""
 
 
 def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = MAX_READINGS) -> dict[str, Any]:
@@ -52,13 +58,13 @@ def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = 
     best, groups, bh = runtime.best_claim(search_rules, h)
     if groups is not None:
         groups = search_rules.witness_groups(groups)
-    if getattr(search_rules, "holds_agg", None) is not None:
-        readings, complete = _distinct_readings(search_rules, bh, limit)
-    else:  # the interpreter, or a generated scorer of rules the mask search cannot follow (it enumerates)
-        readings, complete = _readings_upto(search_rules, bh, limit)
     if best is None:
         out["patterns"] = [_entry(p, "not_held", "these tiles make no 4 melds and a pair") for p in rs.patterns]
         return out
+    hands = [with_t(h, t) for t in sorted(set(h.concealed))] if search_rules.free_t(h) else [bh]
+    readings, walked, complete = _walk(search_rules, hands, limit)
+    out["readings"] = {"walked": walked, "complete": complete}
+    among = "" if complete else f" (among the first {walked:,} readings)"
     melds, pair = _split(bh, groups)
     env_groups = melds + [pair]
     held = rules.holds(bh, melds, pair, env_groups)
@@ -78,16 +84,16 @@ def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = 
         else:
             other = max((r for r in readings if r[0][2] & bit), default=None, key=lambda r: r[0])
             if other is not None:
-                (ofan, _, omask), ogroups, _ = other
+                (ofan, _, omask), ogroups, _, oh = other
                 e = _entry(p, "other_reading", f"another reading claims it, for fan {ofan} "
-                           f"({claim_display(rules, omask)[0]}), less than {fan}")
+                           f"({claim_display(rules, omask)[0]}), less than {fan}{among}")
                 e["other"] = {"fan": ofan, "patterns": [pid for j, pid in enumerate(rules.ids) if omask >> j & 1],
                               "formula": claim_display(rules, omask)[0],
-                              "reading": "  |  ".join(d["text"] for d in _decomposition(rules, bh, ogroups))}
-            elif any(r[1] for r in readings if r[2] & bit):
-                e = _entry(p, "dropped", "it holds only on readings where it is dropped")
+                              "reading": "  |  ".join(d["text"] for d in _decomposition(rules, oh, ogroups))}
+            elif any(r[2] & bit for r in readings):
+                e = _entry(p, "dropped", f"it holds only on readings where it is dropped{among}")
             elif not complete:
-                e = _entry(p, "unexamined", f"it holds on none of the first {limit:,} readings of these tiles; "
+                e = _entry(p, "unexamined", f"it holds on none of the first {walked:,} readings of these tiles; "
                            "the others were not examined")
             else:
                 e = _entry(p, "not_held", "")
@@ -110,68 +116,61 @@ def _split(h: Hand, groups: Any) -> tuple[list[Any], Any]:
     return melds, pair
 
 
-def _readings_upto(rules: Any, h: Hand, limit: int) -> tuple[list[Any], bool]:
-    """The first `limit` readings of the hand (_readings), and whether they are all of them."""
-    out = list(itertools.islice(_readings(rules, h), limit + 1))
-    return out[:limit], len(out) <= limit
+def _walk(rules: Any, hands: list[Hand], limit: int) -> tuple[list[Any], int, bool]:
+    """The readings of each hand in turn (one per winning tile the rules allow), at most `limit`
+    in all: [(claim key, concealed groups, held mask, hand)], how many were walked, and whether
+    that was all of them. By aggregate masks where the rules have them (a generated scorer's
+    tables: one test of the patterns per aggregate the rules can tell apart, the first reading
+    met standing for it); else each reading is tested (the interpreter, or a generated scorer of
+    rules the mask search cannot follow)."""
+    masks = getattr(rules, "holds_agg", None) is not None
+    out: list[Any] = []
+    walked = 0
+    for hh in hands:
+        seen: dict[Any, list[Any]] = {}  # aggregate (or the reading itself) → its first reading's groups
+        if masks:
+            n, full, na = search._layout(rules)
+            gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
+
+            def bits_of(g: tuple) -> int:  # type: ignore[type-arg]
+                return int(gmask_fn(hh, g)) | (int(gmask_ctx(hh, g)) if gmask_ctx is not None else 0)
+
+            shares: dict[tuple, int] = {}  # type: ignore[type-arg]  # group → its share of an aggregate
+            x0 = search._declared_masks(rules, hh, bits_of)
+        for placed in search.placed_readings(rules, hh):
+            if walked == limit:
+                return out + _claims(rules, hh, seen, masks), walked, False
+            walked += 1
+            if masks:
+                x = x0
+                for y in placed:
+                    a = shares.get(y)
+                    if a is None:
+                        b = bits_of(y)
+                        a = shares[y] = b << 2 * n if y[0] == PAIR else search._meld_x(b, n, full, na)
+                    x |= a
+                seen.setdefault(x, placed)
+            else:
+                seen[len(seen)] = placed
+        out += _claims(rules, hh, seen, masks)
+    return out, walked, True
 
 
-def _distinct_readings(rules: Any, h: Hand, limit: int) -> tuple[list[Any], bool]:
-    """The readings of h (as _readings walks them) that the rules can tell apart, for a
-    rules object with the mask search's tables (a generated scorer's: rules.gmask,
-    rules.holds_agg): one per distinct aggregate, the first met, so each reading costs a
-    few lookups and the patterns are tested once per aggregate. At most `limit` readings
-    are walked; the flag says whether that was all of them."""
-    n, full, na = search._layout(rules)
-    gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
-
-    def bits_of(g: tuple) -> int:  # type: ignore[type-arg]
-        return int(gmask_fn(h, g)) | (int(gmask_ctx(h, g)) if gmask_ctx is not None else 0)
-
-    aggs: dict[tuple, int] = {}  # type: ignore[type-arg]  # group → its share of an aggregate (a meld's, or the pair's)
-    x0 = search._declared_masks(rules, h, bits_of)
-    seen: dict[int, list[Any]] = {}  # aggregate → its first reading's groups
-    count = 0
-    complete = True
-    for cg in search.decompositions(rules, h):
-        for i, s in search.placements(cg, h.t, h.t_hun):
-            count += 1
-            if count > limit:
-                complete = False
-                break
-            g = cg[i]
-            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
-            x = x0
-            for y in placed:
-                a = aggs.get(y)
-                if a is None:
-                    b = bits_of(y)
-                    a = aggs[y] = b << 2 * n if y[0] == PAIR else search._meld_x(b, n, full, na)
-                x |= a
-            if x not in seen:
-                seen[x] = placed
-        if not complete:
-            break
+def _claims(rules: Any, h: Hand, seen: dict[Any, list[Any]], masks: bool) -> list[Any]:
+    """The entries of _walk for one hand's readings kept (by aggregate, or each one)."""
     out = []
-    for x, placed in seen.items():
-        om, am, pm = search._unpack(x, n, full)
-        held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
-        lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-        out.append((search.resolve(rules, held, lifted), placed, held))
-    return out, complete
-
-
-def _readings(rules: Any, h: Hand) -> Any:
-    """Every reading of the hand: (claim key, concealed groups, held mask)."""
-    for cg in search.decompositions(rules, h):
-        for i, s in search.placements(cg, h.t, h.t_hun):
-            g = cg[i]
-            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
-            melds, pair = _split(h, placed)
-            groups = melds + [pair]
-            held = rules.holds(h, melds, pair, groups)
-            lifted = rules.unless(h, melds, pair, groups) if rules.conflicts else 0
-            yield search.resolve(rules, held, lifted), placed, held
+    if masks:
+        for x, placed in seen.items():
+            key, held = search.aggregate_claim(rules, h, x)
+            out.append((key, placed, held, h))
+        return out
+    for placed in seen.values():
+        melds, pair = _split(h, placed)
+        groups = melds + [pair]
+        held = rules.holds(h, melds, pair, groups)
+        lifted = rules.unless(h, melds, pair, groups) if rules.conflicts else 0
+        out.append((search.resolve(rules, held, lifted), placed, held, h))
+    return out
 
 
 def _dropped(rules: Any, rs: RuleSet, i: int, mask: int, lifted: int) -> str:

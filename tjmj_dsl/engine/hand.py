@@ -100,6 +100,15 @@ class Hand:
         return self.counts[k]
 
 
+def with_t(h: Hand, t: int) -> Hand:
+    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+    hh = Hand()
+    for name in Hand.__slots__:
+        setattr(hh, name, getattr(h, name))
+    hh.t, hh.t_hun = t, t in hh.hun_set
+    return hh
+
+
 def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
              kong_draw: str | None, flags: frozenset[str]) -> Hand:
     """The hand of 13 tiles `concealed` (before t), declared `melds` (objects

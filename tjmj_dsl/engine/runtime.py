@@ -35,7 +35,7 @@ import threading as _threading
 from typing import Any
 
 from ..tiles import _COMPACT, NAMES, TileError, parse_tiles  # tjmj:inline-drop
-from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups  # tjmj:inline-drop
+from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, wild_groups, with_t  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
 from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, option_value,  # tjmj:inline-drop
                       parse_request)  # tjmj:inline-drop
@@ -209,10 +209,7 @@ def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     best_groups = None
     best_h = h
     for t in sorted(set(h.concealed)):
-        hh = Hand()
-        for name in Hand.__slots__:
-            setattr(hh, name, getattr(h, name))
-        hh.t, hh.t_hun = t, t in hh.hun_set
+        hh = with_t(h, t)
         key, groups = rules.best(rules, hh)
         if key is not None and (best is None or key > best):
             best, best_groups, best_h = key, groups, hh

@@ -853,6 +853,15 @@ class Hand:
         return self.counts[k]
 
 
+def with_t(h: Hand, t: int) -> Hand:
+    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+    hh = Hand()
+    for name in Hand.__slots__:
+        setattr(hh, name, getattr(h, name))
+    hh.t, hh.t_hun = t, t in hh.hun_set
+    return hh
+
+
 def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
              kong_draw: str | None, flags: frozenset[str]) -> Hand:
     """The hand of 13 tiles `concealed` (before t), declared `melds` (objects
@@ -1159,25 +1168,30 @@ def best_of(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     best_groups = None
     declared = h.declared
     holds, unless = rules.holds, rules.unless
+    for placed in placed_readings(rules, h):
+        pair = None
+        melds = list(declared)
+        for x in placed:
+            if x[0] == PAIR:
+                pair = x
+            else:
+                melds.append(x)
+        groups = melds + [pair]
+        held = holds(h, melds, pair, groups)
+        lifted = unless(h, melds, pair, groups) if rules.conflicts else 0
+        key = resolve(rules, held, lifted)
+        if best is None or key > best:
+            best = key
+            best_groups = placed
+    return best, best_groups
+
+
+def placed_readings(rules: Any, h: Hand):  # type: ignore[no-untyped-def]
+    """Each reading of h: the concealed groups of a decomposition, the winning tile placed in one of them."""
     for cg in decompositions(rules, h):
         for i, s in placements(cg, h.t, h.t_hun):
             g = cg[i]
-            placed = cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
-            pair = None
-            melds = list(declared)
-            for x in placed:
-                if x[0] == PAIR:
-                    pair = x
-                else:
-                    melds.append(x)
-            groups = melds + [pair]
-            held = holds(h, melds, pair, groups)
-            lifted = unless(h, melds, pair, groups) if rules.conflicts else 0
-            key = resolve(rules, held, lifted)
-            if best is None or key > best:
-                best = key
-                best_groups = placed
-    return best, best_groups
+            yield cg[:i] + [g[:5] + (s,) + g[6:]] + cg[i + 1:]
 
 
 # ---- the mask search (generated scorers whose rules fit passes/atoms.py) ----
@@ -1908,15 +1922,20 @@ def _forget_claims(rules: Any) -> None:
     del rules.claim_list[1:]
 
 
-def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> int:  # type: ignore[type-arg]
-    """The number of the claim of one aggregate not yet in d (the claims for h's hand-level values)."""
-    if len(d) > _CACHE_LIMIT:
-        d.clear()
+def aggregate_claim(rules: Any, h: Hand, agg: int) -> tuple:  # type: ignore[type-arg]
+    """(the claim, the patterns held) of every reading of h with aggregate agg."""
     n, full, _ = _layout(rules)
     om, am, pm = _unpack(agg, n, full)
     held = rules.holds_agg(h, om, am, om | pm, am & pm, pm)
     lifted = rules.unless_agg(h, om, am, om | pm, am & pm, pm) if rules.conflicts else 0
-    key = resolve(rules, held, lifted)
+    return resolve(rules, held, lifted), held
+
+
+def _claim_new(rules: Any, h: Hand, d: dict, agg: int) -> int:  # type: ignore[type-arg]
+    """The number of the claim of one aggregate not yet in d (the claims for h's hand-level values)."""
+    if len(d) > _CACHE_LIMIT:
+        d.clear()
+    key = aggregate_claim(rules, h, agg)[0]
     i = rules.claim_ids.get(key)
     if i is None:  # numbers from 1: a found number is never falsy
         i = rules.claim_ids[key] = len(rules.claim_list)
@@ -2492,10 +2511,7 @@ def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     best_groups = None
     best_h = h
     for t in sorted(set(h.concealed)):
-        hh = Hand()
-        for name in Hand.__slots__:
-            setattr(hh, name, getattr(h, name))
-        hh.t, hh.t_hun = t, t in hh.hun_set
+        hh = with_t(h, t)
         key, groups = rules.best(rules, hh)
         if key is not None and (best is None or key > best):
             best, best_groups, best_h = key, groups, hh
