@@ -68,7 +68,7 @@ from ..engine import runtime
 from ..engine.hand import CHOW, KONG, PAIR, PUNG, Hand, make_group, new_hand
 from ..engine.request import KONG_DRAWS, RequestError, parse_request
 from ..engine.result import claim_display
-from ..engine.search import _layout, resolve
+from ..engine.search import _layout, _meld_x, resolve
 from ..expr import ast as A
 from ..ir import RuleSet, dump
 from ..passes.atoms import NotAtomic, plan_atoms
@@ -289,7 +289,7 @@ class Search:
                 m = static[g]
                 if self.R.gmask_ctx is not None:
                     m |= self.R.gmask_ctx(h, g)
-                x = m << 2 * n if g[0] == PAIR and not g[3] else _meld_part(m, n, full, na)
+                x = m << 2 * n if g[0] == PAIR and not g[3] else _meld_x(m, n, full, na)
                 by_h = table.setdefault(_Class(1 if g[0] == PAIR else 0, x, tk, decl), {}).setdefault(
                     min(g[6], cap - 1), {})
                 for i in where:
@@ -1052,10 +1052,6 @@ def _with_knobs(h: Hand, kong_draw: str | None, flags: frozenset[str]) -> Hand:
         setattr(hh, slot, getattr(h, slot))
     hh.kong_draw, hh.flags = kong_draw, flags
     return hh
-
-
-def _meld_part(m: int, n: int, full: int, na: int) -> int:
-    return m | (((full & ~m) << n) & na)
 
 
 def _bits(d: dict[int, list[Any]]) -> int:
