@@ -318,3 +318,19 @@ def test_rotate_passes_the_deal_as_the_rules_say(tmp_path: Any, capsys: pytest.C
     turns = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     assert [r["dealer"] for r in turns] == [0, 1, 2, 3, 0] and not any("dealt_by" in r for r in turns)
     assert turns[0]["events"] == recs[0]["events"]  # hand 0 is the same game either way
+
+
+def test_records_are_one_line_each_whatever_the_rule_files_names(tmp_path: Any) -> None:
+    # pattern names holding U+2028, U+0085, U+2029 (line breaks to str.splitlines) are written as escapes
+    rules_path = tmp_path / "lines.yaml"
+    rules_path.write_text('extends: builtin:tianjin\nname: lines\nset:\n  patterns.tiliu.name: "提溜\\u2028"\n'
+                          '  patterns.su.name: "素\\u0085"\n  patterns.hundiao.name: "混吊\\u2029"\n', encoding="utf-8")
+    path = tmp_path / "hands.jsonl"
+    code, _, err = run(["simulate", "--rules", str(rules_path), "--hands", "12", "--seed", "42", "--players", PLAYERS,
+                        "--record", str(path)])
+    assert code == 0, err
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 12 and "\\u2028" in "".join(lines)
+    assert any("提溜\u2028" in json.dumps(json.loads(x), ensure_ascii=False) for x in lines)
+    code, out, _ = run(["replay", str(path), "--rules", str(rules_path)])
+    assert code == 0 and "12 OK, 0 differ" in out

@@ -7,7 +7,6 @@ played hand after hand in one process)."""
 
 from __future__ import annotations
 
-import json
 import multiprocessing as mp
 import sys
 import time
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from ..api import Scorer
+from ..engine.runtime import dumps_answer
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
@@ -64,7 +64,9 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
     }
     line = None
     if spec.record:
-        line = json.dumps(record(rules, spec.seed, i, res, list(spec.players), dealer is not None), ensure_ascii=False)
+        # written as an answer line is (dumps_answer): one line to every reader, a rule file's names with
+        # U+2028 and the like included
+        line = dumps_answer(record(rules, spec.seed, i, res, list(spec.players), dealer is not None))
     return summ, line
 
 
