@@ -853,11 +853,17 @@ class Hand:
         return self.counts[k]
 
 
-def with_t(h: Hand, t: int) -> Hand:
-    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+def copy_hand(h: Hand) -> Hand:
+    """A copy of h whose fields may be set apart from h's."""
     hh = Hand()
     for name in Hand.__slots__:
         setattr(hh, name, getattr(h, name))
+    return hh
+
+
+def with_t(h: Hand, t: int) -> Hand:
+    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+    hh = copy_hand(h)
     hh.t, hh.t_hun = t, t in hh.hun_set
     return hh
 
@@ -1042,6 +1048,11 @@ def _budgets(n: int, wild: int) -> list[tuple[int, int, int]]:
 def _meld_x(b: int, n: int, full: int, na: int) -> int:
     """A meld's bits b as an aggregate (the AND field kept only when read)."""
     return b | (((full & ~b) << n) & na)
+
+
+def group_share(b: int, pair: bool, n: int, full: int, na: int) -> int:
+    """A group's share of an aggregate, from its bits b: the pair's, or a meld's (_meld_x)."""
+    return b << 2 * n if pair else _meld_x(b, n, full, na)
 
 
 def _declared_masks(rules: Any, h: Hand, gmask: Any) -> int:
@@ -1520,7 +1531,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
 
     def agg(g: tuple) -> int:  # type: ignore[type-arg]
         """A group's contribution to an aggregate (as a meld or as the pair)."""
-        return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
+        return group_share(gmask(g), g[0] == PAIR, nb, full, na)
 
     def variants_of(groups: Any) -> tuple:  # type: ignore[type-arg]
         """(the group as a witness, aggregate) for the groups, one per distinct aggregate, only the maximal ones
@@ -2037,7 +2048,7 @@ def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
     """_group_shown(g) as an answer copies it: (its fields with None for
     its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
     s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _safe_text(_json.dumps(s, ensure_ascii=False)), g[0] == PAIR
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
 
 
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]

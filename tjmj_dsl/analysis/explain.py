@@ -147,7 +147,7 @@ def _walk(rules: Any, hands: list[Hand], limit: int) -> tuple[list[Any], int, bo
                     a = shares.get(y)
                     if a is None:
                         b = bits_of(y)
-                        a = shares[y] = b << 2 * n if y[0] == PAIR else search._meld_x(b, n, full, na)
+                        a = shares[y] = search.group_share(b, y[0] == PAIR, n, full, na)
                     x |= a
                 seen.setdefault(x, placed)
             else:

@@ -65,10 +65,10 @@ from typing import Any, Iterable, Iterator
 
 from ..backends.codegen import generate_scorer, load_generated
 from ..engine import runtime
-from ..engine.hand import CHOW, KONG, PAIR, PUNG, Hand, make_group, new_hand
+from ..engine.hand import CHOW, KONG, PAIR, PUNG, Hand, copy_hand, make_group, new_hand
 from ..engine.request import KONG_DRAWS, RequestError, parse_request
 from ..engine.result import claim_display
-from ..engine.search import _layout, _meld_x, resolve
+from ..engine.search import _layout, group_share, resolve
 from ..expr import ast as A
 from ..ir import RuleSet, dump
 from ..passes.atoms import NotAtomic, plan_atoms
@@ -289,7 +289,7 @@ class Search:
                 m = static[g]
                 if self.R.gmask_ctx is not None:
                     m |= self.R.gmask_ctx(h, g)
-                x = m << 2 * n if g[0] == PAIR and not g[3] else _meld_x(m, n, full, na)
+                x = group_share(m, g[0] == PAIR and not g[3], n, full, na)
                 by_h = table.setdefault(_Class(1 if g[0] == PAIR else 0, x, tk, decl), {}).setdefault(
                     min(g[6], cap - 1), {})
                 for i in where:
@@ -1047,9 +1047,7 @@ class Search:
 
 
 def _with_knobs(h: Hand, kong_draw: str | None, flags: frozenset[str]) -> Hand:
-    hh = Hand()
-    for slot in Hand.__slots__:
-        setattr(hh, slot, getattr(h, slot))
+    hh = copy_hand(h)
     hh.kong_draw, hh.flags = kong_draw, flags
     return hh
 

@@ -100,11 +100,17 @@ class Hand:
         return self.counts[k]
 
 
-def with_t(h: Hand, t: int) -> Hand:
-    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+def copy_hand(h: Hand) -> Hand:
+    """A copy of h whose fields may be set apart from h's."""
     hh = Hand()
     for name in Hand.__slots__:
         setattr(hh, name, getattr(h, name))
+    return hh
+
+
+def with_t(h: Hand, t: int) -> Hand:
+    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+    hh = copy_hand(h)
     hh.t, hh.t_hun = t, t in hh.hun_set
     return hh
 

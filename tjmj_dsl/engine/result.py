@@ -99,7 +99,7 @@ def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
     """_group_shown(g) as an answer copies it: (its fields with None for
     its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
     s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _safe_text(_json.dumps(s, ensure_ascii=False)), g[0] == PAIR
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
 
 
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]

@@ -154,6 +154,11 @@ def _meld_x(b: int, n: int, full: int, na: int) -> int:
     return b | (((full & ~b) << n) & na)
 
 
+def group_share(b: int, pair: bool, n: int, full: int, na: int) -> int:
+    """A group's share of an aggregate, from its bits b: the pair's, or a meld's (_meld_x)."""
+    return b << 2 * n if pair else _meld_x(b, n, full, na)
+
+
 def _declared_masks(rules: Any, h: Hand, gmask: Any) -> int:
     """The declared melds' aggregate: the start of every reading."""
     n, full, na = _layout(rules)
@@ -630,7 +635,7 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
 
     def agg(g: tuple) -> int:  # type: ignore[type-arg]
         """A group's contribution to an aggregate (as a meld or as the pair)."""
-        return gmask(g) << pair_shift if g[0] == PAIR else _meld_x(gmask(g), nb, full, na)
+        return group_share(gmask(g), g[0] == PAIR, nb, full, na)
 
     def variants_of(groups: Any) -> tuple:  # type: ignore[type-arg]
         """(the group as a witness, aggregate) for the groups, one per distinct aggregate, only the maximal ones
