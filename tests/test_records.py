@@ -39,7 +39,7 @@ def test_records_follow_the_schema_and_sum_to_zero(records: tuple[str, list[dict
     for r in recs:
         v.validate(r)
         assert sum(r["result"]["balances"]) == 0
-        assert r["dealer"] == r["hand"] % 4
+        assert r["dealer"] == (recs[0]["dealer"] + r["hand"]) % 4  # by turns, seat to seat
         assert r["lazhuang"][r["dealer"]] == 0
         if r["result"]["winner"] is not None:
             assert r["result"]["score"]["result"]["win"] is True
@@ -48,12 +48,12 @@ def test_records_follow_the_schema_and_sum_to_zero(records: tuple[str, list[dict
 
 
 def test_replay_says_ok(records: tuple[str, list[dict[str, Any]]]) -> None:
-    path, _ = records
+    path, recs = records
     code, out, _ = run(["replay", path])
     assert code == 0, out
     assert out.splitlines()[-1] == "12 hand(s): 12 OK, 0 differ"
     code, out, _ = run(["replay", path, "--hand", "3", "--show"])
-    assert code == 0 and out.startswith("hand 3: OK\nhand 3 (seed 42): dealer seat 3")
+    assert code == 0 and out.startswith(f"hand 3: OK\nhand 3 (seed 42): dealer seat {recs[3]['dealer']}")
     assert "  balances [" in out
 
 
@@ -288,7 +288,7 @@ def test_rotate_passes_the_deal_as_the_rules_say(tmp_path: Any, capsys: pytest.C
     assert main(["simulate", "--hands", "24", "--seed", "11", "--rotate", "--record", str(path), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)["stats"]
     recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
-    assert [r["hand"] for r in recs] == list(range(24)) and recs[0]["dealer"] == 0
+    assert [r["hand"] for r in recs] == list(range(24)) and "dealt_by" not in recs[0]
     kept = passed = 0
     for a, b in zip(recs, recs[1:]):
         assert b["dealt_by"] == "rotation" and b["dealer"] == a["result"]["next_dealer"]
@@ -334,3 +334,18 @@ def test_records_are_one_line_each_whatever_the_rule_files_names(tmp_path: Any) 
     assert any("提溜\u2028" in json.dumps(json.loads(x), ensure_ascii=False) for x in lines)
     code, out, _ = run(["replay", str(path), "--rules", str(rules_path)])
     assert code == 0 and "12 OK, 0 differ" in out
+
+
+def test_the_first_dealer_is_drawn_at_random(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game's first dealer is chosen at random (the seeds: the first hand's dealer is picked at random;
+    rulebook 打风), not seat 0 every time: over 16 seeds the first hands of --rotate games are dealt by
+    at least three different seats, and each record replays."""
+    from tjmj_dsl.cli import main
+    firsts = set()
+    for seed in range(16):
+        path = tmp_path / f"g{seed}.jsonl"
+        assert main(["simulate", "--hands", "1", "--seed", str(seed), "--rotate", "--record", str(path), "--json"]) == 0
+        firsts.add(json.loads(path.read_text(encoding="utf-8"))["dealer"])
+    capsys.readouterr()
+    assert len(firsts) >= 3, firsts
+    assert main(["replay", str(tmp_path / "g3.jsonl")]) == 0

@@ -444,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (the results do not depend on it)")
     p.add_argument("--rotate", action="store_true",
                    help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
-                        "dealer), hand after hand in one process; default: seat i %% 4 deals hand i")
+                        "dealer), hand after hand in one process; default: the deal passes seat to seat, hand by hand, from the seed's first dealer (drawn at random)")
     p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see schemas/record.schema.json)")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")

@@ -72,7 +72,7 @@ def record_schema() -> dict[str, Any]:
             "hand": {"type": "integer", "minimum": 0},
             "players": {"type": "array", "items": {"type": "string"}, "maxItems": 4, "description": "who sat at seats 0-3"},
             "dealt_by": {"enum": ["turns", "rotation"],
-                         "description": "who deals: turns (absent too), seat hand % 4 as the seed says; rotation, the "
+                         "description": "who deals: turns (absent too), seat (d + hand) % 4 as the seed says (d the seed's first dealer, drawn at random); rotation, the "
                                         "previous hand's next_dealer (tjmj simulate --rotate; hand 0 or the first of a "
                                         "run is dealt by turns)"},
             "dealer": _seat,

@@ -1,7 +1,8 @@
 """Many hands: hand i of seed S is played from (S, i) alone, in chunks spread
 over worker processes and gathered in order, so the summary and the record
 file are the same for any number of jobs. Seats keep their players; the deal
-passes seat to seat (hand i is dealt by seat i % 4), or, with `rotate`, as the
+passes seat to seat (hand i is dealt by seat (d + i) % 4, d the seed's first
+dealer, drawn at random), or, with `rotate`, as the
 rules' rotation says (hand i+1 is dealt by hand i's next dealer: one game,
 played hand after hand in one process)."""
 
@@ -162,7 +163,7 @@ def render(stats: dict[str, Any]) -> str:
         + (f" options {' '.join(f'{k}={v}' for k, v in r['options'].items())}" if r["options"] else ""),
         f"players by seat: {', '.join(f'{i} {p}' for i, p in enumerate(stats['players']))} "
         + ("(the deal passes by the rules' rotation: the dealer kept it "
-           f"{stats['dealer_kept']} of {max(n - 1, 0)} times)" if stats["deal"] == "rotation" else "(hand i is dealt by seat i mod 4)"),
+           f"{stats['dealer_kept']} of {max(n - 1, 0)} times)" if stats["deal"] == "rotation" else "(the deal passes seat to seat, from a first dealer drawn by the seed)"),
         f"wins {stats['wins']} ({pct(stats['win_rate'])}), drawn (huangzhuang) {stats['drawn']} ({pct(stats['drawn_rate'])})",
         f"gangkai {stats['gangkai']} ({pct(stats['gangkai_rate'])} of hands), chan {stats['chan']} ({pct(stats['chan_rate'])})",
     ]
