@@ -147,3 +147,31 @@ def test_a_free_winning_tile_is_explained_over_every_choice_of_it(gen: Scorer, i
         assert by_id["shuanghun"]["status"] == "other_reading", by_id["shuanghun"]
         assert "2m*" in by_id["shuanghun"]["other"]["reading"]
         assert how["readings"]["complete"] is True
+
+
+def test_explain_json_is_an_explain_answer() -> None:
+    """`tjmj explain --json` answers in the contract's explain shape (explain-result schema:
+    `explanation` unless refused, as POST /explain), the walk under `explain`; a refusal too."""
+    import os
+
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas",
+                           "explain-result.schema.json"), encoding="utf-8") as f:
+        v = jsonschema.Draft202012Validator(json.load(f))
+    code, out, _ = run(["explain", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--json"])
+    d = json.loads(out)
+    assert code == 0 and d["win"] and d["explanation"]["patterns"] and d["explain"]["patterns"]
+    v.validate(d)
+    code, out, _ = run(["explain", "345m 123s EEE 77m 45s +6s", "-i", "7x", "--json"])
+    d = json.loads(out)
+    assert code == 1 and d["error"]["field"] == "indicator" and "explanation" not in d
+    v.validate(d)
+
+
+def test_waits_refuses_a_winning_tile_instead_of_dropping_it() -> None:
+    """waits lists the tiles that win 13 tiles: a +tile is a mistake said, not dropped (the
+    JSON route refuses `draw` too)."""
+    code, out, err = run(["waits", "345m 123s EEE 77m 45s +9p", "-i", "7p"])
+    assert code == 2 and out == "" and "+9p" in err
+    code, out, _ = run(["waits", "345m 123s EEE 77m 45s", "-i", "7p"])
+    assert code == 0 and out.split()[0] == "3s"

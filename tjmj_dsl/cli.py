@@ -107,7 +107,8 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         return EXIT_FAIL
     sc = scorers.get(args.profile, opts)
     if fn == "waits":
-        req.pop("draw", None)
+        if "draw" in req:  # a waits request is the 13 tiles before the draw: a +tile is not dropped unsaid
+            return _usage(f"waits lists the tiles that win 13 tiles: give the hand without +{req['draw']}")
         res = sc.waits(req)
         if args.json:
             print(json.dumps(res, ensure_ascii=False))
@@ -130,8 +131,10 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         # the values each test reads by the reference interpreter
         from .analysis.explain import explain
         how = explain(scorers.get(args.profile, opts, "interpreter")._rules, req, fast=sc._rules)
-        if args.json:
-            print(json.dumps({**res, "explain": how}, ensure_ascii=False))
+        if args.json:  # an explain answer (schemas/explain-result.schema.json): `explanation` as /explain has it, and the walk
+            from .service import explanation
+            extra = {} if res.get("error") else {"explanation": explanation(sc, res)}
+            print(json.dumps({**res, **extra, "explain": how}, ensure_ascii=False))
         else:
             _say(_show(res))
             _say(_explain(sc.ruleset, res, how))
