@@ -4,6 +4,7 @@ the huns (winds cycle 东南西北), so hands without E or N hold no hun."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -404,3 +405,39 @@ def test_tianting_ready_counts_the_declarations_own_double() -> None:
     r = rec["result"]["score"]
     assert rec["result"]["winner"] == 1 and r["request"].get("tianting") is True
     assert r["result"]["fan"] == 2 and r["result"]["patterns"] == ["tiliu", "tianting"]
+
+
+def test_a_table_refuses_a_bad_deal_with_a_message() -> None:
+    """A program building a Table gets what a replayed record gets: a message naming what is wrong
+    (a wall of 136 kind numbers, 4 of each; a seat 0-3; two rolls of two dice 1-6), not an
+    IndexError or a deal of impossible dice."""
+    gr = rules()
+    good = [k for k in range(34) for _ in range(4)]
+    cases = [
+        (good[:-1], 0, ((1, 1), (1, 1)), "136 tiles, not 135"),
+        ([0] * 136, 0, ((1, 1), (1, 1)), "4 of each"),
+        (good[:-1] + [99], 0, ((1, 1), (1, 1)), "wall[135]"),
+        (["1m"] * 136, 0, ((1, 1), (1, 1)), "wall[0]"),
+        (good, 7, ((1, 1), (1, 1)), "seat 0-3, not 7"),
+        (good, True, ((1, 1), (1, 1)), "seat 0-3, not True"),
+        (good, 0, ((0, 0), (9, 9)), "dice"),
+        (good, 0, (3, 4), "dice"),
+    ]
+    for wall, dealer, dice, said in cases:
+        with pytest.raises(ValueError) as e:
+            Table(gr, wall, dealer, dice)  # type: ignore[arg-type]
+        assert said in str(e.value), (said, str(e.value))
+
+
+def test_a_player_answers_sitting_and_declaring_with_a_boolean() -> None:
+    """zuozhuang() and declare_ready() are yes/no questions: "no" or 1 is refused (it was taken as
+    True), as lazhuang() refuses what is not a count."""
+    from tjmj_dsl.game.table import IllegalAction
+
+    class Says(Bot):
+        def zuozhuang(self, view: Any) -> Any:
+            return "no"
+    wall = [k for k in range(34) for _ in range(4)]
+    random.Random(3).shuffle(wall)
+    with pytest.raises(IllegalAction, match="zuozhuang"):
+        Table(rules(), wall, 0, ((1, 2), (3, 4))).play([Says(), Bot(), Bot(), Bot()], [random.Random(0)] * 4)

@@ -22,7 +22,7 @@ from ..engine.result import Claim
 from ..tiles import NAMES
 from .rules import GameRules
 from .shape import completing, part_key, short, shortfalls
-from .wall import Wall
+from .wall import Wall, check_deal
 
 Action = tuple[str, Any]
 PASS: Action = ("pass", None)
@@ -92,6 +92,7 @@ class Table:
     the dealer and the two rolls; `play(players)` runs it to the end."""
 
     def __init__(self, rules: GameRules, wall: list[int], dealer: int, dice: tuple[tuple[int, int], tuple[int, int]]) -> None:
+        check_deal(wall, dealer, dice)  # ValueError naming what is wrong
         self.rules = rules
         self.dealer = dealer
         self.dice = dice
@@ -165,7 +166,10 @@ class Table:
         for s in range(4):
             players[s].begin(self.views[s], rngs[s])
         if self.rules.may_zuozhuang:
-            self.zuozhuang = bool(players[d].zuozhuang(self.views[d]))
+            z = players[d].zuozhuang(self.views[d])
+            if z is not True and z is not False:
+                raise IllegalAction(f"seat {d} answered {z!r} to sitting (zuozhuang); True or False")
+            self.zuozhuang = z
         for s in range(4):
             if s != d and self.rules.lazhuang_max > 0:
                 n = players[s].lazhuang(self.views[s], self.rules.lazhuang_max)
@@ -409,7 +413,10 @@ class Table:
             s = (d + i) % 4
             if self.first_draw_done[s] or self.missing(s, 1) or not self._ready_waits(s):
                 continue
-            if players[s].declare_ready(self.views[s]):
+            r = players[s].declare_ready(self.views[s])
+            if r is not True and r is not False:
+                raise IllegalAction(f"seat {s} answered {r!r} to declaring ready (tianting); True or False")
+            if r:
                 self.ready[s] = True
                 self.events.append((s, "ready", None, None))
 

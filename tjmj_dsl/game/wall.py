@@ -25,6 +25,8 @@ or, once replacements have gone past the indicator, when no tile is left.
 
 from __future__ import annotations
 
+from typing import Any
+
 SIDES, STACKS = 4, 17
 TILES = SIDES * STACKS * 2
 
@@ -63,6 +65,31 @@ def _tail(ind_stack: int, take: bool) -> list[int]:
                 got += [2 * j, 2 * j + 1]
         _TAILS[(ind_stack, take)] = got
     return got
+
+
+def check_deal(tiles: Any, dealer: Any, dice: Any) -> None:
+    """ValueError, saying what is wrong, unless `tiles` is a list of 136 kind numbers holding
+    each of the 34 kinds 4 times, `dealer` a seat 0-3 and `dice` two rolls of two dice 1-6: a
+    table built by a program gets the checks a replayed record gets, not an IndexError later."""
+    if not isinstance(tiles, (list, tuple)) or len(tiles) != TILES:
+        raise ValueError(f"a wall is a list of {TILES} tiles, not {_what(tiles)}")
+    for i, t in enumerate(tiles):
+        if t.__class__ is not int or not 0 <= t < 34:
+            raise ValueError(f"wall[{i}]: a tile is a kind number 0-33, not {t!r}")
+    if sorted(tiles) != [k for k in range(34) for _ in range(4)]:
+        k = next(k for k in range(34) if tiles.count(k) != 4)
+        raise ValueError(f"a wall holds 4 of each of the 34 tiles, this one {tiles.count(k)} of kind {k}")
+    if dealer.__class__ is not int or not 0 <= dealer < 4:
+        raise ValueError(f"the dealer is a seat 0-3, not {dealer!r}")
+    ok = (isinstance(dice, (list, tuple)) and len(dice) == 2
+          and all(isinstance(r, (list, tuple)) and len(r) == 2 and all(d.__class__ is int and 1 <= d <= 6 for d in r)
+                  for r in dice))
+    if not ok:
+        raise ValueError(f"the dice are two rolls of two dice 1-6, ((a, b), (c, d)), not {dice!r}")
+
+
+def _what(x: Any) -> str:
+    return f"{len(x)}" if isinstance(x, (list, tuple)) else f"a {type(x).__name__}"
 
 
 class Wall:
