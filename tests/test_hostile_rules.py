@@ -123,7 +123,7 @@ def _outputs(path: str) -> dict[str, str]:
     books = generate_rulebooks(res, rs, Scorers(res), [], path)
     return {"hostile/scorer.py": generate_scorer(rs), "hostile/rulebook.md": books["rulebook.md"],
             "hostile/rulebook.html": books["rulebook.html"], "hostile/scorer.mjs": generate_js(rs),
-            "hostile/scorer.d.ts": generate_dts(rs)}
+            "hostile/scorer.d.mts": generate_dts(rs)}
 
 
 _PLAIN: dict[str, dict[str, str]] = {}
@@ -199,7 +199,7 @@ def test_every_payload_in_every_place(tmp_path: str) -> None:
 @pytest.mark.parametrize("payload", ["*/", "\n", "\u2028", "</script", "-->", '"""', "\\"])
 def test_a_comment_ending_text_in_every_field_at_once(tmp_path: str, payload: str) -> None:
     """Each text that ends a comment or a literal in some output, in every free-text field at once
-    (so it reaches every place: the .d.ts doc comments, the .mjs // comments, docstrings...)."""
+    (so it reaches every place: the .d.mts doc comments, the .mjs // comments, docstrings...)."""
     base = _outputs(_overlay(str(tmp_path), overlay_sets(["x"]), name="base"))
     files = _outputs(_overlay(str(tmp_path), overlay_sets([f"x {payload} export const pwned = 1; {payload} x"]), name="base"))
     for rel, src in files.items():
@@ -349,7 +349,7 @@ def test_controls_and_bidi_overrides_reach_no_document_code_or_terminal(tmp_path
     files = _outputs(path)
     bad = set("\u202e\u2066\x1b\x07\x00\x85")
     for rel, text in files.items():
-        if rel.endswith((".md", ".html", ".mjs", ".d.ts")):
+        if rel.endswith((".md", ".html", ".mjs", ".d.mts")):
             assert not bad & set(text), (rel, sorted(bad & set(text)))
     assert "本混" in files["hostile/rulebook.md"] and "\\$x\\$" in files["hostile/rulebook.md"]
     assert "\\u202e" in files["hostile/scorer.mjs"]  # the name itself kept, as an escape

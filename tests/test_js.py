@@ -476,15 +476,52 @@ def test_readme_javascript_examples_run(tmp_path: Any) -> None:
 
 
 def test_the_types_name_every_export() -> None:
-    """scorer.d.ts declares exactly the functions scorer.mjs exports, and the request flags of its rules."""
+    """scorer.d.mts declares exactly the functions scorer.mjs exports, and the request flags of its rules."""
     assert NODE is not None
     script = f"const m = await import({json.dumps(os.path.join(GEN, 'scorer.mjs'))}); console.log(Object.keys(m).sort().join(' '))"
     out = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True)
-    with open(os.path.join(GEN, "scorer.d.ts"), encoding="utf-8") as f:
+    with open(os.path.join(GEN, "scorer.d.mts"), encoding="utf-8") as f:
         dts = f.read()
     assert sorted(re.findall(r"^export function (\w+)\(", dts, re.M)) == out.stdout.split()
     for flag in ("tianhu", "dihu", "tianting"):
         assert f"  {flag}?: boolean | null;" in dts
+
+
+TSC = shutil.which("tsc")
+TS_GOOD = """import { score, waits, settle, parseHand, showResult, type ScoreResult, type PatternId } from "./scorer.mjs";
+const r: ScoreResult = score({ concealed: "123456789m1m2mEE", draw: "5m", indicator: "1m" });
+const fan: number = r.fan;
+const ids: PatternId[] = r.patterns;
+const code: string | undefined = r.error?.code;
+const tiles: string[] = waits({ concealed: "345m123sEEE77m45s", indicator: "7p" }).waits.map((w) => w.tile);
+const balances: number[] = settle({ dealer: 0, winner: 2, total: 4, lazhuang: [0, 0, 1, 0] }).balances;
+const text: string = showResult(score({ ...parseHand("345m 123s EEE 77m 45s +6s"), indicator: "7p" }));
+export { fan, ids, code, tiles, balances, text };
+"""
+TS_BAD = """import { score } from "./scorer.mjs";
+const r = score({ concealed: "123456789m1m2mEE", draw: "5m", indicator: "1m" });
+const fan: string = r.fan;
+const wrong = score({ concealed: "123456789m1m2mEE", draw: "5m", indicater: "1m" });
+export { fan, wrong };
+"""
+
+
+@pytest.mark.skipif(TSC is None, reason="tsc is not installed (Debian package `node-typescript`; tools/setup_test_deps.py installs it)")
+def test_typescript_finds_and_checks_the_types(tmp_path: Any) -> None:
+    """A TypeScript program importing scorer.mjs type-checks under --strict with scorer.d.mts, the
+    declaration file TypeScript looks for beside an .mjs (it never reads a scorer.d.ts there), and
+    misuses are errors: the types are found, not `any`."""
+    assert TSC is not None
+    for name in ("scorer.mjs", "scorer.d.mts"):
+        shutil.copy(os.path.join(GEN, name), tmp_path / name)
+    flags = ["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022"]
+    (tmp_path / "good.mts").write_text(TS_GOOD, encoding="utf-8")
+    (tmp_path / "bad.mts").write_text(TS_BAD, encoding="utf-8")
+    out = subprocess.run([TSC, *flags, "good.mts"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    out = subprocess.run([TSC, *flags, "bad.mts"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    errors = re.findall(r"bad\.mts\((\d+),\d+\): error (TS\d+)", out.stdout)
+    assert {line for line, _ in errors} == {"3", "4"} and "TS7016" not in out.stdout, out.stdout
 
 
 def test_the_rulebook_embeds_its_scorer_safely(tmp_path: Any) -> None:

@@ -9,7 +9,7 @@ import re
 
 COMBINATIONS = "combinations.json"  # the combination table's verdicts (backends/combinations.py)
 # every file tjmj writes in a rule set's folder or a profile's (nothing else is written)
-OUTPUT_FILES = ("__init__.py", "scorer.py", "scorer.mjs", "scorer.d.ts", "test_known_values.py", "test_known_values.mjs",
+OUTPUT_FILES = ("__init__.py", "scorer.py", "scorer.mjs", "scorer.d.mts", "test_known_values.py", "test_known_values.mjs",
                 "rulebook.md", "rulebook.html", COMBINATIONS)
 # the names a profile's folder may not take: a folder `scorer/` beside scorer.py would be imported instead of it
 MODULE_STEMS = tuple(sorted({f.split(".")[0] for f in OUTPUT_FILES} - {"__init__"}))

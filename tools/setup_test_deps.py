@@ -1,7 +1,8 @@
 """Install the system packages the test suite drives (run by the README's
 test command, and so by .ci/run): Debian's chromium for the rulebook's
-browser test, a CJK font so its screenshots show the Chinese text, and
-Debian's nodejs for the JavaScript scorers' tests.
+browser test, a CJK font so its screenshots show the Chinese text,
+Debian's nodejs for the JavaScript scorers' tests and its node-typescript
+for their types.
 
 Installs only what is missing, with apt-get, when it can (root, or sudo
 without a password). Where it cannot, it says which package is missing and
@@ -20,6 +21,7 @@ NEEDS = [
     ("/usr/bin/chromium", "chromium", "the rulebook's browser test (tests/test_browser.py)"),
     ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", "fonts-wqy-zenhei", "Chinese text in the browser test's screenshots"),
     ("/usr/bin/node", "nodejs", "the JavaScript scorers' tests under node (tests/test_js.py)"),
+    ("/usr/bin/tsc", "node-typescript", "the JavaScript scorer's types under TypeScript (tests/test_js.py)"),
 ]
 
 

@@ -1,5 +1,5 @@
 """Core IR → the standalone JavaScript scorer (generated/<profile>/scorer.mjs,
-one ES module, no dependencies) and its types (scorer.d.ts). The second
+one ES module, no dependencies) and its types (scorer.d.mts). The second
 target beside codegen.py: the same expression ASTs through the JavaScript
 emitter (expr/emit_js.py), the same group atoms (passes/atoms.py), and the
 runtime of engine_js/ written once and inlined, as codegen.py inlines engine/.
@@ -165,7 +165,7 @@ def _generate_js(rs: RuleSet) -> str:
 
 def generate_dts(rs: RuleSet) -> str:
     flags = [f for f, _ in rs.flags]
-    return _env("js").get_template("scorer.d.ts.j2").render(
+    return _env("js").get_template("scorer.d.mts.j2").render(
         source=js_comment(rs.source_file), sha256=rs.source_sha256, name=js_comment(rs.name),
         profile=js_comment(rs.profile or "(none)"), flags=flags, contract=contract.CONTRACT,
         patterns=[(p.id, js_comment(p.name)) for p in rs.patterns])

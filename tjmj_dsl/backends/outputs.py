@@ -86,7 +86,7 @@ def outputs(rules_path: str | None, docs_only: bool = False, only_profile: str |
                                          f'"""Rule set {rs.name}, profile {p or "(none)"}: see scorer.py."""\n')
             files[f"{d}/scorer.py"] = generate_scorer(rs)
             files[f"{d}/scorer.mjs"] = generate_js(rs)
-            files[f"{d}/scorer.d.ts"] = generate_dts(rs)
+            files[f"{d}/scorer.d.mts"] = generate_dts(rs)
             if rows:
                 files[f"{d}/test_known_values.py"] = generate_tests(rs, rows)
                 files[f"{d}/test_known_values.mjs"] = generate_js_tests(rs, rows)
