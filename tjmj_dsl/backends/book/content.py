@@ -388,7 +388,7 @@ class Builder:
                 if o.acts_on in ("play", "settlement"):
                     setters[o.id] = o
             blocks.append(Para(("The game engine reads these settings of the rule file's ", Code("play:"), " section:",)))
-            blocks.append(Table((("setting",), ("value",)), tuple(((Code(k),), (Code(str(v)),)) for k, v in rs.play), "play"))
+            blocks.append(Table((("setting",), ("value",)), tuple(((Code(k),), _setting(v)) for k, v in rs.play), "play"))
         blocks += self.decisions("play")
         return Section("play", ("§8 打牌 One hand of play",), tuple(blocks))
 
@@ -527,3 +527,13 @@ def rs_index(items: list[Scored], s: Scored) -> int:
 
 def build(inp: Inputs) -> Book:
     return Builder(inp).book()
+
+
+def _setting(v: object) -> Inlines:
+    """A play setting's value as the rule file writes it: true/false, not Python's True/False; an
+    empty text as "(none)", not an empty code span."""
+    if v is True or v is False:
+        return (Code("true" if v else "false"),)
+    if v == "":
+        return ("(none)",)
+    return (Code(str(v)),)
