@@ -108,3 +108,33 @@ def test_an_overlay_that_replaces_the_profiles_says_so_in_its_rulebook(tmp_path:
     book = (tmp_path / "house" / "rulebook.md").read_text(encoding="utf-8")
     assert "A variant of `builtin:tianjin`; it replaces the base's profiles." in book
     assert "Seed 001's table" not in book and "Profile** `house`" in book
+
+
+def test_init_from_a_base_copies_its_text_as_values_only(tmp_path: Any) -> None:
+    """`tjmj init --from BASE` writes the base's title, path and option values into the overlay as
+    YAML values: a line break, a quote or a `#` in them stays inside the value (it wrote them raw,
+    and a base could add keys such as `set:` to the overlay it made)."""
+    import yaml
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    evil = "b\nset:\n  patterns.long.value: 99\n#"
+    title = 'Club "q"\nset:\n  patterns.long.value: 99\n# \u2028x: 1'
+    base_dir = tmp_path / "a dir: #1"
+    base_dir.mkdir()
+    (base_dir / "evilbase.yaml").write_text(
+        f"extends: {json.dumps(os.path.join(root, 'rules', 'tianjin.yaml'))}\nname: evilbase\ntitle: {json.dumps(title)}\n"
+        "options:\n  house: {name: h, description: d, acts_on: scoring, source: s, set: {patterns.su.source: \"$value\"},\n"
+        f"          default: {json.dumps(evil)}, values: [\"a\", {json.dumps(evil)}]}}\n", encoding="utf-8")
+    out = tmp_path / "club"
+    out.mkdir()
+    code, _, err = run(["init", "myclub", "--from", str(base_dir / "evilbase.yaml"), "--dir", str(out)])
+    assert code == 0, err
+    text = (out / "myclub.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert set(data) == {"extends", "name", "title", "replace", "profiles", "default_profile"}
+    assert data["title"] == f"myclub ({title})" and data["extends"] == "../a dir: #1/evilbase.yaml"
+    assert data["profiles"]["house"]["options"]["house"] == evil
+    assert all(line.startswith("#") or "\u2028" not in line for line in text.splitlines())
+    code, _, err = run(["check", str(out / "myclub.yaml")])
+    assert code == 0, err
+    req = ["score", "123456789p 123s E +E", "-i", "C"]
+    assert run(req + ["--rules", str(out / "myclub.yaml")])[1] == run(req + ["--rules", str(base_dir / "evilbase.yaml")])[1]
