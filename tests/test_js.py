@@ -386,6 +386,32 @@ def test_settle_answers_alike() -> None:
         assert sum(1 for a in answers if a.get("payments")) > 300 and sum(1 for a in answers if a.get("error")) > 50
 
 
+def test_a_power_past_exact_is_refused_alike(tmp_path: Any) -> None:
+    """A settlement power past 2^53 - 1 is refused (settlement_failed, the same text) by both modules,
+    without working it out: powers of powers grew without bound in Python (six levels of pow(2, 63):
+    gigabytes, then MemoryError) and became Infinity in JavaScript; three levels here (2^250,047)."""
+    assert NODE is not None
+    path = tmp_path / "powx.yaml"
+    path.write_text(f"extends: {json.dumps(os.path.join(ROOT, 'rules', 'tianjin.yaml'))}\nname: powx\nset:\n"
+                    "  settlement.payments.win.amount: \"total * pow(2, total) * (0 if pow(pow(pow(2, 63), 63), 63) > 0 "
+                    "else 1)\"\n", encoding="utf-8")
+    compile_rules(str(path), str(tmp_path / "out"))
+    directory = tmp_path / "out" / "powx"
+    script = ("const { settle, parseJson, toJson } = await import(process.argv[1]);\n"
+              "const lines = (await import('node:fs')).readFileSync(0, 'utf8').split('\\n').filter(Boolean);\n"
+              "process.stdout.write(lines.map((l) => toJson(settle(parseJson(l)))).join('\\n') + '\\n');\n")
+    lines = [json.dumps({"dealer": 0, "winner": 1, "total": 4}), json.dumps({"dealer": 0, "winner": None})]
+    with open(directory / "scorer.py", encoding="utf-8") as f:
+        mod = load_generated(f.read(), "tjmj_js_pow_peer")
+    py = [json.dumps(mod.settle(json.loads(line)), ensure_ascii=False) for line in lines]
+    out = subprocess.run([NODE, "--input-type=module", "-e", script, str(directory / "scorer.mjs")],
+                         input="\n".join(lines), capture_output=True, text=True, timeout=300, check=True)
+    assert_same(py, out.stdout.splitlines(), [])
+    won, drawn = (json.loads(a) for a in py)
+    assert won["error"]["code"] == "settlement_failed" and "OverflowError: a power past 2^53 - 1" in won["error"]["message"]
+    assert drawn["payments"] == [] and "error" not in drawn  # no win: the amount is never worked out
+
+
 def test_jsonl_runner_answers_each_line_as_it_comes() -> None:
     """A co-process: each answer is written (flushed) before the next request is sent."""
     assert NODE is not None

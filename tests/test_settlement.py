@@ -297,3 +297,22 @@ def test_readme_lists_the_settlement_vocabulary() -> None:
         readme = f.read()
     a, b = "<!-- settle-vocabulary:start -->\n", "<!-- settle-vocabulary:end -->"
     assert readme[readme.index(a) + len(a):readme.index(b)] == settle_vocabulary_markdown()
+
+
+def test_a_settlement_expression_is_bounded_in_work(tmp_path: Any) -> None:
+    """Definitions that call each other twice at each level (2^36 calls) are refused by check at the
+    expression, as the patterns' are: they held check (and would
+    hold every settle()) for ever."""
+    import json
+    defs = "".join(f'    "d{i}(a: seat)": {{name: d{i}, description: x, source: y, value: "d{i - 1}(a) + d{i - 1}(a) - d{i - 1}(a)"}}\n'
+                   for i in range(1, 37))
+    path = tmp_path / "chain.yaml"
+    path.write_text(f"extends: {json.dumps(os.path.join(ROOT, 'rules', 'tianjin.yaml'))}\nname: chain\nsettlement:\n"
+                    f"  definitions:\n    \"d0(a: seat)\": {{name: d0, description: x, source: y, value: \"1\"}}\n{defs}"
+                    "set:\n  settlement.payments.win.amount: \"total * base_unit * pair(payer, payee) * d36(payer)\"\n",
+                    encoding="utf-8")
+    with pytest.raises(RuleError) as e:
+        load_rules(str(path))
+    text = e.value.render()
+    line = next(i for i, x in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "settlement.payments.win" in x)
+    assert f"chain.yaml:{line}:" in text and "takes more than 1,000,000 steps for one outcome" in text

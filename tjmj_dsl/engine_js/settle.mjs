@@ -22,8 +22,18 @@ export function seatList(x) { return x === null ? [] : Array.isArray(x) ? x : [x
 /** The three seats other than s, in turn order after s (none: no seat). */
 export function others(s) { return s === null ? [] : [(s + 1) % SEATS, (s + 2) % SEATS, (s + 3) % SEATS]; }
 
-/** b to the power e, with e taken between 0 and 63: expressions are total and small. */
-export function boundedPow(b, e) { return Number(b) ** Math.min(Math.max(Math.trunc(Number(e)), 0), 63); }
+/** Python's OverflowError: the name a refusal's message gives, as the Python scorer's does. */
+class OverflowError extends Error {
+  constructor(message) { super(message); this.name = "OverflowError"; }
+}
+
+/** b to the power e, with e taken between 0 and 63; a power past 2^53 - 1 throws (the outcome is
+ * refused, settlement_failed), as in the Python scorer (engine/settle.py bounded_pow). */
+export function boundedPow(b, e) {
+  const r = Number(b) ** Math.min(Math.max(Math.trunc(Number(e)), 0), 63);
+  if (!(Math.abs(r) <= Number.MAX_SAFE_INTEGER)) throw new OverflowError(`a power past ${PAST_EXACT}`);
+  return r;
+}
 
 function kongPointsOf(rules, typ) {
   const key = typ === "added" ? (rules.settlement.play.added_kong_as ?? "exposed") : typ;

@@ -16,6 +16,7 @@ from ..expr.parser import ExprError, parse
 from ..expr.settle import BOUND, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
 from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
 from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
+from .limits import MAX_COST, cost, definition_costs
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lower import _Lowering
@@ -50,6 +51,19 @@ def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...],
     if not ch.problems and want and t not in want and ANY not in (t,):
         lw._at(doc, dpath, offset, len(full), f"{what} must be {' or '.join(want[:3])}, this is {t}", "", "type")
     return Expr(text, node, "settle", doc.pos(dpath)), t
+
+
+def _bounded(lw: _Lowering, path: tuple[Any, ...], node: A.Node, costs: dict[str, int]) -> bool:
+    """Whether the expression at path takes at most MAX_COST steps for one outcome (the
+    patterns' bound): else an error there. Definitions that call each other twice at each
+    level, or quantifiers nested over long lists, would hold check and every settle() for ever."""
+    steps = cost(node, costs)
+    if steps <= MAX_COST:
+        return True
+    lw.error(path, f"this expression takes more than {MAX_COST:,} steps for one outcome (about {steps:,}, counting "
+                   "what its definitions and quantifiers repeat)",
+             "a definition that calls another twice doubles the work at each level; simplify it", code="limit")
+    return False
 
 
 def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
@@ -95,6 +109,10 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
             definitions.append(SettleDefinition(name, typed, e, str(entry.get("name", name)), str(entry.get("gloss", "")),
                                                 str(entry.get("description", "")), str(entry.get("source", ""))))
     _cycles(lw, bodies, {n: k for n, (k, _) in heads.items()})
+    costs = definition_costs(bodies, {k: definition_uses(v) for k, v in bodies.items()})
+    for name, (key, _) in heads.items():
+        if name in bodies and not _bounded(lw, ("settlement", "definitions", key, "value"), bodies[name], costs):
+            definitions = [x for x in definitions if x.name != name]
 
     payments = []
     for pid, p in (st.get("payments") or {}).items():
@@ -128,6 +146,9 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
                           (INT,), "amount")
         if payer is None or payee is None or amount is None:
             continue
+        if not all(_bounded(lw, base + (k,), e.ast, costs) for k, e in (("for", items), ("when", when), ("from", payer),
+                                                                        ("to", payee), ("amount", amount)) if e is not None):
+            continue
         terms = tuple((n.span.start, n.span.end) for n in amount_terms(amount.ast))
         payments.append(Payment(pid, str(p.get("name", pid)), str(p.get("gloss", "")), str(p.get("reason", pid)), var,
                                 items, when, payer, payee, amount, terms, str(p.get("description", "")),
@@ -139,7 +160,7 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
             continue
         e, _ = _expr(lw, ("settlement", "outcome_rules", rid, "error_when"), settle_env(play, ndefs), (BOOL,),
                      "error_when")
-        if e is not None:
+        if e is not None and _bounded(lw, ("settlement", "outcome_rules", rid, "error_when"), e.ast, costs):
             rules.append(OutcomeRule(rid, e, str(r.get("field", "")), str(r.get("message", rid)), str(r.get("source", ""))))
 
     rotations: dict[str, Any] = st["rotations"] if isinstance(st.get("rotations"), dict) else {}
@@ -155,7 +176,7 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
         if isinstance(r, dict) and isinstance(r.get("next_dealer"), str):
             e, _ = _expr(lw, ("settlement", "rotations", chosen, "next_dealer"), settle_env(play, ndefs),
                          (SEAT,), "next_dealer")
-            if e is not None:
+            if e is not None and _bounded(lw, ("settlement", "rotations", chosen, "next_dealer"), e.ast, costs):
                 rotation = Rotation(str(chosen), str(r.get("name", chosen)), str(r.get("gloss", "")), e,
                                     str(r.get("description", "")), str(r.get("source", "")))
     if rotation is None:

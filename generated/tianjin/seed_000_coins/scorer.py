@@ -3063,8 +3063,16 @@ def others(s: Any) -> list[int]:
 
 
 def bounded_pow(b: int, e: int) -> int:
-    """b to the power e, with e taken between 0 and 63: expressions are total and small."""
-    return int(b) ** min(max(int(e), 0), 63)
+    """b to the power e, with e taken between 0 and 63; a power past 2^53 - 1 is an OverflowError (the
+    outcome is refused, settlement_failed), as in the JavaScript scorer: no backend holds it exactly,
+    and powers of powers would grow without bound (2^63 to the 63rd, six times over: gigabytes)."""
+    b, e = int(b), min(max(int(e), 0), 63)
+    if abs(b) > 1 and e * (abs(b).bit_length() - 1) > 53:  # |b|^e >= 2^(e (bits - 1)): past it, not worked out
+        raise OverflowError(f"a power past {PAST_EXACT}")
+    r = b ** e
+    if abs(r) > MAX_EXACT:
+        raise OverflowError(f"a power past {PAST_EXACT}")
+    return r
 
 
 def kong_points_of(rules: Any, typ: str) -> int:
