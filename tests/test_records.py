@@ -349,3 +349,43 @@ def test_the_first_dealer_is_drawn_at_random(tmp_path: Any, capsys: pytest.Captu
     capsys.readouterr()
     assert len(firsts) >= 3, firsts
     assert main(["replay", str(tmp_path / "g3.jsonl")]) == 0
+
+
+def test_replay_answers_every_line_of_a_hostile_file(records: tuple[str, list[dict[str, Any]]], tmp_path: Any) -> None:
+    """Each line of a record file gets its one answer, in order, and the run goes on: a record the
+    schema once let through (a discard naming no tile: a KeyError ended the run), JSON nested past
+    the parser's depth (RecursionError), bytes that are not UTF-8 (they were replaced unsaid), a
+    line past the stated limit (read whole into memory before), a first hand said to be dealt by rotation."""
+    path, recs = records
+    no_tile = json.loads(json.dumps(recs[0]))
+    next(e for e in no_tile["events"] if e["type"] == "discard")["tile"] = None
+    first = json.loads(json.dumps(recs[0]))
+    first["dealt_by"] = "rotation"
+    p = tmp_path / "hostile.jsonl"
+    with open(p, "wb") as f:
+        f.write(json.dumps(no_tile).encode() + b"\n" + b"[" * 100_000 + b"\n" + b"\xff\xfe{}\n"
+                + b" " * (1 << 21) + b"\n" + json.dumps(first).encode() + b"\n" + json.dumps(recs[1]).encode() + b"\n")
+    code, out, err = run(["replay", str(p)])
+    lines = out.splitlines()
+    assert code == 1 and err == "", err
+    assert lines[0].startswith("hand 0: DIFFERS: not a valid record at events/") and "None is not of type 'string'" in lines[0]
+    assert lines[1] == "line 2: not JSON: nested too deep"
+    assert lines[2] == "line 3: not UTF-8 (byte 1)"
+    assert lines[3] == "line 4: longer than 1,048,576 bytes, the limit of a record line"
+    assert lines[4] == "hand 0: DIFFERS: dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal"
+    assert lines[5] == "hand 1: OK" and lines[6] == "6 hand(s): 1 OK, 5 differ"
+
+
+def test_simulate_and_compile_state_their_limits_and_os_errors(tmp_path: Any) -> None:
+    """Counts past simulate's stated limits are refused before any work (10^12 hands built a chunk
+    list of gigabytes, --jobs 100000 forked that many workers; a 5,000-digit seed was a ValueError),
+    and file-system errors are said, not raised (compile --out a file; a full disk for --record)."""
+    for args in (["--hands", "1000000000000"], ["--hands", "4", "--jobs", "100000"], ["--seed", "9" * 5000]):
+        code, out, err = run(["simulate", *args])
+        assert code == 2 and out == "" and err.startswith("tjmj: error: --"), (args, err)
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    code, _, err = run(["compile", "--out", str(tmp_path / "afile")])
+    assert code == 1 and err.startswith("tjmj: error: ") and "Traceback" not in err
+    if os.path.exists("/dev/full"):
+        code, _, err = run(["simulate", "--hands", "20", "--record", "/dev/full"])
+        assert code == 1 and "No space left on device" in err

@@ -212,6 +212,13 @@ def cmd_init(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _os_error(e: OSError) -> int:
+    """An error of the file system said as such (no traceback)."""
+    where = f"{e.filename}: " if e.filename else ""
+    print(f"tjmj: error: {where}{e.strerror or e}", file=sys.stderr)
+    return EXIT_FAIL
+
+
 def cmd_compile(args: argparse.Namespace) -> int:
     from .backends.outputs import OutputError, write_outputs
     try:
@@ -219,6 +226,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
     except OutputError as e:
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
+    except OSError as e:  # --out a file, a folder that cannot be made, a full disk
+        return _os_error(e)
     if args.check:
         if changed:
             for c in changed:
@@ -245,7 +254,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
         if args.profile not in known:
             from .diagnostics import did_you_mean
             return _usage(f"no profile {args.profile!r}; " + (did_you_mean(args.profile, known) or "profiles: " + ", ".join(known)))
-    changed = write_outputs(_rules_arg(args), args.out, docs_only=True, only_profile=args.profile)
+    try:
+        changed = write_outputs(_rules_arg(args), args.out, docs_only=True, only_profile=args.profile)
+    except OSError as e:
+        return _os_error(e)
     for c in changed:
         print(f"wrote {c}")
     if not changed:
@@ -265,6 +277,12 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# simulate's stated limits (README): its summaries are kept in memory, its workers each a process
+MAX_HANDS = 1_000_000
+MAX_JOBS = 64
+MAX_SEED = 100
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
     from .game.simulate import Bar, Spec, render, run, summarize, _rules
@@ -272,8 +290,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
-    if args.hands < 0 or args.jobs < 1:
-        return _usage("--hands must be 0 or more and --jobs at least 1")
+    if not 0 <= args.hands <= MAX_HANDS or not 1 <= args.jobs <= MAX_JOBS:
+        return _usage(f"--hands takes 0 to {MAX_HANDS:,} and --jobs 1 to {MAX_JOBS}")
+    if len(args.seed) > MAX_SEED:
+        return _usage(f"--seed takes at most {MAX_SEED} characters")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record),
                 args.rotate)
@@ -289,9 +309,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     try:
         summaries, secs = run(spec, args.hands, args.jobs, progress=Bar(sys.stderr), out=out)
+        if out is not None:
+            out.flush()
+    except OSError as e:  # the record file's disk is full
+        return _os_error(e)
     finally:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass
     stats = summarize(spec, summaries, rules)
     jobs = 1 if args.rotate else args.jobs  # one game is played hand after hand
     timing = {"seconds": round(secs, 3), "hands_per_second": round(args.hands / secs, 1) if secs else None, "jobs": jobs}
@@ -303,23 +330,39 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MAX_RECORD = 1 << 20  # bytes of one record line (a hand's record is about 10 KB)
+
+
+def _short_text(text: str, n: int = 200) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from .game.replay import ReplayDiff, Replayer, show
+    from .engine.runtime import NotUtf8, TooLong, read_lines
     rp = Replayer(args.rules)
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", errors="replace")
+        stream = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else open(args.file, "rb")
     except OSError as e:
         print(f"tjmj: error: {args.file}: {e.strerror}", file=sys.stderr)
         return EXIT_FAIL
     bad = ok = 0
     try:
-        for n, line in enumerate(stream, 1):
-            if not line.strip():
+        for n, line in enumerate(read_lines(stream, MAX_RECORD), 1):  # bounded: a line past the limit is one refusal
+            if isinstance(line, TooLong):
+                print(f"line {n}: longer than {MAX_RECORD:,} bytes, the limit of a record line")
+                bad += 1
+                continue
+            if isinstance(line, NotUtf8):
+                print(f"line {n}: not UTF-8 (byte {line.pos + 1})")
+                bad += 1
+                continue
+            if not line.strip(" \t\r"):
                 continue
             try:
                 rec = json.loads(line)
-            except ValueError as e:
-                print(f"line {n}: not JSON: {e}")
+            except (ValueError, RecursionError) as e:
+                print(f"line {n}: not JSON: {e if isinstance(e, ValueError) else 'nested too deep'}")
                 bad += 1
                 continue
             hand = rec.get("hand") if isinstance(rec, dict) else None
@@ -332,12 +375,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 _say(f"{label}: DIFFERS: {e}")
                 bad += 1
                 continue
+            except (KeyError, TypeError, ValueError, IndexError, RecursionError) as e:  # the next line still gets its answer
+                _say(f"{label}: DIFFERS: the record cannot be replayed ({type(e).__name__}: {_short_text(str(e))})")
+                bad += 1
+                continue
             ok += 1
             _say(f"{label}: OK" + (f" (not checked: {rp.unchecked})" if rp.unchecked else ""))
             if args.show and table is not None and again is not None:
                 _say(show(table, again))
     finally:
-        if stream is not sys.stdin:
+        if args.file != "-":
             stream.close()
     if args.hand is not None and not ok and not bad:
         print(f"no hand {args.hand} in {args.file}")

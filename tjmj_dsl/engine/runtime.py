@@ -393,9 +393,9 @@ class TooLong(str):
     """A line of more than MAX_LINE bytes (its text is not kept)."""
 
 
-def _decoded(b: bytes) -> str:
+def _decoded(b: bytes, limit: int = MAX_LINE) -> str:
     """One line's bytes (without its newline) → its text, or a NotUtf8 / TooLong marker (one refusal each)."""
-    if len(b) > MAX_LINE:
+    if len(b) > limit:
         return TooLong("")
     try:
         return b.decode("utf-8")
@@ -413,25 +413,25 @@ def decode_lines(raw: Any) -> Any:
         yield _decoded(b[:-1] if b.endswith(b"\n") else b)
 
 
-def read_lines(stream: Any) -> Any:
+def read_lines(stream: Any, limit: int = MAX_LINE) -> Any:
     """The lines of `stream`, binary (decoded as UTF-8 whatever the locale
     says) or text, as decode_lines gives them, each yielded as soon as it is
-    read. A line over MAX_LINE is read to its end in bounded pieces and becomes
+    read. A line over `limit` bytes is read to its end in bounded pieces and becomes
     a TooLong marker, so memory stays bounded whatever the input."""
     binary = not isinstance(stream.read(0), str)
     nl: Any = b"\n" if binary else "\n"
     while True:
-        line = stream.readline(MAX_LINE + 1)
+        line = stream.readline(limit + 1)
         if not line:
             return
-        if len(line) > MAX_LINE and not line.endswith(nl):
+        if len(line) > limit and not line.endswith(nl):
             while line and not line.endswith(nl):  # the rest of the line, in bounded pieces
-                line = stream.readline(MAX_LINE)
+                line = stream.readline(limit)
             yield TooLong("")
             continue
         if line.endswith(nl):
             line = line[:-1]
-        yield _decoded(line) if binary else line
+        yield _decoded(line, limit) if binary else line
 
 
 def fd_lines(fd: int, before_wait: Any, size: int = 1 << 16) -> Any:

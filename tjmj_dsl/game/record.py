@@ -35,6 +35,10 @@ def record_schema() -> dict[str, Any]:
             "replacement": {"const": True, "description": "a draw from the tail after a kong"},
             "from": {**_seat, "description": "the seat whose discard was claimed"},
         },
+        # a tile for every event but ready (which names none)
+        "if": {"properties": {"type": {"const": "ready"}}},
+        "then": {"properties": {"tile": {"type": "null"}}},
+        "else": {"properties": {"tile": _tile}},
     }
     payment = {
         "type": "object", "additionalProperties": False, "required": ["from", "to", "amount", "reason"],

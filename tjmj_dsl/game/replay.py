@@ -192,6 +192,8 @@ class Replayer:
         last, self._last, self.unchecked = self._last, None, None
         if rec.get("dealt_by") != "rotation":
             return
+        if rec["hand"] == 0:
+            raise ReplayDiff("dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal")
         if last is None or last[:3] != (rec["seed"], rec["hand"] - 1, _rules_key(rec)) or last[3] is None:
             self.unchecked = f"its dealer (hand {rec['hand'] - 1} of its game was not replayed just before it)"
             return
