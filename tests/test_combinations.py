@@ -198,3 +198,25 @@ def test_a_huge_table_is_not_read(tmp_path: str, capsys: pytest.CaptureFixture[s
     assert main(["compile", RULES, "--out", out]) == 0
     with open(path, encoding="utf-8") as f:
         assert f.read() == text
+
+
+def test_a_witness_that_is_no_request_is_searched_again(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A combinations.json in --out edited to hold a witness that is no request (concealed a
+    number, no draw) is a cache that cannot be used: searched again, not a KeyError."""
+    out = os.path.join(str(tmp_path), "gen")
+    shutil.copytree(os.path.join(ROOT, "generated"), out)
+    path = os.path.join(out, "tianjin", FILE)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    lines = text.split("\n")
+    i = next(i for i, x in enumerate(lines) if x.lstrip().startswith('{"set": "tiliu su",'))
+    item = json.loads(lines[i].strip().rstrip(","))
+    item["request"] = {"concealed": 5}
+    lines[i] = "  " + json.dumps(item, ensure_ascii=False) + ","
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    assert main(["compile", RULES, "--out", out, "--check"]) == 1
+    assert f"stale: {path} ({FILE} cannot be used (KeyError: 'draw'))" in capsys.readouterr().err
+    assert main(["docs", RULES, "--out", out, "--profile", "seed-001"]) == 0
+    with open(path, encoding="utf-8") as f:
+        assert f.read() == text

@@ -138,3 +138,20 @@ def test_init_from_a_base_copies_its_text_as_values_only(tmp_path: Any) -> None:
     assert code == 0, err
     req = ["score", "123456789p 123s E +E", "-i", "C"]
     assert run(req + ["--rules", str(out / "myclub.yaml")])[1] == run(req + ["--rules", str(base_dir / "evilbase.yaml")])[1]
+
+
+def test_every_overlay_file_name_gives_a_folder_compile_writes(tmp_path: Any) -> None:
+    """An overlay without a name takes its folder from its file's name; check said ok to 天津.yaml
+    and _under.yaml, whose folders (__, _under) compile then refused to write. And init refuses a
+    name Windows keeps for a device (con): its own check --strict refused the file it wrote."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for stem in ("天津", "_under"):
+        path = tmp_path / f"{stem}.yaml"
+        path.write_text(f"extends: {json.dumps(os.path.join(root, 'rules', 'tianjin.yaml'))}\n", encoding="utf-8")
+        assert run(["check", str(path)])[0] == 0
+        code, out, err = run(["compile", str(path), "--out", str(tmp_path / "out")])
+        assert code == 0, err
+    folders = sorted(f for f in os.listdir(tmp_path / "out") if f != "__init__.py")
+    assert len(folders) == 2 and "under" in folders and all(f[0].isalnum() for f in folders), folders
+    code, _, err = run(["init", "con", "--dir", str(tmp_path)])
+    assert code == 2 and "device" in err and not (tmp_path / "con.yaml").exists()

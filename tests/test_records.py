@@ -181,7 +181,7 @@ def test_a_hand_plays_alone_as_in_a_run(records: tuple[str, list[dict[str, Any]]
 @pytest.mark.parametrize("args, says", [
     (["--players", "value,value"], "--players wants 4"),
     (["--players", "value,value,value,genius"], "--players wants 4"),
-    (["--jobs", "0"], "--jobs at least 1"),
+    (["--jobs", "0"], "--jobs 1 to 64"),
 ])
 def test_simulate_usage_errors(args: list[str], says: str) -> None:
     code, _, err = run(["simulate", "--hands", "1"] + args)

@@ -116,7 +116,8 @@ def test_request_rules_refuse_impossible_hands(both: Scorer, request_: dict[str,
 
 
 RULE_IDS = {"indicator_on_wall", "no_hun_pung", "first_draw_no_melds", "tianhu_or_dihu", "exposed_kong_drawn",
-            "concealed_kong_drawn", "hun_kong_drawn", "tianting_off", "tianhu_and_tianting"}
+            "concealed_kong_drawn", "hun_kong_drawn", "tianting_off", "tianhu_and_tianting",
+            "tianting_keeps_the_dealt_tiles"}
 
 
 def test_tianhu_is_the_dealers_and_tianting_a_non_dealers(both: Scorer) -> None:
@@ -126,6 +127,18 @@ def test_tianhu_is_the_dealers_and_tianting_a_non_dealers(both: Scorer) -> None:
     assert r["reason"] == "invalid_request" and r["error"]["code"] == "tianhu_and_tianting", r
     r = both.score({**req("345m 123s EEE 77m 45s +6s", "7p", dihu=True, tianting=True), **on})
     assert r["win"] and r["fan"] == 16 and r["patterns"] == ["tiliu", "su", "dihu", "tianting"], r
+
+
+def test_a_tianting_hand_keeps_the_dealt_tiles(both: Scorer) -> None:
+    # 天听: declared on the dealt 13, no tile changed after (seed-000 此后不能换张): a pong or a kong's
+    # replacement cannot be part of a 天听 hand; the same hand without them is 素提溜 × 天听 = 4
+    on = {"options": {"tianting": "on"}}
+    for r in (req("345m 77m 45s [111s] [EEE] +6s", "7p", tianting=True),
+              req("345m 123s 77m 45s (EEEE) +6s", "7p", tianting=True, kong_draw="concealed")):
+        a = both.score({**r, **on})
+        assert a["reason"] == "invalid_request" and a["error"]["code"] == "tianting_keeps_the_dealt_tiles", a
+    a = both.score({**req("345m 123s EEE 77m 45s +6s", "7p", tianting=True), **on})
+    assert a["win"] and a["fan"] == 4 and a["patterns"] == ["tiliu", "su", "tianting"], a
 
 
 def test_request_rules_allow_the_legal_neighbours(both: Scorer) -> None:

@@ -385,11 +385,19 @@ def test_readme_curl_example(server: Server, cmd: str, expected: str) -> None:
 
 
 def test_two_workers_answer(tmp_path: Any) -> None:
+    """Two workers answer; and with no --cors-origin a browser's preflight is refused as one
+    (cors_refused, no origin allowed), not answered 405 as an unknown method."""
     s = Server("--workers", "2")
     try:
         for i in range(20):
             status, _, a = s.call("POST", "/score", dict(OK, id=i))
             assert status == 200 and a["id"] == i and a["fan"] == 2
+        pre = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST"}
+        status, hdrs, a = s.call("OPTIONS", "/score", headers=pre)
+        assert status == 400 and "access-control-allow-origin" not in hdrs
+        assert check_answer(a)["error"]["code"] == "cors_refused"
+        status, hdrs, _ = s.call("POST", "/score", OK, {"Origin": ORIGIN})
+        assert status == 200 and "access-control-allow-origin" not in hdrs
     finally:
         s.stop()
 

@@ -197,9 +197,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_init(args: argparse.Namespace) -> int:
     import os
+    from .layout import windows_device
     from .starter import NAME_RE, overlay_text
     if not NAME_RE.match(args.name):
         return _usage(f"NAME is the variant's id, letters a-z, digits and _ (it names generated/NAME/): {args.name!r}")
+    if windows_device(args.name):
+        return _usage(f"NAME names generated/NAME/, and Windows keeps {args.name!r} for a device: pick another")
     target = os.path.join(args.dir, f"{args.name}.yaml")
     if os.path.exists(target) and not args.force:
         print(f"tjmj: error: {target} exists (--force writes over it)", file=sys.stderr)

@@ -234,11 +234,12 @@ def create_app(config: Config) -> Any:
                       "error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "field": None}},
                      500)
 
-    if config.cors:
-        refuse_preflight = (lambda why: service.refuse("score", None, {"code": "cors_refused", "field": None,
-                                                                       "message": why}))
-        app.add_middleware(_json_cors(refuse_preflight), allow_origins=list(config.cors),
-                           allow_methods=["GET", "POST"], allow_headers=["*"], max_age=600)
+    # always: with no --cors-origin no origin is allowed, and a browser's preflight is refused as such
+    # (cors_refused), not answered 405 as an OPTIONS request the service does not serve
+    refuse_preflight = (lambda why: service.refuse("score", None, {"code": "cors_refused", "field": None,
+                                                                   "message": why}))
+    app.add_middleware(_json_cors(refuse_preflight), allow_origins=list(config.cors),
+                       allow_methods=["GET", "POST"], allow_headers=["*"], max_age=600)
     return app
 
 

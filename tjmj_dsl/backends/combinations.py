@@ -364,7 +364,10 @@ def verdicts(rs: RuleSet, mod: Any, previous: str | None, hands: list[dict[str, 
         except (ValueError, KeyError, TypeError) as e:
             cached, why = None, f"{FILE} cannot be read ({type(e).__name__}: {e})"
         if cached is not None and cached.key == key:
-            why = check(cached, rs, mod)
+            try:
+                why = check(cached, rs, mod)
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # edited by hand: searched again
+                why = f"{FILE} cannot be used ({type(e).__name__}: {e})"
             if not why:
                 text = to_json(rs, promote(cached, rs, mod, hands or []), mod)
                 return parse(text), text, ""
