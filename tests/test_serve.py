@@ -297,6 +297,14 @@ def test_a_request_is_held_to_the_size_of_a_line_by_every_way_in() -> None:
         lines = [jsonl_answer(x).get("error", {}).get("code") for x in (compact, escaped)]
         status, _, a = server.call("POST", "/score/batch", "[" + compact + ", " + escaped + "]")
         assert ways == lines == [x.get("error", {}).get("code") for x in a] == [None, "too_large"]
+        # a long batch (its client looked at while it is answered): every answer, in order
+        many = [dict(OK, id=i) if i % 3 else {"id": i, "draw": "6s"} for i in range(700)]
+        status, _, a = server.call("POST", "/score/batch", many)
+        assert status == 200 and [x["id"] for x in a] == list(range(700))
+        assert [x.get("error", {}).get("code") for x in a[:3]] == ["missing_field", None, None]
+        status, _, text = server.call("POST", "/score/batch", "\n".join(json.dumps(x) for x in many),
+                                      {"Content-Type": "application/x-ndjson"})
+        assert status == 200 and [json.loads(x) for x in text.splitlines()] == a
     finally:
         server.stop()
 
@@ -444,3 +452,31 @@ def test_openapi_examples_are_the_served_rules_answers(tmp_path: Any) -> None:
         v = jsonschema.Draft202012Validator(dict(root, **{"$ref": f"#/components/schemas/{name}"}))
         assert all(v.is_valid(x) for x in house["schemas"][name].get("examples", [])), name
     assert not any(x.get("profile") == "seed-000-coins" for x in house["schemas"]["ScoreRequest"]["examples"])
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads the server's CPU time from /proc (Linux)")
+def test_a_batch_stops_when_its_client_goes(server: Server) -> None:
+    """A batch of lines each naming new options (each compiles a scorer, ~0.1 s) is not worked out
+    for a client that has closed the connection: the server's CPU goes quiet within a moment (it
+    went on for minutes). Work, not speed: the server is busy for seconds or idle."""
+    import itertools
+    values = {"min_fan": [1, 3], "hun_kinds": [1, 3], "tianting": ["on", "off"], "subenlong": ["on", "off"],
+              "first_draw_multiplier": [5, 6, 7, 8], "chan_points": [1, 2]}
+    sets = list(itertools.product(*values.values()))[:50]
+    body = "\n".join(json.dumps(dict(OK, options=dict(zip(values, s)))) for s in sets).encode()
+    s = socket.create_connection(("127.0.0.1", server.port))
+    s.sendall(b"POST /score/batch HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-ndjson\r\n"
+              b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    time.sleep(0.5)
+    s.close()
+    time.sleep(1.0)  # the service looks every 0.2 s
+    before = _cpu_seconds(server.proc.pid)
+    time.sleep(2.0)
+    assert _cpu_seconds(server.proc.pid) - before < 0.5
+    assert server.call("GET", "/health")[0] == 200

@@ -11,9 +11,11 @@ which `tjmj serve` alone imports."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
+import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -33,6 +35,7 @@ from .service import Service
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
 MAX_BODY = 1 << 20  # bytes of one request body, batches included
 MAX_BATCH = 10_000  # requests in one batch
+DISCONNECT_POLL = 0.2  # seconds: while a batch is answered, how often the service looks whether its client is still there
 ENDPOINTS = (("score", "/score"), ("waits", "/waits"), ("explain", "/explain"), ("settle", "/settle"))
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines", "application/jsonlines",
                "application/x-jsonlines")  # a /score/batch body so labelled is JSONL, whatever its first line
@@ -170,12 +173,42 @@ def create_app(config: Config) -> Any:
                 text = dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
         return text
 
-    def answer_array(items: list[Any], sizes: list[int]) -> str:
+    def answer_array(gone: threading.Event, items: list[Any], sizes: list[int]) -> str | None:
         # each answer's JSON text: the array's text is theirs joined as json.dumps joins them
-        return "[" + ", ".join([array_item(x, n) for x, n in zip(items, sizes)]) + "]"
+        out = []
+        for x, n in zip(items, sizes):
+            if gone.is_set():
+                return None
+            out.append(array_item(x, n))
+        return "[" + ", ".join(out) + "]"
 
-    def answer_jsonl(lines: list[bytes]) -> str:
-        return "".join(line + "\n" for line in jsonl(decode_lines(lines), score, refuse_score, score_texter))
+    def answer_jsonl(gone: threading.Event, lines: list[bytes]) -> str | None:
+        out = []
+        for line in jsonl(decode_lines(lines), score, refuse_score, score_texter):
+            if gone.is_set():
+                return None
+            out.append(line + "\n")
+        return "".join(out)
+
+    async def while_connected(request: Request, work: Any, *args: Any) -> Any:
+        """work(gone, *args) off the event loop, `gone` set once the client has closed the connection
+        (looked at every DISCONNECT_POLL seconds): a batch of new option sets, each compiled, is not
+        worked out for no one. None when it stopped so."""
+        gone = threading.Event()
+
+        async def watch() -> None:
+            while not gone.is_set():
+                if await request.is_disconnected():
+                    gone.set()
+                    return
+                await asyncio.sleep(DISCONNECT_POLL)
+
+        watcher = asyncio.create_task(watch())
+        try:
+            return await run_in_threadpool(work, gone, *args)
+        finally:
+            gone.set()
+            watcher.cancel()
 
     @app.post("/score/batch", include_in_schema=False)
     async def batch(request: Request) -> Response:
@@ -197,12 +230,17 @@ def create_app(config: Config) -> Any:
             # in a worker thread: the event loop answers other requests meanwhile
             # each item's size is that of its text in the body, as a JSONL line's is its bytes
             sizes = item_sizes(raw, len(items)) if len(raw) > MAX_LINE else [0] * len(items)
-            text = await run_in_threadpool(answer_array, items, sizes)
+            text = await while_connected(request, answer_array, items, sizes)
+            if text is None:
+                return Response(status_code=499)  # the client closed the connection: no one reads this
             return Response(text, media_type="application/json")
         lines = raw.split(b"\n")
         if sum(1 for x in lines if x.strip()) > config.max_batch:
             return reply(too_large("score", f"a batch holds at most {config.max_batch} requests"))
-        return Response(await run_in_threadpool(answer_jsonl, lines), media_type="application/x-ndjson")
+        text = await while_connected(request, answer_jsonl, lines)
+        if text is None:
+            return Response(status_code=499)
+        return Response(text, media_type="application/x-ndjson")
 
     @app.api_route("/rules", methods=["GET", "HEAD"], include_in_schema=False)
     async def rules() -> Response:
