@@ -161,3 +161,10 @@ def test_waits_request_has_no_draw(both: Scorer) -> None:
 def test_waits_refuses_a_hand_no_draw_can_make_legal(both: Scorer) -> None:
     r = both.waits({"concealed": "345m123s77m45s", "melds": [{"type": "pung", "tile": "8p"}], "indicator": "7p"})
     assert r["waits"] == [] and "pung of hun tiles" in r["error"]["message"] and r["error"]["code"] == "no_hun_pung"
+
+
+def test_a_python_tuple_is_named_as_such(both: Scorer) -> None:
+    # the contract's arrays are lists; a tuple from Python was refused as "got an array", which it asked for
+    r = both.score({"concealed": ("3m",) * 13, "draw": "6s", "indicator": "7p"})
+    assert r["error"]["code"] == "wrong_type" and r["error"]["field"] == "concealed"
+    assert r["error"]["message"].endswith("got a tuple (an array is a list)")

@@ -584,8 +584,10 @@ def _json_type(value: Any) -> str:
         return "a number"
     if isinstance(value, str):
         return "a string"
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list):
         return "an array"
+    if isinstance(value, tuple):  # from Python: the contract's arrays are lists
+        return "a tuple (an array is a list)"
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
