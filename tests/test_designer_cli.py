@@ -155,3 +155,15 @@ def test_every_overlay_file_name_gives_a_folder_compile_writes(tmp_path: Any) ->
     assert len(folders) == 2 and "under" in folders and all(f[0].isalnum() for f in folders), folders
     code, _, err = run(["init", "con", "--dir", str(tmp_path)])
     assert code == 2 and "device" in err and not (tmp_path / "con.yaml").exists()
+
+
+def test_an_overlay_named_like_its_base_gets_a_folder_of_its_own(tmp_path: Any) -> None:
+    """Tianjin.yaml or _tianjin.yaml without a name over the tianjin rules wrote into tianjin/, the
+    base's own folder (its rulebook then showed the overlay's values)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = tmp_path / "_tianjin.yaml"
+    path.write_text(f"extends: {json.dumps(os.path.join(root, 'rules', 'tianjin.yaml'))}\n"
+                    "set:\n  patterns.long.value: 5\n", encoding="utf-8")
+    code, _, err = run(["compile", str(path), "--out", str(tmp_path / "out")])
+    assert code == 0, err
+    assert sorted(f for f in os.listdir(tmp_path / "out") if f != "__init__.py") == ["tianjin_overlay"]

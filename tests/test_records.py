@@ -370,7 +370,7 @@ def test_replay_answers_every_line_of_a_hostile_file(records: tuple[str, list[di
     assert code == 1 and err == "", err
     assert lines[0].startswith("hand 0: DIFFERS: not a valid record at events/") and "None is not of type 'string'" in lines[0]
     assert lines[1] == "line 2: not JSON: nested too deep"
-    assert lines[2] == "line 3: not UTF-8 (byte 1)"
+    assert lines[2] == "line 3: not UTF-8 at byte 0"
     assert lines[3] == "line 4: longer than 1,048,576 bytes, the limit of a record line"
     assert lines[4] == "hand 0: DIFFERS: dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal"
     assert lines[5] == "hand 1: OK" and lines[6] == "6 hand(s): 1 OK, 5 differ"
@@ -389,3 +389,31 @@ def test_simulate_and_compile_state_their_limits_and_os_errors(tmp_path: Any) ->
     if os.path.exists("/dev/full"):
         code, _, err = run(["simulate", "--hands", "20", "--record", "/dev/full"])
         assert code == 1 and "No space left on device" in err
+
+
+def test_a_fixed_first_dealer_is_the_rule_files(tmp_path: Any) -> None:
+    """play.first_dealer says who deals a game's first hand: the built-in rules draw it from the
+    seed (random); a seat there (or the key absent, as in rule files before it) deals hand i by
+    seat (seat + i) mod 4, so records made that way replay under them; anything else is refused."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    base = json.dumps(os.path.join(root, "rules", "tianjin.yaml"))
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(f"extends: {base}\nname: fixed\nset:\n  play.first_dealer: 0\n", encoding="utf-8")
+    path = tmp_path / "f.jsonl"
+    assert run(["simulate", "--hands", "6", "--seed", "3", "--rules", str(fixed), "--record", str(path)])[0] == 0
+    recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["dealer"] for r in recs] == [i % 4 for i in range(6)]
+    assert run(["replay", str(path), "--rules", str(fixed)])[0] == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"extends: {base}\nname: bad\nset:\n  play.first_dealer: 7\n", encoding="utf-8")
+    code, _, err = run(["check", str(bad)])
+    assert code == 1 and "first_dealer" in err
+
+
+def test_replay_skips_blank_lines_as_the_batch_does(records: tuple[str, list[dict[str, Any]]], tmp_path: Any) -> None:
+    path, recs = records
+    p = tmp_path / "blank.jsonl"
+    p.write_text(json.dumps(recs[0]) + "\n\f\n\u00a0\n  \n", encoding="utf-8")
+    code, out, _ = run(["replay", str(p)])
+    assert code == 0 and out.splitlines() == ["hand 0: OK", "1 hand(s): 1 OK, 0 differ"]
+    assert run(["score", "--jsonl"], "\f\n\u00a0\n")[1] == ""  # the batch: no answer for those lines either

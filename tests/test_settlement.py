@@ -316,3 +316,16 @@ def test_a_settlement_expression_is_bounded_in_work(tmp_path: Any) -> None:
     text = e.value.render()
     line = next(i for i, x in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "settlement.payments.win" in x)
     assert f"chain.yaml:{line}:" in text and "takes more than 1,000,000 steps for one outcome" in text
+
+
+def test_a_settlement_over_seats_and_others_is_within_the_bound(tmp_path: Any) -> None:
+    """The bound counts the settlement's own lists at their sizes (4 seats, 3 others, at most 16
+    kongs), not as 34 tile kinds: three quantifiers over seats and others (36 steps of pair) pass."""
+    import json
+    path = tmp_path / "nested.yaml"
+    path.write_text(f"extends: {json.dumps(os.path.join(ROOT, 'rules', 'tianjin.yaml'))}\nname: nested\nset:\n"
+                    "  settlement.payments.win.amount: \"total * base_unit * pair(payer, payee) + 0 * sum(a in seats: "
+                    "sum(b in others(a): sum(c in others(b): pair(a, b) * pair(b, c))))\"\n", encoding="utf-8")
+    rs = load_rules(str(path))
+    assert rs.settlement is not None
+    assert Scorer(str(path)).settle({"dealer": 0, "winner": 1, "total": 4})["balances"] == [-4, 12, -4, -4]

@@ -280,7 +280,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# simulate's stated limits (README): its summaries are kept in memory, its workers each a process
+# simulate's stated limits (docs/reliability.md): its summaries are kept in memory, its workers each a process
 MAX_HANDS = 1_000_000
 MAX_JOBS = 64
 MAX_SEED = 100
@@ -357,10 +357,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 bad += 1
                 continue
             if isinstance(line, NotUtf8):
-                print(f"line {n}: not UTF-8 (byte {line.pos + 1})")
+                print(f"line {n}: not UTF-8 at byte {line.pos}")
                 bad += 1
                 continue
-            if not line.strip(" \t\r"):
+            if not line.strip():  # blank, as the JSONL batch says it (runtime.answer_line)
                 continue
             try:
                 rec = json.loads(line)

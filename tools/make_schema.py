@@ -109,6 +109,9 @@ play = {
     "properties": {
         "deal_start": {"type": "integer", "minimum": 0, "maximum": 16,
                        "description": "the deal starts at stack (dice sum + this) of the dealer's wall"},
+        "first_dealer": {"anyOf": [{"const": "random"}, {"type": "integer", "minimum": 0, "maximum": 3}],
+                         "description": "who deals a game's first hand: random (drawn from the game's seed) or a seat "
+                                        "0-3; absent: seat 0. The deal then passes by turns or by the rotation"},
         "replacement_at_indicator": {"enum": ["take", "skip"],
                                      "description": "a kong replacement at the indicator's stack takes its remaining tile, or skips the stack"},
         "no_claim_in_last_tiles": {"type": "integer", "minimum": 0, "maximum": 136,

@@ -73,7 +73,7 @@ BOUND = {"payer": "the seat that pays (in `amount`)", "payee": "the seat paid (i
 
 SETTLE_FUNCS: dict[str, Func] = {
     **{k: FUNCS[k] for k in ("len", "sorted", "sum", "product", "min", "max")},
-    "pow": Func((INT, INT), INT, "a to the power b (b taken between 0 and 63)"),
+    "pow": Func((INT, INT), INT, "a to the power b (b taken between 0 and 63; a power past 2^53 - 1 refuses the outcome)"),
     "others": Func((SEAT,), list_of(SEAT), "the three other seats, in turn order after it (none: no seat)"),
 }
 

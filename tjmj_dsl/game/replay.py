@@ -153,7 +153,7 @@ class Replayer:
         if sorted(wall) != [k for k in range(34) for _ in range(4)]:
             raise ReplayDiff("the wall does not hold 4 of each of the 34 tiles")
         if rec["seed"] is not None:  # hand i is dealt from (seed, i) alone; seed null: the record's own deal
-            self._check_seeded(rec, wall)
+            self._check_seeded(rec, wall, gr.first_dealer)
         self._check_rotation(rec)
         lz = rec["lazhuang"]
         table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])))  # type: ignore[arg-type]
@@ -205,10 +205,10 @@ class Replayer:
         self._last = (rec["seed"], rec["hand"], _rules_key(rec), rec["result"]["next_dealer"])
 
     @staticmethod
-    def _check_seeded(rec: Any, wall: list[int]) -> None:
+    def _check_seeded(rec: Any, wall: list[int], first: int | None) -> None:
         """The wall, dice and dealer a seeded record holds are those its (seed, hand) deals (its
         dealer only when dealt by turns)."""
-        s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"])  # hand i is dealt from (seed, i) alone
+        s_wall, s_dice, s_dealer = seeded(rec["seed"], rec["hand"], first)  # hand i is dealt from (seed, i) alone
         if rec.get("dealt_by") == "rotation":  # dealt by the hand before: _check_rotation checks the dealer
             s_dealer = rec["dealer"]
         if wall != s_wall:

@@ -62,6 +62,7 @@ class GameRules:
     kong_points: tuple[tuple[str, int], ...]
     hun_count: int
     cycles: tuple[tuple[int, ...], ...]
+    first_dealer: int | None = 0  # who deals a game's first hand (play.first_dealer): a seat, or None: drawn from the seed
     keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
     run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
 
@@ -104,6 +105,9 @@ def game_rules(scorer: Scorer) -> GameRules:
     for k, t in HINT_KEYS.items():
         if k in play and (not isinstance(play[k], t) or isinstance(play[k], bool)):
             problems.append(f"play.{k} must be a {t.__name__}, not {play[k]!r}")
+    first = play.get("first_dealer", 0)
+    if first != "random" and (first.__class__ is not int or not 0 <= first <= 3):
+        problems.append(f"play.first_dealer is random or a seat 0-3, not {first!r}")
     keep: frozenset[int] = frozenset()
     if isinstance(play.get("value_player_keep"), str):
         try:
@@ -150,5 +154,6 @@ def game_rules(scorer: Scorer) -> GameRules:
         lazhuang_max=play["lazhuang_max"], dealer_first_draw_flag=play["dealer_first_draw_flag"],
         first_draw_flag=play["first_draw_flag"], ready_declaration_flag=play["ready_declaration_flag"],
         flags=tuple(f for f, _ in rs.flags), kong_points=rs.kong_points, hun_count=rs.hun_count, cycles=rs.cycles,
+        first_dealer=None if first == "random" else first,
         keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
     )

@@ -16,27 +16,28 @@ from .table import HandResult, Player, Table
 TILESET = tuple(k for k in range(34) for _ in range(4))
 
 
-def first_dealer(seed: int | str) -> int:
-    """The seat that deals a game's first hand, drawn at random from the seed alone (a table draws
-    its first dealer by lot; seat 0 every time would favour whoever sits there)."""
-    return rng(seed, "first dealer").randrange(4)
+def first_dealer(seed: int | str, first: int | None = None) -> int:
+    """The seat that deals a game's first hand: `first` (the rules' play.first_dealer), or when None
+    drawn at random from the seed alone (a table draws its first dealer by lot)."""
+    return rng(seed, "first dealer").randrange(4) if first is None else first
 
 
-def seeded(seed: int | str, hand: int) -> tuple[list[int], tuple[tuple[int, int], tuple[int, int]], int]:
+def seeded(seed: int | str, hand: int, first: int | None = 0
+           ) -> tuple[list[int], tuple[tuple[int, int], tuple[int, int]], int]:
     """The shuffled wall, the two rolls and the dealer of hand `hand` (seats take turns to deal from
-    the seed's first dealer: (first_dealer(seed) + hand) % 4)."""
+    the first dealer, GameRules.first_dealer: (first_dealer(seed, first) + hand) % 4)."""
     r = rng(seed, hand, "wall")
     # a uniform shuffle: the 136 tiles ordered by one random number each
     keys = [r.random() for _ in range(len(TILESET))]
     wall = [TILESET[i] for i in sorted(range(len(TILESET)), key=keys.__getitem__)]
     dice = ((r.randint(1, 6), r.randint(1, 6)), (r.randint(1, 6), r.randint(1, 6)))
-    return wall, dice, (first_dealer(seed) + hand) % 4
+    return wall, dice, (first_dealer(seed, first) + hand) % 4
 
 
 def deal_table(rules: GameRules, seed: int | str, hand: int, dealer: int | None = None) -> Table:
     """Hand `hand`'s table: its wall and dice from (seed, hand); its dealer too, unless given (a game
     whose deal passes by the rules' rotation: the previous hand's next dealer)."""
-    wall, dice, turn = seeded(seed, hand)
+    wall, dice, turn = seeded(seed, hand, rules.first_dealer)
     return Table(rules, wall, turn if dealer is None else dealer, dice)
 
 

@@ -14,7 +14,8 @@ from ..expr import ast as A
 
 MAX_COST = 1_000_000  # steps for one decomposition (the built-in rules' costliest expression takes about 300)
 CAP = MAX_COST * 10
-_SIZES = {"melds": 4, "groups": 5, "declared": 4, "suits": 3, "hun_kinds": 4}
+_SIZES = {"melds": 4, "groups": 5, "declared": 4, "suits": 3, "hun_kinds": 4,
+          "seats": 4, "kongs": 16}  # the settlement's lists: four seats, at most 16 kongs in a hand
 _ATTR_SIZES = {"slots": 4, "faces": 4}
 _UNKNOWN = 34
 
@@ -37,6 +38,8 @@ def size(n: A.Node) -> int:
         return _ATTR_SIZES.get(n.name, _UNKNOWN)
     if isinstance(n, A.Call) and n.func == "sorted" and n.args:
         return size(n.args[0])
+    if isinstance(n, A.Call) and n.func == "others":
+        return 3
     if isinstance(n, A.BinOp) and n.op == "+":
         return min(CAP, size(n.left) + size(n.right))
     if isinstance(n, A.IfElse):

@@ -281,10 +281,13 @@ def lower(res: Resolved) -> RuleSet:
     name = str(d.get("name", "rules"))
     if res.top is not None and res.top is not res.base and "name" not in (res.top.data or {}):
         # an overlay without a name of its own must not write over its base's outputs
+        inherited = name
         stem = os.path.splitext(os.path.basename(res.top_path))[0]
         name = re.sub(r"[^a-z0-9_]", "_", stem.lower()).strip("_")
         if not name:  # 天津.yaml, _.yaml: a folder name of the file's own, one compile writes
             name = "overlay_" + hashlib.sha256(stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        if name == inherited:  # Tianjin.yaml, _tianjin.yaml over tianjin: not the base's own folder
+            name += "_overlay"
         if windows_device(name):  # con.yaml: its outputs' folder must be one Windows can make
             name += "_"
     elif windows_device(name):

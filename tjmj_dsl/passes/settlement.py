@@ -16,7 +16,7 @@ from ..expr.parser import ExprError, parse
 from ..expr.settle import BOUND, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
 from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
 from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
-from .limits import MAX_COST, cost, definition_costs
+from .limits import MAX_COST, cost, definition_costs, size
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lower import _Lowering
@@ -53,11 +53,12 @@ def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...],
     return Expr(text, node, "settle", doc.pos(dpath)), t
 
 
-def _bounded(lw: _Lowering, path: tuple[Any, ...], node: A.Node, costs: dict[str, int]) -> bool:
+def _bounded(lw: _Lowering, path: tuple[Any, ...], node: A.Node, costs: dict[str, int], steps: int | None = None) -> bool:
     """Whether the expression at path takes at most MAX_COST steps for one outcome (the
-    patterns' bound): else an error there. Definitions that call each other twice at each
-    level, or quantifiers nested over long lists, would hold check and every settle() for ever."""
-    steps = cost(node, costs)
+    patterns' bound; `steps`: what its payment rule repeats, when given): else an error there.
+    Definitions that call each other twice at each level, or quantifiers nested over long
+    lists, would hold check and every settle() for ever."""
+    steps = cost(node, costs) if steps is None else steps
     if steps <= MAX_COST:
         return True
     lw.error(path, f"this expression takes more than {MAX_COST:,} steps for one outcome (about {steps:,}, counting "
@@ -146,8 +147,11 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
                           (INT,), "amount")
         if payer is None or payee is None or amount is None:
             continue
-        if not all(_bounded(lw, base + (k,), e.ast, costs) for k, e in (("for", items), ("when", when), ("from", payer),
-                                                                        ("to", payee), ("amount", amount)) if e is not None):
+        # once per item (`for`), and the amount once per payer and payee (at most 4 × 4)
+        each = sum(cost(e.ast, costs) for e in (when, payer, payee) if e is not None) + 16 * cost(amount.ast, costs)
+        times = size(items.ast) if items is not None else 1
+        if not _bounded(lw, base + ("amount",), amount.ast, costs,
+                        (cost(items.ast, costs) if items is not None else 0) + times * each):
             continue
         terms = tuple((n.span.start, n.span.end) for n in amount_terms(amount.ast))
         payments.append(Payment(pid, str(p.get("name", pid)), str(p.get("gloss", "")), str(p.get("reason", pid)), var,
