@@ -434,11 +434,12 @@ def test_openapi_examples_are_the_served_rules_answers(tmp_path: Any) -> None:
                for x in comps[k]["examples"])
     built_in = create_app(Config()).openapi()["components"]["schemas"]
     assert built_in["ScoreResult"]["examples"] == contract_examples()["score-result"]
-    # an overlay that keeps the name (its file is tianjin.yaml too) is other rules all the same
+    # an overlay that keeps the name (it says name: tianjin; a file named so without a name is
+    # tianjin_overlay, never its base's folder) is other rules all the same
     (tmp_path / "same").mkdir()
     twin = tmp_path / "same" / "tianjin.yaml"
-    twin.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nset:\n  options.min_fan.default: 1\n",
-                    encoding="utf-8")
+    twin.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: tianjin\n"
+                    "set:\n  options.min_fan.default: 1\n", encoding="utf-8")
     twin_ex = create_app(Config(rules=str(twin))).openapi()["components"]["schemas"]["ScoreResult"]["examples"]
     assert twin_ex[1]["rules"]["name"] == "tianjin" and twin_ex[1]["win"] is True
     # the built-in rules with another option in force: their answers too (a bare 提溜 wins at min fan 1)
