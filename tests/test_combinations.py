@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+from typing import Any
 
 import pytest
 
@@ -118,7 +119,9 @@ def test_a_fresh_search_gives_the_committed_table() -> None:
         assert files[f"{rel}/{FILE}"] == _read(f"{rel}/{FILE}")
 
 
-def test_a_witness_edited_by_hand_fails_the_check(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+def _witness_edited(tmp_path: str, request: dict[str, Any]) -> tuple[str, str, str]:
+    """A copy of generated/ whose default profile's table has the witness of 提溜 + 素 replaced by
+    `request`: (the copy, the table's path, the table's text before the edit)."""
     out = os.path.join(str(tmp_path), "gen")
     shutil.copytree(os.path.join(ROOT, "generated"), out)
     path = os.path.join(out, "tianjin", FILE)
@@ -127,10 +130,15 @@ def test_a_witness_edited_by_hand_fails_the_check(tmp_path: str, capsys: pytest.
     lines = text.split("\n")
     i = next(i for i, x in enumerate(lines) if x.lstrip().startswith('{"set": "tiliu su",'))
     item = json.loads(lines[i].strip().rstrip(","))
-    item["request"] = {"concealed": "123p46mEEE77678s", "draw": "5m", "indicator": "9p"}  # 捉5, not 素
+    item["request"] = request
     lines[i] = "  " + json.dumps(item, ensure_ascii=False) + ","
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
+    return out, path, text
+
+
+def test_a_witness_edited_by_hand_fails_the_check(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    out, path, text = _witness_edited(tmp_path, {"concealed": "123p46mEEE77678s", "draw": "5m", "indicator": "9p"})  # 捉5, not 素
     assert main(["compile", RULES, "--out", out, "--check"]) == 1
     err = capsys.readouterr().err
     assert f"stale: {path} ({FILE}: the witness of 提溜 (tiliu) + 素 (su)" in err
@@ -203,18 +211,7 @@ def test_a_huge_table_is_not_read(tmp_path: str, capsys: pytest.CaptureFixture[s
 def test_a_witness_that_is_no_request_is_searched_again(tmp_path: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A combinations.json in --out edited to hold a witness that is no request (concealed a
     number, no draw) is a cache that cannot be used: searched again, not a KeyError."""
-    out = os.path.join(str(tmp_path), "gen")
-    shutil.copytree(os.path.join(ROOT, "generated"), out)
-    path = os.path.join(out, "tianjin", FILE)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    lines = text.split("\n")
-    i = next(i for i, x in enumerate(lines) if x.lstrip().startswith('{"set": "tiliu su",'))
-    item = json.loads(lines[i].strip().rstrip(","))
-    item["request"] = {"concealed": 5}
-    lines[i] = "  " + json.dumps(item, ensure_ascii=False) + ","
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+    out, path, text = _witness_edited(tmp_path, {"concealed": 5})
     assert main(["compile", RULES, "--out", out, "--check"]) == 1
     assert f"stale: {path} ({FILE} cannot be used (KeyError: 'draw'))" in capsys.readouterr().err
     assert main(["docs", RULES, "--out", out, "--profile", "seed-001"]) == 0

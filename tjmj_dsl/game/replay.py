@@ -19,6 +19,7 @@ from .rules import GameRules, GameRulesError, game_rules
 from .session import record as make_record
 from .session import seeded, settle
 from .table import PASS, Action, EngineError, IllegalAction, SeatView, Table
+from .wall import check_deal
 
 _KIND = {n: i for i, n in enumerate(NAMES)}
 
@@ -150,8 +151,10 @@ class Replayer:
             msg = e.render() if isinstance(e, RuleError) else str(e)
             raise ReplayDiff(f"its rules cannot be loaded: {msg.splitlines()[0]}") from None
         wall = [_KIND[t] for t in rec["wall"]]
-        if sorted(wall) != [k for k in range(34) for _ in range(4)]:
-            raise ReplayDiff("the wall does not hold 4 of each of the 34 tiles")
+        try:
+            check_deal(wall, rec["dealer"], rec["dice"])  # what the Table checks, said as the record's difference
+        except ValueError as e:
+            raise ReplayDiff(str(e)) from None
         if rec["seed"] is not None:  # hand i is dealt from (seed, i) alone; seed null: the record's own deal
             self._check_seeded(rec, wall, gr.first_dealer)
         self._check_rotation(rec)

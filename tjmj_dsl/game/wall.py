@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..tiles import NAMES
+
 SIDES, STACKS = 4, 17
 TILES = SIDES * STACKS * 2
 
@@ -78,7 +80,7 @@ def check_deal(tiles: Any, dealer: Any, dice: Any) -> None:
             raise ValueError(f"wall[{i}]: a tile is a kind number 0-33, not {t!r}")
     if sorted(tiles) != [k for k in range(34) for _ in range(4)]:
         k = next(k for k in range(34) if tiles.count(k) != 4)
-        raise ValueError(f"a wall holds 4 of each of the 34 tiles, this one {tiles.count(k)} of kind {k}")
+        raise ValueError(f"a wall holds 4 of each of the 34 tiles, this one {tiles.count(k)} of {NAMES[k]}")
     if dealer.__class__ is not int or not 0 <= dealer < 4:
         raise ValueError(f"the dealer is a seat 0-3, not {dealer!r}")
     ok = (isinstance(dice, (list, tuple)) and len(dice) == 2
