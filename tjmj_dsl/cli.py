@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -284,22 +285,39 @@ def cmd_variants(args: argparse.Namespace) -> int:
 MAX_HANDS = 1_000_000
 MAX_JOBS = 64
 MAX_SEED = 100
+MAX_BOT_TIMEOUT = 3600.0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
     from .game.simulate import Bar, Spec, render, run, summarize, _rules
     from .game.players import PLAYERS
+    from .game.bot import BotError
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
+    bots: dict[int, tuple[str, ...]] = {}
+    for b in args.bot or ():
+        seat, eq, command = b.partition("=")
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as e:  # an unclosed quote
+            return _usage(f"--bot {b!r}: {e}")
+        if not eq or seat.strip() not in ("0", "1", "2", "3") or not argv:
+            return _usage(f"--bot wants SEAT=COMMAND, a seat 0-3 and the bot's command; got {b!r}")
+        if int(seat) in bots:
+            return _usage(f"--bot names seat {int(seat)} twice")
+        bots[int(seat)] = argv
+    if not 0 < args.bot_timeout <= MAX_BOT_TIMEOUT:
+        return _usage(f"--bot-timeout takes more than 0 and at most {MAX_BOT_TIMEOUT:,} seconds")
+    players = tuple("bot" if s in bots else p for s, p in enumerate(players))
     if not 0 <= args.hands <= MAX_HANDS or not 1 <= args.jobs <= MAX_JOBS:
         return _usage(f"--hands takes 0 to {MAX_HANDS:,} and --jobs 1 to {MAX_JOBS}")
     if len(args.seed) > MAX_SEED:
         return _usage(f"--seed takes at most {MAX_SEED} characters")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record),
-                args.rotate)
+                args.rotate, tuple(sorted(bots.items())), args.bot_timeout)
     try:
         rules = _rules(spec)
     except GameRulesError as e:
@@ -316,6 +334,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             out.flush()
     except OSError as e:  # the record file's disk is full
         return _os_error(e)
+    except BotError as e:  # a bot broke the protocol: the game stops, nothing is guessed for it
+        print(f"tjmj: error: {e}", file=sys.stderr)
+        return EXIT_FAIL
     finally:
         if out is not None:
             try:
@@ -495,6 +516,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default="value,value,value,value",
                    help="the players of seats 0-3: random or value (default value,value,value,value)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (the results do not depend on it)")
+    p.add_argument("--bot", action="append", metavar="SEAT=COMMAND",
+                   help="seat 0-3 played by a program in any language, started by COMMAND (split as a shell would, "
+                        "run without one): it reads one JSON ask per line and answers {\"choice\": i} (README: "
+                        "A bot in any language; schemas/bot-ask.schema.json); repeatable")
+    p.add_argument("--bot-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="how long a bot may take over one answer (default 10)")
     p.add_argument("--rotate", action="store_true",
                    help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
                         "dealer), hand after hand in one process; default: the deal passes seat to seat, hand by hand, from the seed's first dealer (drawn at random)")

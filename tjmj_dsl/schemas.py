@@ -24,7 +24,8 @@ from .source.files import rules_file
 EXAMPLES_FILE = "tianjin.examples.yaml"  # beside the built-in rules (shipped with them)
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 NAMES = ("score-request", "waits-request", "score-result", "waits-result", "explain-result", "settle-outcome",
-         "settle-result", "record")
+         "settle-result", "record", "bot-ask", "bot-reply")
+NOT_HTTP = ("record", "bot-ask", "bot-reply")  # no endpoint takes or gives one
 
 _TILE_OUT = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$",
              "description": "a tile in canonical notation: 1-9 with m (万), p (饼), s (条); honors E S W N C F P"}
@@ -351,6 +352,25 @@ def schemas(rs: RuleSet | None = None, examples: bool = True, record: Any = None
         s["$defs"] = _used_defs(s, defs)
         out[name] = s
     out["record"] = record_schema(out["score-result"], (record or _committed_record_example()) if examples else None)
+    out.update(bot_schemas(examples))
+    return out
+
+
+def bot_schemas(examples: bool = True) -> dict[str, dict[str, Any]]:
+    """The bot protocol's two schemas (defined by the game engine in game/bot.py): an ask, and an answer."""
+    from .game import bot
+    out = {}
+    for name, body, title, desc, ex in (
+            ("bot-ask", bot.ask_schema(), "A bot's ask",
+             "One line the game engine writes to a bot (`tjmj simulate --bot SEAT=COMMAND`): the question, what "
+             "the seat may see, and the menu of legal answers.", bot.EXAMPLE_ASKS),
+            ("bot-reply", bot.reply_schema(), "A bot's answer",
+             "One line a bot writes for each ask: the index of its pick in the ask's menu.", bot.EXAMPLE_REPLIES)):
+        s: dict[str, Any] = {"$schema": DIALECT, "$id": f"urn:tjmj:protocol:{bot.PROTOCOL}:{name}", "title": title,
+                             "description": desc + f" Protocol {bot.PROTOCOL}.", **body}
+        if examples:
+            s["examples"] = ex
+        out[name] = s
     return out
 
 

@@ -363,7 +363,7 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
     from . import __version__
     from .compiler import read_rules
     from .passes.lower import source_sha256
-    from .schemas import example_requests, examples_rules, schemas
+    from .schemas import NOT_HTTP, example_requests, examples_rules, schemas
     rs = service.base.ruleset
     comps: dict[str, Any] = {}
     names = {}
@@ -379,7 +379,7 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
             valid = jsonschema.Draft202012Validator(docs[name]).is_valid
             docs[name]["examples"] = [x for x in docs[name]["examples"] if valid(x)]
     for name, s in docs.items():
-        if name == "record":  # no endpoint takes or gives one
+        if name in NOT_HTTP:  # no endpoint takes or gives one
             continue
         top = "".join(w.capitalize() for w in name.split("-"))
         names[name] = top

@@ -17,6 +17,7 @@ from typing import Any, Callable, TextIO
 
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
+from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, running
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
@@ -35,6 +36,8 @@ class Spec:
     seed: int | str
     record: bool
     rotate: bool = False  # the deal passes by the rules' rotation (settlement.rotations), not seat to seat
+    bots: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (seat, command): that seat played by a bot process (game/bot.py)
+    bot_timeout: float = DEFAULT_TIMEOUT  # seconds a bot may take over one answer
 
 
 _RULES: dict[Spec, GameRules] = {}
@@ -50,7 +53,9 @@ def _rules(spec: Spec) -> GameRules:
 def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None) -> tuple[dict[str, Any], str | None]:
     """Play hand i (dealt by `dealer`, or by turns): its summary (small, for the statistics) and its
     record line (when recording)."""
-    players = [make_player(p) for p in spec.players]
+    bots = dict(spec.bots)  # a bot's seat: the same bot process hand after hand (one per worker process)
+    players = [ProcessPlayer(running(s, bots[s], spec.bot_timeout), i) if s in bots else make_player(p)
+               for s, p in enumerate(spec.players)]
     res = play(rules, spec.seed, i, players, dealer)
     st = res.settlement or {}
     won_turn = None
@@ -97,6 +102,15 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         if progress:
             progress(done, hands)
 
+    try:
+        _play(spec, chunks, jobs, take)
+    finally:
+        close_all()  # the bots this process started (a worker's see their input end with it)
+    return summaries, time.perf_counter() - t0
+
+
+def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
+          take: Callable[[list[tuple[dict[str, Any], str | None]]], None]) -> None:
     if spec.rotate:  # one game: each hand's dealer is the last one's next dealer, so hand after hand
         rules, dealer = _rules(spec), None
         for _, a, b in chunks:
@@ -115,7 +129,6 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         with ctx.Pool(jobs) as pool:
             for part in pool.imap(_chunk, chunks):
                 take(part)
-    return summaries, time.perf_counter() - t0
 
 
 def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> dict[str, Any]:

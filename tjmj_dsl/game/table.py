@@ -119,6 +119,7 @@ class Table:
         self.first_discards: list[tuple[int, int]] = []
         self.chan_broken = False
         self.drawn: int | None = None
+        self.drawn_by = -1  # the seat whose turn it is: only it sees `drawn`
         self._offer: tuple[Claim | None, dict[str, Any] | None] = (None, None)
         self.last_discard: tuple[int, int] | None = None
         self.turns = 0
@@ -223,7 +224,7 @@ class Table:
         kong_type: str | None = None
         after_pong = False
         while True:
-            self.drawn = drawn
+            self.drawn, self.drawn_by = drawn, s
             menu = act_menu(s, drawn, kong_type, after_pong)
             a = players[s].act(views[s], menu)
             if a not in menu:
@@ -474,8 +475,10 @@ class SeatView:
 
     @property
     def drawn(self) -> int | None:
-        """The tile this seat just drew (None after a pong, or before the deal)."""
-        return self._t.drawn
+        """The tile this seat just drew (None after a pong, before the deal, and when it is not this
+        seat's turn: another seat's draw is hidden)."""
+        t = self._t
+        return t.drawn if t.drawn_by == self.seat else None
 
     @property
     def last_discard(self) -> tuple[int, int] | None:

@@ -1,0 +1,240 @@
+"""A seat played by a program in another process (the bot protocol, tjmj-bot/1): the README's bot
+plays through `tjmj simulate --bot`, in Python and in JavaScript; every ask holds to its schema and
+shows the seat only what it may see; a bot that breaks the protocol stops the game with a message
+naming the seat and the ask, and is not left running."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from typing import Any
+
+import jsonschema
+import pytest
+
+from gamekit import rules as game_rules_of
+from tjmj_dsl.game.bot import BotError, BotProcess, ProcessPlayer
+from tjmj_dsl.game.players import ValuePlayer
+from tjmj_dsl.game.session import play
+from tjmj_dsl.game.table import PASS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NODE = shutil.which("node") or shutil.which("nodejs")
+with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
+    README = _f.read()
+with open(os.path.join(ROOT, "schemas", "bot-ask.schema.json"), encoding="utf-8") as _f:
+    ASK = jsonschema.Draft202012Validator(json.load(_f))
+with open(os.path.join(ROOT, "schemas", "bot-reply.schema.json"), encoding="utf-8") as _f:
+    REPLY = jsonschema.Draft202012Validator(json.load(_f))
+
+
+def readme_bot() -> str:
+    """The README's bot (the ```py block of the bot protocol's section)."""
+    blocks = [b for b in re.findall(r"```py\n(.*?)```", README, re.S) if "tjmj-bot/1" in b or '"choice"' in b]
+    assert len(blocks) == 1, "the README shows one bot"
+    return blocks[0]
+
+
+def simulate(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "simulate", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+SPY = r'''
+import json, sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    ask = json.loads(line)
+    menu = ask["menu"]
+    pick = next((i for i, a in enumerate(menu) if isinstance(a, dict) and a["type"] == "win"), len(menu) - 1)
+    print(json.dumps({"choice": pick}), flush=True)
+'''
+
+
+def test_the_readme_bot_plays_a_seat(tmp_path: Any) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(readme_bot(), encoding="utf-8")
+    rec = tmp_path / "hands.jsonl"
+    cmd = f"2={sys.executable} {bot}"
+    one = simulate("--hands", "30", "--seed", "11", "--bot", cmd, "--json", "--record", str(rec))
+    assert one.returncode == 0, one.stderr
+    stats = json.loads(one.stdout)["stats"]
+    assert stats["players"] == ["value", "value", "bot", "value"]
+    assert stats["hands"] == 30 and sum(stats["balance"]) == 0
+    # the same game with two workers (each its own bot process), and every hand replays
+    two = simulate("--hands", "30", "--seed", "11", "--bot", cmd, "--json", "--jobs", "2")
+    assert two.returncode == 0, two.stderr
+    assert json.loads(two.stdout)["stats"] == stats
+    rep = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "replay", str(rec)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    assert rep.returncode == 0 and "30 OK, 0 differ" in rep.stdout, rep.stdout + rep.stderr
+    assert all(json.loads(line)["players"][2] == "bot" for line in rec.read_text(encoding="utf-8").splitlines())
+
+
+def test_every_ask_holds_to_its_schema_and_shows_only_the_seat(tmp_path: Any) -> None:
+    spy, log = tmp_path / "spy.py", tmp_path / "asks.jsonl"
+    spy.write_text(SPY, encoding="utf-8")
+    res = simulate("--hands", "40", "--seed", "5", "--bot", f"1={sys.executable} {spy} {log}", "--record",
+                   str(tmp_path / "r.jsonl"), "--option", "tianting=on")
+    assert res.returncode == 0, res.stderr
+    asks = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    records = {r["hand"]: r for r in map(json.loads, (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines())}
+    kinds = {a["ask"] for a in asks}
+    assert {"act", "claim", "lazhuang"} <= kinds, kinds
+    assert [a["seq"] for a in asks] == list(range(1, len(asks) + 1))
+    for a in asks:
+        errors = list(ASK.iter_errors(a))
+        assert not errors, (errors[0].message, a)
+        v = a["view"]
+        assert v["seat"] == 1 and v["hand"] in records and v["dealer"] == records[v["hand"]]["dealer"]
+        held = len(v["tiles"]) + 3 * len(v["melds"][1])
+        if a["ask"] == "act":
+            assert held == 14 and (v["drawn"] is None or v["drawn"] in v["tiles"]), v
+        else:  # another seat's turn (its draw hidden), or the bets before the deal
+            assert v["drawn"] is None, v
+            assert held == (13 if a["ask"] in ("claim", "declare_ready") else 0), v
+        if a["ask"] in ("act", "claim"):
+            assert a["menu"] and all(m["type"] in ("discard", "win", "concealed_kong", "added_kong", "pong", "kong", "pass")
+                                     for m in a["menu"])
+        for s in range(4):  # another seat's concealed kong keeps its tile hidden
+            for m in v["melds"][s]:
+                assert (m["tile"] is None) == (s != 1 and m["type"] == "concealed_kong")
+    for r in REPLY.iter_errors({"choice": 0}), REPLY.iter_errors({"choice": 2, "comment": "free text"}):
+        assert not list(r)
+    assert list(REPLY.iter_errors({"choice": -1})) and list(REPLY.iter_errors({"pick": 0}))
+
+
+def test_a_seat_never_sees_another_seats_draw() -> None:
+    """SeatView.drawn is the seat's own draw: asked about a discard, a player must not learn what the
+    discarder drew (every Python player and every bot reads the view)."""
+    seen: list[Any] = []
+
+    class Watcher(ValuePlayer):
+        def claim(self, view: Any, menu: Any) -> Any:
+            seen.append(view.drawn)
+            return PASS
+
+    rules = game_rules_of()
+    for hand in range(12):
+        play(rules, 3, hand, [Watcher(), Watcher(), Watcher(), Watcher()])
+    assert seen and all(d is None for d in seen), seen
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (Debian package `nodejs`; tools/setup_test_deps.py installs it)")
+def test_a_bot_in_javascript(tmp_path: Any) -> None:
+    bot = tmp_path / "bot.mjs"
+    bot.write_text('''
+import { createInterface } from "node:readline";
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const ask = JSON.parse(line);
+  const win = ask.menu.findIndex((a) => a !== null && typeof a === "object" && a.type === "win");
+  // win when offered; else the last choice (the last discard, a claim, yes, the most raises)
+  process.stdout.write(JSON.stringify({ choice: win >= 0 ? win : ask.menu.length - 1 }) + "\\n");
+});
+''', encoding="utf-8")
+    res = simulate("--hands", "20", "--seed", "2", "--bot", f"0={NODE} {bot}", "--bot", f"3={NODE} {bot}", "--json")
+    assert res.returncode == 0, res.stderr
+    stats = json.loads(res.stdout)["stats"]
+    assert stats["players"] == ["bot", "value", "value", "bot"] and stats["hands"] == 20
+
+
+BROKEN = r'''
+import os, sys, time
+open(sys.argv[2], "w").write(str(os.getpid()))
+mode = sys.argv[1]
+for line in sys.stdin:
+    if mode == "notjson": print("pass", flush=True)
+    elif mode == "range": print('{"choice": 7}', flush=True)
+    elif mode == "bool": print('{"choice": true}', flush=True)
+    elif mode == "float": print('{"choice": 0.0}', flush=True)
+    elif mode == "shape": print('[0]', flush=True)
+    elif mode == "exit": sys.exit(3)
+    elif mode == "slow": time.sleep(60)
+    elif mode == "long": print("0" * 70000, flush=True)
+    elif mode == "deep": print("[" * 30000 + "]" * 30000, flush=True)
+    elif mode == "latin1": sys.stdout.buffer.write(b'{"choice": "\xe9"}\n'); sys.stdout.flush()
+'''
+
+
+@pytest.mark.parametrize("mode, says", [
+    ("notjson", "the answer is not JSON at column 1"),
+    ("range", "choice 7 is not an index of the menu (0 to 2)"),
+    ("bool", "choice true is not an index of the menu"),
+    ("float", "choice 0.0 is not an index of the menu"),
+    ("shape", 'expected {"choice": i}, got \'[0]\''),
+    ("exit", "the bot has exited (status 3) without answering"),
+    ("slow", "no answer within 0.5 s"),
+    ("long", "an answer line longer than 65,536 bytes"),
+    ("deep", "nested too deeply"),
+    ("latin1", "the answer is not UTF-8 (byte 13)"),
+])
+def test_a_bot_that_breaks_the_protocol_stops_the_game(tmp_path: Any, mode: str, says: str) -> None:
+    bot, pidfile = tmp_path / "bot.py", tmp_path / "pid"
+    bot.write_text(BROKEN, encoding="utf-8")
+    t = time.monotonic()
+    res = simulate("--hands", "3", "--bot", f"0={sys.executable} {bot} {mode} {pidfile}", "--bot-timeout", "0.5")
+    assert res.returncode == 1
+    assert "tjmj: error: seat 0's bot, ask 1 (lazhuang): " in res.stderr and says in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr
+    assert time.monotonic() - t < 30  # the slow bot is not waited for
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), f"the {mode} bot is still running"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("arg, says", [
+    ("1=", "--bot wants SEAT=COMMAND"),
+    ("4=python3 bot.py", "--bot wants SEAT=COMMAND"),
+    ("python3 bot.py", "--bot wants SEAT=COMMAND"),
+    ('1=python3 "bot.py', "No closing quotation"),
+])
+def test_bot_arguments_are_checked(arg: str, says: str) -> None:
+    res = simulate("--hands", "1", "--bot", arg)
+    assert res.returncode == 2 and says in res.stderr, res.stderr
+
+
+def test_a_bot_that_cannot_start_and_a_seat_named_twice() -> None:
+    res = simulate("--hands", "1", "--bot", "1=/nonexistent/tjmj-bot")
+    assert res.returncode == 1 and "seat 1's bot: cannot start '/nonexistent/tjmj-bot'" in res.stderr, res.stderr
+    res = simulate("--hands", "1", "--bot", "1=a", "--bot", "1=b")
+    assert res.returncode == 2 and "names seat 1 twice" in res.stderr
+    res = simulate("--hands", "1", "--bot", "1=a", "--bot-timeout", "0")
+    assert res.returncode == 2 and "--bot-timeout" in res.stderr
+
+
+def test_a_process_player_from_python(tmp_path: Any) -> None:
+    """The engine from Python seats a bot process as any other player."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(readme_bot(), encoding="utf-8")
+    proc = BotProcess([sys.executable, str(bot)], "my bot", timeout=20)
+    try:
+        rules = game_rules_of()
+        for hand in range(3):
+            res = play(rules, "py", hand, [ProcessPlayer(proc, hand), ValuePlayer(), ValuePlayer(), ValuePlayer()])
+            assert sum(res.settlement["balances"]) == 0
+        assert proc.seq > 0
+    finally:
+        proc.close()
+    with pytest.raises(BotError, match="my bot, ask 1 .*: the answer is not JSON"):
+        bad = BotProcess([sys.executable, "-c", "import sys\nfor _ in sys.stdin: print('x', flush=True)"], "my bot")
+        try:
+            play(game_rules_of(), "py", 0, [ProcessPlayer(bad), ValuePlayer(), ValuePlayer(), ValuePlayer()])
+        finally:
+            bad.close()

@@ -1,0 +1,360 @@
+"""A player in another process, written in any language: the bot protocol (tjmj-bot/1).
+
+The table asks, the bot answers, over the bot's standard input and output:
+each ask is one JSON object on one line, and the bot answers each with one
+JSON object on one line, {"choice": i}, i the index of its pick in the ask's
+menu. The asks are the Player interface's questions (zuozhuang, lazhuang,
+declare_ready, act, claim); each carries everything the seat may see (its
+SeatView as JSON), so a bot keeps no state it cannot rebuild, and the menu of
+legal answers, so a bot never has to know the rules to stay legal. Whatever
+the bot writes to standard error passes through. The protocol's JSON Schemas:
+schemas/bot-ask.schema.json and schemas/bot-reply.schema.json.
+
+Why asks with a whole view rather than an event stream (mjai's way): a bot
+in any language is then a loop of "read a line, pick, write a line", and it
+cannot fall out of step with the table; the view holds every discard in
+order, so a bot that wants the history has it.
+
+A bot is input like any other: an answer that is not one line of JSON (at
+most MAX_REPLY bytes), names no index of the menu, comes later than the
+timeout, or never comes because the bot exited, stops the game with a
+BotError saying which seat, which ask and what was wrong; nothing is guessed
+for a bot. A bot is started by its argument list (no shell) once per process
+that plays and asked hand after hand; it should exit when its input ends.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import queue
+import subprocess
+import threading
+from typing import Any, BinaryIO
+
+from ..tiles import NAMES
+from .table import Action, SeatView
+
+PROTOCOL = "tjmj-bot/1"
+ASKS = ("zuozhuang", "lazhuang", "declare_ready", "act", "claim")
+ACTION_TYPES = ("discard", "win", "concealed_kong", "added_kong", "pong", "kong", "pass")
+MAX_REPLY = 65_536  # bytes of one answer line; an answer is about 15
+DEFAULT_TIMEOUT = 10.0  # seconds a bot may take over one answer
+_MELD_TYPES = {"pung": "pung", "exposed": "kong", "added": "kong", "concealed": "concealed_kong"}  # as a request names them
+
+
+class BotError(RuntimeError):
+    """A bot broke the protocol (or could not be started): the message says which seat and ask."""
+
+
+def action_json(a: Action) -> dict[str, Any]:
+    """A menu action as the protocol shows it: {"type", "tile"} (tile null for win and pass), the
+    record's event words plus pass."""
+    return {"type": a[0], "tile": NAMES[a[1]] if a[1] is not None else None}
+
+
+def view_json(view: SeatView, hand: int | None = None) -> dict[str, Any]:
+    """What the seat may see, as JSON: its own tiles (with the one just drawn), every seat's melds
+    (a request's meld objects; another seat's concealed kong without its tile) and discards in order,
+    the indicator and hun kinds, the bets, who is xiaoxianggong and who declared ready."""
+    t = view._t  # noqa: SLF001 - the view's table, read here as the view reads it
+    s = view.seat
+    last = view.last_discard
+    return {
+        "hand": hand, "seat": s, "dealer": view.dealer,
+        "indicator": NAMES[view.indicator], "hun_kinds": [NAMES[k] for k in view.hun_kinds],
+        "tiles": [NAMES[k] for k in view.hand()],
+        "drawn": NAMES[view.drawn] if view.drawn is not None else None,
+        "melds": [[{"type": _MELD_TYPES[m[0]], "tile": NAMES[m[1]] if seat == s or m[0] != "concealed" else None}
+                   for m in t.melds[seat]] for seat in range(4)],
+        "discards": [[NAMES[k] for k in view.discards(seat)] for seat in range(4)],
+        "last_discard": {"seat": last[0], "tile": NAMES[last[1]]} if last is not None else None,
+        "live_left": view.live_left, "zuozhuang": view.zuozhuang, "lazhuang": list(view.lazhuang),
+        "xianggong": [view.xianggong(seat) for seat in range(4)],
+        "ready": [view.declared_ready(seat) for seat in range(4)],
+    }
+
+
+class BotProcess:
+    """One running bot: started at its first ask, asked one question at a time."""
+
+    def __init__(self, command: list[str] | tuple[str, ...], label: str = "the bot", timeout: float = DEFAULT_TIMEOUT) -> None:
+        if not command:
+            raise BotError(f"{label}: no command")
+        self.command = list(command)
+        self.label = label
+        self.timeout = timeout
+        self.seq = 0
+        self.pid = os.getpid()  # a forked worker never writes to its parent's bot
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        try:
+            proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        except OSError as e:
+            raise BotError(f"{self.label}: cannot start {' '.join(self.command)!r}: {e.strerror or e}") from None
+        assert proc.stdout is not None
+        threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True).start()
+        self._proc = proc
+        return proc
+
+    def ask(self, ask: str, view: dict[str, Any], menu: list[Any]) -> int:
+        """Send one ask; the index the bot chose (BotError if it broke the protocol)."""
+        proc = self._proc or self._start()
+        self.seq += 1
+        where = f"{self.label}, ask {self.seq} ({ask})"
+        msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "view": view, "menu": menu}
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise BotError(f"{where}: the bot has exited{self._status()}") from None
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self.close(kill=True)
+            raise BotError(f"{where}: no answer within {self.timeout:g} s") from None
+        if line is None:
+            raise BotError(f"{where}: the bot has exited{self._status()} without answering")
+        if not line.endswith(b"\n"):
+            self.close(kill=True)
+            raise BotError(f"{where}: an answer line longer than {MAX_REPLY:,} bytes")
+        return self._choice(where, line, len(menu))
+
+    @staticmethod
+    def _choice(where: str, line: bytes, n: int) -> int:
+        try:
+            reply = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise BotError(f"{where}: the answer is not UTF-8 (byte {e.start + 1})") from None
+        except json.JSONDecodeError as e:
+            raise BotError(f"{where}: the answer is not JSON at column {e.colno}: {e.msg}: {_short(line)}") from None
+        except ValueError as e:  # e.g. an integer past Python's 4,300 digits
+            raise BotError(f"{where}: the answer is not JSON Python reads: {e}") from None
+        except RecursionError:
+            raise BotError(f"{where}: the answer is nested too deeply") from None
+        if not isinstance(reply, dict) or "choice" not in reply:
+            raise BotError(f'{where}: expected {{"choice": i}}, got {_short(line)}')
+        i = reply["choice"]
+        if i.__class__ is not int or not 0 <= i < n:
+            shown = json.dumps(i)
+            raise BotError(f"{where}: choice {shown if len(shown) <= 40 else shown[:39] + '…'} is not an index of "
+                           f"the menu (0 to {n - 1})")
+        return int(i)
+
+    def _status(self) -> str:
+        if self._proc is None:
+            return ""
+        try:
+            code = self._proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return ""
+        return f" (status {code})"
+
+    def close(self, kill: bool = False) -> None:
+        """End the bot: its input closed (a bot exits when its input ends), killed if it lingers
+        (at once with `kill`: a bot that broke the protocol is not waited for)."""
+        proc, self._proc = self._proc, None
+        if proc is None or self.pid != os.getpid():
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            if kill:
+                proc.kill()
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _read_lines(stream: BinaryIO, out: queue.Queue[bytes | None]) -> None:
+    """The bot's answers, line by line (each at most MAX_REPLY bytes; a longer one arrives cut,
+    without its line break), then None when the bot's output ends."""
+    try:
+        while True:
+            line = stream.readline(MAX_REPLY + 1)
+            if not line:
+                break
+            out.put(line)
+            if not line.endswith(b"\n"):  # cut: the answer is refused, and nothing after it is read
+                break
+    except (OSError, ValueError):
+        pass
+    out.put(None)
+
+
+def _short(x: bytes | str, n: int = 80) -> str:
+    text = x.decode("utf-8", "replace") if isinstance(x, bytes) else x
+    text = text.strip()
+    return repr(text if len(text) <= n else text[:n - 1] + "…")
+
+
+class ProcessPlayer:
+    """A Player whose answers come from a BotProcess (see the module's docstring)."""
+
+    name = "bot"
+
+    def __init__(self, process: BotProcess, hand: int | None = None) -> None:
+        self.process = process
+        self.hand = hand
+
+    def _ask(self, ask: str, view: SeatView, menu: list[Any]) -> int:
+        return self.process.ask(ask, view_json(view, self.hand), menu)
+
+    def begin(self, view: SeatView, rng: Any) -> None:
+        pass  # each ask carries the whole view: a bot knows a new hand by its number
+
+    def zuozhuang(self, view: SeatView) -> bool:
+        return (False, True)[self._ask("zuozhuang", view, [False, True])]
+
+    def lazhuang(self, view: SeatView, most: int) -> int:
+        return self._ask("lazhuang", view, list(range(most + 1)))
+
+    def declare_ready(self, view: SeatView) -> bool:
+        return (False, True)[self._ask("declare_ready", view, [False, True])]
+
+    def act(self, view: SeatView, menu: list[Action]) -> Action:
+        return menu[self._ask("act", view, [action_json(a) for a in menu])]
+
+    def claim(self, view: SeatView, menu: list[Action]) -> Action:
+        return menu[self._ask("claim", view, [action_json(a) for a in menu])]
+
+
+_RUNNING: dict[tuple[Any, ...], BotProcess] = {}
+
+
+def running(seat: int, command: tuple[str, ...], timeout: float = DEFAULT_TIMEOUT) -> BotProcess:
+    """This process's bot for a seat (started at its first ask, kept for the hands after)."""
+    key = (seat, command, timeout)
+    got = _RUNNING.get(key)
+    if got is None or got.pid != os.getpid():
+        got = _RUNNING[key] = BotProcess(command, f"seat {seat}'s bot", timeout)
+    return got
+
+
+@atexit.register
+def close_all() -> None:
+    """End every bot this process started."""
+    for b in list(_RUNNING.values()):
+        b.close()
+    _RUNNING.clear()
+
+
+def ask_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of one ask."""
+    tile = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$"}
+    seat = {"type": "integer", "minimum": 0, "maximum": 3}
+    four = {"type": "array", "minItems": 4, "maxItems": 4}
+    meld = {"type": "object", "additionalProperties": False, "required": ["type", "tile"],
+            "properties": {"type": {"enum": sorted(set(_MELD_TYPES.values()))},
+                           "tile": {"oneOf": [tile, {"type": "null"}],
+                                    "description": "null for another seat's concealed kong"}}}
+    action = {"type": "object", "additionalProperties": False, "required": ["type", "tile"],
+              "properties": {"type": {"enum": list(ACTION_TYPES)}, "tile": {"oneOf": [tile, {"type": "null"}]}}}
+    view = {
+        "type": "object", "additionalProperties": False,
+        "required": ["hand", "seat", "dealer", "indicator", "hun_kinds", "tiles", "drawn", "melds", "discards",
+                     "last_discard", "live_left", "zuozhuang", "lazhuang", "xianggong", "ready"],
+        "properties": {
+            "hand": {"type": ["integer", "null"], "description": "the hand's number in the game (a record's hand)"},
+            "seat": seat, "dealer": seat, "indicator": tile, "hun_kinds": {"type": "array", "items": tile},
+            "tiles": {"type": "array", "items": tile, "description": "this seat's concealed tiles, sorted, the one just drawn among them"},
+            "drawn": {"oneOf": [tile, {"type": "null"}], "description": "the tile this seat just drew (null after a pong)"},
+            "melds": {**four, "items": {"type": "array", "items": meld}, "description": "each seat's declared melds, as a score request names them"},
+            "discards": {**four, "items": {"type": "array", "items": tile}, "description": "each seat's discards in order (a claimed one taken away)"},
+            "last_discard": {"oneOf": [{"type": "object", "additionalProperties": False, "required": ["seat", "tile"],
+                                        "properties": {"seat": seat, "tile": tile}}, {"type": "null"}]},
+            "live_left": {"type": "integer", "minimum": 0, "description": "tiles left to draw before the hand is drawn (huangzhuang)"},
+            "zuozhuang": {"type": "boolean"}, "lazhuang": {**four, "items": {"type": "integer", "minimum": 0}},
+            "xianggong": {**four, "items": {"type": "boolean"}, "description": "who may no longer win (discarded a hun)"},
+            "ready": {**four, "items": {"type": "boolean"}, "description": "who declared ready (tianting)"},
+        },
+    }
+    menus = [("act", action), ("claim", action), ("zuozhuang", {"type": "boolean"}), ("declare_ready", {"type": "boolean"}),
+             ("lazhuang", {"type": "integer", "minimum": 0})]
+    return {
+        "type": "object", "additionalProperties": False, "required": ["protocol", "ask", "seq", "view", "menu"],
+        "properties": {
+            "protocol": {"const": PROTOCOL}, "ask": {"enum": list(ASKS)},
+            "seq": {"type": "integer", "minimum": 1, "description": "this bot's asks counted from 1"},
+            "view": view, "menu": {"type": "array", "minItems": 1, "description": "the legal answers; the bot names one by its index"},
+        },
+        "allOf": [{"if": {"properties": {"ask": {"const": a}}}, "then": {"properties": {"menu": {"items": item}}}}
+                  for a, item in menus],
+    }
+
+
+def reply_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of one answer."""
+    return {"type": "object", "required": ["choice"],
+            "properties": {"choice": {"type": "integer", "minimum": 0, "description": "the index of the pick in the ask's menu"}}}
+
+
+# the schemas' examples (schemas/bot-*.schema.json): asks a bot met in `tjmj simulate --seed 1`, and answers
+EXAMPLE_ASKS: list[Any] = json.loads("""[
+  {"protocol": "tjmj-bot/1", "ask": "act", "seq": 4,
+   "view": {
+    "hand": 0,
+    "seat": 1,
+    "dealer": 0,
+    "indicator": "2p",
+    "hun_kinds": ["2p", "3p"],
+    "tiles": ["4m", "5m", "7m", "9m", "9m", "5p", "1s", "3s", "5s", "E", "W", "N", "F", "P"],
+    "drawn": "9m",
+    "melds": [[], [], [], []],
+    "discards": [["N", "C", "P"], ["2m", "4m"], ["E", "E"], ["S", "1m"]],
+    "last_discard": {"seat": 0, "tile": "P"},
+    "live_left": 62,
+    "zuozhuang": true,
+    "lazhuang": [0, 0, 2, 2],
+    "xianggong": [false, false, false, false],
+    "ready": [false, false, false, false]
+   },
+   "menu": [{"type": "discard", "tile": "4m"}, {"type": "discard", "tile": "5m"}, {"type": "discard", "tile": "7m"}, {"type": "discard", "tile": "9m"}, {"type": "discard", "tile": "5p"}, {"type": "discard", "tile": "1s"}, {"type": "discard", "tile": "3s"}, {"type": "discard", "tile": "5s"}, {"type": "discard", "tile": "E"}, {"type": "discard", "tile": "W"}, {"type": "discard", "tile": "N"}, {"type": "discard", "tile": "F"}, {"type": "discard", "tile": "P"}]},
+  {"protocol": "tjmj-bot/1", "ask": "claim", "seq": 5,
+   "view": {
+    "hand": 0,
+    "seat": 1,
+    "dealer": 0,
+    "indicator": "2p",
+    "hun_kinds": ["2p", "3p"],
+    "tiles": ["5m", "7m", "9m", "9m", "5p", "1s", "3s", "5s", "E", "W", "N", "F", "P"],
+    "drawn": null,
+    "melds": [[], [], [], []],
+    "discards": [["N", "C", "P"], ["2m", "4m", "4m"], ["E", "E", "S"], ["S", "1m", "9m"]],
+    "last_discard": {"seat": 3, "tile": "9m"},
+    "live_left": 60,
+    "zuozhuang": true,
+    "lazhuang": [0, 0, 2, 2],
+    "xianggong": [false, false, false, false],
+    "ready": [false, false, false, false]
+   },
+   "menu": [{"type": "pass", "tile": null}, {"type": "pong", "tile": "9m"}]},
+  {"protocol": "tjmj-bot/1", "ask": "lazhuang", "seq": 1,
+   "view": {
+    "hand": 0,
+    "seat": 1,
+    "dealer": 0,
+    "indicator": "2p",
+    "hun_kinds": ["2p", "3p"],
+    "tiles": [],
+    "drawn": null,
+    "melds": [[], [], [], []],
+    "discards": [[], [], [], []],
+    "last_discard": null,
+    "live_left": 124,
+    "zuozhuang": true,
+    "lazhuang": [0, 0, 0, 0],
+    "xianggong": [false, false, false, false],
+    "ready": [false, false, false, false]
+   },
+   "menu": [0, 1, 2]}
+]""")
+EXAMPLE_REPLIES: list[Any] = [{"choice": 3}, {"choice": 0}, {"choice": 2}]
