@@ -106,6 +106,15 @@ def test_every_ask_holds_to_its_schema_and_shows_only_the_seat(tmp_path: Any) ->
         for s in range(4):  # another seat's concealed kong keeps its tile hidden
             for m in v["melds"][s]:
                 assert (m["tile"] is None) == (s != 1 and m["type"] == "concealed_kong")
+        # the events so far: the record's, another seat's draws and concealed kongs without their tile
+        rec = records[v["hand"]]
+        assert a["rules"] == rec["rules"]
+        shown = [dict(e, tile=None) if e["seat"] != 1 and e["type"] in ("draw", "concealed_kong") else e
+                 for e in rec["events"]]
+        assert v["events"] == shown[:len(v["events"])], v["events"]
+        if a["ask"] == "claim":
+            assert v["events"][-1] == {"seat": v["last_discard"]["seat"], "type": "discard", "tile": v["last_discard"]["tile"]}
+    assert any(e["type"] == "draw" and e["seat"] != 1 for a in asks for e in a["view"]["events"])
     for r in REPLY.iter_errors({"choice": 0}), REPLY.iter_errors({"choice": 2, "comment": "free text"}):
         assert not list(r)
     assert list(REPLY.iter_errors({"choice": -1})) and list(REPLY.iter_errors({"pick": 0}))

@@ -34,6 +34,7 @@ import threading
 from typing import Any, BinaryIO
 
 from ..tiles import NAMES
+from .record import EVENT_TYPES
 from .table import Action, SeatView
 
 PROTOCOL = "tjmj-bot/1"
@@ -57,10 +58,21 @@ def action_json(a: Action) -> dict[str, Any]:
 def view_json(view: SeatView, hand: int | None = None) -> dict[str, Any]:
     """What the seat may see, as JSON: its own tiles (with the one just drawn), every seat's melds
     (a request's meld objects; another seat's concealed kong without its tile) and discards in order,
-    the indicator and hun kinds, the bets, who is xiaoxianggong and who declared ready."""
+    the indicator and hun kinds, the bets, who is xiaoxianggong and who declared ready, and the
+    hand's events so far as a record writes them (another seat's draws and concealed kongs without
+    their tile)."""
     t = view._t  # noqa: SLF001 - the view's table, read here as the view reads it
     s = view.seat
     last = view.last_discard
+    events = []
+    for seat, typ, tile, extra in t.events:  # as the record writes them, what this seat cannot see hidden
+        hidden = seat != s and (typ == "draw" or typ == "concealed_kong")
+        e: dict[str, Any] = {"seat": seat, "type": typ, "tile": None if hidden or tile is None else NAMES[tile]}
+        if typ == "draw" and extra:
+            e["replacement"] = True
+        elif typ in ("pong", "kong"):
+            e["from"] = extra
+        events.append(e)
     return {
         "hand": hand, "seat": s, "dealer": view.dealer,
         "indicator": NAMES[view.indicator], "hun_kinds": [NAMES[k] for k in view.hun_kinds],
@@ -73,6 +85,7 @@ def view_json(view: SeatView, hand: int | None = None) -> dict[str, Any]:
         "live_left": view.live_left, "zuozhuang": view.zuozhuang, "lazhuang": list(view.lazhuang),
         "xianggong": [view.xianggong(seat) for seat in range(4)],
         "ready": [view.declared_ready(seat) for seat in range(4)],
+        "events": events,
     }
 
 
@@ -100,12 +113,12 @@ class BotProcess:
         self._proc = proc
         return proc
 
-    def ask(self, ask: str, view: dict[str, Any], menu: list[Any]) -> int:
+    def ask(self, ask: str, view: dict[str, Any], menu: list[Any], rules: dict[str, Any] | None = None) -> int:
         """Send one ask; the index the bot chose (BotError if it broke the protocol)."""
         proc = self._proc or self._start()
         self.seq += 1
         where = f"{self.label}, ask {self.seq} ({ask})"
-        msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "view": view, "menu": menu}
+        msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "rules": rules, "view": view, "menu": menu}
         try:
             assert proc.stdin is not None
             proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -206,7 +219,9 @@ class ProcessPlayer:
         self.hand = hand
 
     def _ask(self, ask: str, view: SeatView, menu: list[Any]) -> int:
-        return self.process.ask(ask, view_json(view, self.hand), menu)
+        r = view.rules
+        rules = {"name": r.name, "profile": r.profile, "sha256": r.sha256, "options": dict(r.options)}
+        return self.process.ask(ask, view_json(view, self.hand), menu, rules)
 
     def begin(self, view: SeatView, rng: Any) -> None:
         pass  # each ask carries the whole view: a bot knows a new hand by its number
@@ -258,10 +273,13 @@ def ask_schema() -> dict[str, Any]:
                                     "description": "null for another seat's concealed kong"}}}
     action = {"type": "object", "additionalProperties": False, "required": ["type", "tile"],
               "properties": {"type": {"enum": list(ACTION_TYPES)}, "tile": {"oneOf": [tile, {"type": "null"}]}}}
+    event = {"type": "object", "additionalProperties": False, "required": ["seat", "type", "tile"],
+             "properties": {"seat": seat, "type": {"enum": list(EVENT_TYPES)}, "tile": {"oneOf": [tile, {"type": "null"}]},
+                            "replacement": {"const": True}, "from": seat}}
     view = {
         "type": "object", "additionalProperties": False,
         "required": ["hand", "seat", "dealer", "indicator", "hun_kinds", "tiles", "drawn", "melds", "discards",
-                     "last_discard", "live_left", "zuozhuang", "lazhuang", "xianggong", "ready"],
+                     "last_discard", "live_left", "zuozhuang", "lazhuang", "xianggong", "ready", "events"],
         "properties": {
             "hand": {"type": ["integer", "null"], "description": "the hand's number in the game (a record's hand)"},
             "seat": seat, "dealer": seat, "indicator": tile, "hun_kinds": {"type": "array", "items": tile},
@@ -275,15 +293,24 @@ def ask_schema() -> dict[str, Any]:
             "zuozhuang": {"type": "boolean"}, "lazhuang": {**four, "items": {"type": "integer", "minimum": 0}},
             "xianggong": {**four, "items": {"type": "boolean"}, "description": "who may no longer win (discarded a hun)"},
             "ready": {**four, "items": {"type": "boolean"}, "description": "who declared ready (tianting)"},
+            "events": {"type": "array", "items": event,
+                       "description": "the hand's events so far, as a record writes them; another seat's draws and "
+                                      "concealed kongs with tile null"},
         },
     }
     menus = [("act", action), ("claim", action), ("zuozhuang", {"type": "boolean"}), ("declare_ready", {"type": "boolean"}),
              ("lazhuang", {"type": "integer", "minimum": 0})]
     return {
-        "type": "object", "additionalProperties": False, "required": ["protocol", "ask", "seq", "view", "menu"],
+        "type": "object", "additionalProperties": False, "required": ["protocol", "ask", "seq", "rules", "view", "menu"],
         "properties": {
             "protocol": {"const": PROTOCOL}, "ask": {"enum": list(ASKS)},
             "seq": {"type": "integer", "minimum": 1, "description": "this bot's asks counted from 1"},
+            "rules": {"oneOf": [{"type": "object", "additionalProperties": False,
+                                 "required": ["name", "profile", "sha256", "options"],
+                                 "properties": {"name": {"type": "string"}, "profile": {"type": "string"},
+                                                "sha256": {"type": "string"}, "options": {"type": "object"}}},
+                                {"type": "null"}],
+                      "description": "the rules the table plays by (a score request for them names this profile and these options)"},
             "view": view, "menu": {"type": "array", "minItems": 1, "description": "the legal answers; the bot names one by its index"},
         },
         "allOf": [{"if": {"properties": {"ask": {"const": a}}}, "then": {"properties": {"menu": {"items": item}}}}
@@ -300,6 +327,7 @@ def reply_schema() -> dict[str, Any]:
 # the schemas' examples (schemas/bot-*.schema.json): asks a bot met in `tjmj simulate --seed 1`, and answers
 EXAMPLE_ASKS: list[Any] = json.loads("""[
   {"protocol": "tjmj-bot/1", "ask": "act", "seq": 4,
+   "rules": {"name": "tianjin", "profile": "seed-001", "sha256": "fd73e2d8125f16f0ea2b64c1453ebcc5ce7809e33baae0f49f88d9d2aa588fb7", "options": {"score_table": "separate", "jin_gang": "4", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "hun_kinds": 2, "min_fan": 2, "chan_points": 1, "dealer_rotation": "seed-001", "last_tiles_claims": "allowed"}},
    "view": {
     "hand": 0,
     "seat": 1,
@@ -315,10 +343,31 @@ EXAMPLE_ASKS: list[Any] = json.loads("""[
     "zuozhuang": true,
     "lazhuang": [0, 0, 2, 2],
     "xianggong": [false, false, false, false],
-    "ready": [false, false, false, false]
+    "ready": [false, false, false, false],
+    "events": [
+      {"seat": 0, "type": "discard", "tile": "N"},
+      {"seat": 1, "type": "draw", "tile": "9m"},
+      {"seat": 1, "type": "discard", "tile": "2m"},
+      {"seat": 2, "type": "draw", "tile": null},
+      {"seat": 2, "type": "discard", "tile": "E"},
+      {"seat": 3, "type": "draw", "tile": null},
+      {"seat": 3, "type": "discard", "tile": "S"},
+      {"seat": 0, "type": "draw", "tile": null},
+      {"seat": 0, "type": "discard", "tile": "C"},
+      {"seat": 1, "type": "draw", "tile": "P"},
+      {"seat": 1, "type": "discard", "tile": "4m"},
+      {"seat": 2, "type": "draw", "tile": null},
+      {"seat": 2, "type": "discard", "tile": "E"},
+      {"seat": 3, "type": "draw", "tile": null},
+      {"seat": 3, "type": "discard", "tile": "1m"},
+      {"seat": 0, "type": "draw", "tile": null},
+      {"seat": 0, "type": "discard", "tile": "P"},
+      {"seat": 1, "type": "draw", "tile": "9m"}
+    ]
    },
    "menu": [{"type": "discard", "tile": "4m"}, {"type": "discard", "tile": "5m"}, {"type": "discard", "tile": "7m"}, {"type": "discard", "tile": "9m"}, {"type": "discard", "tile": "5p"}, {"type": "discard", "tile": "1s"}, {"type": "discard", "tile": "3s"}, {"type": "discard", "tile": "5s"}, {"type": "discard", "tile": "E"}, {"type": "discard", "tile": "W"}, {"type": "discard", "tile": "N"}, {"type": "discard", "tile": "F"}, {"type": "discard", "tile": "P"}]},
   {"protocol": "tjmj-bot/1", "ask": "claim", "seq": 5,
+   "rules": {"name": "tianjin", "profile": "seed-001", "sha256": "fd73e2d8125f16f0ea2b64c1453ebcc5ce7809e33baae0f49f88d9d2aa588fb7", "options": {"score_table": "separate", "jin_gang": "4", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "hun_kinds": 2, "min_fan": 2, "chan_points": 1, "dealer_rotation": "seed-001", "last_tiles_claims": "allowed"}},
    "view": {
     "hand": 0,
     "seat": 1,
@@ -334,10 +383,36 @@ EXAMPLE_ASKS: list[Any] = json.loads("""[
     "zuozhuang": true,
     "lazhuang": [0, 0, 2, 2],
     "xianggong": [false, false, false, false],
-    "ready": [false, false, false, false]
+    "ready": [false, false, false, false],
+    "events": [
+      {"seat": 0, "type": "discard", "tile": "N"},
+      {"seat": 1, "type": "draw", "tile": "9m"},
+      {"seat": 1, "type": "discard", "tile": "2m"},
+      {"seat": 2, "type": "draw", "tile": null},
+      {"seat": 2, "type": "discard", "tile": "E"},
+      {"seat": 3, "type": "draw", "tile": null},
+      {"seat": 3, "type": "discard", "tile": "S"},
+      {"seat": 0, "type": "draw", "tile": null},
+      {"seat": 0, "type": "discard", "tile": "C"},
+      {"seat": 1, "type": "draw", "tile": "P"},
+      {"seat": 1, "type": "discard", "tile": "4m"},
+      {"seat": 2, "type": "draw", "tile": null},
+      {"seat": 2, "type": "discard", "tile": "E"},
+      {"seat": 3, "type": "draw", "tile": null},
+      {"seat": 3, "type": "discard", "tile": "1m"},
+      {"seat": 0, "type": "draw", "tile": null},
+      {"seat": 0, "type": "discard", "tile": "P"},
+      {"seat": 1, "type": "draw", "tile": "9m"},
+      {"seat": 1, "type": "discard", "tile": "4m"},
+      {"seat": 2, "type": "draw", "tile": null},
+      {"seat": 2, "type": "discard", "tile": "S"},
+      {"seat": 3, "type": "draw", "tile": null},
+      {"seat": 3, "type": "discard", "tile": "9m"}
+    ]
    },
    "menu": [{"type": "pass", "tile": null}, {"type": "pong", "tile": "9m"}]},
   {"protocol": "tjmj-bot/1", "ask": "lazhuang", "seq": 1,
+   "rules": {"name": "tianjin", "profile": "seed-001", "sha256": "fd73e2d8125f16f0ea2b64c1453ebcc5ce7809e33baae0f49f88d9d2aa588fb7", "options": {"score_table": "separate", "jin_gang": "4", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "hun_kinds": 2, "min_fan": 2, "chan_points": 1, "dealer_rotation": "seed-001", "last_tiles_claims": "allowed"}},
    "view": {
     "hand": 0,
     "seat": 1,
@@ -353,7 +428,8 @@ EXAMPLE_ASKS: list[Any] = json.loads("""[
     "zuozhuang": true,
     "lazhuang": [0, 0, 0, 0],
     "xianggong": [false, false, false, false],
-    "ready": [false, false, false, false]
+    "ready": [false, false, false, false],
+    "events": []
    },
    "menu": [0, 1, 2]}
 ]""")
