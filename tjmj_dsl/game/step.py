@@ -1,0 +1,169 @@
+"""One hand played a step at a time: the table asks, the caller answers when it likes.
+
+A game server whose players act whenever they act (people at a web page, a
+bot across a network) cannot sit inside a player callback waiting. A Stepper
+plays the hand and stops at each question for a seat left without a player:
+`ask` is that question — the same JSON a bot gets (game/bot.py: the seat's
+whole view and the menu of legal answers) — and `answer(i)` gives the pick
+by its index and goes on to the next question. Seats with a Player (a
+ValuePlayer, a ProcessPlayer…) play by themselves in between. When the hand
+ends, `ask` is None and `result` is the settled HandResult.
+
+The table runs in a thread of its own that waits while a question is open:
+only one of the two threads runs at a time, so the hand is the one
+`play()` would give for the same answers.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+from .bot import action_json, view_json
+from .rules import GameRules
+from .session import deal_table, settle
+from .seeds import rng
+from .table import Action, HandResult, Player, SeatView, Table
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question to a seat: `kind` (act, claim, zuozhuang, lazhuang, declare_ready), the seat's
+    view and the menu of legal answers, as a bot ask holds them (schemas/bot-ask.schema.json)."""
+
+    seat: int
+    kind: str
+    view: dict[str, Any]
+    menu: list[Any]
+
+    def json(self) -> dict[str, Any]:
+        """The ask as the bot protocol writes it (without its seq)."""
+        return {"ask": self.kind, "seat": self.seat, "view": self.view, "menu": self.menu}
+
+
+class _Abandoned(BaseException):
+    """Ends the table's thread when the hand is given up (not an Exception: no player catches it)."""
+
+
+_ABANDON = object()
+
+
+class _Relay:
+    """The player of a stepped seat: each question goes out to the Stepper, the answer comes back."""
+
+    name = "stepped"
+
+    def __init__(self, out: queue.Queue[Any], inp: queue.Queue[Any], hand: int | None) -> None:
+        self.out, self.inp, self.hand = out, inp, hand
+
+    def _ask(self, kind: str, view: SeatView, menu_json: list[Any]) -> int:
+        self.out.put(Ask(view.seat, kind, view_json(view, self.hand), menu_json))
+        got = self.inp.get()
+        if got is _ABANDON:
+            raise _Abandoned
+        return int(got)
+
+    def begin(self, view: SeatView, rng: random.Random) -> None:
+        pass
+
+    def zuozhuang(self, view: SeatView) -> bool:
+        return (False, True)[self._ask("zuozhuang", view, [False, True])]
+
+    def lazhuang(self, view: SeatView, most: int) -> int:
+        return self._ask("lazhuang", view, list(range(most + 1)))
+
+    def declare_ready(self, view: SeatView) -> bool:
+        return (False, True)[self._ask("declare_ready", view, [False, True])]
+
+    def act(self, view: SeatView, menu: list[Action]) -> Action:
+        return menu[self._ask("act", view, [action_json(a) for a in menu])]
+
+    def claim(self, view: SeatView, menu: list[Action]) -> Action:
+        return menu[self._ask("claim", view, [action_json(a) for a in menu])]
+
+
+class _Done:
+    def __init__(self, result: HandResult | None, error: BaseException | None) -> None:
+        self.result, self.error = result, error
+
+
+class Stepper:
+    """One hand, stepped: `players[s]` None for each seat whose questions come out of `ask`.
+
+    Stepper(rules, players, seed=S, hand=i) plays hand i of game seed S (as `tjmj simulate --seed S`
+    deals it; `dealer` overrides the seed's, as a rotation does); Stepper(rules, players, table=T)
+    plays a table of your own. The seats' own randomness comes from (seed, hand) as in play(), or
+    from `rngs`."""
+
+    def __init__(self, rules: GameRules, players: list[Player | None], seed: int | str | None = None,
+                 hand: int = 0, dealer: int | None = None, table: Table | None = None,
+                 rngs: list[random.Random] | None = None) -> None:
+        if len(players) != 4:
+            raise ValueError(f"a table seats 4 players (None for a stepped seat), not {len(players)}")
+        if (table is None) == (seed is None):
+            raise ValueError("give a seed (the hand is dealt from it) or a table of your own, not both")
+        if table is None:
+            assert seed is not None
+            table = deal_table(rules, seed, hand, dealer)
+        if rngs is None:
+            rngs = [rng(seed if seed is not None else "table", hand, "player", s) for s in range(4)]
+        self._out: queue.Queue[Any] = queue.Queue()
+        self._inp: queue.Queue[Any] = queue.Queue()
+        seated: list[Any] = [p if p is not None else _Relay(self._out, self._inp, hand if seed is not None else None)
+                             for p in players]
+        self.rules = rules
+        self.result: HandResult | None = None
+        self.ask: Ask | None = None
+        self._over = False
+        out = self._out
+
+        def run() -> None:
+            try:
+                out.put(_Done(settle(rules, table.play(seated, rngs)), None))
+            except _Abandoned:
+                out.put(_Done(None, None))
+            except BaseException as e:  # noqa: BLE001 - raised again in the caller's thread
+                out.put(_Done(None, e))
+
+        self._thread = threading.Thread(target=run, name="tjmj hand", daemon=True)
+        self._finalizer = weakref.finalize(self, self._inp.put, _ABANDON)  # a Stepper dropped ends its thread
+        self._thread.start()
+        self._next()
+
+    def _next(self) -> Ask | None:
+        got = self._out.get()
+        if isinstance(got, _Done):
+            self._over = True
+            self.ask = None
+            self._thread.join()
+            self._finalizer.detach()
+            if got.error is not None:
+                raise got.error
+            self.result = got.result
+            return None
+        self.ask = got
+        return got
+
+    def answer(self, choice: int) -> Ask | None:
+        """Answer the open question with the index of the pick in its menu; the next question (None:
+        the hand is over, `result` holds it). A choice off the menu raises ValueError and leaves
+        the question open."""
+        if self.ask is None:
+            raise ValueError("the hand is over: there is no question to answer")
+        n = len(self.ask.menu)
+        if choice.__class__ is not int or not 0 <= choice < n:
+            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
+        self._inp.put(choice)
+        return self._next()
+
+    def close(self) -> None:
+        """Give the hand up (its thread ends); a finished hand is left as it is."""
+        if not self._over:
+            self._over = True
+            self.ask = None
+            self._finalizer()
+            self._thread.join()
