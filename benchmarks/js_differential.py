@@ -19,6 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+sys.path.insert(1, os.path.join(ROOT, "tests"))  # tests/test_js.py imports its neighbours as pytest lets it
 
 from tests.jsdiff import request_lines, waits_lines  # noqa: E402
 from tests.test_js import NODE, OPTIONS, PROFILES, assert_same, node_answers, python_answers  # noqa: E402
