@@ -158,6 +158,9 @@ BROKEN = r'''
 import os, sys, time
 open(sys.argv[2], "w").write(str(os.getpid()))
 mode = sys.argv[1]
+while mode == "ahead":  # answers without reading the asks
+    sys.stdout.write('{"choice": 0}\n')
+    sys.stdout.flush()
 for line in sys.stdin:
     if mode == "notjson": print("pass", flush=True)
     elif mode == "range": print('{"choice": 7}', flush=True)
@@ -168,8 +171,20 @@ for line in sys.stdin:
     elif mode == "slow": time.sleep(60)
     elif mode == "long": print("0" * 70000, flush=True)
     elif mode == "deep": print("[" * 30000 + "]" * 30000, flush=True)
+    elif mode == "seq": print('{"choice": 0, "seq": 99}', flush=True)
     elif mode == "latin1": sys.stdout.buffer.write(b'{"choice": "\xe9"}\n'); sys.stdout.flush()
 '''
+
+
+def test_a_bot_that_does_not_read_its_asks_is_stopped(tmp_path: Any) -> None:
+    """A bot that writes answers without reading the asks fills neither side's memory: past 16 unread
+    asks the run stops."""
+    bot, pidfile = tmp_path / "bot.py", tmp_path / "pid"
+    bot.write_text(BROKEN, encoding="utf-8")
+    res = simulate("--hands", "50", "--bot", f"1={sys.executable} {bot} ahead {pidfile}")
+    assert res.returncode == 1 and "seat 1's bot, ask " in res.stderr, res.stderr
+    assert "the bot does not read its input (16 asks unread)" in res.stderr, res.stderr
+    assert not _alive(int(pidfile.read_text()))
 
 
 @pytest.mark.parametrize("mode, says", [
@@ -183,6 +198,7 @@ for line in sys.stdin:
     ("long", "an answer line longer than 65,536 bytes"),
     ("deep", "nested too deeply"),
     ("latin1", "the answer is not UTF-8 (byte 13)"),
+    ("seq", "the answer names ask 99"),
 ])
 def test_a_bot_that_breaks_the_protocol_stops_the_game(tmp_path: Any, mode: str, says: str) -> None:
     bot, pidfile = tmp_path / "bot.py", tmp_path / "pid"

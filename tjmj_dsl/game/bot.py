@@ -41,6 +41,7 @@ PROTOCOL = "tjmj-bot/1"
 ASKS = ("zuozhuang", "lazhuang", "declare_ready", "act", "claim")
 ACTION_TYPES = ("discard", "win", "concealed_kong", "added_kong", "pong", "kong", "pass")
 MAX_REPLY = 65_536  # bytes of one answer line; an answer is about 15
+UNREAD = 16  # asks written but not read, and answers read but not asked for, held at most
 DEFAULT_TIMEOUT = 10.0  # seconds a bot may take over one answer
 _MELD_TYPES = {"pung": "pung", "exposed": "kong", "added": "kong", "concealed": "concealed_kong"}  # as a request names them
 
@@ -101,15 +102,22 @@ class BotProcess:
         self.seq = 0
         self.pid = os.getpid()  # a forked worker never writes to its parent's bot
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        # both ways bounded: a bot that answers ahead, or does not read its asks, holds no more than these
+        self._lines: queue.Queue[bytes | None] = queue.Queue(maxsize=UNREAD)
+        self._asks: queue.Queue[bytes | None] = queue.Queue(maxsize=UNREAD)
 
     def _start(self) -> subprocess.Popen[bytes]:
         try:
             proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
         except OSError as e:
             raise BotError(f"{self.label}: cannot start {' '.join(self.command)!r}: {e.strerror or e}") from None
-        assert proc.stdout is not None
-        threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True).start()
+        assert proc.stdout is not None and proc.stdin is not None
+        self._lines, self._asks = queue.Queue(maxsize=UNREAD), queue.Queue(maxsize=UNREAD)  # a new bot's own
+        self._reader = threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True)
+        self._reader.start()
+        # asks are written by a thread of their own: a bot that stops reading cannot stop the table
+        # past the answer's timeout
+        threading.Thread(target=_write_lines, args=(proc.stdin, self._asks), daemon=True).start()
         self._proc = proc
         return proc
 
@@ -120,11 +128,10 @@ class BotProcess:
         where = f"{self.label}, ask {self.seq} ({ask})"
         msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "rules": rules, "view": view, "menu": menu}
         try:
-            assert proc.stdin is not None
-            proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise BotError(f"{where}: the bot has exited{self._status()}") from None
+            self._asks.put_nowait((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
+        except queue.Full:
+            self.close(kill=True)
+            raise BotError(f"{where}: the bot does not read its input ({UNREAD} asks unread)") from None
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
@@ -135,10 +142,10 @@ class BotProcess:
         if not line.endswith(b"\n"):
             self.close(kill=True)
             raise BotError(f"{where}: an answer line longer than {MAX_REPLY:,} bytes")
-        return self._choice(where, line, len(menu))
+        return self._choice(where, line, len(menu), self.seq)
 
     @staticmethod
-    def _choice(where: str, line: bytes, n: int) -> int:
+    def _choice(where: str, line: bytes, n: int, seq: int | None = None) -> int:
         try:
             reply = json.loads(line.decode("utf-8"))
         except UnicodeDecodeError as e:
@@ -151,6 +158,9 @@ class BotProcess:
             raise BotError(f"{where}: the answer is nested too deeply") from None
         if not isinstance(reply, dict) or "choice" not in reply:
             raise BotError(f'{where}: expected {{"choice": i}}, got {_short(line)}')
+        if "seq" in reply and seq is not None and reply["seq"] != seq:  # a bot may name the ask it answers
+            named = json.dumps(reply["seq"])
+            raise BotError(f"{where}: the answer names ask {named if len(named) <= 40 else named[:39] + '…'}")
         i = reply["choice"]
         if i.__class__ is not int or not 0 <= i < n:
             shown = json.dumps(i)
@@ -173,18 +183,46 @@ class BotProcess:
         proc, self._proc = self._proc, None
         if proc is None or self.pid != os.getpid():
             return
+        if kill:
+            proc.kill()
+        _drain(self._asks)
+        self._asks.put(None)  # the writer closes the bot's input after what it has
         try:
-            if proc.stdin is not None:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            if kill:
-                proc.kill()
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        for _ in range(100):  # a reader waiting to hand over an answer reads on to the bot's end
+            _drain(self._lines)
+            self._reader.join(0.02)
+            if not self._reader.is_alive():
+                break
+
+
+def _write_lines(stream: BinaryIO, asks: queue.Queue[bytes | None]) -> None:
+    """Write each ask to the bot; None (or a bot gone) ends it, closing the bot's input."""
+    try:
+        while True:
+            data = asks.get()
+            if data is None:
+                break
+            stream.write(data)
+            stream.flush()
+    except (OSError, ValueError):  # the bot has exited: the answer's wait says so
+        pass
+    finally:
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+def _drain(q: queue.Queue[Any]) -> None:
+    while True:
+        try:
+            q.get_nowait()
+        except queue.Empty:
+            return
 
 
 def _read_lines(stream: BinaryIO, out: queue.Queue[bytes | None]) -> None:
@@ -321,7 +359,8 @@ def ask_schema() -> dict[str, Any]:
 def reply_schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of one answer."""
     return {"type": "object", "required": ["choice"],
-            "properties": {"choice": {"type": "integer", "minimum": 0, "description": "the index of the pick in the ask's menu"}}}
+            "properties": {"choice": {"type": "integer", "minimum": 0, "description": "the index of the pick in the ask's menu"},
+                           "seq": {"type": "integer", "description": "the ask answered (optional; when given, it must be the ask's seq)"}}}
 
 
 # the schemas' examples (schemas/bot-*.schema.json): asks a bot met in `tjmj simulate --seed 1`, and answers
