@@ -78,6 +78,10 @@ def test_the_readme_bot_plays_a_seat(tmp_path: Any) -> None:
     assert all(json.loads(line)["players"][2] == "bot" for line in rec.read_text(encoding="utf-8").splitlines())
 
 
+def rec_of(records: dict[int, Any], view: dict[str, Any]) -> dict[str, Any]:
+    return records[view["hand"]]
+
+
 def test_every_ask_holds_to_its_schema_and_shows_only_the_seat(tmp_path: Any) -> None:
     spy, log = tmp_path / "spy.py", tmp_path / "asks.jsonl"
     spy.write_text(SPY, encoding="utf-8")
@@ -88,7 +92,10 @@ def test_every_ask_holds_to_its_schema_and_shows_only_the_seat(tmp_path: Any) ->
     records = {r["hand"]: r for r in map(json.loads, (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines())}
     kinds = {a["ask"] for a in asks}
     assert {"act", "claim", "lazhuang"} <= kinds, kinds
-    assert [a["seq"] for a in asks] == list(range(1, len(asks) + 1))
+    # asks counted from 1 by each bot process, one process per chunk of 25 hands
+    for chunk in range(2):
+        seqs = [a["seq"] for a in asks if a["view"]["hand"] // 25 == chunk]
+        assert seqs == list(range(1, len(seqs) + 1))
     for a in asks:
         errors = list(ASK.iter_errors(a))
         assert not errors, (errors[0].message, a)
@@ -100,6 +107,11 @@ def test_every_ask_holds_to_its_schema_and_shows_only_the_seat(tmp_path: Any) ->
         else:  # another seat's turn (its draw hidden), or the bets before the deal
             assert v["drawn"] is None, v
             assert held == (13 if a["ask"] in ("claim", "declare_ready") else 0), v
+        # the bets come before the deal and the flip: no indicator, hun kinds or wall size yet
+        before = a["ask"] in ("zuozhuang", "lazhuang")
+        assert (v["indicator"] is None) == (v["hun_kinds"] is None) == (v["live_left"] is None) == before, v
+        if not before:
+            assert v["indicator"] == rec_of(records, v)["indicator"]
         if a["ask"] in ("act", "claim"):
             assert a["menu"] and all(m["type"] in ("discard", "win", "concealed_kong", "added_kong", "pong", "kong", "pass")
                                      for m in a["menu"])
@@ -182,8 +194,8 @@ def test_a_bot_that_does_not_read_its_asks_is_stopped(tmp_path: Any) -> None:
     bot, pidfile = tmp_path / "bot.py", tmp_path / "pid"
     bot.write_text(BROKEN, encoding="utf-8")
     res = simulate("--hands", "50", "--bot", f"1={sys.executable} {bot} ahead {pidfile}")
-    assert res.returncode == 1 and "seat 1's bot, ask " in res.stderr, res.stderr
-    assert "the bot does not read its input (16 asks unread)" in res.stderr, res.stderr
+    assert res.returncode == 1 and "seat 1's bot, hand " in res.stderr, res.stderr
+    assert "the bot does not read its input (16 asks waiting)" in res.stderr, res.stderr
     assert not _alive(int(pidfile.read_text()))
 
 
@@ -206,7 +218,7 @@ def test_a_bot_that_breaks_the_protocol_stops_the_game(tmp_path: Any, mode: str,
     t = time.monotonic()
     res = simulate("--hands", "3", "--bot", f"0={sys.executable} {bot} {mode} {pidfile}", "--bot-timeout", "0.5")
     assert res.returncode == 1
-    assert "tjmj: error: seat 0's bot, ask 1 (lazhuang): " in res.stderr and says in res.stderr, res.stderr
+    assert "tjmj: error: seat 0's bot, hand 0, ask 1 (lazhuang): " in res.stderr and says in res.stderr, res.stderr
     assert "Traceback" not in res.stderr
     assert time.monotonic() - t < 30  # the slow bot is not waited for
     pid = int(pidfile.read_text())
@@ -263,3 +275,51 @@ def test_a_process_player_from_python(tmp_path: Any) -> None:
             play(game_rules_of(), "py", 0, [ProcessPlayer(bad), ValuePlayer(), ValuePlayer(), ValuePlayer()])
         finally:
             bad.close()
+
+
+STATEFUL = r"""
+import json, os, sys, time
+open(os.path.join(sys.argv[1], str(os.getpid())), "w").close()
+n = 0
+for line in sys.stdin:
+    n += 1  # a bot that keeps state: its answers depend on how many asks it has seen
+    ask = json.loads(line)
+    if len(sys.argv) > 2 and n == int(sys.argv[2]):
+        time.sleep(60)  # stops answering
+    print(json.dumps({"choice": (n * 7) % len(ask["menu"])}), flush=True)
+time.sleep(int(sys.argv[3]) if len(sys.argv) > 3 else 0)  # lingers after its input ends
+"""
+
+
+def test_a_bots_answers_do_not_depend_on_jobs_even_when_it_keeps_state(tmp_path: Any) -> None:
+    bot, pids = tmp_path / "bot.py", tmp_path / "pids"
+    bot.write_text(STATEFUL, encoding="utf-8")
+    pids.mkdir()
+    runs = []
+    for jobs in ("1", "2"):
+        rec = tmp_path / f"r{jobs}.jsonl"
+        res = simulate("--hands", "60", "--seed", "4", "--jobs", jobs, "--bot", f"2={sys.executable} {bot} {pids}",
+                       "--record", str(rec))
+        assert res.returncode == 0, res.stderr
+        runs.append(rec.read_text(encoding="utf-8"))
+    assert runs[0] == runs[1]
+    assert len(list(pids.iterdir())) == 2 * 3  # a bot process per chunk of 25 hands: 0-24, 25-49, 50-59
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_no_bot_is_left_running_whatever_the_jobs(tmp_path: Any, jobs: str) -> None:
+    """A bot that stops answering (and one that lingers after its input ends) is ended with the run,
+    by workers too (the pool ends them; their chunks end their bots)."""
+    bot, pids = tmp_path / "bot.py", tmp_path / "pids"
+    bot.write_text(STATEFUL, encoding="utf-8")
+    pids.mkdir()
+    res = simulate("--hands", "200", "--jobs", jobs, "--bot-timeout", "1", "--bot", f"1={sys.executable} {bot} {pids} 40 60")
+    assert res.returncode == 1 and "no answer within 1 s" in res.stderr and "Traceback" not in res.stderr, res.stderr
+    ok = simulate("--hands", "30", "--jobs", jobs, "--bot", f"1={sys.executable} {bot} {pids} 0 60")
+    assert ok.returncode == 0, ok.stderr
+    started = [int(p.name) for p in pids.iterdir()]
+    assert started
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in started if _alive(p)], "bots left running"

@@ -24,8 +24,7 @@ from tjmj_dsl.game.table import WIN, Table
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(ROOT, "schemas", "bot-ask.schema.json"), encoding="utf-8") as _f:
     _ASK = json.load(_f)
-# a stepped ask is a bot ask without the protocol's envelope (protocol, seq, rules)
-VIEW = jsonschema.Draft202012Validator({**_ASK, "required": ["ask", "view", "menu"]})
+ASK = jsonschema.Draft202012Validator(_ASK)  # a stepped ask is a bot's ask
 
 
 class LastChoice:
@@ -62,7 +61,7 @@ def step_through(st: Stepper, seats: set[int]) -> list[Any]:
     while st.ask is not None:
         a = st.ask
         assert a.seat in seats and a.view["seat"] == a.seat
-        errors = list(VIEW.iter_errors({k: v for k, v in a.json().items() if k != "seat"}))
+        errors = list(ASK.iter_errors(a.json()))
         assert not errors, errors[0].message
         asks.append(a)
         st.answer(last_choice(a))
@@ -140,3 +139,32 @@ def test_a_player_error_reaches_the_caller() -> None:
         Stepper(game_rules_of(), [None] * 4)
     with pytest.raises(ValueError, match="4 players"):
         Stepper(game_rules_of(), [None] * 3, seed=1)
+
+
+def test_an_answer_names_the_question_it_answers_and_answers_are_taken_one_at_a_time() -> None:
+    st = Stepper(game_rules_of(), [None, ValuePlayer(), ValuePlayer(), ValuePlayer()], seed=6, hand=0)
+    first = st.ask
+    assert first is not None and first.seq == 1
+    st.answer(0, seq=1)
+    with pytest.raises(ValueError, match="question 1 is not the open one"):
+        st.answer(0, seq=1)
+    # two threads answer the question they both saw: one answer is taken, the other refused
+    for _ in range(5):
+        a = st.ask
+        if a is None:
+            break
+        errors: list[Exception] = []
+
+        def go(a: Any = a) -> None:
+            try:
+                st.answer(len(a.menu) - 1, seq=a.seq)
+            except ValueError as e:
+                errors.append(e)
+        threads = [threading.Thread(target=go) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(errors) == 1 and "not the open one" in str(errors[0])
+        assert st.ask is None or st.ask.seq == a.seq + 1
+    st.close()

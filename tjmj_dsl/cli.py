@@ -309,7 +309,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             return _usage(f"--bot names seat {int(seat)} twice")
         bots[int(seat)] = argv
     if not 0 < args.bot_timeout <= MAX_BOT_TIMEOUT:
-        return _usage(f"--bot-timeout takes more than 0 and at most {MAX_BOT_TIMEOUT:,} seconds")
+        return _usage(f"--bot-timeout takes more than 0 and at most {MAX_BOT_TIMEOUT:g} seconds")
     players = tuple("bot" if s in bots else p for s, p in enumerate(players))
     if not 0 <= args.hands <= MAX_HANDS or not 1 <= args.jobs <= MAX_JOBS:
         return _usage(f"--hands takes 0 to {MAX_HANDS:,} and --jobs 1 to {MAX_JOBS}")

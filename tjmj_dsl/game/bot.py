@@ -29,19 +29,21 @@ import atexit
 import json
 import os
 import queue
+import signal
 import subprocess
 import threading
 from typing import Any, BinaryIO
 
+from ..engine.runtime import dumps_answer
 from ..tiles import NAMES
-from .record import EVENT_TYPES
+from .record import EVENT_TYPES, event_json
 from .table import Action, SeatView
 
 PROTOCOL = "tjmj-bot/1"
 ASKS = ("zuozhuang", "lazhuang", "declare_ready", "act", "claim")
 ACTION_TYPES = ("discard", "win", "concealed_kong", "added_kong", "pong", "kong", "pass")
 MAX_REPLY = 65_536  # bytes of one answer line; an answer is about 15
-UNREAD = 16  # asks written but not read, and answers read but not asked for, held at most
+UNREAD = 16  # asks waiting to be written (beyond the pipe's buffer), and answers read ahead, held at most
 DEFAULT_TIMEOUT = 10.0  # seconds a bot may take over one answer
 _MELD_TYPES = {"pung": "pung", "exposed": "kong", "added": "kong", "concealed": "concealed_kong"}  # as a request names them
 
@@ -59,39 +61,35 @@ def action_json(a: Action) -> dict[str, Any]:
 def view_json(view: SeatView, hand: int | None = None) -> dict[str, Any]:
     """What the seat may see, as JSON: its own tiles (with the one just drawn), every seat's melds
     (a request's meld objects; another seat's concealed kong without its tile) and discards in order,
-    the indicator and hun kinds, the bets, who is xiaoxianggong and who declared ready, and the
-    hand's events so far as a record writes them (another seat's draws and concealed kongs without
-    their tile)."""
+    the indicator and hun kinds (null before the deal: the bets come before the flip), the bets,
+    who is xiaoxianggong and who declared ready, and the hand's events so far as a record writes
+    them (another seat's draws and concealed kongs without their tile)."""
     t = view._t  # noqa: SLF001 - the view's table, read here as the view reads it
     s = view.seat
     last = view.last_discard
-    events = []
-    for seat, typ, tile, extra in t.events:  # as the record writes them, what this seat cannot see hidden
-        hidden = seat != s and (typ == "draw" or typ == "concealed_kong")
-        e: dict[str, Any] = {"seat": seat, "type": typ, "tile": None if hidden or tile is None else NAMES[tile]}
-        if typ == "draw" and extra:
-            e["replacement"] = True
-        elif typ in ("pong", "kong"):
-            e["from"] = extra
-        events.append(e)
+    dealt = t.dealt  # before the deal (the bets) the indicator is not flipped yet: none of it is shown
     return {
         "hand": hand, "seat": s, "dealer": view.dealer,
-        "indicator": NAMES[view.indicator], "hun_kinds": [NAMES[k] for k in view.hun_kinds],
+        "indicator": NAMES[view.indicator] if dealt else None,
+        "hun_kinds": [NAMES[k] for k in view.hun_kinds] if dealt else None,
         "tiles": [NAMES[k] for k in view.hand()],
         "drawn": NAMES[view.drawn] if view.drawn is not None else None,
         "melds": [[{"type": _MELD_TYPES[m[0]], "tile": NAMES[m[1]] if seat == s or m[0] != "concealed" else None}
                    for m in t.melds[seat]] for seat in range(4)],
         "discards": [[NAMES[k] for k in view.discards(seat)] for seat in range(4)],
         "last_discard": {"seat": last[0], "tile": NAMES[last[1]]} if last is not None else None,
-        "live_left": view.live_left, "zuozhuang": view.zuozhuang, "lazhuang": list(view.lazhuang),
+        "live_left": view.live_left if dealt else None, "zuozhuang": view.zuozhuang, "lazhuang": list(view.lazhuang),
         "xianggong": [view.xianggong(seat) for seat in range(4)],
         "ready": [view.declared_ready(seat) for seat in range(4)],
-        "events": events,
+        # as the record writes them, what this seat cannot see hidden
+        "events": [event_json(seat, typ, tile, extra, hidden=seat != s and typ in ("draw", "concealed_kong"))
+                   for seat, typ, tile, extra in t.events],
     }
 
 
 class BotProcess:
-    """One running bot: started at its first ask, asked one question at a time."""
+    """One running bot: started at its first ask, asked one question at a time. Any breach of the
+    protocol ends it (killed, with whatever it started) and raises BotError."""
 
     def __init__(self, command: list[str] | tuple[str, ...], label: str = "the bot", timeout: float = DEFAULT_TIMEOUT) -> None:
         if not command:
@@ -102,101 +100,115 @@ class BotProcess:
         self.seq = 0
         self.pid = os.getpid()  # a forked worker never writes to its parent's bot
         self._proc: subprocess.Popen[bytes] | None = None
-        # both ways bounded: a bot that answers ahead, or does not read its asks, holds no more than these
-        self._lines: queue.Queue[bytes | None] = queue.Queue(maxsize=UNREAD)
-        self._asks: queue.Queue[bytes | None] = queue.Queue(maxsize=UNREAD)
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._asks: queue.Queue[bytes | None] = queue.Queue()
+        self._reader: threading.Thread | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
-        try:
-            proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        try:  # a session of its own: a bot started through a wrapper (sh, npx) ends with all it started
+            proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                    start_new_session=True)
         except OSError as e:
             raise BotError(f"{self.label}: cannot start {' '.join(self.command)!r}: {e.strerror or e}") from None
         assert proc.stdout is not None and proc.stdin is not None
-        self._lines, self._asks = queue.Queue(maxsize=UNREAD), queue.Queue(maxsize=UNREAD)  # a new bot's own
+        # both ways bounded: a bot that answers ahead, or does not read its asks, holds no more than these
+        self._lines, self._asks = queue.Queue(maxsize=UNREAD), queue.Queue(maxsize=UNREAD)
         self._reader = threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True)
         self._reader.start()
-        # asks are written by a thread of their own: a bot that stops reading cannot stop the table
+        # asks are written by a thread of their own: a bot that stops reading cannot hold the table
         # past the answer's timeout
         threading.Thread(target=_write_lines, args=(proc.stdin, self._asks), daemon=True).start()
         self._proc = proc
         return proc
 
     def ask(self, ask: str, view: dict[str, Any], menu: list[Any], rules: dict[str, Any] | None = None) -> int:
-        """Send one ask; the index the bot chose (BotError if it broke the protocol)."""
+        """Send one ask; the index the bot chose (BotError if it broke the protocol: the bot is ended)."""
         proc = self._proc or self._start()
         self.seq += 1
-        where = f"{self.label}, ask {self.seq} ({ask})"
+        hand = view.get("hand")
+        where = f"{self.label}, " + (f"hand {hand}, " if hand is not None else "") + f"ask {self.seq} ({ask})"
         msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "rules": rules, "view": view, "menu": menu}
         try:
-            self._asks.put_nowait((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
-        except queue.Full:
+            try:
+                self._asks.put_nowait((dumps_answer(msg) + "\n").encode("utf-8"))
+            except queue.Full:
+                raise BotError(f"{where}: the bot does not read its input ({UNREAD} asks waiting)") from None
+            try:
+                line = self._lines.get(timeout=self.timeout)
+            except queue.Empty:
+                raise BotError(f"{where}: no answer within {self.timeout:g} s") from None
+            if line is None:
+                code = proc.poll()
+                raise BotError(f"{where}: " + (f"the bot has exited (status {code}) without answering" if code is not None
+                                               else "the bot closed its output without answering"))
+            if not line.endswith(b"\n"):
+                raise BotError(f"{where}: an answer line longer than {MAX_REPLY:,} bytes")
+            return _choice(where, line, len(menu), self.seq)
+        except BotError:
             self.close(kill=True)
-            raise BotError(f"{where}: the bot does not read its input ({UNREAD} asks unread)") from None
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            self.close(kill=True)
-            raise BotError(f"{where}: no answer within {self.timeout:g} s") from None
-        if line is None:
-            raise BotError(f"{where}: the bot has exited{self._status()} without answering")
-        if not line.endswith(b"\n"):
-            self.close(kill=True)
-            raise BotError(f"{where}: an answer line longer than {MAX_REPLY:,} bytes")
-        return self._choice(where, line, len(menu), self.seq)
-
-    @staticmethod
-    def _choice(where: str, line: bytes, n: int, seq: int | None = None) -> int:
-        try:
-            reply = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError as e:
-            raise BotError(f"{where}: the answer is not UTF-8 (byte {e.start + 1})") from None
-        except json.JSONDecodeError as e:
-            raise BotError(f"{where}: the answer is not JSON at column {e.colno}: {e.msg}: {_short(line)}") from None
-        except ValueError as e:  # e.g. an integer past Python's 4,300 digits
-            raise BotError(f"{where}: the answer is not JSON Python reads: {e}") from None
-        except RecursionError:
-            raise BotError(f"{where}: the answer is nested too deeply") from None
-        if not isinstance(reply, dict) or "choice" not in reply:
-            raise BotError(f'{where}: expected {{"choice": i}}, got {_short(line)}')
-        if "seq" in reply and seq is not None and reply["seq"] != seq:  # a bot may name the ask it answers
-            named = json.dumps(reply["seq"])
-            raise BotError(f"{where}: the answer names ask {named if len(named) <= 40 else named[:39] + '…'}")
-        i = reply["choice"]
-        if i.__class__ is not int or not 0 <= i < n:
-            shown = json.dumps(i)
-            raise BotError(f"{where}: choice {shown if len(shown) <= 40 else shown[:39] + '…'} is not an index of "
-                           f"the menu (0 to {n - 1})")
-        return int(i)
-
-    def _status(self) -> str:
-        if self._proc is None:
-            return ""
-        try:
-            code = self._proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            return ""
-        return f" (status {code})"
+            raise
 
     def close(self, kill: bool = False) -> None:
-        """End the bot: its input closed (a bot exits when its input ends), killed if it lingers
-        (at once with `kill`: a bot that broke the protocol is not waited for)."""
+        """End the bot: its input closed (a bot exits when its input ends), killed with whatever it
+        started if it lingers (at once with `kill`: a bot that broke the protocol is not waited for)."""
         proc, self._proc = self._proc, None
         if proc is None or self.pid != os.getpid():
             return
         if kill:
-            proc.kill()
+            _kill(proc)
         _drain(self._asks)
         self._asks.put(None)  # the writer closes the bot's input after what it has
         try:
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            _kill(proc)
             proc.wait()
+        reader = self._reader
         for _ in range(100):  # a reader waiting to hand over an answer reads on to the bot's end
             _drain(self._lines)
-            self._reader.join(0.02)
-            if not self._reader.is_alive():
+            if reader is None:
                 break
+            reader.join(0.02)
+            if not reader.is_alive():
+                break
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the bot's session (the bot and what it started), or the bot alone where that is not possible."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+def _choice(where: str, line: bytes, n: int, seq: int | None = None) -> int:
+    """The index an answer line names (BotError if it is no answer to an ask of n choices)."""
+    try:
+        reply = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise BotError(f"{where}: the answer is not UTF-8 (byte {e.start + 1})") from None
+    except json.JSONDecodeError as e:
+        raise BotError(f"{where}: the answer is not JSON at column {e.colno}: {e.msg}: {_short(line)}") from None
+    except ValueError as e:  # e.g. an integer past Python's 4,300 digits
+        raise BotError(f"{where}: the answer is not JSON Python reads: {e}") from None
+    except RecursionError:
+        raise BotError(f"{where}: the answer is nested too deeply") from None
+    if not isinstance(reply, dict) or "choice" not in reply:
+        raise BotError(f'{where}: expected {{"choice": i}}, got {_short(line)}')
+    if "seq" in reply and seq is not None and (reply["seq"].__class__ is not int or reply["seq"] != seq):
+        raise BotError(f"{where}: the answer names ask {_json_short(reply['seq'])}")  # a bot may name the ask it answers
+    i = reply["choice"]
+    if i.__class__ is not int or not 0 <= i < n:
+        raise BotError(f"{where}: choice {_json_short(i)} is not an index of the menu (0 to {n - 1})")
+    return i  # type: ignore[no-any-return]
+
+
+def _json_short(x: Any) -> str:
+    shown = json.dumps(x)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
 
 
 def _write_lines(stream: BinaryIO, asks: queue.Queue[bytes | None]) -> None:
@@ -247,22 +259,23 @@ def _short(x: bytes | str, n: int = 80) -> str:
     return repr(text if len(text) <= n else text[:n - 1] + "…")
 
 
-class ProcessPlayer:
-    """A Player whose answers come from a BotProcess (see the module's docstring)."""
+def rules_json(view: SeatView) -> dict[str, Any]:
+    """The rules in force, as an ask (and a record) names them."""
+    r = view.rules
+    return {"name": r.name, "profile": r.profile, "sha256": r.sha256, "options": dict(r.options)}
 
-    name = "bot"
 
-    def __init__(self, process: BotProcess, hand: int | None = None) -> None:
-        self.process = process
-        self.hand = hand
+class Asking:
+    """A Player that puts each question as an ask (kind, view, menu in the protocol's JSON) to
+    `_ask` and plays the menu item at the index it gets back: the bot's player, and step.py's."""
 
-    def _ask(self, ask: str, view: SeatView, menu: list[Any]) -> int:
-        r = view.rules
-        rules = {"name": r.name, "profile": r.profile, "sha256": r.sha256, "options": dict(r.options)}
-        return self.process.ask(ask, view_json(view, self.hand), menu, rules)
+    name = "asking"
+
+    def _ask(self, kind: str, view: SeatView, menu: list[Any]) -> int:
+        raise NotImplementedError
 
     def begin(self, view: SeatView, rng: Any) -> None:
-        pass  # each ask carries the whole view: a bot knows a new hand by its number
+        pass  # each ask carries the whole view: a new hand shows in its number
 
     def zuozhuang(self, view: SeatView) -> bool:
         return (False, True)[self._ask("zuozhuang", view, [False, True])]
@@ -278,6 +291,19 @@ class ProcessPlayer:
 
     def claim(self, view: SeatView, menu: list[Action]) -> Action:
         return menu[self._ask("claim", view, [action_json(a) for a in menu])]
+
+
+class ProcessPlayer(Asking):
+    """A Player whose answers come from a BotProcess (see the module's docstring)."""
+
+    name = "bot"
+
+    def __init__(self, process: BotProcess, hand: int | None = None) -> None:
+        self.process = process
+        self.hand = hand
+
+    def _ask(self, kind: str, view: SeatView, menu: list[Any]) -> int:
+        return self.process.ask(kind, view_json(view, self.hand), menu, rules_json(view))
 
 
 _RUNNING: dict[tuple[Any, ...], BotProcess] = {}
@@ -320,14 +346,17 @@ def ask_schema() -> dict[str, Any]:
                      "last_discard", "live_left", "zuozhuang", "lazhuang", "xianggong", "ready", "events"],
         "properties": {
             "hand": {"type": ["integer", "null"], "description": "the hand's number in the game (a record's hand)"},
-            "seat": seat, "dealer": seat, "indicator": tile, "hun_kinds": {"type": "array", "items": tile},
+            "seat": seat, "dealer": seat,
+            "indicator": {"oneOf": [tile, {"type": "null"}], "description": "null before the deal (the bets come before the flip)"},
+            "hun_kinds": {"oneOf": [{"type": "array", "items": tile}, {"type": "null"}], "description": "null before the deal"},
             "tiles": {"type": "array", "items": tile, "description": "this seat's concealed tiles, sorted, the one just drawn among them"},
             "drawn": {"oneOf": [tile, {"type": "null"}], "description": "the tile this seat just drew (null after a pong)"},
             "melds": {**four, "items": {"type": "array", "items": meld}, "description": "each seat's declared melds, as a score request names them"},
             "discards": {**four, "items": {"type": "array", "items": tile}, "description": "each seat's discards in order (a claimed one taken away)"},
             "last_discard": {"oneOf": [{"type": "object", "additionalProperties": False, "required": ["seat", "tile"],
                                         "properties": {"seat": seat, "tile": tile}}, {"type": "null"}]},
-            "live_left": {"type": "integer", "minimum": 0, "description": "tiles left to draw before the hand is drawn (huangzhuang)"},
+            "live_left": {"type": ["integer", "null"], "minimum": 0,
+                          "description": "tiles left to draw before the hand is drawn (huangzhuang); null before the deal"},
             "zuozhuang": {"type": "boolean"}, "lazhuang": {**four, "items": {"type": "integer", "minimum": 0}},
             "xianggong": {**four, "items": {"type": "boolean"}, "description": "who may no longer win (discarded a hun)"},
             "ready": {**four, "items": {"type": "boolean"}, "description": "who declared ready (tianting)"},
@@ -359,7 +388,8 @@ def ask_schema() -> dict[str, Any]:
 def reply_schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of one answer."""
     return {"type": "object", "required": ["choice"],
-            "properties": {"choice": {"type": "integer", "minimum": 0, "description": "the index of the pick in the ask's menu"},
+            "properties": {"choice": {"type": "integer", "minimum": 0,
+                                      "description": "the index of the pick in the ask's menu, written as an integer (1.0 is refused)"},
                            "seq": {"type": "integer", "description": "the ask answered (optional; when given, it must be the ask's seq)"}}}
 
 
@@ -472,4 +502,4 @@ EXAMPLE_ASKS: list[Any] = json.loads("""[
    },
    "menu": [0, 1, 2]}
 ]""")
-EXAMPLE_REPLIES: list[Any] = [{"choice": 3}, {"choice": 0}, {"choice": 2}]
+EXAMPLE_REPLIES: list[Any] = [{"choice": 3}, {"choice": 0, "seq": 5}, {"choice": 0}]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.contract import KONG_TYPES
+from ..tiles import NAMES
 
 FORMAT = "tjmj-record/1"
 EVENT_TYPES = ("draw", "discard", "pong", "kong", "added_kong", "concealed_kong", "win", "ready")
@@ -20,6 +21,17 @@ _tile = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$", "description":
 _seat = {"type": "integer", "minimum": 0, "maximum": 3}
 _seats = {"type": "array", "items": _seat, "uniqueItems": True, "maxItems": 4}
 _four_ints = {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4}
+
+
+def event_json(seat: int, typ: str, tile: int | None, extra: Any, hidden: bool = False) -> dict[str, Any]:
+    """One of the table's events (seat, type, tile, extra) as a record writes it (`hidden`: tile null,
+    as a seat that did not see the tile is shown it)."""
+    e: dict[str, Any] = {"seat": seat, "type": typ, "tile": NAMES[tile] if tile is not None and not hidden else None}
+    if typ == "draw" and extra:
+        e["replacement"] = True
+    elif typ in ("pong", "kong"):
+        e["from"] = extra
+    return e
 
 
 def record_schema() -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import NAMES
-from .record import FORMAT
+from .record import FORMAT, event_json
 from .rules import GameRules
 from .seeds import rng
 from .table import HandResult, Player, Table
@@ -66,14 +66,7 @@ def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult,
     score = None
     if res.winner is not None and res.request is not None:
         score = {"request": res.request, "result": rules.scorer.score(res.request)}
-    events = []
-    for s, typ, t, extra in res.events:
-        e: dict[str, Any] = {"seat": s, "type": typ, "tile": NAMES[t] if t is not None else None}
-        if typ == "draw" and extra:
-            e["replacement"] = True
-        elif typ in ("pong", "kong"):
-            e["from"] = extra
-        events.append(e)
+    events = [event_json(*e) for e in res.events]
     return {
         "format": FORMAT,
         "rules": {"name": rules.name, "sha256": rules.sha256, "profile": rules.profile,

@@ -9,6 +9,7 @@ played hand after hand in one process)."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 import sys
 import time
 from collections import Counter
@@ -53,7 +54,7 @@ def _rules(spec: Spec) -> GameRules:
 def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None) -> tuple[dict[str, Any], str | None]:
     """Play hand i (dealt by `dealer`, or by turns): its summary (small, for the statistics) and its
     record line (when recording)."""
-    bots = dict(spec.bots)  # a bot's seat: the same bot process hand after hand (one per worker process)
+    bots = dict(spec.bots)  # a bot's seat: the same bot process for the hands of a chunk
     players = [ProcessPlayer(running(s, bots[s], spec.bot_timeout), i) if s in bots else make_player(p)
                for s, p in enumerate(spec.players)]
     res = play(rules, spec.seed, i, players, dealer)
@@ -79,7 +80,18 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
 def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None]]:
     spec, a, b = args
     rules = _rules(spec)
-    return [hand_summary(rules, spec, i) for i in range(a, b)]
+    try:
+        return [hand_summary(rules, spec, i) for i in range(a, b)]
+    finally:
+        # a bot process plays one chunk (its asks counted from 1): what it answers, even a bot that
+        # keeps state, is the same for any --jobs, and no worker leaves one running
+        close_all()
+
+
+def _worker_started() -> None:
+    """A worker ended by the pool (SIGTERM: another chunk failed, or the run is done) unwinds as an
+    exit, so the chunk it is playing ends its bots."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
 
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
@@ -115,10 +127,13 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
         rules, dealer = _rules(spec), None
         for _, a, b in chunks:
             part = []
-            for i in range(a, b):
-                summ, line = hand_summary(rules, spec, i, dealer)
-                dealer = summ["next_dealer"]
-                part.append((summ, line))
+            try:
+                for i in range(a, b):
+                    summ, line = hand_summary(rules, spec, i, dealer)
+                    dealer = summ["next_dealer"]
+                    part.append((summ, line))
+            finally:
+                close_all()  # a bot process plays one chunk, as without --rotate
             take(part)
     elif jobs <= 1 or len(chunks) <= 1:
         for c in chunks:
@@ -126,7 +141,7 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
     else:
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(jobs) as pool:
+        with ctx.Pool(jobs, initializer=_worker_started if spec.bots else None) as pool:
             for part in pool.imap(_chunk, chunks):
                 take(part)
 

@@ -3,15 +3,18 @@
 A game server whose players act whenever they act (people at a web page, a
 bot across a network) cannot sit inside a player callback waiting. A Stepper
 plays the hand and stops at each question for a seat left without a player:
-`ask` is that question — the same JSON a bot gets (game/bot.py: the seat's
-whole view and the menu of legal answers) — and `answer(i)` gives the pick
-by its index and goes on to the next question. Seats with a Player (a
-ValuePlayer, a ProcessPlayer…) play by themselves in between. When the hand
-ends, `ask` is None and `result` is the settled HandResult.
+`ask` is that question, the bot protocol's ask (game/bot.py,
+schemas/bot-ask.schema.json: the seat's whole view and the menu of legal
+answers), and `answer(i)` gives the pick by its index and goes on to the
+next question. Seats with a Player (a ValuePlayer, a ProcessPlayer…) play by
+themselves in between. When the hand ends, `ask` is None and `result` is
+the settled HandResult.
 
 The table runs in a thread of its own that waits while a question is open:
-only one of the two threads runs at a time, so the hand is the one
-`play()` would give for the same answers.
+only one of the two threads runs at a time, so the hand is the one `play()`
+would give for the same answers. Answers are taken one at a time (a lock);
+a caller that passes the `seq` of the question it showed cannot answer the
+next one by mistake.
 """
 
 from __future__ import annotations
@@ -23,26 +26,29 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from .bot import action_json, view_json
+from .bot import PROTOCOL, Asking, rules_json, view_json
 from .rules import GameRules
-from .session import deal_table, settle
 from .seeds import rng
-from .table import Action, HandResult, Player, SeatView, Table
+from .session import deal_table, settle
+from .table import HandResult, Player, SeatView, Table
 
 
 @dataclass(frozen=True)
 class Ask:
-    """A question to a seat: `kind` (act, claim, zuozhuang, lazhuang, declare_ready), the seat's
-    view and the menu of legal answers, as a bot ask holds them (schemas/bot-ask.schema.json)."""
+    """A question to a seat: `kind` (act, claim, zuozhuang, lazhuang, declare_ready), its number in
+    the hand (`seq`, from 1), the rules in force, the seat's view and the menu of legal answers."""
 
     seat: int
     kind: str
+    seq: int
+    rules: dict[str, Any]
     view: dict[str, Any]
     menu: list[Any]
 
     def json(self) -> dict[str, Any]:
-        """The ask as the bot protocol writes it (without its seq)."""
-        return {"ask": self.kind, "seat": self.seat, "view": self.view, "menu": self.menu}
+        """The ask as the bot protocol writes it (schemas/bot-ask.schema.json)."""
+        return {"protocol": PROTOCOL, "ask": self.kind, "seq": self.seq, "rules": self.rules, "view": self.view,
+                "menu": self.menu}
 
 
 class _Abandoned(BaseException):
@@ -52,38 +58,21 @@ class _Abandoned(BaseException):
 _ABANDON = object()
 
 
-class _Relay:
+class _Relay(Asking):
     """The player of a stepped seat: each question goes out to the Stepper, the answer comes back."""
 
     name = "stepped"
 
-    def __init__(self, out: queue.Queue[Any], inp: queue.Queue[Any], hand: int | None) -> None:
-        self.out, self.inp, self.hand = out, inp, hand
+    def __init__(self, out: queue.Queue[Any], inp: queue.Queue[Any], hand: int | None, counter: list[int]) -> None:
+        self.out, self.inp, self.hand, self.counter = out, inp, hand, counter
 
-    def _ask(self, kind: str, view: SeatView, menu_json: list[Any]) -> int:
-        self.out.put(Ask(view.seat, kind, view_json(view, self.hand), menu_json))
+    def _ask(self, kind: str, view: SeatView, menu: list[Any]) -> int:
+        self.counter[0] += 1
+        self.out.put(Ask(view.seat, kind, self.counter[0], rules_json(view), view_json(view, self.hand), menu))
         got = self.inp.get()
         if got is _ABANDON:
             raise _Abandoned
         return int(got)
-
-    def begin(self, view: SeatView, rng: random.Random) -> None:
-        pass
-
-    def zuozhuang(self, view: SeatView) -> bool:
-        return (False, True)[self._ask("zuozhuang", view, [False, True])]
-
-    def lazhuang(self, view: SeatView, most: int) -> int:
-        return self._ask("lazhuang", view, list(range(most + 1)))
-
-    def declare_ready(self, view: SeatView) -> bool:
-        return (False, True)[self._ask("declare_ready", view, [False, True])]
-
-    def act(self, view: SeatView, menu: list[Action]) -> Action:
-        return menu[self._ask("act", view, [action_json(a) for a in menu])]
-
-    def claim(self, view: SeatView, menu: list[Action]) -> Action:
-        return menu[self._ask("claim", view, [action_json(a) for a in menu])]
 
 
 class _Done:
@@ -113,12 +102,14 @@ class Stepper:
             rngs = [rng(seed if seed is not None else "table", hand, "player", s) for s in range(4)]
         self._out: queue.Queue[Any] = queue.Queue()
         self._inp: queue.Queue[Any] = queue.Queue()
-        seated: list[Any] = [p if p is not None else _Relay(self._out, self._inp, hand if seed is not None else None)
+        counter = [0]
+        seated: list[Any] = [p if p is not None else _Relay(self._out, self._inp, hand if seed is not None else None, counter)
                              for p in players]
         self.rules = rules
         self.result: HandResult | None = None
         self.ask: Ask | None = None
         self._over = False
+        self._lock = threading.Lock()
         out = self._out
 
         def run() -> None:
@@ -145,25 +136,32 @@ class Stepper:
                 raise got.error
             self.result = got.result
             return None
+        assert isinstance(got, Ask)
         self.ask = got
         return got
 
-    def answer(self, choice: int) -> Ask | None:
+    def answer(self, choice: int, seq: int | None = None) -> Ask | None:
         """Answer the open question with the index of the pick in its menu; the next question (None:
-        the hand is over, `result` holds it). A choice off the menu raises ValueError and leaves
-        the question open."""
-        if self.ask is None:
-            raise ValueError("the hand is over: there is no question to answer")
-        n = len(self.ask.menu)
-        if choice.__class__ is not int or not 0 <= choice < n:
-            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
-        self._inp.put(choice)
-        return self._next()
+        the hand is over, `result` holds it). With `seq`, the question answered must be that one (a
+        server answering what it showed a player). A choice off the menu, or another question's seq,
+        raises ValueError and leaves the question open."""
+        with self._lock:
+            ask = self.ask
+            if ask is None:
+                raise ValueError("the hand is over: there is no question to answer")
+            if seq is not None and seq != ask.seq:
+                raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
+            n = len(ask.menu)
+            if choice.__class__ is not int or not 0 <= choice < n:
+                raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
+            self._inp.put(choice)
+            return self._next()
 
     def close(self) -> None:
         """Give the hand up (its thread ends); a finished hand is left as it is."""
-        if not self._over:
-            self._over = True
-            self.ask = None
-            self._finalizer()
-            self._thread.join()
+        with self._lock:
+            if not self._over:
+                self._over = True
+                self.ask = None
+                self._finalizer()
+                self._thread.join()

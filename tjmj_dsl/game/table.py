@@ -120,6 +120,7 @@ class Table:
         self.chan_broken = False
         self.drawn: int | None = None
         self.drawn_by = -1  # the seat whose turn it is: only it sees `drawn`
+        self.dealt = False  # the deal is done and the indicator flipped (the bets come before)
         self._offer: tuple[Claim | None, dict[str, Any] | None] = (None, None)
         self.last_discard: tuple[int, int] | None = None
         self.turns = 0
@@ -178,6 +179,7 @@ class Table:
                     raise IllegalAction(f"seat {s} chose to raise (lazhuang) {n!r} times; 0 to {self.rules.lazhuang_max} are allowed")
                 self.lazhuang[s] = n
         deal = self._deal()
+        self.dealt = True
         res = HandResult(d, self.zuozhuang, list(self.lazhuang), self.dice, self.tiles, self.indicator,
                          [list(h) for h in deal], self.events)
         self._run(players, deal[d][-1])
