@@ -216,7 +216,9 @@ def test_a_bot_that_breaks_the_protocol_stops_the_game(tmp_path: Any, mode: str,
     bot, pidfile = tmp_path / "bot.py", tmp_path / "pid"
     bot.write_text(BROKEN, encoding="utf-8")
     t = time.monotonic()
-    res = simulate("--hands", "3", "--bot", f"0={sys.executable} {bot} {mode} {pidfile}", "--bot-timeout", "0.5")
+    # a short timeout for the bot that is slow on purpose; the others get time to start on a busy machine
+    res = simulate("--hands", "3", "--bot", f"0={sys.executable} {bot} {mode} {pidfile}",
+                   "--bot-timeout", "0.5" if mode == "slow" else "60")
     assert res.returncode == 1
     assert "tjmj: error: seat 0's bot, hand 0, ask 1 (lazhuang): " in res.stderr and says in res.stderr, res.stderr
     assert "Traceback" not in res.stderr

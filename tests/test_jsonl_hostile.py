@@ -147,7 +147,10 @@ def test_each_answer_is_flushed_for_a_co_process(which: str) -> None:
 @pytest.mark.parametrize("which", COMMANDS)
 def test_a_closed_pipe_ends_the_batch_quietly(which: str) -> None:
     e = dict(os.environ, PYTHONPATH=ROOT)
-    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT)
+    # Ctrl-C as a terminal sends it: a test run started in the background of a shell without job control
+    # (as a CI script may be) has SIGINT ignored, and a child would inherit that
+    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write(GOOD % b"1" + b"\n")
     p.stdin.flush()
@@ -167,7 +170,10 @@ def test_a_closed_pipe_ends_the_batch_quietly(which: str) -> None:
 @pytest.mark.parametrize("which", COMMANDS)
 def test_ctrl_c_is_a_clean_exit(which: str) -> None:
     e = dict(os.environ, PYTHONPATH=ROOT)
-    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT)
+    # Ctrl-C as a terminal sends it: a test run started in the background of a shell without job control
+    # (as a CI script may be) has SIGINT ignored, and a child would inherit that
+    p = subprocess.Popen(COMMANDS[which], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, cwd=ROOT,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write(GOOD % b"1" + b"\n")
     p.stdin.flush()
