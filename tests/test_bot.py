@@ -148,6 +148,32 @@ def test_a_seat_never_sees_another_seats_draw() -> None:
     assert seen and all(d is None for d in seen), seen
 
 
+def test_the_bets_come_before_the_flip() -> None:
+    """Sitting and raising (zuozhuang, lazhuang) are decided before the deal, when the indicator is not
+    flipped yet: a Python player's view shows no indicator, hun kinds or wall size then; after the deal it does."""
+    bets: list[Any] = []
+    turns: list[Any] = []
+
+    class Watcher(ValuePlayer):
+        def zuozhuang(self, view: Any) -> bool:
+            bets.append((view.indicator, view.hun_kinds, view.live_left))
+            return True
+
+        def lazhuang(self, view: Any, most: int) -> int:
+            bets.append((view.indicator, view.hun_kinds, view.live_left))
+            return most
+
+        def act(self, view: Any, menu: Any) -> Any:
+            turns.append((view.indicator, view.hun_kinds, view.live_left))
+            return super().act(view, menu)
+
+    rules = game_rules_of()
+    for hand in range(4):
+        play(rules, 5, hand, [Watcher(), Watcher(), Watcher(), Watcher()])
+    assert bets and all(b == (None, None, None) for b in bets), bets
+    assert turns and all(i is not None and h and n is not None for i, h, n in turns)
+
+
 @pytest.mark.skipif(NODE is None, reason="node is not installed (Debian package `nodejs`; tools/setup_test_deps.py installs it)")
 def test_a_bot_in_javascript(tmp_path: Any) -> None:
     bot = tmp_path / "bot.mjs"

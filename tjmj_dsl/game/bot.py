@@ -34,7 +34,7 @@ import subprocess
 import threading
 from typing import Any, BinaryIO
 
-from ..engine.runtime import dumps_answer
+from ..engine.runtime import dumps_answer, loads_request
 from ..tiles import NAMES
 from .record import EVENT_TYPES, event_json
 from .table import Action, SeatView
@@ -67,18 +67,18 @@ def view_json(view: SeatView, hand: int | None = None) -> dict[str, Any]:
     t = view._t  # noqa: SLF001 - the view's table, read here as the view reads it
     s = view.seat
     last = view.last_discard
-    dealt = t.dealt  # before the deal (the bets) the indicator is not flipped yet: none of it is shown
+    ind, huns = view.indicator, view.hun_kinds  # None before the deal (SeatView: the bets come before the flip)
     return {
         "hand": hand, "seat": s, "dealer": view.dealer,
-        "indicator": NAMES[view.indicator] if dealt else None,
-        "hun_kinds": [NAMES[k] for k in view.hun_kinds] if dealt else None,
+        "indicator": NAMES[ind] if ind is not None else None,
+        "hun_kinds": [NAMES[k] for k in huns] if huns is not None else None,
         "tiles": [NAMES[k] for k in view.hand()],
         "drawn": NAMES[view.drawn] if view.drawn is not None else None,
         "melds": [[{"type": _MELD_TYPES[m[0]], "tile": NAMES[m[1]] if seat == s or m[0] != "concealed" else None}
                    for m in t.melds[seat]] for seat in range(4)],
         "discards": [[NAMES[k] for k in view.discards(seat)] for seat in range(4)],
         "last_discard": {"seat": last[0], "tile": NAMES[last[1]]} if last is not None else None,
-        "live_left": view.live_left if dealt else None, "zuozhuang": view.zuozhuang, "lazhuang": list(view.lazhuang),
+        "live_left": view.live_left, "zuozhuang": view.zuozhuang, "lazhuang": list(view.lazhuang),
         "xianggong": [view.xianggong(seat) for seat in range(4)],
         "ready": [view.declared_ready(seat) for seat in range(4)],
         # as the record writes them, what this seat cannot see hidden
@@ -187,15 +187,14 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 def _choice(where: str, line: bytes, n: int, seq: int | None = None) -> int:
     """The index an answer line names (BotError if it is no answer to an ask of n choices)."""
     try:
-        reply = json.loads(line.decode("utf-8"))
+        text = line.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BotError(f"{where}: the answer is not UTF-8 (byte {e.start + 1})") from None
-    except json.JSONDecodeError as e:
-        raise BotError(f"{where}: the answer is not JSON at column {e.colno}: {e.msg}: {_short(line)}") from None
-    except ValueError as e:  # e.g. an integer past Python's 4,300 digits
-        raise BotError(f"{where}: the answer is not JSON Python reads: {e}") from None
-    except RecursionError:
-        raise BotError(f"{where}: the answer is nested too deeply") from None
+    reply, err = loads_request(text)  # the contract's reader: nesting bounded before parsing, positioned errors
+    if err is not None:
+        if "position" not in err:
+            raise BotError(f"{where}: the answer is nested too deeply ({err['message']})")
+        raise BotError(f"{where}: the answer is not JSON at column {err['position'] + 1}: {err['message']}: {_short(line)}")
     if not isinstance(reply, dict) or "choice" not in reply:
         raise BotError(f'{where}: expected {{"choice": i}}, got {_short(line)}')
     if "seq" in reply and seq is not None and (reply["seq"].__class__ is not int or reply["seq"] != seq):
@@ -316,6 +315,14 @@ def running(seat: int, command: tuple[str, ...], timeout: float = DEFAULT_TIMEOU
     if got is None or got.pid != os.getpid():
         got = _RUNNING[key] = BotProcess(command, f"seat {seat}'s bot", timeout)
     return got
+
+
+def kill_all() -> None:
+    """Kill every bot this process started, with what each started, at once (a worker being ended)."""
+    for b in list(_RUNNING.values()):
+        proc = b._proc  # noqa: SLF001
+        if proc is not None and b.pid == os.getpid():
+            _kill(proc)
 
 
 @atexit.register

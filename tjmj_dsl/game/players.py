@@ -58,7 +58,7 @@ class ValuePlayer:
     def begin(self, view: SeatView, rng: random.Random) -> None:
         self.rng = rng
         self.value_cache: dict[Any, float] = {}
-        self.hun_set = frozenset(view.hun_kinds)
+        self.hun_set: frozenset[int] = frozenset()  # known once the indicator is flipped (after the bets)
 
     def zuozhuang(self, view: SeatView) -> bool:
         return True
@@ -74,6 +74,7 @@ class ValuePlayer:
     def act(self, view: SeatView, menu: list[Action]) -> Action:
         if menu[0] is WIN:
             return WIN
+        self.hun_set = self.hun_set or frozenset(view.hun_kinds or ())
         discards = [a for a in menu if a[0] == "discard"]
         kongs = [a for a in menu if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set]
         if kongs:
@@ -91,6 +92,7 @@ class ValuePlayer:
         if len(menu) == 1:
             return PASS
         tile = menu[1][1]
+        self.hun_set = self.hun_set or frozenset(view.hun_kinds or ())
         if tile in self.hun_set:
             return PASS  # a jin gang from a discard: the three huns are worth more in hand
         for a in reversed(menu):  # kong first, then pong
@@ -165,9 +167,11 @@ class ValuePlayer:
         melds = view.request_melds()
         wins = sorted(wins, reverse=True)
         score = view.rules.scorer.score_tiles
+        indicator = view.indicator
+        assert indicator is not None  # asked after the deal
         value, scored = 0.0, 0
         for left, k in wins[:self.SCORED]:
-            value += left * score(hand, k, view.indicator, melds).total
+            value += left * score(hand, k, indicator, melds).total
             scored += left
         rest = sum(left for left, _ in wins[self.SCORED:])
         if scored and rest:

@@ -451,21 +451,22 @@ class SeatView:
     def dealer(self) -> int:
         return self._t.dealer
 
+    # the indicator is flipped after the deal: the bets (zuozhuang, lazhuang) see none of it
     @property
-    def indicator(self) -> int:
-        return self._t.indicator
+    def indicator(self) -> int | None:
+        return self._t.indicator if self._t.dealt else None
 
     @property
-    def hun_kinds(self) -> tuple[int, ...]:
-        return self._t.hun_kinds
+    def hun_kinds(self) -> tuple[int, ...] | None:
+        return self._t.hun_kinds if self._t.dealt else None
 
     @property
     def rules(self) -> GameRules:
         return self._t.rules
 
     @property
-    def live_left(self) -> int:
-        return self._t.wall.live_left
+    def live_left(self) -> int | None:
+        return self._t.wall.live_left if self._t.dealt else None  # the dice that place the flip decide it
 
     @property
     def zuozhuang(self) -> bool:
