@@ -9,6 +9,7 @@ played hand after hand in one process)."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import Any, Callable, TextIO
 
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
-from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, running
+from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, kill_all, running
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
@@ -89,9 +90,15 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
 
 
 def _worker_started() -> None:
-    """A worker ended by the pool (SIGTERM: another chunk failed, or the run is done) unwinds as an
-    exit, so the chunk it is playing ends its bots."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    """A worker ended by the pool (SIGTERM: another chunk failed, or the run is done) kills its bots
+    and leaves at once. Not by unwinding (sys.exit): a worker's exit then waits for its result queue
+    to be flushed to a parent that no longer reads it, and the run hung."""
+    signal.signal(signal.SIGTERM, _worker_ended)
+
+
+def _worker_ended(*_: Any) -> None:
+    kill_all()
+    os._exit(1)
 
 
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
