@@ -158,6 +158,15 @@ def test_not_json_after_leading_space_is_placed_in_the_line_as_sent() -> None:
     assert "line 1 column 13 (char 12)" in answers[0]["error"]["message"]
 
 
+def test_a_repeated_key_is_refused_alike() -> None:
+    # json.loads and JSON.parse keep the last of a repeated key: both readers refuse it, at the same place
+    from test_jsonl_hostile import REPEATED
+    lines = [line for line, _ in REPEATED] + [b'{"\\u00e9": 1, "\xc3\xa9": 2}', '{"𝄞": {"x": 1}, "𝄞": 2}'.encode()]
+    answers = [json.loads(a) for a in run_both(GEN, lines)]
+    assert [a.get("error", {}).get("position") for a in answers] == [pos for _, pos in REPEATED[:4]] + [None, 17, 14, 16]
+    assert "the key '𝄞' is repeated" in answers[-1]["error"]["message"]
+
+
 def test_a_line_starting_with_nul_is_not_taken_for_the_readers_own_marks() -> None:
     # an audit's finding: the JavaScript runner marked a line it could not take with a leading NUL, so a
     # line that began so was read as one (an empty error code, or its own text as the code)

@@ -256,3 +256,54 @@ def test_a_line_reads_as_json_loads_reads_it(value: Any, before: str, after: str
         got, want = loads_request(text), _by_json_loads(text)
         assert got[1] == want[1], text
         assert json.dumps(got[0]) == json.dumps(want[0]), text  # NaN != NaN: compared as text
+
+
+REPEATED = [  # (line, the repeated key's position in the line as sent, or None: no key repeated)
+    (b'{"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "concealed": "1m"}', 77),
+    (b'   {"id": 2, "id": 3, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', 13),
+    (b'{"id": 4, "\\u0069d": 5, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', 10),
+    (b'{"id": 6, "options": {"min_fan": 2, "min_fan": 1}, "concealed": "345m123sEEE77m45s", "draw": "6s", '
+     b'"indicator": "7p"}', 36),
+    (b'{"id": "a:b\\":c", "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "options": {}}', None),
+    (b'{"id": 7, "id": 8', None),  # not JSON at all: its syntax error, as for any such text
+]
+
+
+@pytest.mark.parametrize("which", COMMANDS)
+def test_a_key_repeated_in_one_object_is_refused_where_it_stands(which: str) -> None:
+    # json.loads keeps the last of a repeated key: the second "concealed" would have been scored silently
+    res = _run(COMMANDS[which], b"\n".join(line for line, _ in REPEATED) + b"\n")
+    out = [_strict(x) for x in res.stdout.decode("utf-8").splitlines()]
+    assert len(out) == len(REPEATED), res.stderr
+    for (line, pos), answer in zip(REPEATED, out):
+        if pos is None:
+            continue
+        err = answer["error"]
+        assert err["code"] == "not_json" and err["position"] == pos, (line, err)
+        key = line[pos:].split(b":")[0].decode()
+        assert f"the key {json.loads(key)!r} is repeated in its object" in err["message"]
+        assert err["message"].endswith(f"line 1 column {pos + 1} (char {pos})")
+    assert out[4]["win"] and out[4]["id"] == 'a:b":c'  # colons in a string are no keys
+    assert out[5]["error"]["message"].startswith("not JSON: Expecting ',' delimiter")
+
+
+@settings(max_examples=300, deadline=None)
+@given(keys=st.lists(st.text(max_size=4), min_size=2, max_size=6), data=st.data())
+def test_the_first_repeated_key_is_found_at_its_place(keys: list[str], data: Any) -> None:
+    from tjmj_dsl.engine.runtime import loads_request
+    i = data.draw(st.integers(0, len(keys) - 1))
+    keys = keys + [keys[i]]  # the last key repeats an earlier one
+    inner = data.draw(st.booleans())
+    pieces = []
+    head = '{"x": [1, "::"], "y": ' if inner else ""
+    for n, k in enumerate(keys):
+        pieces.append(("{" if n == 0 else ", ") + json.dumps(k) + ': "v:' + str(n) + '"')
+    body = "".join(pieces) + "}"
+    text = head + body + ("}" if inner else "")
+    first = next(n for n, k in enumerate(keys) if k in keys[:n])  # the first key seen before in its object
+    at = len(head) + len("".join(pieces[:first])) + (0 if first == 0 else 2)
+    got, err = loads_request(text)
+    assert got is None and err["position"] == at, (text, err)
+    unique = list(dict.fromkeys(keys))  # each key once: read as json.loads reads it
+    text = "{" + ", ".join(json.dumps(k) + ': "v:1"' for k in unique) + "}"
+    assert loads_request(text) == (dict.fromkeys(unique, "v:1"), None)

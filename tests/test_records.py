@@ -118,6 +118,8 @@ def test_a_hand_edited_record_fails_replay(records: tuple[str, list[dict[str, An
 
 @pytest.mark.parametrize("line, says", [
     ("not json", "line 1: not JSON"),
+    ('  {"format": "tjmj-record/1", "format": "x"}', "line 1: not JSON this scorer reads: the key 'format' is repeated in its "
+     "object: line 1 column 31 (char 30)"),
     ("[1, 2]", "line 1: DIFFERS: not a record"),
     ('{"format": "tjmj-record/1"}', "line 1: DIFFERS: not a valid record at (top): 'rules' is a required property"),
 ])
@@ -369,7 +371,7 @@ def test_replay_answers_every_line_of_a_hostile_file(records: tuple[str, list[di
     lines = out.splitlines()
     assert code == 1 and err == "", err
     assert lines[0].startswith("hand 0: DIFFERS: not a valid record at events/") and "None is not of type 'string'" in lines[0]
-    assert lines[1] == "line 2: not JSON: nested too deep"
+    assert lines[1] == "line 2: not JSON this scorer reads: arrays and objects nested more than 64 deep"
     assert lines[2] == "line 3: not UTF-8 at byte 0"
     assert lines[3] == "line 4: longer than 1,048,576 bytes, the limit of a record line"
     assert lines[4] == "hand 0: DIFFERS: dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal"

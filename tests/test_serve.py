@@ -144,6 +144,7 @@ def test_score_answers_as_the_library_does(server: Server) -> None:
     (b'{"id": NaN, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', "bad_value", 400),
     (b'{"id": 1e400, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}', "bad_value", 400),
     (b"[" * 60_000, "not_json", 400),
+    (b'{"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p", "draw": "9s"}', "not_json", 400),
     (json.dumps(dict(OK, concealed="345m123sEEE77m45x")).encode(), "bad_tile", 400),
     (json.dumps(dict(OK, concealed=["3m", 4])).encode(), "wrong_type", 400),
     (json.dumps(dict(OK, dra="6s")).encode(), "unknown_field", 400),

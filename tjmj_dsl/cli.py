@@ -363,7 +363,7 @@ def _short_text(text: str, n: int = 200) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .game.replay import ReplayDiff, Replayer, show
-    from .engine.runtime import NotUtf8, TooLong, read_lines
+    from .engine.runtime import NotUtf8, TooLong, loads_request, read_lines
     rp = Replayer(args.rules)
     try:
         stream = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else open(args.file, "rb")
@@ -383,10 +383,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 continue
             if not line.strip():  # blank, as the JSONL batch says it (runtime.answer_line)
                 continue
-            try:
-                rec = json.loads(line)
-            except (ValueError, RecursionError) as e:
-                print(f"line {n}: not JSON: {e if isinstance(e, ValueError) else 'nested too deep'}")
+            # the contract's reader (nesting bounded, a repeated key refused), positions in the line as written
+            rec, err = loads_request(line.strip(), len(line) - len(line.lstrip()))
+            if err is not None:
+                print(f"line {n}: {err['message']}")
                 bad += 1
                 continue
             hand = rec.get("hand") if isinstance(rec, dict) else None

@@ -9,7 +9,7 @@ import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 }
 import { NO_FLAGS, ONE_TILE, RequestError, optionValue, parseRequest } from "./request.mjs";
 import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
 import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
-import { JSONDecodeError, NotStrictJson, PyFloat, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyLead, pyRepr, pyShort, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { JSONDecodeError, NotStrictJson, PyFloat, RepeatedKey, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyLead, pyRepr, pyShort, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
  * force (null if they are): a request is never scored under rules it did not ask for. */
@@ -346,7 +346,8 @@ export function jsonlLine(line, answer, refuse) {
     const lead = text[0] === line[0] ? 0 : pyLead(line); // where in the line as sent
     const message = e instanceof JSONDecodeError && lead
       ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
-    return dumps(refuse(null, { code: "not_json", message: `not JSON: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
+    const head = e instanceof RepeatedKey ? "not JSON this scorer reads" : "not JSON";
+    return dumps(refuse(null, { code: "not_json", message: `${head}: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
   }
   let res;
   try {

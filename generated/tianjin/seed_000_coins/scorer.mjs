@@ -55,6 +55,14 @@ class JSONDecodeError extends Error {
   }
 }
 
+/** A JSON text with a key repeated in one object (runtime.loads_request refuses it: json.loads would keep the last). */
+class RepeatedKey extends JSONDecodeError {
+  constructor(key, doc, pos) {
+    super(`the key ${pyShort(key)} is repeated in its object`, doc, pos);
+    this.name = "RepeatedKey";
+  }
+}
+
 function codePoints(s, end) { // characters (code points) in s[0:end], end a UTF-16 index
   let n = 0;
   for (let i = 0; i < end; i++) {
@@ -71,10 +79,12 @@ function codePoints(s, end) { // characters (code points) in s[0:end], end a UTF
 const WS = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 const MAX_INT_DIGITS = 4300; // Python's limit on converting a decimal string to int
 
-/** json.loads: objects become Maps (their key order kept), fractions PyFloat, big integers BigInt. */
+/** json.loads: objects become Maps (their key order kept), fractions PyFloat, big integers BigInt.
+ * A text that is JSON but repeats a key in one object throws RepeatedKey at the first such key. */
 function loads(s) {
   if (s.charCodeAt(0) === 0xfeff) throw new JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", s, 0);
   let i = 0;
+  let repeated = null; // [position, key] of the first key repeated in its object
   const n = s.length;
   const skip = () => { while (i < n && WS(s.charCodeAt(i))) i++; };
   const fail = (msg, pos) => { throw new JSONDecodeError(msg, s, pos); };
@@ -183,8 +193,10 @@ function loads(s) {
     if (s[i] === "}") { i++; return out; }
     for (;;) {
       if (i >= n || s[i] !== '"') fail("Expecting property name enclosed in double quotes", i);
+      const at = i;
       i++;
       const key = string();
+      if (repeated === null && out.has(key)) repeated = [at, key];
       skip();
       if (i >= n || s[i] !== ":") fail("Expecting ':' delimiter", i);
       i++;
@@ -216,6 +228,7 @@ function loads(s) {
   const v = value();
   skip();
   if (i !== n) fail("Extra data", i);
+  if (repeated !== null) throw new RepeatedKey(repeated[1], s, repeated[0]);
   return v;
 }
 
@@ -2864,7 +2877,8 @@ function jsonlLine(line, answer, refuse) {
     const lead = text[0] === line[0] ? 0 : pyLead(line); // where in the line as sent
     const message = e instanceof JSONDecodeError && lead
       ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
-    return dumps(refuse(null, { code: "not_json", message: `not JSON: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
+    const head = e instanceof RepeatedKey ? "not JSON this scorer reads" : "not JSON";
+    return dumps(refuse(null, { code: "not_json", message: `${head}: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
   }
   let res;
   try {

@@ -2822,20 +2822,24 @@ _SCAN = _json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # (value, e
 
 def loads_request(text: str, lead: int = 0, depth: int = MAX_NESTING) -> tuple:  # type: ignore[type-arg]
     """(data, None), or (None, the contract's error object) for a text that is
-    not JSON this scorer reads (nested more than `depth` deep included). `lead`:
-    the characters stripped before the text (a JSONL line's leading spaces), so
-    a position is one in the text as sent."""
+    not JSON this scorer reads: nested more than `depth` deep, or with a key
+    repeated in one object (json.loads would keep the last silently; I-JSON,
+    RFC 7493, forbids it). `lead`: the characters stripped before the text (a
+    JSONL line's leading spaces), so a position is one in the text as sent."""
     if text.count("[") + text.count("{") > depth and _nesting(text) > depth:
         return None, dict(NESTED)
     if text.__class__ is str:  # json.loads's own scanner, without its three Python layers
         try:
             data, end = _SCAN(text, 0)
             if end == len(text):
-                return data, None
+                # every key is followed by one colon: as many colons as keys read, so no key was repeated
+                if data.__class__ is dict and len(data) == text.count(":"):
+                    return data, None
+                return _unless_repeated(data, text, lead)
         except (StopIteration, ValueError, RecursionError):
             pass  # json.loads reads it again and says what is wrong
     try:
-        return _json.loads(text), None
+        data = _json.loads(text)
     except _json.JSONDecodeError as e:
         pos, col = e.pos + lead, e.colno + lead if e.lineno == 1 else e.colno
         return None, {"code": "not_json", "message": f"not JSON: {e.msg}: line {e.lineno} column {col} (char {pos})",
@@ -2844,6 +2848,56 @@ def loads_request(text: str, lead: int = 0, depth: int = MAX_NESTING) -> tuple: 
         return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": lead}
     except RecursionError:
         return None, dict(NESTED)
+    return _unless_repeated(data, text, lead)
+
+
+def _unless_repeated(data: Any, text: str, lead: int) -> tuple:  # type: ignore[type-arg]
+    """loads_request's answer for the JSON text `text` read as `data`: refused if a key is repeated in one object."""
+    if _keys(data) != text.count(":"):  # a colon in a string, or a key repeated
+        repeated = _first_repeated_key(text)
+        if repeated is not None:
+            pos, key = repeated
+            at = _json.JSONDecodeError("", text, pos)  # its line and column
+            col = at.colno + lead if at.lineno == 1 else at.colno
+            return None, {"code": "not_json", "message": f"not JSON this scorer reads: the key {_short(key)} is repeated "
+                          f"in its object: line {at.lineno} column {col} (char {pos + lead})", "field": None, "position": pos + lead}
+    return data, None
+
+
+def _keys(x: Any) -> int:
+    """The keys of every object in a JSON value."""
+    if x.__class__ is dict:
+        return len(x) + sum(_keys(v) for v in x.values() if v.__class__ is dict or v.__class__ is list)
+    if x.__class__ is list:
+        return sum(_keys(v) for v in x if v.__class__ is dict or v.__class__ is list)
+    return 0
+
+
+def _first_repeated_key(text: str) -> tuple[int, str] | None:
+    """(position, key) of the first key in a JSON text that repeats a key before it in its object, or None."""
+    seen: list[Any] = []  # per open object its keys, per open array None
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            key, end = _json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+            j = end
+            while j < n and text[j] in " \t\n\r":
+                j += 1
+            if j < n and text[j] == ":":  # a key (a string value is followed by , ] or })
+                if key in seen[-1]:
+                    return i, key
+                seen[-1].add(key)
+            i = end
+            continue
+        if c == "{":
+            seen.append(set())
+        elif c == "[":
+            seen.append(None)
+        elif c == "}" or c == "]":
+            seen.pop()
+        i += 1
+    return None
 
 
 def dumps_answer(answer: Any) -> str:
