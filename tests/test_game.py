@@ -69,6 +69,19 @@ def test_drawn_hand_point_moves_when_replacements_pass_the_indicator() -> None:
     assert w.replacement() is None and not w.can_replace()
 
 
+def test_where_the_two_ends_meet_the_tail_takes_the_tile_the_head_left() -> None:
+    # an audit's finding: the head had drawn the top of the stack the tail reached next, and the tail,
+    # looking only at that top, said no replacement was left (no kong offered) while its bottom lay there
+    seq_wall = [k % 34 for k in range(136)]
+    w = Wall(seq_wall, 0, (1, 1), (1, 1), 1, True)       # indicator stack 66: live tiles 0..131
+    for _ in range(3):                                     # 67 top, 67 bottom, 66's remaining
+        w.replacement()
+    while w.live_left > 1:                                 # the head draws up to stack 65's top
+        w.draw()
+    assert w.can_replace() and w.replacement() == w.seq[2 * 65 + 1]
+    assert w.live_left == 0 and w.draw() is None and w.replacement() is None and not w.can_replace()
+
+
 # ------------------------------------------------------------------ 杠开 after each kind of kong
 
 def _gangkai(kind: str, profile: str | None = None, **options: Any) -> tuple[Any, dict[str, Any], list[Bot]]:
@@ -306,14 +319,32 @@ def test_no_pung_of_huns_but_a_kong_of_three() -> None:
 
 @pytest.mark.parametrize("option, claims", [("allowed", 2), ("refused", 1)])
 def test_last_tiles_claims(option: str, claims: int) -> None:
-    # seat 2 holds 9p9p; a 9p is discarded with 8 live tiles left and again with 2 left
-    hands = {2: "9p9p 1s 2s 3s 4s 5s 6s 7s 8s 1m 2m 3m"}
+    # seat 2 holds 9p9p; a 9p is discarded with 8 live tiles left, again with 2 left, and once more by
+    # a 1s (seat 2 holds 1s1s) by seat 3 after it drew the last live tile: that discard ends the hand
+    # unclaimed whatever the option
+    hands = {2: "9p9p 1s1s 3s 4s 5s 6s 7s 8s 1m 2m 3m"}
     # head draw j is taken by seat (1 + j) % 4, leaving 79 - (j + 1) live tiles
-    draws_at = {70: "9p", 76: "9p"}
+    draws_at = {70: "9p", 76: "9p", 78: "1s"}
     wall = _wall_with_head_draws(0, hands, draws_at)
     bots = [Bot(), Bot(), Bot(), Bot()]
     _, rec = play(rules(last_tiles_claims=option), wall, 0, bots)
     assert sum(1 for k, _, _ in bots[2].menus if k == "claim") == claims
+    last = [e for e in rec["events"] if e["type"] in ("draw", "discard")][-2:]
+    assert last == [{"seat": 3, "type": "draw", "tile": "1s"}, {"seat": 3, "type": "discard", "tile": "1s"}]
+    assert rec["result"]["winner"] is None
+
+
+def test_the_discard_after_the_last_live_tile_is_claimed_only_where_a_rule_file_says(tmp_path: Any) -> None:
+    # play.no_claim_in_last_tiles is data: 0 lets the last discard be claimed (the built-in rules say 1)
+    p = tmp_path / "last.yaml"
+    p.write_text("extends: builtin:tianjin\nset:\n  options.last_tiles_claims.choices.allowed.set: "
+                 "{play.no_claim_in_last_tiles: 0}\n", encoding="utf-8")
+    hands = {2: "1s1s 2s 3s 4s 5s 6s 7s 8s 9s 1m 2m 3m"}
+    wall = _wall_with_head_draws(0, hands, {78: "1s"})  # no other 1s comes before it
+    for path, claims in ((None, 0), (str(p), 1)):
+        bots = [Bot(), Bot(), Bot(), Bot()]
+        play(rules(path=path), wall, 0, bots)
+        assert sum(1 for k, _, _ in bots[2].menus if k == "claim") == claims
 
 
 def _wall_with_head_draws(dealer: int, hands: dict[int, str], at: dict[int, str]) -> list[int]:

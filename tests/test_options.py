@@ -330,7 +330,7 @@ def test_min_fan_default_is_2() -> None:
     ("chan_points", "2", "chan_points", 2),          # as the command line passes it
     ("dealer_rotation", "seed-001", "dealer_rotation", "seed-001"),
     ("dealer_rotation", "seed-000", "dealer_rotation", "seed-000"),
-    ("last_tiles_claims", "allowed", "no_claim_in_last_tiles", 0),
+    ("last_tiles_claims", "allowed", "no_claim_in_last_tiles", 1),
     ("last_tiles_claims", "refused", "no_claim_in_last_tiles", 4),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
@@ -338,7 +338,7 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
     play = dict(rs.play)
     assert play[key] == carried
     # the others keep their defaults
-    defaults = {"chan_points": 1, "dealer_rotation": "seed-001", "no_claim_in_last_tiles": 0,
+    defaults = {"chan_points": 1, "dealer_rotation": "seed-001", "no_claim_in_last_tiles": 1,
                 "may_zuozhuang": True, "lazhuang_max": 2, "deal_start": 1, "replacement_at_indicator": "take",
                 "hun_discard_bars_win": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
                 "hun_kong_exposed_as": "exposed", "hun_kong_concealed_as": "hun", "hun_kong_added_as": "added",
@@ -352,7 +352,7 @@ def test_play_defaults() -> None:
     rs = load_rules(None)
     assert dict(rs.play)["chan_points"] == 1
     assert dict(rs.play)["dealer_rotation"] == "seed-001"
-    assert dict(rs.play)["no_claim_in_last_tiles"] == 0
+    assert dict(rs.play)["no_claim_in_last_tiles"] == 1
     ch = dict(rs.choices)
     assert (ch["chan_points"], ch["dealer_rotation"], ch["last_tiles_claims"]) == (1, "seed-001", "allowed")
 

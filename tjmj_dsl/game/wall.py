@@ -140,7 +140,14 @@ class Wall:
         return self.seq[:n]
 
     def can_replace(self) -> bool:
-        return self.tail_i < len(self.tail) and not self.taken[self.tail[self.tail_i]]
+        """Is a tile left for a kong's replacement? The tail passes over what the head
+        has taken: where the two ends meet in a stack whose top the head drew, the
+        bottom is the replacement."""
+        tail, taken, i = self.tail, self.taken, self.tail_i
+        while i < len(tail) and taken[tail[i]]:
+            i += 1
+        self.tail_i = i
+        return i < len(tail)
 
     def replacement(self) -> int | None:
         """The next tile from the tail (a kong's replacement), or None when none is left."""
