@@ -320,7 +320,8 @@ REQUEST_FIELDS = tuple(f[0] for f in REQUEST)
 # the rule file refuses gets that rule's id as its code (e.g. indicator_on_wall),
 # and so does an outcome that an outcome rule of its settlement refuses.
 ERRORS = (
-    ("not_json", "the line or body is not JSON (position: the character where reading stopped)"),
+    ("not_json", "the line or body is not JSON (position: the character where reading stopped), is nested more than "
+                 "64 deep, or repeats a key in one object (position: the repeated key)"),
     ("not_utf8", "the line or body is not UTF-8 (position: the first bad byte)"),
     ("not_object", "a request is a JSON object"),
     ("unknown_field", "a field the contract does not have (field: its name)"),
