@@ -141,8 +141,8 @@ class Wall:
 
     def can_replace(self) -> bool:
         """Is a tile left for a kong's replacement? The tail passes over what the head
-        has taken: where the two ends meet in a stack whose top the head drew, the
-        bottom is the replacement."""
+        has taken (moving its place past them): where the two ends meet in a stack whose
+        top the head drew, the bottom is the replacement."""
         tail, taken, i = self.tail, self.taken, self.tail_i
         while i < len(tail) and taken[tail[i]]:
             i += 1
