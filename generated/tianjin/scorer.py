@@ -848,7 +848,7 @@ class Hand:
     declared: list[tuple]  # type: ignore[type-arg]
     kong_draw: str | None
     flags: frozenset[str]
-    counts: bytearray
+    counts: bytes  # by kind: the concealed tiles, t and the declared melds
     suits: list[str]
     concealed: tuple[int, ...]
 
@@ -883,16 +883,16 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    counts = bytearray(34)  # bytes(counts) is the search's key; a float index raises TypeError
+    counts = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
     for k in concealed:
-        counts[k] += 1
+        counts[k] = counts[k] + 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
-        counts[m.tile] += n
+        counts[m.tile] = counts[m.tile] + n
         hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
-    h.counts = counts
+    h.counts = counts = bytes(counts)  # the search's key (ValueError past 255 of a kind)
     h.declared = declared
     huns = 0
     for k in kinds:
@@ -1799,7 +1799,7 @@ def clear_tables(rules: Any) -> None:
         restart(cache)
     _forget_claims(rules)
     for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
-                 "answer_fields", "answer_rest", "witness_text"):
+                 "answer_fields", "answer_rest", "witness_text", "witness_rows"):
         restart(getattr(rules, name))
     rules.wild_static = None
 
@@ -2047,16 +2047,17 @@ def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
             "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
 
 
-def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
+def _shown(g: tuple, i: int = -1) -> tuple:  # type: ignore[type-arg]
     """_group_shown(g) as an answer copies it: (its fields with None for
-    its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
+    its lists, its faces, its hun flags, its JSON text, whether it is the pair,
+    its number i among the search's groups)."""
     s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR, i
 
 
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
     """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
-    d = rules.group_shown[i] = _shown(rules.group_list[i])
+    d = rules.group_shown[i] = _shown(rules.group_list[i], i)
     return d
 
 
@@ -2100,7 +2101,9 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     group's fields worked out once (rules.group_shown), copied."""
     if concealed_groups.__class__ is int and not h.huns:
         out = [_group_shown(g) for g in h.declared] if h.declared else []
-        for d in _numbered_rows(rules, concealed_groups):
+        shown = rules.group_shown
+        for i in rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups):
+            d = shown[i]
             x = d[0].copy()
             x["faces"] = [*d[1]]
             x["tiles"] = [*d[1]]
@@ -2111,6 +2114,20 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     if h.huns and any(g[6] and not g[3] for g in groups):
         return _decomposition_with_huns(h, groups)
     return [_group_shown(g) for g in groups]
+
+
+def _witness_rows(rules: Any, w: int) -> tuple[int, ...]:
+    """The group numbers of a mask-search witness in the order an answer lists them
+    (_numbered_rows), kept in rules.witness_rows (int → a tuple of ints: the collector
+    never walks it), each number's row in rules.group_shown."""
+    if len(rules.witness_rows) > 100_000:
+        restart(rules.witness_rows)
+    rows: list[int] = []
+    pairs: list[int] = []
+    for d in _numbered_rows(rules, w):
+        (pairs if d[4] else rows).append(d[5])
+    got = rules.witness_rows[w] = (*rows, *pairs)
+    return got
 
 
 def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
@@ -2230,8 +2247,9 @@ def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
 
 def rules_info(rules: Any) -> dict:  # type: ignore[type-arg]
     """The `rules` object of an answer (a fresh copy: callers may change theirs)."""
-    i = rules.info
-    return {"name": i["name"], "profile": i["profile"], "sha256": i["sha256"], "options": dict(i["options"])}
+    out = rules.info.copy()  # {name, profile, sha256, options}
+    out["options"] = out["options"].copy()
+    return out
 
 
 def refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
@@ -2300,8 +2318,8 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
     copy of its kit's fields, each list its own."""
-    key = _kit_key(rules, h, best)
-    fields = rules.answer_fields.get(key)
+    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
+    fields = rules.answer_fields.get(key)  # the key as _kit_key makes it (a call less: most answers come here)
     if fields is None:
         fields, rest = _answer_kit(rules, key, h, best)
     else:
@@ -2394,10 +2412,6 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
 def _score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
-    if data.__class__ is dict:
-        got = _score_plain(rules, data)
-        if got is not None:
-            return got
     if data.__class__ is Request:
         return score_parsed(rules, data)
     req_id = data.get("id") if isinstance(data, dict) else None
@@ -2507,6 +2521,7 @@ def prepare(rules: Any) -> None:
     rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
     rules.witness_text = lasting()  # mask-search witness → its decomposition's rows as JSON text (result._decomposition_text)
+    rules.witness_rows = lasting()  # mask-search witness → its rows' group numbers in an answer's order (result._witness_rows)
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
@@ -2667,7 +2682,19 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
     with _LOCK:
+        if data.__class__ is dict:
+            got = _score_plain(rules, data)
+            if got is not None:
+                return got
         return _score_request(rules, data)
+
+
+def score_plain(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
+    """score_request of a plain request (a dict of the contract's own fields in
+    canonical form, see _plain_hand), None for any other: a caller that
+    answers some requests otherwise (a profile of their own) tries this first."""
+    with _LOCK:
+        return _score_plain(rules, data)
 
 
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),

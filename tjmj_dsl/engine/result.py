@@ -95,16 +95,17 @@ def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
             "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
 
 
-def _shown(g: tuple) -> tuple:  # type: ignore[type-arg]
+def _shown(g: tuple, i: int = -1) -> tuple:  # type: ignore[type-arg]
     """_group_shown(g) as an answer copies it: (its fields with None for
-    its lists, its faces, its hun flags, its JSON text, whether it is the pair)."""
+    its lists, its faces, its hun flags, its JSON text, whether it is the pair,
+    its number i among the search's groups)."""
     s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR
+    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR, i
 
 
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
     """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
-    d = rules.group_shown[i] = _shown(rules.group_list[i])
+    d = rules.group_shown[i] = _shown(rules.group_list[i], i)
     return d
 
 
@@ -148,7 +149,9 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     group's fields worked out once (rules.group_shown), copied."""
     if concealed_groups.__class__ is int and not h.huns:
         out = [_group_shown(g) for g in h.declared] if h.declared else []
-        for d in _numbered_rows(rules, concealed_groups):
+        shown = rules.group_shown
+        for i in rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups):
+            d = shown[i]
             x = d[0].copy()
             x["faces"] = [*d[1]]
             x["tiles"] = [*d[1]]
@@ -159,6 +162,20 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     if h.huns and any(g[6] and not g[3] for g in groups):
         return _decomposition_with_huns(h, groups)
     return [_group_shown(g) for g in groups]
+
+
+def _witness_rows(rules: Any, w: int) -> tuple[int, ...]:
+    """The group numbers of a mask-search witness in the order an answer lists them
+    (_numbered_rows), kept in rules.witness_rows (int → a tuple of ints: the collector
+    never walks it), each number's row in rules.group_shown."""
+    if len(rules.witness_rows) > 100_000:
+        restart(rules.witness_rows)
+    rows: list[int] = []
+    pairs: list[int] = []
+    for d in _numbered_rows(rules, w):
+        (pairs if d[4] else rows).append(d[5])
+    got = rules.witness_rows[w] = (*rows, *pairs)
+    return got
 
 
 def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
@@ -278,8 +295,9 @@ def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
 
 def rules_info(rules: Any) -> dict:  # type: ignore[type-arg]
     """The `rules` object of an answer (a fresh copy: callers may change theirs)."""
-    i = rules.info
-    return {"name": i["name"], "profile": i["profile"], "sha256": i["sha256"], "options": dict(i["options"])}
+    out = rules.info.copy()  # {name, profile, sha256, options}
+    out["options"] = out["options"].copy()
+    return out
 
 
 def refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
@@ -348,8 +366,8 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
     copy of its kit's fields, each list its own."""
-    key = _kit_key(rules, h, best)
-    fields = rules.answer_fields.get(key)
+    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
+    fields = rules.answer_fields.get(key)  # the key as _kit_key makes it (a call less: most answers come here)
     if fields is None:
         fields, rest = _answer_kit(rules, key, h, best)
     else:

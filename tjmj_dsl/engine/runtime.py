@@ -78,10 +78,6 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
 def _score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
-    if data.__class__ is dict:
-        got = _score_plain(rules, data)
-        if got is not None:
-            return got
     if data.__class__ is Request:
         return score_parsed(rules, data)
     req_id = data.get("id") if isinstance(data, dict) else None
@@ -191,6 +187,7 @@ def prepare(rules: Any) -> None:
     rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
     rules.text_head = None  # the answer's text up to its id
     rules.witness_text = lasting()  # mask-search witness → its decomposition's rows as JSON text (result._decomposition_text)
+    rules.witness_rows = lasting()  # mask-search witness → its rows' group numbers in an answer's order (result._witness_rows)
     rules.hun_names = tuple(tuple(NAMES[k] for k in kinds) for kinds, _ in rules.hun_table)
     rules.plain_keys = frozenset(("id", "concealed", "melds", "draw", "indicator", "kong_draw") + tuple(rules.flags))
     rules.flag_set = frozenset(rules.flags)
@@ -351,7 +348,19 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
     with _LOCK:
+        if data.__class__ is dict:
+            got = _score_plain(rules, data)
+            if got is not None:
+                return got
         return _score_request(rules, data)
+
+
+def score_plain(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
+    """score_request of a plain request (a dict of the contract's own fields in
+    canonical form, see _plain_hand), None for any other: a caller that
+    answers some requests otherwise (a profile of their own) tries this first."""
+    with _LOCK:
+        return _score_plain(rules, data)
 
 
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),

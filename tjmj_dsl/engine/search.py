@@ -900,7 +900,7 @@ def clear_tables(rules: Any) -> None:
         restart(cache)
     _forget_claims(rules)
     for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
-                 "answer_fields", "answer_rest", "witness_text"):
+                 "answer_fields", "answer_rest", "witness_text", "witness_rows"):
         restart(getattr(rules, name))
     rules.wild_static = None
 
