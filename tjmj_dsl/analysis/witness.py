@@ -575,7 +575,7 @@ class Search:
         order = list(reversed(kinds))
         for i in range(rest):
             counts[order[i % len(order)]] += 1
-        h.counts = counts
+        h.counts = bytes(counts)
         h.concealed = ()
         return h
 

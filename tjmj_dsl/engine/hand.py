@@ -127,7 +127,7 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    counts = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
+    counts: Any = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
     for k in concealed:
         counts[k] = counts[k] + 1
     declared = []
