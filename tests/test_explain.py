@@ -175,3 +175,16 @@ def test_waits_refuses_a_winning_tile_instead_of_dropping_it() -> None:
     assert code == 2 and out == "" and "+9p" in err
     code, out, _ = run(["waits", "345m 123s EEE 77m 45s", "-i", "7p"])
     assert code == 0 and out.split()[0] == "3s"
+
+
+def test_a_pattern_of_an_equal_reading_is_not_called_less(gen: Scorer, interp: Scorer) -> None:
+    # an audit's finding: a pattern claimed by another reading of the same fan, put second by the tie
+    # decision (双混吊 is shown, not the equal 混吊 reading), was said to be claimed "for fan 2, less than 2"
+    req = {"concealed": "3p4p5p6p6p6p7p1s2s3s9sSS", "draw": "1s", "indicator": "6p"}
+    how = E.explain(interp._rules, req, fast=gen._rules)
+    by_id = {e["id"]: e for e in how["patterns"]}
+    assert by_id["shuanghun"]["status"] == "claimed" and by_id["hundiao"]["status"] == "other_reading"
+    assert by_id["hundiao"]["other"]["fan"] == how["fan"] == 2
+    assert "less than" not in by_id["hundiao"]["why"] and "the same fan" in by_id["hundiao"]["why"]
+    lower = E.explain(interp._rules, {"concealed": "888999m456p5667s", "draw": "9m", "indicator": "8m"}, fast=gen._rules)
+    assert "less than 6" in {e["id"]: e for e in lower["patterns"]}["long"]["why"]

@@ -155,7 +155,7 @@ def _explain(rs: Any, res: dict[str, Any], how: dict[str, Any]) -> str:
     lines = ["", f"rules: {rs.source_file}, profile {rs.profile}; min fan {rs.min_fan}; score table {rs.score_table}"]
     if how.get("error") or "patterns" not in how:
         return "\n".join(lines)
-    lines.append("patterns (✔ claimed, ✗ holds but dropped, ↷ claimed by a worse reading, · does not hold), "
+    lines.append("patterns (✔ claimed, ✗ holds but dropped, ↷ claimed by another reading, not a better one, · does not hold), "
                  "on the reading shown (in reads, a tile~ is a hun standing for that tile):")
     for e in how["patterns"]:
         status = {"claimed": "claimed" if e.get("shown", True) else "claimed (value not used)",
@@ -363,7 +363,7 @@ def _short_text(text: str, n: int = 200) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .game.replay import ReplayDiff, Replayer, show
-    from .engine.runtime import NotUtf8, TooLong, loads_request, read_lines
+    from .engine.runtime import JSON_SPACE, NotUtf8, TooLong, loads_request, read_lines
     rp = Replayer(args.rules)
     try:
         stream = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else open(args.file, "rb")
@@ -381,10 +381,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print(f"line {n}: not UTF-8 at byte {line.pos}")
                 bad += 1
                 continue
-            if not line.strip():  # blank, as the JSONL batch says it (runtime.answer_line)
+            if not line.strip(JSON_SPACE):  # blank, as the JSONL batch says it (runtime.answer_line)
                 continue
             # the contract's reader (nesting bounded, a repeated key refused), positions in the line as written
-            rec, err = loads_request(line.strip(), len(line) - len(line.lstrip()))
+            rec, err = loads_request(line.strip(JSON_SPACE), len(line) - len(line.lstrip(JSON_SPACE)))
             if err is not None:
                 print(f"line {n}: {err['message']}")
                 bad += 1

@@ -5,7 +5,8 @@ reading the result shows (the values a test reads by the reference interpreter):
   dropped        it holds on this reading, but a requirement is not claimed, a conflict
                  is not lifted, or leaving it out scores more
   other_reading  it does not hold here; another reading of the same tiles claims it,
-                 for a lower fan (that reading, its claim and fan are given)
+                 for a lower fan or the same fan the tie decision put second (that
+                 reading, its claim and fan are given)
   not_held       it holds on no reading of these tiles (the values its test reads, on
                  the reading shown, say why)
   unexamined     it holds on none of the readings walked, and the hand has more than
@@ -85,8 +86,11 @@ def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = 
             other = max((r for r in readings if r[0][2] & bit), default=None, key=lambda r: r[0])
             if other is not None:
                 (ofan, _, omask), ogroups, _, oh = other
+                than = (f"less than {fan}" if ofan < fan else  # the same fan: the rules' tie decision showed this one
+                        "the same fan: a tie shows the reading claiming more patterns, then the one with a pattern later "
+                        "in the rule file")
                 e = _entry(p, "other_reading", f"another reading claims it, for fan {ofan} "
-                           f"({claim_display(rules, omask)[0]}), less than {fan}{among}")
+                           f"({claim_display(rules, omask)[0]}), {than}{among}")
                 e["other"] = {"fan": ofan, "patterns": [pid for j, pid in enumerate(rules.ids) if omask >> j & 1],
                               "formula": claim_display(rules, omask)[0],
                               "reading": "  |  ".join(d["text"] for d in _decomposition(rules, oh, ogroups))}

@@ -88,7 +88,7 @@ SCORE_RESULT = (
     ("message", "string", "no_win", "the reason in words"),
     ("error", "error", "refused", "what is wrong with the request"),
     ("explain", "any", "explain", "only from `tjmj explain --json`: for each pattern whether it is claimed, dropped "
-                                  "(and by what), claimed by a worse reading, or does not hold (and the values its "
+                                  "(and by what), claimed by another reading (a lower fan, or an equal one the tie decision put second), or does not hold (and the values its "
                                   "test reads)"),
 )
 
