@@ -151,10 +151,11 @@ def test_other_profiles_answer_alike(profile: str) -> None:
 
 
 def test_not_json_after_leading_space_is_placed_in_the_line_as_sent() -> None:
+    # only JSON's whitespace (space, tab, CR) is a line's margin: U+3000 and a form feed are its text
     lines = [b'   {"id": 1,', b'\t[1,', "\u3000\u3000{".encode(), b'  {"id": 12345678901234567890123' + b"4" * 4300 + b"}",
-             b' {"concealed": "1m"} x']
+             b' {"concealed": "1m"} x', b'\x0c', '{"id": 1}\u3000'.encode(), b' \r {"id": 1,']
     answers = [json.loads(a) for a in run_both(GEN, lines)]
-    assert [a["error"]["position"] for a in answers] == [12, 4, 3, 2, 21]
+    assert [a["error"]["position"] for a in answers] == [12, 4, 0, 2, 21, 0, 9, 12]
     assert "line 1 column 13 (char 12)" in answers[0]["error"]["message"]
 
 
@@ -578,3 +579,12 @@ def test_the_rulebook_embeds_its_scorer_safely(tmp_path: Any) -> None:
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
     assert f"script-src &#x27;sha256-{digest}&#x27;" in csp and "unsafe-inline" not in csp.split("script-src")[1]
+
+
+def test_a_field_named_nothing_is_named_alike() -> None:
+    # an audit's finding: an unknown field named "" was reported as field null (no field) by both scorers
+    ok = '"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"'
+    lines = [("{" + ok + ', "": true}').encode(), b'{"": 1}', ("{" + ok + "}").encode()]
+    answers = [json.loads(a) for a in run_both(GEN, lines)]
+    assert [a.get("error", {}).get("field", "-") for a in answers] == ["", "", "-"]
+    assert answers[1]["error"]["code"] == "unknown_field"

@@ -415,7 +415,14 @@ def test_a_fixed_first_dealer_is_the_rule_files(tmp_path: Any) -> None:
 def test_replay_skips_blank_lines_as_the_batch_does(records: tuple[str, list[dict[str, Any]]], tmp_path: Any) -> None:
     path, recs = records
     p = tmp_path / "blank.jsonl"
-    p.write_text(json.dumps(recs[0]) + "\n\f\n\u00a0\n  \n", encoding="utf-8")
+    p.write_text(json.dumps(recs[0]) + "\n \t\r\n  \n", encoding="utf-8")
     code, out, _ = run(["replay", str(p)])
     assert code == 0 and out.splitlines() == ["hand 0: OK", "1 hand(s): 1 OK, 0 differ"]
-    assert run(["score", "--jsonl"], "\f\n\u00a0\n")[1] == ""  # the batch: no answer for those lines either
+    assert run(["score", "--jsonl"], " \t\r\n\n")[1] == ""  # the batch: no answer for those lines either
+    # blank is JSON's whitespace only: a form feed or a no-break space is a line's text, refused by both
+    p.write_text(json.dumps(recs[0]) + "\n\f\n\u00a0\n", encoding="utf-8")
+    code, out, _ = run(["replay", str(p)])
+    assert code != 0 and [x.split(":")[0] for x in out.splitlines()[1:3]] == ["line 2", "line 3"]
+    assert "not JSON" in out.splitlines()[1]
+    answers = [json.loads(x) for x in run(["score", "--jsonl"], "\f\n\u00a0\n")[1].splitlines()]
+    assert [(a["error"]["code"], a["error"]["position"]) for a in answers] == [("not_json", 0)] * 2

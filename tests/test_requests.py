@@ -38,6 +38,7 @@ def test_good_request(both: Scorer) -> None:
     ({"concealed": 345}, "concealed", "wrong_type", None, "expected a string of tiles or a list of tiles"),
     ({"concealed": "5555m123sEEE7m45s", "draw": "5m"}, "concealed", "too_many_copies", None, "5 tiles of 5m"),
     ({"dra": "6s"}, "dra", "unknown_field", None, "did you mean 'draw'?"),
+    ({"": True}, "", "unknown_field", None, "unknown field ''"),  # a field named "": its name, not null (an audit's)
 ])
 def test_malformed_requests_name_the_field(both: Scorer, change: dict[str, Any], field: str, code: str,
                                            position: int | None, words: str) -> None:

@@ -319,6 +319,38 @@ def test_a_not_json_position_is_in_the_text_as_sent(server: Server) -> None:
     assert json.loads(text.splitlines()[0])["error"] == a["error"]
 
 
+@pytest.mark.parametrize("around", ["\x1c", "\x0c", "\x0b", "\u00a0", "\u3000", "\u0085"])
+def test_only_jsons_whitespace_surrounds_a_request_in_a_line_and_a_body_alike(server: Server, around: str) -> None:
+    # an audit's finding: a JSONL line was stripped as Python strips text (a form feed, U+3000 ...), a body
+    # was read as JSON: `\x1c{...}` was scored as a line and refused as a body. Both now refuse it, alike.
+    for body in (around + json.dumps(OK), json.dumps(OK) + around):
+        status, _, a = server.call("POST", "/score", body)
+        assert status == 400 and a["error"]["code"] == "not_json"
+        assert jsonl_answer(body)["error"] == a["error"]
+        status, _, text = server.call("POST", "/score/batch", body + "\n" + json.dumps(OK),
+                                      {"Content-Type": "application/x-ndjson"})
+        assert [json.loads(x).get("error") for x in text.splitlines()] == [a["error"], None]
+    status, _, a = server.call("POST", "/score", " \t\r\n" + json.dumps(OK) + "\r\n\t ")  # JSON's own whitespace
+    assert status == 200 and a["win"] and jsonl_answer(" \t\r" + json.dumps(OK) + "\r\t ")["win"]
+
+
+def test_a_client_gone_before_its_body_ends_is_no_error() -> None:
+    # an audit's finding: a body cut short by its client (Content-Length 100, 8 bytes sent, closed)
+    # was logged as an error with a traceback, as often as any client liked
+    s = Server()
+    try:
+        for path in ("/score", "/score/batch", "/waits"):
+            conn = socket.create_connection(("127.0.0.1", s.port))
+            conn.sendall(f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n".encode() + b'{"id": 1')
+            conn.close()
+        time.sleep(1.0)
+        assert s.call("POST", "/score", OK)[0] == 200
+    finally:
+        s.stop()
+    log = s.proc.stderr.read().decode("utf-8", "replace")  # type: ignore[union-attr]
+    assert "Traceback" not in log and "ClientDisconnect" not in log and "ERROR" not in log, log[-2000:]
+
+
 def test_batch_limits(server: Server) -> None:
     status, _, a = server.call("POST", "/score/batch", [OK] * 51)
     assert status == 413 and a["error"]["code"] == "too_large" and "50" in a["error"]["message"]

@@ -22,6 +22,7 @@ from typing import Any
 import jsonschema
 
 from fastapi import FastAPI, Request
+from starlette.requests import ClientDisconnect
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -265,6 +266,12 @@ def create_app(config: Config) -> Any:
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
         return http_error(exc.status_code, exc.headers)
+
+    @app.exception_handler(ClientDisconnect)
+    async def on_client_gone(request: Request, exc: ClientDisconnect) -> Response:
+        # the client closed the connection before its body ended: no one reads an answer, and
+        # nothing went wrong here (uncaught, it was logged as an error with its traceback)
+        return Response(status_code=499)
 
     @app.exception_handler(Exception)
     async def on_error(request: Request, exc: Exception) -> Response:  # a bug: still the contract's shape

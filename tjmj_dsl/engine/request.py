@@ -17,7 +17,7 @@ class RequestError(ValueError):
     """What is wrong with a request: a contract error `code`, the `field`
     (dotted: melds[0].type) and `pos`, the 0-based character inside it."""
 
-    def __init__(self, message: str, field: str = "", pos: int | None = None, hint: str = "",
+    def __init__(self, message: str, field: str | None = None, pos: int | None = None, hint: str = "",
                  code: str = "bad_value") -> None:
         super().__init__(message)
         self.message = message
@@ -28,13 +28,14 @@ class RequestError(ValueError):
 
     def error(self) -> dict:  # type: ignore[type-arg]
         """The contract's error object."""
-        out: dict = {"code": self.code, "message": str(self), "field": self.field or None}  # type: ignore[type-arg]
+        # None: no field; "" is a field's name (an unknown field named "")
+        out: dict = {"code": self.code, "message": str(self), "field": self.field}  # type: ignore[type-arg]
         if self.pos is not None:
             out["position"] = self.pos
         return out
 
     def __str__(self) -> str:
-        where = self.field + (f" (at character {self.pos + 1})" if self.pos is not None else "")
+        where = (self.field or "") + (f" (at character {self.pos + 1})" if self.pos is not None else "")
         out = f"{where}: {self.message}" if where else self.message
         return out + (f" (hint: {self.hint})" if self.hint else "")
 

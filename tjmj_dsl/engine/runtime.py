@@ -390,6 +390,9 @@ def score_text(rules: Any, data: Any) -> str | None:
 
 MAX_LINE = 65_536  # bytes of one request line; a request is about 100
 MAX_NESTING = 64  # arrays and objects inside one another in one line; a request needs 3
+JSON_SPACE = " \t\n\r"  # JSON's whitespace (RFC 8259), all a line may hold around its request: a line of
+# nothing else is blank, and any other character (a form feed, U+3000) is a line's text, refused as not JSON
+# as the same text in an HTTP body is
 
 
 class NotUtf8(str):
@@ -626,11 +629,11 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
         if isinstance(line, TooLong):
             return dumps_answer(refuse(None, {"code": "too_large",
                                               "message": f"the line is longer than {MAX_LINE} bytes", "field": None}))
-    text_in = line.strip()
+    text_in = line.strip(JSON_SPACE)
     if not text_in:
         return None
     # a position is one in the line as sent, its leading spaces counted
-    data, err = loads_request(text_in, 0 if text_in[0] == line[0] else len(line) - len(line.lstrip()))
+    data, err = loads_request(text_in, 0 if text_in[0] == line[0] else len(line) - len(line.lstrip(JSON_SPACE)))
     if err is not None:
         return dumps_answer(refuse(None, err))
     if text is not None:

@@ -369,6 +369,3 @@ function floatJson(v, strict) {
 // Python's str.strip(): the whitespace it removes at both ends
 const PY_STRIP = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 export function pyStrip(s) { return s.replace(PY_STRIP, ""); }
-const PY_LEAD = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
-/** The whitespace characters s.lstrip() would remove (each one code point). */
-export function pyLead(s) { return PY_LEAD.exec(s)[0].length; }

@@ -12,9 +12,9 @@ export const ONE_TILE = new Map(NAMES.map((n, k) => [n, k])); // the canonical n
 /** What is wrong with a request: a contract error `code`, the `field` (dotted:
  * melds[0].type) and `pos`, the 0-based character inside it. */
 export class RequestError {
-  constructor(message, field = "", pos = null, hint = "", code = "bad_value") {
+  constructor(message, field = null, pos = null, hint = "", code = "bad_value") {
     this.message = message;
-    this.field = field;
+    this.field = field ?? null;
     this.pos = pos;
     this.hint = hint;
     this.code = code;
@@ -22,14 +22,14 @@ export class RequestError {
 
   /** The contract's error object. */
   error() {
-    const out = { code: this.code, message: this.toString(), field: this.field || null };
+    const out = { code: this.code, message: this.toString(), field: this.field }; // null: no field; "" a field's name
     if (this.pos !== null) out.position = this.pos;
     return out;
   }
 
   /** The text Python's str(RequestError) gives. */
   toString() {
-    const where = this.field + (this.pos !== null ? ` (at character ${this.pos + 1})` : "");
+    const where = (this.field ?? "") + (this.pos !== null ? ` (at character ${this.pos + 1})` : "");
     const out = where ? `${where}: ${this.message}` : this.message;
     return out + (this.hint ? ` (hint: ${this.hint})` : "");
   }

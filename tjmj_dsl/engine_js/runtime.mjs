@@ -9,7 +9,7 @@ import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 }
 import { NO_FLAGS, ONE_TILE, RequestError, optionValue, parseRequest } from "./request.mjs";
 import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
 import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
-import { JSONDecodeError, NotStrictJson, PyFloat, RepeatedKey, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyLead, pyRepr, pyShort, pyStr, pyStrip, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { JSONDecodeError, NotStrictJson, PyFloat, RepeatedKey, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
  * force (null if they are): a request is never scored under rules it did not ask for. */
@@ -328,6 +328,10 @@ function brackets(text) {
  * null for a blank line. `answer(request)` returns the answer object;
  * `refuse(id, error)` the refusal in the shape this batch answers in. As
  * runtime.py's jsonl, line for line. */
+// JSON's whitespace (RFC 8259), all a line may hold around its request (runtime.py's JSON_SPACE)
+const JSON_SPACE = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const JSON_LEAD = /^[ \t\n\r]*/;
+
 export function jsonlLine(line, answer, refuse) {
   if (line instanceof LineProblem) { // the reader could not take the line
     const message = line.code === "not_utf8" ? `not UTF-8 at byte ${line.position}` : `the line is longer than ${MAX_LINE} bytes`;
@@ -335,7 +339,7 @@ export function jsonlLine(line, answer, refuse) {
     if (line.position !== null) err.position = line.position;
     return dumps(refuse(null, err));
   }
-  const text = pyStrip(line);
+  const text = line.replace(JSON_SPACE, ""); // as runtime.py: JSON's whitespace only
   if (!text) return null;
   let data;
   if (brackets(text) > MAX_NESTING && nesting(text) > MAX_NESTING) return dumps(refuse(null, { ...NESTED }));
@@ -343,7 +347,7 @@ export function jsonlLine(line, answer, refuse) {
     data = loads(text);
   } catch (e) {
     if (e instanceof RangeError) return dumps(refuse(null, { ...NESTED })); // the reader's stack ran out
-    const lead = text[0] === line[0] ? 0 : pyLead(line); // where in the line as sent
+    const lead = text[0] === line[0] ? 0 : JSON_LEAD.exec(line)[0].length; // where in the line as sent
     const message = e instanceof JSONDecodeError && lead
       ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
     const head = e instanceof RepeatedKey ? "not JSON this scorer reads" : "not JSON";

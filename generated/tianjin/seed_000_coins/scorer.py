@@ -368,7 +368,7 @@ SCORE_RESULT = (
     ("message", "string", "no_win", "the reason in words"),
     ("error", "error", "refused", "what is wrong with the request"),
     ("explain", "any", "explain", "only from `tjmj explain --json`: for each pattern whether it is claimed, dropped "
-                                  "(and by what), claimed by a worse reading, or does not hold (and the values its "
+                                  "(and by what), claimed by another reading (a lower fan, or an equal one the tie decision put second), or does not hold (and the values its "
                                   "test reads)"),
 )
 
@@ -507,7 +507,7 @@ class RequestError(ValueError):
     """What is wrong with a request: a contract error `code`, the `field`
     (dotted: melds[0].type) and `pos`, the 0-based character inside it."""
 
-    def __init__(self, message: str, field: str = "", pos: int | None = None, hint: str = "",
+    def __init__(self, message: str, field: str | None = None, pos: int | None = None, hint: str = "",
                  code: str = "bad_value") -> None:
         super().__init__(message)
         self.message = message
@@ -518,13 +518,14 @@ class RequestError(ValueError):
 
     def error(self) -> dict:  # type: ignore[type-arg]
         """The contract's error object."""
-        out: dict = {"code": self.code, "message": str(self), "field": self.field or None}  # type: ignore[type-arg]
+        # None: no field; "" is a field's name (an unknown field named "")
+        out: dict = {"code": self.code, "message": str(self), "field": self.field}  # type: ignore[type-arg]
         if self.pos is not None:
             out["position"] = self.pos
         return out
 
     def __str__(self) -> str:
-        where = self.field + (f" (at character {self.pos + 1})" if self.pos is not None else "")
+        where = (self.field or "") + (f" (at character {self.pos + 1})" if self.pos is not None else "")
         out = f"{where}: {self.message}" if where else self.message
         return out + (f" (hint: {self.hint})" if self.hint else "")
 
@@ -883,7 +884,7 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    counts = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
+    counts: Any = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
     for k in concealed:
         counts[k] = counts[k] + 1
     declared = []
@@ -2724,6 +2725,9 @@ def score_text(rules: Any, data: Any) -> str | None:
 
 MAX_LINE = 65_536  # bytes of one request line; a request is about 100
 MAX_NESTING = 64  # arrays and objects inside one another in one line; a request needs 3
+JSON_SPACE = " \t\n\r"  # JSON's whitespace (RFC 8259), all a line may hold around its request: a line of
+# nothing else is blank, and any other character (a form feed, U+3000) is a line's text, refused as not JSON
+# as the same text in an HTTP body is
 
 
 class NotUtf8(str):
@@ -2960,11 +2964,11 @@ def answer_line(line: str, answer: Any, refuse: Any, text: Any = None) -> str | 
         if isinstance(line, TooLong):
             return dumps_answer(refuse(None, {"code": "too_large",
                                               "message": f"the line is longer than {MAX_LINE} bytes", "field": None}))
-    text_in = line.strip()
+    text_in = line.strip(JSON_SPACE)
     if not text_in:
         return None
     # a position is one in the line as sent, its leading spaces counted
-    data, err = loads_request(text_in, 0 if text_in[0] == line[0] else len(line) - len(line.lstrip()))
+    data, err = loads_request(text_in, 0 if text_in[0] == line[0] else len(line) - len(line.lstrip(JSON_SPACE)))
     if err is not None:
         return dumps_answer(refuse(None, err))
     if text is not None:

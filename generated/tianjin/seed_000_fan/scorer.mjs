@@ -399,9 +399,6 @@ function floatJson(v, strict) {
 // Python's str.strip(): the whitespace it removes at both ends
 const PY_STRIP = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 function pyStrip(s) { return s.replace(PY_STRIP, ""); }
-const PY_LEAD = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
-/** The whitespace characters s.lstrip() would remove (each one code point). */
-function pyLead(s) { return PY_LEAD.exec(s)[0].length; }
 
 
 // ---- inlined from tjmj_dsl/engine_js/tiles.mjs ----
@@ -587,9 +584,9 @@ const ONE_TILE = new Map(NAMES.map((n, k) => [n, k])); // the canonical names, r
 /** What is wrong with a request: a contract error `code`, the `field` (dotted:
  * melds[0].type) and `pos`, the 0-based character inside it. */
 class RequestError {
-  constructor(message, field = "", pos = null, hint = "", code = "bad_value") {
+  constructor(message, field = null, pos = null, hint = "", code = "bad_value") {
     this.message = message;
-    this.field = field;
+    this.field = field ?? null;
     this.pos = pos;
     this.hint = hint;
     this.code = code;
@@ -597,14 +594,14 @@ class RequestError {
 
   /** The contract's error object. */
   error() {
-    const out = { code: this.code, message: this.toString(), field: this.field || null };
+    const out = { code: this.code, message: this.toString(), field: this.field }; // null: no field; "" a field's name
     if (this.pos !== null) out.position = this.pos;
     return out;
   }
 
   /** The text Python's str(RequestError) gives. */
   toString() {
-    const where = this.field + (this.pos !== null ? ` (at character ${this.pos + 1})` : "");
+    const where = (this.field ?? "") + (this.pos !== null ? ` (at character ${this.pos + 1})` : "");
     const out = where ? `${where}: ${this.message}` : this.message;
     return out + (this.hint ? ` (hint: ${this.hint})` : "");
   }
@@ -2859,6 +2856,10 @@ function brackets(text) {
  * null for a blank line. `answer(request)` returns the answer object;
  * `refuse(id, error)` the refusal in the shape this batch answers in. As
  * runtime.py's jsonl, line for line. */
+// JSON's whitespace (RFC 8259), all a line may hold around its request (runtime.py's JSON_SPACE)
+const JSON_SPACE = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const JSON_LEAD = /^[ \t\n\r]*/;
+
 function jsonlLine(line, answer, refuse) {
   if (line instanceof LineProblem) { // the reader could not take the line
     const message = line.code === "not_utf8" ? `not UTF-8 at byte ${line.position}` : `the line is longer than ${MAX_LINE} bytes`;
@@ -2866,7 +2867,7 @@ function jsonlLine(line, answer, refuse) {
     if (line.position !== null) err.position = line.position;
     return dumps(refuse(null, err));
   }
-  const text = pyStrip(line);
+  const text = line.replace(JSON_SPACE, ""); // as runtime.py: JSON's whitespace only
   if (!text) return null;
   let data;
   if (brackets(text) > MAX_NESTING && nesting(text) > MAX_NESTING) return dumps(refuse(null, { ...NESTED }));
@@ -2874,7 +2875,7 @@ function jsonlLine(line, answer, refuse) {
     data = loads(text);
   } catch (e) {
     if (e instanceof RangeError) return dumps(refuse(null, { ...NESTED })); // the reader's stack ran out
-    const lead = text[0] === line[0] ? 0 : pyLead(line); // where in the line as sent
+    const lead = text[0] === line[0] ? 0 : JSON_LEAD.exec(line)[0].length; // where in the line as sent
     const message = e instanceof JSONDecodeError && lead
       ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
     const head = e instanceof RepeatedKey ? "not JSON this scorer reads" : "not JSON";
