@@ -92,7 +92,7 @@ function boolOf(value, field) {
  * changes a score. `null` means absent. Returns {concealed, melds, draw,
  * indicator, kongDraw, flags, id}. */
 export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
-  if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, "", null, "", "not_object");
+  if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, null, null, "", "not_object");
   for (const k of data instanceof Map ? data.keys() : ownKeys(data)) {
     if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
       const known = REQUEST_FIELDS.concat(flags);

@@ -62,7 +62,7 @@ const problem = (message, field, code, hint = "") => new RequestError(message, f
 /** Read an outcome mapping; RequestError names the field that is wrong.
  * Absent or null optional fields mean false / none / empty. */
 function parseOutcome(rules, data) {
-  if (!isDict(data)) throw problem(`an outcome is a JSON object, got ${jsonType(data)}`, "", "not_object");
+  if (!isDict(data)) throw problem(`an outcome is a JSON object, got ${jsonType(data)}`, null, "not_object");
   for (const k of dictKeys(data)) {
     if (!OUTCOME_FIELDS.includes(k)) {
       const near = OUTCOME_FIELDS.filter((f) => isClose(k, f));
