@@ -278,6 +278,34 @@ def test_lists_and_groups_compare_by_their_items_in_every_backend(tmp_path: Any)
     assert [interp.score(r)["fan"] for r in reqs] == [210, 2310, 70]
 
 
+TEXTS = """\
+extends: {base}
+name: texts
+set:
+  patterns.p1: {{name: p1, kind: mul, value: 3, when: "len('\U0001f004') == 1", description: d, source: s}}
+  patterns.p2: {{name: p2, kind: mul, value: 5, when: "sorted(['\U0001f004', '\uff00']) == ['\uff00', '\U0001f004']",
+                description: d, source: s}}
+  patterns.p3: {{name: p3, kind: mul, value: 7, when: "len('\U0001f004\U0001f004x') == 4", description: d, source: s}}
+  patterns.p4: {{name: p4, kind: mul, value: 11, when: "sorted(['a\U0001f004', 'a']) == ['a', 'a\U0001f004']",
+                description: d, source: s}}
+"""
+
+
+def test_texts_are_counted_and_sorted_by_code_point_in_every_backend(tmp_path: Any) -> None:
+    # an audit's finding: JavaScript counted and ordered texts by UTF-16 units (len of a character past
+    # U+FFFF was 2; it sorted before U+FF00), Python by code points: the two scorers disagreed
+    path = tmp_path / "texts.yaml"
+    path.write_text(TEXTS.format(base=os.path.join(ROOT, "rules", "tianjin.yaml")), encoding="utf-8")
+    rs = load_rules(str(path))
+    d = tmp_path / "out"
+    d.mkdir()
+    (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
+    (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
+    req = {"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}  # 1×2, then ×3 ×5 ×11
+    answers = [json.loads(a) for a in run_both(str(d), [json.dumps(req).encode()])]
+    assert answers[0]["fan"] == 2 * 3 * 5 * 11 and Scorer(str(path), backend="interpreter").score(req)["fan"] == 330
+
+
 def test_a_payment_past_what_every_backend_holds_is_refused_alike(tmp_path: Any) -> None:
     # an audit's finding: with play.base_unit 10000003 a settlement's payments passed 2^53 and JavaScript's
     # balances (rounded) no longer summed to 0; both now refuse the outcome with the same error

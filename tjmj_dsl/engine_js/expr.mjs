@@ -41,8 +41,26 @@ function order(a, b) {
     }
     return a.length - b.length;
   }
+  if (typeof a === "string" && typeof b === "string") return textOrder(a, b);
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Texts in the order Python sorts them: by code point (JavaScript's < compares UTF-16 units, which
+ * puts a character past U+FFFF before U+E000-U+FFFF). */
+function textOrder(a, b) {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i);
+    const y = b.codePointAt(j);
+    if (x !== y) return x < y ? -1 : 1;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return Math.sign((a.length - i) - (b.length - j)); // the one with characters left is the greater
+}
+/** len(): a text's length in code points, as Python counts it. */
+export function _len(x) { return typeof x === "string" ? [...x].length : x.length; }
 export function _sorted(xs) { return xs.slice().sort(order); }
 export function _sum(xs) { return xs.reduce((a, b) => a + b, 0); }
 export function _product(xs) { return xs.reduce((a, b) => a * b, 1); }

@@ -169,8 +169,9 @@ class JsEmitter:
                 return f"h.counts[{args[0]}]"
             if n.func == "next":
                 return f"nextKind({args[0]}, RULES.cycles)"
-            if n.func == "len":
-                return f"{args[0]}.length"
+            if n.func == "len":  # a text's length in code points, as Python counts (JavaScript's .length: UTF-16 units)
+                t = self.type_of(n.args[0])
+                return f"{args[0]}.length" if t.startswith("list") else f"_len({args[0]})"
             fn = {"sorted": "_sorted", "sum": "_sum", "product": "_product", "min": "_min", "max": "_max"}[n.func]
             return f"{fn}({', '.join(args)})"
         if isinstance(n, A.Quant):

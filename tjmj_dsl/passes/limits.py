@@ -85,6 +85,12 @@ def definition_costs(bodies: dict[str, A.Node], uses: dict[str, set[str]]) -> di
 
 _SATURATE = 2**64
 _CONSTANTS = {"true": 1, "false": 1, "none": 0}
+# what a hand can hold, for any rules: 14 tiles and a tile more for each of 4 kongs, so no count, length or
+# number of huns passes 18; no number the vocabulary gives of a tile or a group (a rank, a kind, a group's
+# huns) passes 33
+HAND_TILES = 18
+HAND_NAMES = {"huns": HAND_TILES}
+_ATTR_TOP = 33
 
 
 def value_bound(n: A.Node, names: dict[str, int], lists: dict[str, tuple[int, int]]) -> int | None:
@@ -116,6 +122,24 @@ def value_bound(n: A.Node, names: dict[str, int], lists: dict[str, tuple[int, in
             if x.op == "/":
                 return max(left, right)  # type: ignore[type-var]  # floor division by a nonzero integer (by 0: 0)
             return min(_SATURATE, left + right)  # type: ignore[operator]
+        if isinstance(x, A.Attr):  # a tile's or a group's number (a truth value counts 1)
+            return _ATTR_TOP
+        if isinstance(x, A.Quant):  # over a hand's tiles or groups: at most HAND_TILES items
+            body = b(x.body)
+            if x.op in ("any", "all"):
+                return max(1, body or 0)
+            if x.op == "count":
+                return HAND_TILES
+            if body is None:
+                return None
+            if x.op == "sum":
+                return min(_SATURATE, HAND_TILES * body)
+            if x.op in ("min", "max"):
+                return body
+            return None  # a product: a bound this loose would refuse reasonable rules
+        if isinstance(x, A.Call) and x.func in ("count", "len") and not (
+                len(x.args) == 1 and isinstance(x.args[0], A.Name) and x.args[0].id in lists):
+            return HAND_TILES if x.func == "count" or not isinstance(x.args[0], A.ListLit) else len(x.args[0].items)
         if isinstance(x, A.Call) and len(x.args) == 1 and isinstance(x.args[0], A.Name) and x.args[0].id in lists:
             count, top = lists[x.args[0].id]
             if x.func == "sum":

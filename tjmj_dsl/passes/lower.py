@@ -19,7 +19,7 @@ from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUA
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from ..layout import windows_device
 from .prose import lower_prose
-from .limits import MAX_COST, bound_text, cost, definition_costs, value_bound
+from .limits import HAND_NAMES, MAX_COST, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_settlement
@@ -79,6 +79,13 @@ class _Lowering:
             ch.problems.append(Problem(0, len(text), f"{what} must be a number; this is {_a(t)}", int_hint(t), "type"))
         if not ch.problems:
             node = expand(node, ch.problems, bound)
+        if not ch.problems:  # every number on the way exact in every backend (the algebra's and tables' own checks
+            # know the patterns' values; here the hand's own numbers and the literals)
+            top = value_bound(node, HAND_NAMES, {})
+            if top is not None and top > MAX_EXACT:
+                ch.problems.append(Problem(0, len(text), f"{what or 'this expression'} can reach {bound_text(top)}, "
+                                           f"more than {PAST_EXACT}", "smaller numbers: the Python and JavaScript "
+                                           "scorers must compute every value on the way exactly", "limit"))
         for pr in ch.problems:
             self._at(doc, dpath, pr.start, pr.end, pr.message, pr.hint, pr.code)
         self.last_type = t
@@ -244,7 +251,7 @@ def lower(res: Resolved) -> RuleSet:
         if e is not None:
             all_tables.append((str(tid), e))
             if fan_bound is not None:
-                top = value_bound(e.ast, {"fan": fan_bound, "kong_points": max(
+                top = value_bound(e.ast, {**HAND_NAMES, "fan": fan_bound, "kong_points": max(
                     [abs(v) for v in (d.get("kong_points") or {}).values() if isinstance(v, int)] or [0])}, {})
                 if top is not None and top > MAX_EXACT:
                     lw.error(("score_tables", tid), f"score table {tid} can reach {bound_text(top)}, more than "
@@ -261,11 +268,27 @@ def lower(res: Resolved) -> RuleSet:
             rules.append(RequestRule(rid, e, r["message"], r.get("source", "")))
 
     cycles = []
+    cycle_of: dict[int, int] = {}  # honor kind → its cycle
     for i, cyc in enumerate(d["hun"]["cycles"]):
         try:
             cycles.append(tuple(tiles.parse_tile(str(x)) for x in cyc))
         except tiles.TileError as e:
             lw.error(("hun", "cycles", i), e.message, e.hint)
+            continue
+        for j, k in enumerate(cycles[-1]):  # the suits wrap 9→1 by themselves; the honors follow the cycles
+            if k < 27:
+                lw.error(("hun", "cycles", i, j), f"{tiles.name(k)} is a suit tile; the cycles order the honors",
+                         "a suit's tiles follow each other and 9 wraps to 1: list only E S W N C F P here")
+            elif k in cycle_of:
+                lw.error(("hun", "cycles", i, j), f"{tiles.name(k)} is in {'this' if cycle_of[k] == i else 'another'} "
+                         "cycle already", "each honor in one cycle, once: it has one next tile")
+            else:
+                cycle_of[k] = i
+    missing = [tiles.name(k) for k in range(27, 34) if k not in cycle_of]
+    if missing and isinstance(d["hun"].get("cycles"), list) and len(cycles) == len(d["hun"]["cycles"]):
+        lw.error(("hun", "cycles"), f"no cycle holds {' '.join(missing)}: the next tile of an honor indicator "
+                 "would be itself, silently one hun kind fewer", "e.g. [[E, S, W, N], [C, F, P]]; [P] alone makes "
+                 "an honor its own next tile")
     options = []
     for oid, o in (d.get("options") or {}).items():
         choices = tuple(o["choices"]) if "choices" in o else tuple(o.get("values") or ())
