@@ -330,6 +330,12 @@ def test_a_rotation_named_as_code_is_refused_and_its_name_never_ends_a_comment(t
                  "999999999999999 + 1 - 999999999999999 * 999999999999999)"}, ["big.yaml:", "algebra"]),
     ({"algebra": "(((sum(add) if len(add) > 0 else sum(base)) * product(mul)" + " * 999999999999999" * 300
                  + " if true else false) or false) if true else 0"}, ["big.yaml:", "algebra"]),
+    # an audit's: a pattern's test (Python said it held, JavaScript not), a request rule, a table reading huns
+    ({"patterns.su.when": "999999999999999 * 999999999999999 + 1 > 999999999999999 * 999999999999999"},
+     ["big.yaml:", "`when` of pattern su"]),
+    ({"request_rules.tianhu_or_dihu.error_when": "sum(g in declared: g.rank * 999999999999999) * 999999999 > 0"},
+     ["big.yaml:", "request rule tianhu_or_dihu"]),
+    ({"score_tables.coins": "fan * 999999999999999 * huns * huns * huns * huns + 1"}, ["big.yaml:", "score table coins"]),
 ])
 def test_a_value_no_backend_holds_exactly_is_refused_with_a_position(tmp_path: str, sets: dict, words: list) -> None:
     # an audit's file made the scorer raise while writing a fan of more than 4,300 digits (a traceback from
@@ -411,3 +417,41 @@ def test_the_ids_an_option_may_bring_include_a_whole_section_it_sets(tmp_path: s
     rs = lower(apply_options(read(path)))
     assert "xinlong" in rs.any_pattern_ids and "xinrule" in rs.any_rule_ids
     assert "xinlong" not in [p.id for p in rs.patterns]  # not in force under the default choice
+
+
+@pytest.mark.parametrize("sets, words", [
+    # an audit's findings: each passed `check` and changed nothing, or the game, silently
+    ({"melds.pung": False}, ["must be true", "only chows may be turned off"]),
+    ({"melds.kong": False}, ["must be true", "only chows may be turned off"]),
+    ({"hun.cycles": []}, ["no cycle holds E S W N C F P", "one hun kind fewer"]),
+    ({"hun.cycles": [["E", "E"]]}, ["E is in this cycle already", "no cycle holds S W N C F P"]),
+    ({"hun.cycles": [["E", "S", "W", "N"], ["C", "F", "P"], ["1m", "2m"]]}, ["1m is a suit tile"]),
+    ({"hun.cycles": [["E", "S", "W", "N"], ["C", "F", "P", "E"]]}, ["E is in another cycle already"]),
+])
+def test_settings_the_engine_would_not_honour_are_refused(tmp_path: str, sets: dict, words: list) -> None:
+    with pytest.raises(RuleError) as e:
+        outputs(_overlay(str(tmp_path), sets, name="unheld"))
+    text = e.value.render()
+    assert all(w in text for w in words) and "unheld.yaml:" in text and "Traceback" not in text, text
+
+
+def test_honors_may_each_be_their_own_cycle(tmp_path: str) -> None:
+    # one cycle per dragon: a dragon indicator names one hun kind, as the file says (not silently)
+    path = _overlay(str(tmp_path), {"hun.cycles": [["E", "S", "W", "N"], ["C"], ["F"], ["P"]]}, name="own")
+    s = Scorer(path)
+    hand = {"concealed": "345m123sEEE77m45s", "draw": "6s"}
+    assert s.score(dict(hand, indicator="C"))["hun_kinds"] == ["C"]
+    assert s.score(dict(hand, indicator="N"))["hun_kinds"] == ["N", "E"]
+
+
+def test_a_line_break_in_a_name_forges_no_line_of_the_terminals_output(tmp_path: str) -> None:
+    # an audit's finding: a pattern named "素\nWIN: fan 999" printed a line of its own under `tjmj score`
+    path = _overlay(str(tmp_path), {"patterns.su.name": "素\nWIN: fan 999", "options.tianting.name": "天听\nx: y"},
+                    name="nl")
+    for cmd in (["score", "345m 123s EEE 77m 45s +6s", "-i", "7p"], ["explain", "345m 123s EEE 77m 45s +6s", "-i", "7p"],
+                ["variants"]):
+        code, out, err = run([*cmd, "--rules", path])
+        assert code == 0, err
+        lines = out.splitlines()
+        assert not [x for x in lines if x.startswith(("WIN: fan 999", "x: y"))], out
+    assert "素 WIN: fan 999(su)" in run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--rules", path])[1]

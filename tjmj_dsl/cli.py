@@ -58,7 +58,7 @@ def _show(res: dict[str, Any]) -> str:
         return f"invalid request: {res['error']['message']}"
     lines = []
     verdict = "WIN" if res["win"] else "no win"
-    names = " ".join(f"{n}({p})" for n, p in zip(res.get("names", []), res["patterns"]))
+    names = " ".join(f"{shown(n)}({p})" for n, p in zip(res.get("names", []), res["patterns"]))  # one line each
     lines.append(f"{verdict}: fan {res['fan']}, total {res['total']}   {res['formula']}   {names}")
     if not res["win"]:
         lines.append(f"  reason: {res.get('reason')}: {res.get('message', '')}")
@@ -161,7 +161,7 @@ def _explain(rs: Any, res: dict[str, Any], how: dict[str, Any]) -> str:
         status = {"claimed": "claimed" if e.get("shown", True) else "claimed (value not used)",
                   "dropped": "holds, dropped: " + e["why"], "other_reading": "not on this reading: " + e["why"],
                   "not_held": "does not hold", "unexamined": "not on this reading: " + e["why"]}[e["status"]]
-        lines.append(f"  {_MARK[e['status']]} {e['id']:<10} {e['name']:<4} {e['kind']:>4} {e['value']:>2}   {status}")
+        lines.append(f"  {_MARK[e['status']]} {e['id']:<10} {shown(e['name']):<4} {e['kind']:>4} {e['value']:>2}   {status}")
         lines.append(f"      when: {e['when']}")
         if e.get("values"):
             lines.append("      reads: " + "; ".join(f"{k} = {v}" for k, v in e["values"].items()))
@@ -273,8 +273,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     from .compiler import load_rules
     rs = load_rules(_rules_arg(args))
     for o in rs.options:
-        _say(f"{o.id}  [{o.acts_on}]  {o.name}")
-        _say(f"    {o.description}")
+        _say(f"{o.id}  [{o.acts_on}]  {shown(o.name)}")  # a rule file's text, one line (a line break: a space)
+        _say(f"    {shown(o.description)}")
         _say("    values: " + ", ".join(f"{c}{' (default)' if str(c) == str(o.default) else ''}" for c in o.choices))
     print()
     _say("profiles: " + ", ".join(f"{p}" for p, _ in rs.profiles) + f"   (default {rs.profile})")

@@ -664,7 +664,7 @@ function boolOf(value, field) {
  * changes a score. `null` means absent. Returns {concealed, melds, draw,
  * indicator, kongDraw, flags, id}. */
 function parseRequest(data, needDraw = true, flags = [], copies = 4) {
-  if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, "", null, "", "not_object");
+  if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, null, null, "", "not_object");
   for (const k of data instanceof Map ? data.keys() : ownKeys(data)) {
     if (!REQUEST_FIELDS.includes(k) && !flags.includes(k)) {
       const known = REQUEST_FIELDS.concat(flags);
@@ -1029,8 +1029,26 @@ function order(a, b) {
     }
     return a.length - b.length;
   }
+  if (typeof a === "string" && typeof b === "string") return textOrder(a, b);
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Texts in the order Python sorts them: by code point (JavaScript's < compares UTF-16 units, which
+ * puts a character past U+FFFF before U+E000-U+FFFF). */
+function textOrder(a, b) {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i);
+    const y = b.codePointAt(j);
+    if (x !== y) return x < y ? -1 : 1;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return Math.sign((a.length - i) - (b.length - j)); // the one with characters left is the greater
+}
+/** len(): a text's length in code points, as Python counts it. */
+function _len(x) { return typeof x === "string" ? [...x].length : x.length; }
 function _sorted(xs) { return xs.slice().sort(order); }
 function _sum(xs) { return xs.reduce((a, b) => a + b, 0); }
 function _product(xs) { return xs.reduce((a, b) => a * b, 1); }
@@ -3044,7 +3062,7 @@ const problem = (message, field, code, hint = "") => new RequestError(message, f
 /** Read an outcome mapping; RequestError names the field that is wrong.
  * Absent or null optional fields mean false / none / empty. */
 function parseOutcome(rules, data) {
-  if (!isDict(data)) throw problem(`an outcome is a JSON object, got ${jsonType(data)}`, "", "not_object");
+  if (!isDict(data)) throw problem(`an outcome is a JSON object, got ${jsonType(data)}`, null, "not_object");
   for (const k of dictKeys(data)) {
     if (!OUTCOME_FIELDS.includes(k)) {
       const near = OUTCOME_FIELDS.filter((f) => isClose(k, f));

@@ -123,7 +123,8 @@ def convert_error(e: jsonschema.ValidationError, where: Callable[[tuple[Any, ...
                            f"add {missing}: …")]
     if e.validator == "const":
         return [Diagnostic("error", "schema", f"must be {json.dumps(e.validator_value, ensure_ascii=False)}",
-                           where(path, False), "tjmj knows the standard 136-tile set only")]
+                           where(path, False), (e.schema.get("description") if isinstance(e.schema, dict) else None)
+                           or "tjmj knows the standard 136-tile set only")]
     if e.validator == "enum":
         hint = did_you_mean(str(e.instance), [str(x) for x in e.validator_value])  # type: ignore[union-attr]
         return [Diagnostic("error", "schema", f"{e.instance!r} is not one of {e.validator_value}", where(path, False), hint)]
