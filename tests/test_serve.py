@@ -351,6 +351,18 @@ def test_a_client_gone_before_its_body_ends_is_no_error() -> None:
     assert "Traceback" not in log and "ClientDisconnect" not in log and "ERROR" not in log, log[-2000:]
 
 
+def test_an_array_item_that_is_not_json_this_scorer_reads_is_refused_on_its_own(server: Server) -> None:
+    # an audit's finding: a repeated key (or nesting past 64) in one item of a JSON array sank the whole batch
+    deep = "[" * 64 + "]" * 64
+    body = '[{"id": 1, "id": 2}, ' + json.dumps(OK) + ', {"id": 3, "x": ' + deep + "}]"
+    status, _, a = server.call("POST", "/score/batch", body)
+    assert status == 200 and len(a) == 3 and a[1]["win"] and a[1]["id"] == 1
+    line = jsonl_answer('{"id": 1, "id": 2}')
+    assert a[0]["error"] == line["error"] and line["error"]["position"] == 10  # the second "id"
+    assert a[2]["error"]["code"] == "not_json" and "nested" in a[2]["error"]["message"]
+    assert server.call("POST", "/score/batch", b"[1,")[0] == 400  # not JSON at all: the batch is refused
+
+
 def test_batch_limits(server: Server) -> None:
     status, _, a = server.call("POST", "/score/batch", [OK] * 51)
     assert status == 413 and a["error"]["code"] == "too_large" and "50" in a["error"]["message"]
@@ -379,6 +391,11 @@ def test_unknown_paths_and_methods_are_json_errors(server: Server) -> None:
     assert status == 404 and check_answer(a)["error"]["code"] == "not_found" and a["contract"] == 2
     status, hdrs, a = server.call("GET", "/score")
     assert status == 405 and check_answer(a)["error"]["code"] == "method_not_allowed" and "POST" in hdrs["allow"]
+    # in the shape of the path's answers (an audit's finding: /waits and /settle got a score answer's fields)
+    status, _, a = server.call("GET", "/waits")
+    assert status == 405 and a["waits"] == [] and "win" not in a and a["error"]["code"] == "method_not_allowed"
+    status, _, a = server.call("GET", "/settle")
+    assert status == 405 and a["payments"] == [] and "win" not in a and a["error"]["code"] == "method_not_allowed"
     status, _, a = server.call("POST", "/score/", OK)  # no redirect to follow
     assert status == 404 and a["error"]["code"] == "not_found"
     assert server.call("HEAD", "/health")[0] == 200 and server.call("HEAD", "/rules")[0] == 200

@@ -183,6 +183,18 @@ def create_app(config: Config) -> Any:
             out.append(array_item(x, n))
         return "[" + ", ".join(out) + "]"
 
+    def answer_texts(gone: threading.Event, texts: list[str]) -> str | None:
+        # a JSON array batch, each item read from its own text as a JSONL line is: one that is not
+        # JSON this scorer reads is refused on its own, with a position in its text
+        out = []
+        for t in texts:
+            if gone.is_set():
+                return None
+            size = len(t.encode("utf-8", "surrogatepass"))
+            data, err = (None, None) if request_too_large("score", size) else loads_request(t)
+            out.append(dumps_answer(refuse_score(None, err)) if err else array_item(data, size))
+        return "[" + ", ".join(out) + "]"
+
     def answer_jsonl(gone: threading.Event, lines: list[bytes]) -> str | None:
         out = []
         for line in jsonl(decode_lines(lines), score, refuse_score, score_texter):
@@ -222,7 +234,15 @@ def create_app(config: Config) -> Any:
         if is_array(raw, request.headers.get("content-type", "")):  # a JSON array in, a JSON array out
             items, refused = parse("score", raw, MAX_NESTING + 1)  # the array holds requests nested as a line may be
             if refused is not None:
-                return reply(refused)
+                texts = array_texts(raw)  # JSON, but an item is not JSON this scorer reads (a repeated key, too deep)
+                if texts is None:
+                    return reply(refused)
+                if len(texts) > config.max_batch:
+                    return reply(too_large("score", f"{len(texts)} requests; a batch holds at most {config.max_batch}"))
+                text = await while_connected(request, answer_texts, texts)
+                if text is None:
+                    return Response(status_code=499)
+                return Response(text, media_type="application/json")
             if not isinstance(items, list):
                 return reply(service.refuse("score", None, {"code": "wrong_type", "message": "a batch is a JSON array or JSONL",
                                                              "field": None}))
@@ -251,13 +271,16 @@ def create_app(config: Config) -> Any:
     async def health() -> Response:
         return reply({"status": "ok", "contract": CONTRACT, "rules": service.base.rules_info}, 200)
 
-    def http_error(status: int, headers: Any = None) -> Response:
-        """A score answer's refusal, as every other refusal of the service is (the Allow header of a 405 kept)."""
+    def http_error(status: int, headers: Any = None, path: str = "") -> Response:
+        """A refusal in the shape of the answers of `path` (/waits: a waits answer's, /settle: a settle
+        answer's, any other: a score answer's), as every other refusal of the service is (the Allow
+        header of a 405 kept)."""
         code = {404: "not_found", 405: "method_not_allowed"}.get(status, "bad_request")
         message = {404: "no such path; GET /openapi.json lists them",
                    405: "this path takes another method (POST for answers, GET for /rules and /health)"}.get(
                        status, "bad request")
-        res = reply(service.refuse("score", None, {"code": code, "message": message, "field": None}), status)
+        kind = {"/waits": "waits", "/settle": "settle"}.get(path, "score")
+        res = reply(service.refuse(kind, None, {"code": code, "message": message, "field": None}), status)
         for k, v in (headers or {}).items():
             if k.lower() == "allow":
                 res.headers["Allow"] = v
@@ -265,7 +288,7 @@ def create_app(config: Config) -> Any:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        return http_error(exc.status_code, exc.headers)
+        return http_error(exc.status_code, exc.headers, request.url.path)
 
     @app.exception_handler(ClientDisconnect)
     async def on_client_gone(request: Request, exc: ClientDisconnect) -> Response:
@@ -325,6 +348,29 @@ def is_array(raw: bytes, content_type: str) -> bool:
         return loads_request(first.decode("utf-8"))[1] is not None
     except UnicodeDecodeError:
         return True
+
+
+def array_texts(raw: bytes) -> list[str] | None:
+    """The texts of a JSON array body's items as the body holds them, or None when the body
+    is not a JSON array (json.loads's reading: a repeated key or deep nesting in an item is
+    for that item's answer to say)."""
+    try:
+        text = raw.decode("utf-8")
+        items = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(items, list):
+        return None
+    decoder = json.JSONDecoder()
+    i = text.index("[") + 1
+    out = []
+    for _ in range(len(items)):
+        while text[i] in " \t\n\r,":
+            i += 1
+        _, end = decoder.raw_decode(text, i)
+        out.append(text[i:end])
+        i = end
+    return out
 
 
 def item_sizes(raw: bytes, count: int) -> list[int]:
