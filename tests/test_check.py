@@ -145,3 +145,14 @@ def test_extends_builtin_names_only_the_built_in_files(tmp_path: Any, name: str)
     path.write_text(f"extends: {name}\n", encoding="utf-8")
     code, _, err = run(["check", str(path)])
     assert code == 1 and "no built-in rule file" in err and "builtin:tianjin" in err
+
+
+def test_rules_the_game_engine_cannot_play_are_a_warning_at_their_key(tmp_path: Any) -> None:
+    # an audit's finding: check said ok, then simulate refused the rules ("cannot be played")
+    path = overlay(tmp_path, "name: wod\nset:\n  claims.win_on_discard: true\n", "wod.yaml")
+    code, out, _ = run(["check", path])
+    assert code == 0 and "wod.yaml:4:3: warning: tjmj simulate cannot play these rules under every profile: " \
+        "claims.win_on_discard is true" in out and out.count("cannot play") == 1
+    assert run(["check", "--strict", path])[0] == 1
+    code, _, err = run(["simulate", "--hands", "1", "--rules", path])
+    assert code != 0 and "claims.win_on_discard is true" in err

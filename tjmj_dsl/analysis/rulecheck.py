@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..backends.examples import Scorers, coverage_warnings, run_examples
 from ..compiler import load_rules, read_rules
+from ..game.rules import play_problems
 from ..diagnostics import Diagnostic, RuleError
 from ..passes.lower import lower
 from ..passes.resolve import apply_options
@@ -46,7 +47,7 @@ def check_file(path: str | None) -> Report:
             if d.pos not in seen:  # an example wrong under every profile is said once
                 seen.add(d.pos)
                 (errors if d.severity == "error" else examples).append(d)
-        for w in check_profile(res, rs):
+        for w in [*_unplayable(res, rs, p), *check_profile(res, rs)]:
             text = w.message.replace(f"under profile {p}", "under {where}")
             key = (w.code, w.subject, text)
             if key in by_key:
@@ -90,3 +91,21 @@ def check_file(path: str | None) -> Report:
                     "remove it (the rules changed), or check the warning code and subject `tjmj check` prints",
                     f"{code}.{subject}"))
     return report
+
+
+def _unplayable(res: object, rs: object, profile: str) -> list[Diagnostic]:
+    """A warning when the game engine cannot play a rule set the scorer takes (what `tjmj
+    simulate` would refuse it for), at the first key it names: said, not an error."""
+    problems = play_problems(rs)
+    if not problems:
+        return []
+    where = None
+    key = problems[0].split(" ", 1)[0].rstrip(":")
+    if key.count(".") == 1 and key.split(".")[0] in ("claims", "play"):
+        try:
+            where = res.where(tuple(key.split(".")), key=True)  # type: ignore[attr-defined]
+        except (KeyError, TypeError, IndexError):
+            where = None
+    return [Diagnostic("warning", "unplayable", f"tjmj simulate cannot play these rules under profile {profile}: "
+                       + "; ".join(problems), where, "the scorer takes them; the game engine plays only what the rule "
+                       "file's claims and play sections say it knows", "game")]

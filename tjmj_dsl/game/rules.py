@@ -92,11 +92,12 @@ def kong_draw_of(kong_type: str, added_kong_as: str) -> str:
     return added_kong_as if kong_type == "added" else kong_type
 
 
-def game_rules(scorer: Scorer) -> GameRules:
-    rs = scorer.ruleset
+def play_problems(rs: Any) -> list[str]:
+    """Why the game engine cannot play a compiled rule set (empty: it can): what
+    `tjmj simulate` refuses the rules for, and `tjmj check` warns of."""
     play = dict(rs.play)
     claims = dict(rs.claims)
-    problems = []
+    problems: list[str] = []
     for k, t in PLAY_KEYS.items():
         if k not in play:
             problems.append(f"play.{k} is missing")
@@ -108,10 +109,9 @@ def game_rules(scorer: Scorer) -> GameRules:
     first = play.get("first_dealer", 0)
     if first != "random" and (first.__class__ is not int or not 0 <= first <= 3):
         problems.append(f"play.first_dealer is random or a seat 0-3, not {first!r}")
-    keep: frozenset[int] = frozenset()
     if isinstance(play.get("value_player_keep"), str):
         try:
-            keep = frozenset(parse_tiles(play["value_player_keep"]))
+            parse_tiles(play["value_player_keep"])
         except TileError as e:
             problems.append(f"play.value_player_keep: {e}")
     for k in CLAIM_KEYS:
@@ -139,8 +139,19 @@ def game_rules(scorer: Scorer) -> GameRules:
                 problems.append(f"play.{k} is one of {', '.join(KONG_TYPES)} or {NO_KONG}, not {typ!r}")
             elif kong_draw_of(typ, play["added_kong_as"]) not in dict(rs.kong_points):
                 problems.append(f"play.{k} names a kong type with no kong_points key: {typ!r}")
+    return problems
+
+
+def game_rules(scorer: Scorer) -> GameRules:
+    rs = scorer.ruleset
+    play = dict(rs.play)
+    claims = dict(rs.claims)
+    problems = play_problems(rs)
     if problems:
         raise GameRulesError("these rules cannot be played: " + "; ".join(problems))
+    first = play.get("first_dealer", 0)
+    keep = frozenset(parse_tiles(play["value_player_keep"])) if isinstance(play.get("value_player_keep"), str) \
+        else frozenset()
     offered = rs.claims_offered()
     return GameRules(
         scorer=scorer, name=rs.name, profile=rs.profile, sha256=rs.source_sha256, options=rs.choices,
