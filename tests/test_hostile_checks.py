@@ -75,8 +75,10 @@ def test_a_definition_named_like_a_builtin_or_a_name_is_refused(tmp_path: str, n
 
 def test_long_chains_compile_and_agree(tmp_path: str) -> None:
     """300 terms (Python's parser stops at 200 nested parentheses; the old
-    emitter nested one pair per term), a product and an `and` as long."""
-    when = ("(" + " + ".join(["huns"] * 300) + " == 0) and " + " * ".join(["(huns + 1)"] * 300) + " == 1 and "
+    emitter nested one pair per term), a product and an `and` as long (the
+    product's factors 1 but one: 300 factors of huns + 1 could reach 19^300,
+    which JavaScript cannot hold, and is refused)."""
+    when = ("(" + " + ".join(["huns"] * 300) + " == 0) and " + " * ".join(["(huns + 1)"] + ["1"] * 299) + " == 1 and "
             + " and ".join(["true"] * 300))
     _agree(_write(str(tmp_path), {"set": {"patterns.su.when": when}}))
 

@@ -427,6 +427,7 @@ def test_the_ids_an_option_may_bring_include_a_whole_section_it_sets(tmp_path: s
     ({"hun.cycles": [["E", "E"]]}, ["E is in this cycle already", "no cycle holds S W N C F P"]),
     ({"hun.cycles": [["E", "S", "W", "N"], ["C", "F", "P"], ["1m", "2m"]]}, ["1m is a suit tile"]),
     ({"hun.cycles": [["E", "S", "W", "N"], ["C", "F", "P", "E"]]}, ["E is in another cycle already"]),
+    ({"extends": "other.yaml"}, ["extends is how an overlay is read, not a rule `set:` changes"]),
 ])
 def test_settings_the_engine_would_not_honour_are_refused(tmp_path: str, sets: dict, words: list) -> None:
     with pytest.raises(RuleError) as e:

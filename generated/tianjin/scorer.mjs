@@ -2915,7 +2915,7 @@ function jsonlLine(line, answer, refuse) {
 // runtime.py's error objects for these lines
 const NESTED = { code: "not_json", message: `not JSON this scorer reads: arrays and objects nested more than ${MAX_NESTING} deep`,
   field: null };
-const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN and Infinity have no JSON text, so no answer could carry this id",
+const UNWRITABLE_ID = { code: "bad_value", message: "id: NaN, Infinity and numbers past a float's range (1e999) have no JSON text, so no answer could carry this id",
   field: "id" };
 
 /** Python's UTF-8 decoding of one line: the text, or a not_utf8 LineProblem at the first bad sequence. */

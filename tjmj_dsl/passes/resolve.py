@@ -152,6 +152,9 @@ def _merge(res: Resolved, doc: Located, into: dict[str, Any], patch: dict[str, A
 
 
 def _set(res: Resolved, target: Path, value: Any, doc: Located, at: Path) -> Diagnostic | None:
+    if target[0] in ("extends", "set", "replace"):  # read before set: applies; set here, it would change nothing
+        return Diagnostic("error", "set-path", f"{target[0]} is how an overlay is read, not a rule `set:` changes",
+                          doc.pos(at, key=True), f"write {target[0]}: at the top of the file")
     cur = res.data
     for i, k in enumerate(target[:-1]):
         if not isinstance(cur, dict) or k not in cur:

@@ -2939,8 +2939,8 @@ def dumps_answer(answer: Any) -> str:
     return _safe_text(_json.dumps(answer, ensure_ascii=False, allow_nan=False))
 
 
-UNWRITABLE_ID = {"code": "bad_value", "message": "id: NaN and Infinity have no JSON text, so no answer could "
-                 "carry this id", "field": "id"}
+UNWRITABLE_ID = {"code": "bad_value", "message": "id: NaN, Infinity and numbers past a float's range (1e999) have "
+                 "no JSON text, so no answer could carry this id", "field": "id"}
 
 
 def answer_one(data: Any, answer: Any, refuse: Any) -> Any:
