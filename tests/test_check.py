@@ -156,3 +156,17 @@ def test_rules_the_game_engine_cannot_play_are_a_warning_at_their_key(tmp_path: 
     assert run(["check", "--strict", path])[0] == 1
     code, _, err = run(["simulate", "--hands", "1", "--rules", path])
     assert code != 0 and "claims.win_on_discard is true" in err
+
+
+def test_an_example_naming_no_pattern_says_so(tmp_path: Any) -> None:
+    # an audit's finding: a misspelt id in an example's patterns was said as "the scorer claims [...], not [...]"
+    path = overlay(tmp_path, "name: exm\npatterns:\n  su:\n    examples:\n      - {hand: \"345m 123s EEE 77m 45s +6s\", "
+                   "indicator: 7p, patterns: [tiliu, suu], fan: 2}\n", "exm.yaml")
+    code, _, err = run(["check", path])
+    assert code != 0 and "exm.yaml:6:" in err and "no pattern 'suu'" in err and "did you mean 'su'?" in err, err
+
+
+def test_compile_to_an_empty_out_says_what_is_wrong() -> None:
+    # an audit's finding: `--out ''` answered "No such file or directory", naming no path
+    code, _, err = run(["compile", "--out", ""])
+    assert code == 2 and "--out names the folder to write to" in err

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Diagnostic, Pos, RuleError
+from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
 from ..ir import Example, Expect, RuleSet
 from ..passes.lower import lower
 from ..passes.resolve import Resolved, apply_options
@@ -156,6 +156,13 @@ def run_examples(rs: RuleSet, scorers: Scorers) -> tuple[list[Scored], list[Diag
             except RuleError as e:
                 problems.extend(Diagnostic(sev, code, f"example of {ex.owner}: {d.message}", ex.pos, d.hint)
                                 for d in e.diagnostics)
+                continue
+            known = [p.id for p in scorers.get(profile, opts)[0].patterns]  # under the example's own options
+            unknown = [p for p in (expect.patterns or ()) if p not in known]
+            if unknown:  # a misspelt id: said so, not as patterns the scorer does not claim
+                problems.append(Diagnostic(sev, code, f"example of {ex.owner}: no pattern {unknown[0]!r}",
+                                           expect.where("patterns", ex.pos) if ex.pos else None,
+                                           did_you_mean(unknown[0], known) or "the patterns: " + ", ".join(known)))
                 continue
             results.append((key, got))
             for fld, msg in mismatches(ex, expect, got):
