@@ -13,6 +13,7 @@ import jinja2
 
 from ..engine.contract import CONTRACT
 from ..expr.emit import Emitter
+from ..expr.fold import false_for_plain_hands
 from ..expr.vocabulary import ATTRS_BY_TYPE, HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, plan_atoms
@@ -116,7 +117,9 @@ def generate_scorer(rs: RuleSet) -> str:
         any_attrs=_any_attrs(),
         definitions=[{"name": d.name, "params": d.params, "text": d.body.text, "code": code(d.body.ast, frozenset(d.params))}
                      for d in rs.definitions],
-        request_rules=[{"id": r.id, "id_repr": py(r.id), "code": code(r.error_when.ast)} for r in rs.request_rules],
+        request_rules=[{"id": r.id, "id_repr": py(r.id), "code": code(r.error_when.ast),
+                        "plain": not false_for_plain_hands(r.error_when.ast, frozenset(f for f, _ in rs.flags))}
+                       for r in rs.request_rules],
         free_t=code(rs.free_when.ast) if rs.free_when is not None else Code("False"),
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=code(rs.algebra.ast),
         total=code(rs.total.ast), tables=table_lines,

@@ -48,6 +48,8 @@ class InterpretedRules:
         env = self._hand_env(h)
         return [r.id for r in self.ruleset.request_rules if self._i.eval(r.error_when.ast, env)]
 
+    request_errors_plain = request_errors  # the reference: every rule, whatever the hand
+
     def free_t(self, h: Hand) -> bool:
         if self.ruleset.free_when is None:
             return False

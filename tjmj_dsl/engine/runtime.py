@@ -9,6 +9,7 @@ generator, or closures over the AST from the interpreter) with these members:
   wild_melds, wild_pairs                          faces a group of huns alone may take
   plan                                            the algebra as a render plan
   request_errors(h) -> list[str]                 ids of the request rules that refuse the hand
+  request_errors_plain(h)                         the same for a hand with no declared meld, flag or kong_draw
   request_messages {id: message}, info {name, profile, sha256, options}   for answers
   free_t(h) -> bool                               may any tile of the hand be t?
   holds(h, melds, pair, groups) -> bitmask of patterns that hold
@@ -131,12 +132,20 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     return h
 
 
+def _request_errors_of(rules: Any, h: Hand) -> list:  # type: ignore[type-arg]
+    """The request rules that refuse a hand of _plain_hand (no declared meld): with no flag
+    set and no kong_draw, only those the code generator found can refuse such a hand."""
+    if h.flags or h.kong_draw is not None:
+        return rules.request_errors(h)  # type: ignore[no-any-return]
+    return rules.request_errors_plain(h)  # type: ignore[no-any-return]
+
+
 def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
     """score_request for a plain request (_plain_hand), None for any other."""
     h = _plain_hand(rules, data)
     if h is None:
         return None
-    errs = rules.request_errors(h)
+    errs = _request_errors_of(rules, h)
     if errs:
         return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
     best, groups, best_h = best_claim(rules, h)
@@ -151,7 +160,7 @@ def _score_text(rules: Any, data: Any) -> str | None:
     if data.__class__ is not dict:
         return None
     h = _plain_hand(rules, data)
-    if h is None or rules.request_errors(h):
+    if h is None or _request_errors_of(rules, h):
         return None
     req_id = data.get("id")
     if req_id is None:
