@@ -137,8 +137,11 @@ class BotProcess:
                 line = self._lines.get(timeout=self.timeout)
             except queue.Empty:
                 raise BotError(f"{where}: no answer within {self.timeout:g} s") from None
-            if line is None:
-                code = proc.poll()
+            if line is None:  # its output closed: exiting, most likely (the status comes a moment after)
+                try:
+                    code = proc.wait(timeout=min(1.0, self.timeout))
+                except subprocess.TimeoutExpired:  # it lives on, its output closed
+                    code = None
                 raise BotError(f"{where}: " + (f"the bot has exited (status {code}) without answering" if code is not None
                                                else "the bot closed its output without answering"))
             if not line.endswith(b"\n"):
