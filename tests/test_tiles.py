@@ -94,3 +94,12 @@ def test_hand_notation_errors(text: str, message: str) -> None:
     with pytest.raises(TileError) as e:
         parse_hand(text)
     assert e.value.message == message
+
+
+def test_full_width_digits_and_letters_are_read_and_no_other_digits() -> None:
+    # what the README says of the notation (an audit asked it be written): an input method's full-width
+    # 345m is 345m; the Arabic-Indic five and a superscript two are no ranks
+    assert parse_tiles("３４５ｍ１２３ｓＥ") == parse_tiles("345m123sE")
+    for text in ("٥m", "²m"):
+        with pytest.raises(TileError):
+            parse_tiles(text)
