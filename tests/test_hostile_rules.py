@@ -337,6 +337,7 @@ def test_a_rotation_named_as_code_is_refused_and_its_name_never_ends_a_comment(t
     ({"request_rules.tianhu_or_dihu.error_when": "sum(g in declared: g.rank * 999999999999999) * 999999999 > 0"},
      ["big.yaml:", "request rule tianhu_or_dihu"]),
     ({"score_tables.coins": "fan * 999999999999999 * huns * huns * huns * huns + 1"}, ["big.yaml:", "score table coins"]),
+    ({"patterns.su.when": "product(g in groups: g.rank * 1000) > 5"}, ["big.yaml:", "`when` of pattern su"]),
 ])
 def test_a_value_no_backend_holds_exactly_is_refused_with_a_position(tmp_path: str, sets: dict, words: list) -> None:
     # an audit's file made the scorer raise while writing a fan of more than 4,300 digits (a traceback from
@@ -457,3 +458,11 @@ def test_a_line_break_in_a_name_forges_no_line_of_the_terminals_output(tmp_path:
         lines = out.splitlines()
         assert not [x for x in lines if x.startswith(("WIN: fan 999", "x: y"))], out
     assert "素 WIN: fan 999(su)" in run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--rules", path])[1]
+
+
+def test_a_product_over_the_groups_that_stays_exact_is_taken(tmp_path: str) -> None:
+    # the bound on a product over a list the hand gives (5 groups, 4 melds, 3 suits) is its length, not 18
+    path = _overlay(str(tmp_path), {"patterns.su.when": "product(g in groups: g.rank) > 5 and product(s in suits: 7) > 1"},
+                    name="prod")
+    r = Scorer(path).score({"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"})
+    assert "su" in r["patterns"]  # ranks 3, 1, 4, 1 (E) and 7: 84 > 5

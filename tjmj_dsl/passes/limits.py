@@ -91,6 +91,7 @@ _CONSTANTS = {"true": 1, "false": 1, "none": 0}
 HAND_TILES = 18
 HAND_NAMES = {"huns": HAND_TILES}
 _ATTR_TOP = 33
+_ITEMS = {"groups": 5, "melds": 4, "declared": 4, "suits": 3}  # the hand's lists of known length, at most
 
 
 def value_bound(n: A.Node, names: dict[str, int], lists: dict[str, tuple[int, int]]) -> int | None:
@@ -136,7 +137,11 @@ def value_bound(n: A.Node, names: dict[str, int], lists: dict[str, tuple[int, in
                 return min(_SATURATE, HAND_TILES * body)
             if x.op in ("min", "max"):
                 return body
-            return None  # a product: a bound this loose would refuse reasonable rules
+            items = _ITEMS.get(x.domain.id) if isinstance(x.domain, A.Name) else (
+                4 if isinstance(x.domain, A.Attr) and x.domain.name in ("faces", "slots") else None)
+            if items is not None:  # a product over a short list the hand gives: its length is known
+                return min(_SATURATE, max(1, body) ** items)
+            return None  # over any other list: a bound of 18 factors would refuse reasonable rules
         if isinstance(x, A.Call) and x.func in ("count", "len") and not (
                 len(x.args) == 1 and isinstance(x.args[0], A.Name) and x.args[0].id in lists):
             return HAND_TILES if x.func == "count" or not isinstance(x.args[0], A.ListLit) else len(x.args[0].items)
