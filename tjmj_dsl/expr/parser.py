@@ -71,6 +71,10 @@ def _parse(text: str) -> A.Node:
     if len(text) > MAX_TEXT:
         raise ExprError(f"the expression is {len(text):,} characters long; at most {MAX_TEXT:,}", MAX_TEXT,
                         hint="name parts of it in `definitions`")
+    deep = _too_deep_bracket(text)
+    if deep is not None:  # before the parser: 49,000 nested parentheses took it 98 s, and make no tree node each
+        raise ExprError(f"brackets nested more than {MAX_DEPTH} deep", deep, deep + 1,
+                        hint="name parts of it in `definitions`")
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
@@ -91,6 +95,27 @@ def _parse(text: str) -> A.Node:
     node = _build_all(tree)
     _check_depth(node)
     return node
+
+
+def _too_deep_bracket(text: str) -> int | None:
+    """The offset of the first ( or [ nested more than MAX_DEPTH deep (outside quotes), or None."""
+    if text.count("(") + text.count("[") <= MAX_DEPTH:
+        return None
+    depth = 0
+    quote = ""
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in "([":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return i
+        elif c in ")]":
+            depth -= 1
+    return None
 
 
 class _Chain:
