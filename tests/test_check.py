@@ -170,3 +170,13 @@ def test_compile_to_an_empty_out_says_what_is_wrong() -> None:
     # an audit's finding: `--out ''` answered "No such file or directory", naming no path
     code, _, err = run(["compile", "--out", ""])
     assert code == 2 and "--out names the folder to write to" in err
+
+
+def test_a_profiles_option_value_refused_is_said_at_the_value(tmp_path: Any) -> None:
+    # an audit's finding: the caret was under the option's name, not its value
+    path = overlay(tmp_path, 'name: m1\nprofiles:\n  club: {description: x, options: {jin_gang: "6"}}\n', "m1.yaml")
+    code, _, err = run(["check", path])
+    assert code != 0 and "m1.yaml:4:46: error: option 'jin_gang': '6' is not one of" in err, err
+    path = overlay(tmp_path, 'name: m2\nprofiles:\n  club: {description: x, options: {jin_gan: "4"}}\n', "m2.yaml")
+    code, _, err = run(["check", path])
+    assert code != 0 and "m2.yaml:4:36: error: no option 'jin_gan'" in err, err  # a name: at the name

@@ -229,17 +229,19 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
     profiles = data.get("profiles") or {}
     diags: list[Diagnostic] = []
     picked: dict[str, Any] = {}
-    picked_at: dict[str, Pos] = {}
+    picked_at: dict[str, Pos] = {}  # where an option is named (a name refused is said there)
+    value_at: dict[str, Pos] = {}  # where its value is written (a value refused is said there)
     if prof_name:
         if prof_name not in profiles:
             pass  # no profiles at all, and none asked for: the defaults
         else:
             for k, v in (profiles[prof_name].get("options") or {}).items():
                 picked_at[k] = out.where(("profiles", prof_name, "options", k), key=True)
+                value_at[k] = out.where(("profiles", prof_name, "options", k))
                 if v is not None:  # null: the option's default
                     picked[k] = v
     for k, v in (overrides or {}).items():
-        picked_at[k] = override_where or Pos("<command line>", 1, 1)
+        picked_at[k] = value_at[k] = override_where or Pos("<command line>", 1, 1)
         if v is not None:  # null means absent: the profile's choice, or the default
             picked[k] = v
     for k in picked_at:  # a name is checked even with null: a misspelt option is never silently nothing
@@ -251,7 +253,7 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
     for oid in order:
         opt = options[oid]
         value = picked.get(oid, opt.get("default"))
-        patches, ok, value = _patches_for(oid, opt, value, out, picked_at.get(oid), diags)
+        patches, ok, value = _patches_for(oid, opt, value, out, value_at.get(oid), diags)
         if not ok:
             continue
         out.choices[oid] = value
