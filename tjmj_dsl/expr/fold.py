@@ -3,61 +3,61 @@ meld, not won on a kong's replacement tile and with no request flag set (what
 most requests are). The code generator leaves such request rules out of the
 test the plain path runs on such a hand (engine/runtime.py's _request_errors_of),
 so it is checked only against the rules that can refuse it. Generic: it knows
-the hand's vocabulary (`declared`, `kong_draw`, the flags), no rule of any game."""
+the hand's vocabulary (`declared`, `kong_draw`, the flags), no rule of any game.
+
+The reference interpreter evaluates the expression, with what a plain hand
+fixes and nothing else: reading anything more (a tile, `huns`, `count()`, a
+definition) cannot tell, but for `and`/`or`, which an item fixing the answer
+decides whatever the others are."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from . import ast as A
+from .evaluate import CONSTS, Interpreter
 
-_UNKNOWN = object()  # a value that depends on the hand's tiles
+
+class _Unknown(Exception):
+    """A value a plain hand does not fix."""
+
+
+class _Unfixed(dict):  # type: ignore[type-arg]
+    """The functions of the interpreter: none is known on a plain hand."""
+
+    def __missing__(self, name: str) -> Any:
+        raise _Unknown(name)
+
+
+class _PlainInterpreter(Interpreter):
+    def __init__(self) -> None:
+        super().__init__({}, {}, _Unfixed())
+
+    def _name(self, n: A.Name, env: dict[str, Any]) -> Any:
+        if n.id in CONSTS:
+            return CONSTS[n.id]
+        if n.id in env:
+            return env[n.id]
+        raise _Unknown(n.id)
+
+    def _boolop(self, n: A.BoolOp, env: dict[str, Any]) -> Any:
+        decides = n.op == "or"  # a true item decides an `or`, a false one an `and`, in any place
+        unknown = False
+        for item in n.items:
+            try:
+                if bool(self.eval(item, env)) is decides:
+                    return decides
+            except _Unknown:
+                unknown = True
+        if unknown:
+            raise _Unknown("and/or")
+        return not decides
 
 
 def false_for_plain_hands(n: A.Node, flags: frozenset[str]) -> bool:
     """Whether n is false for every plain hand (False when it cannot tell)."""
-    return _fold(n, flags) is False
-
-
-def _fold(n: A.Node, flags: frozenset[str]) -> Any:  # noqa: C901 - one case per node
-    """n's value on a plain hand, or _UNKNOWN."""
-    if isinstance(n, A.Num):
-        return n.value
-    if isinstance(n, A.Str):
-        return n.value
-    if isinstance(n, A.Name):
-        if n.id in flags:
-            return False
-        return {"declared": [], "kong_draw": None, "true": True, "false": False, "none": None}.get(n.id, _UNKNOWN)
-    if isinstance(n, A.ListLit):
-        items = [_fold(x, flags) for x in n.items]
-        return _UNKNOWN if any(x is _UNKNOWN for x in items) else items
-    if isinstance(n, A.Not):
-        v = _fold(n.operand, flags)
-        return _UNKNOWN if v is _UNKNOWN else not v
-    if isinstance(n, A.BoolOp):
-        vals = [_fold(x, flags) for x in n.items]
-        stop = n.op != "and"  # `and` stops at a false item, `or` at a true one
-        if any(v is not _UNKNOWN and bool(v) is stop for v in vals):
-            return stop
-        return _UNKNOWN if any(v is _UNKNOWN for v in vals) else not stop
-    if isinstance(n, A.IfElse):
-        c = _fold(n.cond, flags)
-        return _UNKNOWN if c is _UNKNOWN else _fold(n.then if c else n.other, flags)
-    if isinstance(n, A.Compare):
-        left, right = _fold(n.left, flags), _fold(n.right, flags)
-        if left is _UNKNOWN or right is _UNKNOWN:
-            return _UNKNOWN
-        if n.op in ("==", "!="):
-            return (left == right) is (n.op == "==")
-        if n.op in ("in", "notin"):
-            return isinstance(right, list) and (left in right) is (n.op == "in")
-        if isinstance(left, int) and isinstance(right, int):
-            return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[n.op]
-        return _UNKNOWN
-    if isinstance(n, A.Call) and n.func == "len" and len(n.args) == 1:
-        v = _fold(n.args[0], flags)
-        return len(v) if isinstance(v, list) else _UNKNOWN
-    if isinstance(n, A.Quant) and _fold(n.domain, flags) == []:  # over no item
-        return {"any": False, "all": True, "count": 0, "sum": 0, "product": 1}.get(n.op, _UNKNOWN)
-    return _UNKNOWN
+    env: dict[str, Any] = {"declared": [], "kong_draw": None, **{f: False for f in flags}}
+    try:
+        return _PlainInterpreter().eval(n, env) is False
+    except (_Unknown, LookupError, TypeError):  # a value it does not fix, or one it cannot read: cannot tell
+        return False
