@@ -46,14 +46,12 @@ def check_answer(answer: Any, kind: str | None = None) -> Any:
 def answers_follow_the_schemas() -> Any:
     """Every score/waits/settle answer the suite produces (Scorer, CLI,
     interpreter) is validated against schemas/ as it is made."""
-    score, plain, waits, settle_in = runtime.score_request, runtime.score_plain, runtime.waits_request, settle.settle_in
+    score, waits, settle_in = runtime.score_request, runtime.waits_request, settle.settle_in
     runtime.score_request = lambda rules, data: check_answer(score(rules, data), "score-result")  # type: ignore[assignment]
-    runtime.score_plain = lambda rules, data: (  # type: ignore[assignment]
-        None if (got := plain(rules, data)) is None else check_answer(got, "score-result"))
     runtime.waits_request = lambda rules, data: check_answer(waits(rules, data), "waits-result")  # type: ignore[assignment]
     settle.settle_in = lambda rules, data: check_answer(settle_in(rules, data), "settle-result")  # type: ignore[assignment]
     yield
-    runtime.score_request, runtime.score_plain, runtime.waits_request, settle.settle_in = score, plain, waits, settle_in
+    runtime.score_request, runtime.waits_request, settle.settle_in = score, waits, settle_in
 
 
 def req(hand: str, indicator: str, **kw: Any) -> dict[str, Any]:

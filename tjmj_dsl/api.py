@@ -106,10 +106,6 @@ class Scorer:
         """A request mapping → a result mapping, as the JSON contract says
         (schemas/score-result.schema.json); never raises for a bad request. A
         request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
-        if request.__class__ is dict:  # most requests: a plain one names no rules of its own
-            got = runtime.score_plain(self._rules, request)
-            if got is not None:
-                return got
         if names_own_rules(request):
             return self._under_own_rules(request, runtime.score_request, self.refusal)
         return runtime.score_request(self._rules, request)

@@ -884,16 +884,16 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    counts: Any = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
+    tally = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
     for k in concealed:
-        counts[k] = counts[k] + 1
+        tally[k] = tally[k] + 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
-        counts[m.tile] = counts[m.tile] + n
+        tally[m.tile] = tally[m.tile] + n
         hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
-    h.counts = counts = bytes(counts)  # the search's key (ValueError past 255 of a kind)
+    h.counts = counts = bytes(tally)  # the search's key (ValueError past 255 of a kind)
     h.declared = declared
     huns = 0
     for k in kinds:
@@ -2123,11 +2123,7 @@ def _witness_rows(rules: Any, w: int) -> tuple[int, ...]:
     never walks it), each number's row in rules.group_shown."""
     if len(rules.witness_rows) > 100_000:
         restart(rules.witness_rows)
-    rows: list[int] = []
-    pairs: list[int] = []
-    for d in _numbered_rows(rules, w):
-        (pairs if d[4] else rows).append(d[5])
-    got = rules.witness_rows[w] = (*rows, *pairs)
+    got = rules.witness_rows[w] = tuple(d[5] for d in _numbered_rows(rules, w))
     return got
 
 
@@ -2319,8 +2315,8 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
     copy of its kit's fields, each list its own."""
-    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
-    fields = rules.answer_fields.get(key)  # the key as _kit_key makes it (a call less: most answers come here)
+    key = _kit_key(rules, h, best)
+    fields = rules.answer_fields.get(key)
     if fields is None:
         fields, rest = _answer_kit(rules, key, h, best)
     else:
@@ -2697,14 +2693,6 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
             if got is not None:
                 return got
         return _score_request(rules, data)
-
-
-def score_plain(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
-    """score_request of a plain request (a dict of the contract's own fields in
-    canonical form, see _plain_hand), None for any other: a caller that
-    answers some requests otherwise (a profile of their own) tries this first."""
-    with _LOCK:
-        return _score_plain(rules, data)
 
 
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),

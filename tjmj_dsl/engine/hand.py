@@ -127,16 +127,16 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    counts: Any = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
+    tally = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
     for k in concealed:
-        counts[k] = counts[k] + 1
+        tally[k] = tally[k] + 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
-        counts[m.tile] = counts[m.tile] + n
+        tally[m.tile] = tally[m.tile] + n
         hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
-    h.counts = counts = bytes(counts)  # the search's key (ValueError past 255 of a kind)
+    h.counts = counts = bytes(tally)  # the search's key (ValueError past 255 of a kind)
     h.declared = declared
     huns = 0
     for k in kinds:

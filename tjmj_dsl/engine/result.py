@@ -170,11 +170,7 @@ def _witness_rows(rules: Any, w: int) -> tuple[int, ...]:
     never walks it), each number's row in rules.group_shown."""
     if len(rules.witness_rows) > 100_000:
         restart(rules.witness_rows)
-    rows: list[int] = []
-    pairs: list[int] = []
-    for d in _numbered_rows(rules, w):
-        (pairs if d[4] else rows).append(d[5])
-    got = rules.witness_rows[w] = (*rows, *pairs)
+    got = rules.witness_rows[w] = tuple(d[5] for d in _numbered_rows(rules, w))
     return got
 
 
@@ -366,8 +362,8 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
     copy of its kit's fields, each list its own."""
-    key = (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
-    fields = rules.answer_fields.get(key)  # the key as _kit_key makes it (a call less: most answers come here)
+    key = _kit_key(rules, h, best)
+    fields = rules.answer_fields.get(key)
     if fields is None:
         fields, rest = _answer_kit(rules, key, h, best)
     else:

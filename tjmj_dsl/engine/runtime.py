@@ -364,14 +364,6 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
         return _score_request(rules, data)
 
 
-def score_plain(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
-    """score_request of a plain request (a dict of the contract's own fields in
-    canonical form, see _plain_hand), None for any other: a caller that
-    answers some requests otherwise (a profile of their own) tries this first."""
-    with _LOCK:
-        return _score_plain(rules, data)
-
-
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
                    kong_draw: str | None = None, flags: Any = ()) -> Claim:
     """The typed fast path (see _score_tiles_in); never raises for a bad hand."""
