@@ -16,7 +16,8 @@ from ..compiler import load_rules, read_rules
 from ..game.rules import play_problems
 from ..diagnostics import Diagnostic, RuleError
 from ..passes.lower import lower
-from ..passes.resolve import apply_options
+from ..ir import RuleSet
+from ..passes.resolve import Resolved, apply_options
 from ..known import check_known
 from .semantic import check_profile
 
@@ -93,19 +94,13 @@ def check_file(path: str | None) -> Report:
     return report
 
 
-def _unplayable(res: object, rs: object, profile: str) -> list[Diagnostic]:
+def _unplayable(res: Resolved, rs: RuleSet, profile: str) -> list[Diagnostic]:
     """A warning when the game engine cannot play a rule set the scorer takes (what `tjmj
-    simulate` would refuse it for), at the first key it names: said, not an error."""
+    simulate` would refuse it for), at the rule file's place of the first reason: said, not an error."""
     problems = play_problems(rs)
     if not problems:
         return []
-    where = None
-    key = problems[0].split(" ", 1)[0].rstrip(":")
-    if key.count(".") == 1 and key.split(".")[0] in ("claims", "play"):
-        try:
-            where = res.where(tuple(key.split(".")), key=True)  # type: ignore[attr-defined]
-        except (KeyError, TypeError, IndexError):
-            where = None
     return [Diagnostic("warning", "unplayable", f"tjmj simulate cannot play these rules under profile {profile}: "
-                       + "; ".join(problems), where, "the scorer takes them; the game engine plays only what the rule "
-                       "file's claims and play sections say it knows", "game")]
+                       + "; ".join(m for _, m in problems), res.where(problems[0][0], key=True),
+                       "the scorer takes them; the game engine plays only what the rule file's claims and play "
+                       "sections say it knows", "game")]

@@ -92,53 +92,54 @@ def kong_draw_of(kong_type: str, added_kong_as: str) -> str:
     return added_kong_as if kong_type == "added" else kong_type
 
 
-def play_problems(rs: Any) -> list[str]:
-    """Why the game engine cannot play a compiled rule set (empty: it can): what
-    `tjmj simulate` refuses the rules for, and `tjmj check` warns of."""
+def play_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
+    """Why the game engine cannot play a compiled rule set (empty: it can), each with
+    the rule file's path it is about: what `tjmj simulate` refuses the rules for, and
+    `tjmj check` warns of at that path."""
     play = dict(rs.play)
     claims = dict(rs.claims)
-    problems: list[str] = []
+    problems: list[tuple[tuple[str, ...], str]] = []
     for k, t in PLAY_KEYS.items():
         if k not in play:
-            problems.append(f"play.{k} is missing")
+            problems.append((("play", k), f"play.{k} is missing"))
         elif not isinstance(play[k], t) or (t is int and isinstance(play[k], bool)):
-            problems.append(f"play.{k} must be a {t.__name__}, not {play[k]!r}")
+            problems.append((("play", k), f"play.{k} must be a {t.__name__}, not {play[k]!r}"))
     for k, t in HINT_KEYS.items():
         if k in play and (not isinstance(play[k], t) or isinstance(play[k], bool)):
-            problems.append(f"play.{k} must be a {t.__name__}, not {play[k]!r}")
+            problems.append((("play", k), f"play.{k} must be a {t.__name__}, not {play[k]!r}"))
     first = play.get("first_dealer", 0)
     if first != "random" and (first.__class__ is not int or not 0 <= first <= 3):
-        problems.append(f"play.first_dealer is random or a seat 0-3, not {first!r}")
+        problems.append((("play", "first_dealer"), f"play.first_dealer is random or a seat 0-3, not {first!r}"))
     if isinstance(play.get("value_player_keep"), str):
         try:
             parse_tiles(play["value_player_keep"])
         except TileError as e:
-            problems.append(f"play.value_player_keep: {e}")
+            problems.append((("play", "value_player_keep"), f"play.value_player_keep: {e}"))
     for k in CLAIM_KEYS:
         if k not in claims:
-            problems.append(f"claims.{k} is missing")
+            problems.append((("claims", k), f"claims.{k} is missing"))
     if rs.settlement is None:
-        problems.append("the rules have no settlement: section")
+        problems.append((("settlement",), "the rules have no settlement: section"))
     if not problems:
         for k, what in (("chow", "chow claims"), ("win_on_discard", "wins on a discard"), ("rob_kong", "robbing a kong")):
             if claims[k]:
-                problems.append(f"claims.{k} is true: the engine plays no {what}")
+                problems.append((("claims", k), f"claims.{k} is true: the engine plays no {what}"))
         if play["replacement_at_indicator"] not in ("take", "skip"):
-            problems.append("play.replacement_at_indicator is take or skip")
+            problems.append((("play", "replacement_at_indicator"), "play.replacement_at_indicator is take or skip"))
         for k in ("dealer_first_draw_flag", "first_draw_flag", "ready_declaration_flag"):
             if play[k] and play[k] not in {f for f, _ in rs.flags}:
-                problems.append(f"play.{k} names no request flag {play[k]!r}")
+                problems.append((("play", k), f"play.{k} names no request flag {play[k]!r}"))
         if play["added_kong_as"] not in dict(rs.kong_points):
-            problems.append(f"play.added_kong_as names no kong_points key {play['added_kong_as']!r}")
+            problems.append((("play", "added_kong_as"), f"play.added_kong_as names no kong_points key {play['added_kong_as']!r}"))
         for made in KONG_WAYS:
             k = f"hun_kong_{made}_as"
             typ = play[k]
             if typ == NO_KONG:
                 continue
             if typ not in KONG_TYPES:
-                problems.append(f"play.{k} is one of {', '.join(KONG_TYPES)} or {NO_KONG}, not {typ!r}")
+                problems.append((("play", k), f"play.{k} is one of {', '.join(KONG_TYPES)} or {NO_KONG}, not {typ!r}"))
             elif kong_draw_of(typ, play["added_kong_as"]) not in dict(rs.kong_points):
-                problems.append(f"play.{k} names a kong type with no kong_points key: {typ!r}")
+                problems.append((("play", k), f"play.{k} names a kong type with no kong_points key: {typ!r}"))
     return problems
 
 
@@ -148,7 +149,7 @@ def game_rules(scorer: Scorer) -> GameRules:
     claims = dict(rs.claims)
     problems = play_problems(rs)
     if problems:
-        raise GameRulesError("these rules cannot be played: " + "; ".join(problems))
+        raise GameRulesError("these rules cannot be played: " + "; ".join(m for _, m in problems))
     first = play.get("first_dealer", 0)
     keep = frozenset(parse_tiles(play["value_player_keep"])) if isinstance(play.get("value_player_keep"), str) \
         else frozenset()
