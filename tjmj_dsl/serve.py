@@ -359,24 +359,17 @@ def array_texts(raw: bytes) -> list[str] | None:
         items = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(items, list):
-        return None
-    decoder = json.JSONDecoder()
-    i = text.index("[") + 1
-    out = []
-    for _ in range(len(items)):
-        while text[i] in " \t\n\r,":
-            i += 1
-        _, end = decoder.raw_decode(text, i)
-        out.append(text[i:end])
-        i = end
-    return out
+    return _item_texts(text, len(items)) if isinstance(items, list) else None
 
 
 def item_sizes(raw: bytes, count: int) -> list[int]:
-    """The bytes of each item's text in a JSON array body that parsed as `count` items
-    (json's own scanner finds where each ends; the text between is commas and spaces)."""
-    text = raw.decode("utf-8")
+    """The bytes of each item's text in a JSON array body that parsed as `count` items."""
+    return [len(t.encode("utf-8", "surrogatepass")) for t in _item_texts(raw.decode("utf-8"), count)]
+
+
+def _item_texts(text: str, count: int) -> list[str]:
+    """The texts of the `count` items of the JSON array `text` (json's own scanner finds
+    where each ends; the text between is commas and spaces)."""
     decoder = json.JSONDecoder()
     i = text.index("[") + 1
     out = []
@@ -384,7 +377,7 @@ def item_sizes(raw: bytes, count: int) -> list[int]:
         while text[i] in " \t\n\r,":
             i += 1
         _, end = decoder.raw_decode(text, i)
-        out.append(len(text[i:end].encode("utf-8", "surrogatepass")))
+        out.append(text[i:end])
         i = end
     return out
 
