@@ -226,23 +226,30 @@ OVERLAYS = (("all_pungs_demo", "duidui", "all(g in melds: g.is_pung or g.is_kong
             ("counting_demo", "sanshun", "count(g in melds: g.is_chow) >= 3"))
 
 
-@pytest.mark.parametrize("name, pid, when", OVERLAYS, ids=[o[0] for o in OVERLAYS])
-def test_other_rule_shapes_answer_alike(tmp_path: Any, name: str, pid: str, when: str) -> None:
+def write_both(tmp_path: Any, text: str, name: str) -> tuple[Any, str, str]:
+    """An overlay's rule file `text` as name.yaml, and the two scorers `tjmj compile` writes for its
+    default profile in tmp_path/out/name: (its rule set, its path, the scorers' folder)."""
     path = tmp_path / f"{name}.yaml"
-    path.write_text(OVERLAY.format(base=os.path.join(ROOT, "rules", "tianjin.yaml"), name=name, pid=pid, when=when),
-                    encoding="utf-8")
-    # the two scorers `tjmj compile` writes for the default profile, alone: the rulebook and its
-    # combination table (a witness search that, without the mask search, scores thousands of
-    # hands by enumerating decompositions) are tested elsewhere and compared here by no line
+    path.write_text(text, encoding="utf-8")
     rs = load_rules(str(path))
     d = tmp_path / "out" / name
     d.mkdir(parents=True)
     (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
     (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
-    text = (d / "scorer.mjs").read_text(encoding="utf-8")
+    return rs, str(path), str(d)
+
+
+@pytest.mark.parametrize("name, pid, when", OVERLAYS, ids=[o[0] for o in OVERLAYS])
+def test_other_rule_shapes_answer_alike(tmp_path: Any, name: str, pid: str, when: str) -> None:
+    # the two scorers `tjmj compile` writes for the default profile, alone: the rulebook and its
+    # combination table (a witness search that, without the mask search, scores thousands of
+    # hands by enumerating decompositions) are tested elsewhere and compared here by no line
+    _, _, d = write_both(tmp_path, OVERLAY.format(base=os.path.join(ROOT, "rules", "tianjin.yaml"), name=name, pid=pid,
+                                                  when=when), name)
+    text = open(os.path.join(d, "scorer.mjs"), encoding="utf-8").read()
     assert ("enumerates decompositions" in text) == (pid == "sanshun")
     # enumerating every decomposition of a many-hun hand is slow on both sides: fewer huns there
-    run_both(str(d), request_lines(3, 300, list(PROFILES), OPTIONS, max_huns=7 if pid != "sanshun" else 3))
+    run_both(d, request_lines(3, 300, list(PROFILES), OPTIONS, max_huns=7 if pid != "sanshun" else 3))
 
 
 LIST_EQUALITY = """\
@@ -261,20 +268,14 @@ def test_lists_and_groups_compare_by_their_items_in_every_backend(tmp_path: Any)
     # an audit's finding: the generated Python wrote list literals as tuples, so `declared == []` never held
     # there (it did in JavaScript and the interpreter); JavaScript compared two groups by identity, so two
     # identical chows were not equal there (they are in Python)
-    path = tmp_path / "eq.yaml"
-    path.write_text(LIST_EQUALITY.format(base=os.path.join(ROOT, "rules", "tianjin.yaml")), encoding="utf-8")
-    rs = load_rules(str(path))
-    d = tmp_path / "out"
-    d.mkdir()
-    (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
-    (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
+    _, path, d = write_both(tmp_path, LIST_EQUALITY.format(base=os.path.join(ROOT, "rules", "tianjin.yaml")), "eq")
     reqs = [{"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"},  # 1×2 ×3 ×5 ×7
             {"id": 2, "concealed": "123m123m456sEEE7m", "draw": "7m", "indicator": "5p"},  # two 123m: ×11 too
             {"id": 3, "concealed": "345m123s77m45s", "melds": [{"type": "pung", "tile": "E"}], "draw": "6s",
              "indicator": "7p"}]  # a declared pung: no ×3
-    answers = [json.loads(a) for a in run_both(str(d), [json.dumps(r).encode() for r in reqs])]
+    answers = [json.loads(a) for a in run_both(d, [json.dumps(r).encode() for r in reqs])]
     assert [a["fan"] for a in answers] == [210, 2310, 70]
-    interp = Scorer(str(path), backend="interpreter")
+    interp = Scorer(path, backend="interpreter")
     assert [interp.score(r)["fan"] for r in reqs] == [210, 2310, 70]
 
 
@@ -294,29 +295,17 @@ set:
 def test_texts_are_counted_and_sorted_by_code_point_in_every_backend(tmp_path: Any) -> None:
     # an audit's finding: JavaScript counted and ordered texts by UTF-16 units (len of a character past
     # U+FFFF was 2; it sorted before U+FF00), Python by code points: the two scorers disagreed
-    path = tmp_path / "texts.yaml"
-    path.write_text(TEXTS.format(base=os.path.join(ROOT, "rules", "tianjin.yaml")), encoding="utf-8")
-    rs = load_rules(str(path))
-    d = tmp_path / "out"
-    d.mkdir()
-    (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
-    (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
+    _, path, d = write_both(tmp_path, TEXTS.format(base=os.path.join(ROOT, "rules", "tianjin.yaml")), "texts")
     req = {"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}  # 1×2, then ×3 ×5 ×11
-    answers = [json.loads(a) for a in run_both(str(d), [json.dumps(req).encode()])]
-    assert answers[0]["fan"] == 2 * 3 * 5 * 11 and Scorer(str(path), backend="interpreter").score(req)["fan"] == 330
+    answers = [json.loads(a) for a in run_both(d, [json.dumps(req).encode()])]
+    assert answers[0]["fan"] == 2 * 3 * 5 * 11 and Scorer(path, backend="interpreter").score(req)["fan"] == 330
 
 
 def test_a_payment_past_what_every_backend_holds_is_refused_alike(tmp_path: Any) -> None:
     # an audit's finding: with play.base_unit 10000003 a settlement's payments passed 2^53 and JavaScript's
     # balances (rounded) no longer summed to 0; both now refuse the outcome with the same error
-    path = tmp_path / "bu.yaml"
-    path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: bu\nset:\n  play.base_unit: 10000003\n",
-                    encoding="utf-8")
-    rs = load_rules(str(path))
-    d = tmp_path / "out"
-    d.mkdir()
-    (d / "scorer.py").write_text(generate_scorer(rs), encoding="utf-8")
-    (d / "scorer.mjs").write_text(generate_js(rs), encoding="utf-8")
+    rs, _, d = write_both(tmp_path, f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: bu\nset:\n"
+                                    "  play.base_unit: 10000003\n", "bu")
     big = {"id": 1, "dealer": 0, "winner": 1, "total": 999_999_999, "lazhuang": [0, 2, 0, 0], "zuozhuang": True}
     small = dict(big, id=2, total=2)
     mod = load_generated(generate_scorer(rs))
@@ -324,7 +313,7 @@ def test_a_payment_past_what_every_backend_holds_is_refused_alike(tmp_path: Any)
     assert a["error"]["code"] == "settlement_failed" and "2^53 - 1" in a["error"]["message"] and a["payments"] == []
     assert "error" not in b and sum(b["balances"]) == 0
     out = subprocess.run([NODE or "node", "--input-type=module", "-e",
-                          f"import {{settle}} from {json.dumps(str(d / 'scorer.mjs'))}; "
+                          f"import {{settle}} from {json.dumps(os.path.join(d, 'scorer.mjs'))}; "
                           f"for (const o of {json.dumps([big, small])}) console.log(JSON.stringify(settle(o)))"],
                          capture_output=True, text=True, timeout=120, check=True)
     assert [json.loads(x) for x in out.stdout.splitlines()] == [a, b]
