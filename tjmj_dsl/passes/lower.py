@@ -353,11 +353,13 @@ def _bound_algebra(lw: Any, algebra: Expr | None, patterns: list[Pattern], kinds
     top = value_bound(algebra.ast, {}, lists)
     if top is not None and top > MAX_EXACT:
         kinds_said = ", ".join(f"{n} {k} pattern{'s' if n != 1 else ''} worth up to {v}" for k, (n, v) in lists.items() if n)
+        # said at the algebra, or, when an overlay left the base's algebra and set pattern values, at the
+        # largest of those (where the overlay made the fan large, not in the file it extends)
         where: tuple[str, ...] = ("algebra",)
         top_doc = lw.res.top
-        if top_doc is not None and lw.res.origin(where)[0] is not top_doc:  # the base's algebra, the overlay's values:
-            mine = [p for p in patterns if lw.res.origin(("patterns", p.id, "value"))[0] is top_doc]  # said where the
-            if mine:  # overlay made a value large, not in the file it extends
+        if top_doc is not None and lw.res.origin(where)[0] is not top_doc:
+            mine = [p for p in patterns if lw.res.origin(("patterns", p.id, "value"))[0] is top_doc]
+            if mine:
                 where = ("patterns", max(mine, key=lambda p: abs(p.value)).id, "value")
         lw.error(where, f"the algebra can reach {bound_text(top)} with every pattern claimed at once "
                  f"({kinds_said}), more than {PAST_EXACT}", "smaller pattern values or constants, or fewer patterns")
