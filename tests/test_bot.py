@@ -6,11 +6,14 @@ naming the seat and the ask, and is not left running."""
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -21,6 +24,7 @@ from gamekit import rules as game_rules_of
 from tjmj_dsl.game.bot import BotError, BotProcess, ProcessPlayer
 from tjmj_dsl.game.players import ValuePlayer
 from tjmj_dsl.game.session import play
+from tjmj_dsl.game.simulate import _end_pool
 from tjmj_dsl.game.table import PASS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -351,3 +355,29 @@ def test_no_bot_is_left_running_whatever_the_jobs(tmp_path: Any, jobs: str) -> N
     while any(_alive(p) for p in started) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [p for p in started if _alive(p)], "bots left running"
+
+
+def _deaf_to_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def test_a_failed_runs_pool_ends_even_when_a_worker_misses_its_sigterm() -> None:
+    """A worker's SIGTERM that lands just as it blocks on the pool's task queue is not acted on
+    (its handler waits for its next Python step): the pool of a failed run is ended all the same.
+    Here the workers ignore SIGTERM, busy for a minute: pool.terminate() alone waits that minute."""
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("the pool's workers are forked here (no fork on this system)")
+    pool = mp.get_context("fork").Pool(2, initializer=_deaf_to_sigterm)
+    assert pool.map(abs, [-1, -2]) == [1, 2]
+    workers = [p.pid for p in mp.active_children()]
+    assert len(workers) == 2
+    pool.map_async(time.sleep, [60, 60], chunksize=1)
+    time.sleep(0.5)  # both workers asleep in a task
+    ender = threading.Thread(target=_end_pool, args=(pool, 0.5), daemon=True)
+    ender.start()
+    ender.join(20)
+    ended = not ender.is_alive()
+    left = [p for p in workers if _alive(p)]
+    for p in left:  # a failing test leaves nothing behind either
+        os.kill(p, signal.SIGKILL)
+    assert ended and not left, "the pool was not ended"

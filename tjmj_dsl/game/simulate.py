@@ -12,6 +12,7 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -90,8 +91,8 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
 
 
 def _worker_started() -> None:
-    """A worker ended by the pool (SIGTERM: another chunk failed, or the run is done) kills its bots
-    and leaves at once. Not by unwinding (sys.exit): a worker's exit then waits for its result queue
+    """A worker ended by the pool (SIGTERM: another chunk failed, or the run was interrupted) kills
+    its bots and leaves at once. Not by unwinding (sys.exit): a worker's exit then waits for its result queue
     to be flushed to a parent that no longer reads it, and the run hung."""
     signal.signal(signal.SIGTERM, _worker_ended)
 
@@ -148,9 +149,31 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
     else:
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(jobs, initializer=_worker_started if spec.bots else None) as pool:
+        pool = ctx.Pool(jobs, initializer=_worker_started if spec.bots else None)
+        try:
             for part in pool.imap(_chunk, chunks):
                 take(part)
+        except BaseException:
+            _end_pool(pool)
+            raise
+        # every chunk played: the workers leave by the pool's own word (no signal, see _end_pool)
+        pool.close()
+        pool.join()
+
+
+def _end_pool(pool: Any, grace: float = 5.0) -> None:
+    """End a pool whose run failed: pool.terminate(), and a worker still alive after `grace`
+    seconds killed outright. A worker's SIGTERM handler (_worker_started) runs at the worker's
+    next Python step: one landing just as the worker blocks on the pool's task queue is acted on
+    only when that wait ends, which terminate's wait for it never lets happen. Such a worker is
+    between chunks, its bots already closed (_chunk), so killing it leaves none running."""
+    ender = threading.Thread(target=pool.terminate, name="tjmj pool end", daemon=True)
+    ender.start()
+    ender.join(grace)
+    if ender.is_alive():
+        for p in mp.active_children():
+            p.kill()
+        ender.join()
 
 
 def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> dict[str, Any]:
