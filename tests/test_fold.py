@@ -54,10 +54,27 @@ def test_the_plain_test_refuses_as_the_full_one_on_every_plain_hand() -> None:
             continue
         seen += 1
         assert rules.request_errors_plain(h) == rules.request_errors(h), r
+        assert rules.free_t_plain or not rules.free_t(h), r
     assert seen > 500
+    assert rules.free_t_plain is False  # 天和/地和 free the winning tile: each needs its flag
     # four of the indicator: the one built-in rule a plain hand can meet, in both
     r = s.score({"concealed": "7777p123s456s88m9m", "draw": "9m", "indicator": "7p"})
     assert r["error"]["code"] == "indicator_on_wall"
+
+
+def test_a_winning_tile_freed_for_plain_hands_is_still_freed(tmp_path: Any) -> None:
+    """A pattern freeing the winning tile on a hand with no flag: the plain path still asks."""
+    path = tmp_path / "free.yaml"
+    path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: free\nset:\n"
+                    "  patterns.tianhu.when: \"not dihu\"\n", encoding="utf-8")
+    # won on 东: no 捉5; with any tile free, the 5万 of 456万 is taken as the winning tile (捉5)
+    req = {"concealed": "123p456m789s11sEE", "draw": "E", "indicator": "C"}
+    fixed = Scorer().score(req)
+    assert fixed["win"] and "zhuo5" not in fixed["patterns"] and "tianhu" not in fixed["patterns"]
+    for backend in ("generated", "interpreter"):
+        got = Scorer(str(path), backend=backend).score(req)
+        assert "tianhu" in got["patterns"] and "zhuo5" in got["patterns"] and got["winning_tile"] == "5m", (backend, got)
+        assert got["fan"] > fixed["fan"]
 
 
 def test_a_rule_that_refuses_every_plain_hand_is_kept(tmp_path: Any) -> None:

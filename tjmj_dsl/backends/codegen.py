@@ -121,6 +121,7 @@ def generate_scorer(rs: RuleSet) -> str:
                         "plain": not false_for_plain_hands(r.error_when.ast, frozenset(f for f, _ in rs.flags))}
                        for r in rs.request_rules],
         free_t=code(rs.free_when.ast) if rs.free_when is not None else Code("False"),
+        free_t_plain=rs.free_when is not None and not false_for_plain_hands(rs.free_when.ast, frozenset(f for f, _ in rs.flags)),
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=code(rs.algebra.ast),
         total=code(rs.total.ast), tables=table_lines,
         masks=masks, settlement=Code(settlement_code(rs)),

@@ -49,6 +49,7 @@ class InterpretedRules:
         return [r.id for r in self.ruleset.request_rules if self._i.eval(r.error_when.ast, env)]
 
     request_errors_plain = request_errors  # the reference: every rule, whatever the hand
+    free_t_plain = True  # and free_t asked of every hand
 
     def free_t(self, h: Hand) -> bool:
         if self.ruleset.free_when is None:

@@ -147,5 +147,38 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     return h
 
 
+def tally(kinds: tuple[int, ...]) -> bytes:
+    """How many of each of the 34 kinds `kinds` holds."""
+    out = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
+    for k in kinds:
+        out[k] = out[k] + 1
+    return bytes(out)  # ValueError past 255 of a kind
+
+
+def plain_hand(rules: Any, concealed: tuple[int, ...], counts13: bytes, t: int, indicator: int,
+               kong_draw: str | None, flags: frozenset[str]) -> Hand:
+    """new_hand for a hand without declared melds whose 13 tiles are already
+    counted (counts13, their tally): t is counted in a copy."""
+    h = Hand()
+    h.indicator = indicator
+    h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
+    h.hun_suit = SUIT_OF[indicator]
+    h.suits = rules.suits
+    h.t = t
+    h.t_hun = t in hun_set
+    h.concealed = concealed + (t,)
+    c = bytearray(counts13)
+    c[t] += 1
+    h.counts = counts = bytes(c)
+    h.declared = []
+    huns = 0
+    for k in kinds:
+        huns += counts[k]
+    h.huns = huns
+    h.kong_draw = kong_draw
+    h.flags = flags
+    return h
+
+
 def make_hand(rules: Any, req: Request, t: int) -> Hand:
     return new_hand(rules, req.concealed, req.melds, t, req.indicator, req.kong_draw, req.flags)

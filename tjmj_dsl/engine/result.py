@@ -355,8 +355,12 @@ def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: i
 
 
 def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
-    """What an answer's fields besides rules, id and decomposition depend on."""
-    return (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
+    """What an answer's fields besides rules, id and decomposition depend on (the claim's
+    total worked out as claim_of does, without its Claim)."""
+    if best is None:
+        return (h.t, h.indicator)
+    fan = best[0]
+    return (best[2], fan, rules.total(h, fan) if fan >= rules.min_fan else 0, h.t, h.indicator)
 
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]

@@ -904,6 +904,39 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     return h
 
 
+def tally(kinds: tuple[int, ...]) -> bytes:
+    """How many of each of the 34 kinds `kinds` holds."""
+    out = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
+    for k in kinds:
+        out[k] = out[k] + 1
+    return bytes(out)  # ValueError past 255 of a kind
+
+
+def plain_hand(rules: Any, concealed: tuple[int, ...], counts13: bytes, t: int, indicator: int,
+               kong_draw: str | None, flags: frozenset[str]) -> Hand:
+    """new_hand for a hand without declared melds whose 13 tiles are already
+    counted (counts13, their tally): t is counted in a copy."""
+    h = Hand()
+    h.indicator = indicator
+    h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
+    h.hun_suit = SUIT_OF[indicator]
+    h.suits = rules.suits
+    h.t = t
+    h.t_hun = t in hun_set
+    h.concealed = concealed + (t,)
+    c = bytearray(counts13)
+    c[t] += 1
+    h.counts = counts = bytes(c)
+    h.declared = []
+    huns = 0
+    for k in kinds:
+        huns += counts[k]
+    h.huns = huns
+    h.kong_draw = kong_draw
+    h.flags = flags
+    return h
+
+
 def make_hand(rules: Any, req: Request, t: int) -> Hand:
     return new_hand(rules, req.concealed, req.melds, t, req.indicator, req.kong_draw, req.flags)
 
@@ -2308,8 +2341,12 @@ def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: i
 
 
 def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
-    """What an answer's fields besides rules, id and decomposition depend on."""
-    return (best[2], best[0], claim_of(rules, best, h).total, h.t, h.indicator) if best is not None else (h.t, h.indicator)
+    """What an answer's fields besides rules, id and decomposition depend on (the claim's
+    total worked out as claim_of does, without its Claim)."""
+    if best is None:
+        return (h.t, h.indicator)
+    fan = best[0]
+    return (best[2], fan, rules.total(h, fan) if fan >= rules.min_fan else 0, h.t, h.indicator)
 
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
@@ -2356,6 +2393,7 @@ generator, or closures over the AST from the interpreter) with these members:
   plan                                            the algebra as a render plan
   request_errors(h) -> list[str]                 ids of the request rules that refuse the hand
   request_errors_plain(h)                         the same for a hand with no declared meld, flag or kong_draw
+  free_t_plain                                    whether free_t can be true for such a hand
   request_messages {id: message}, info {name, profile, sha256, options}   for answers
   free_t(h) -> bool                               may any tile of the hand be t?
   holds(h, melds, pair, groups) -> bitmask of patterns that hold
@@ -2374,6 +2412,11 @@ runtime, into the standalone scorer.
 """
 
 
+
+
+_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]  # a plain request's 13-tile text → (kinds, tally, most of a kind)
+_PLAIN_KEY = 64  # longest text kept
+_PLAIN_SIZE = 20_000  # entries before it starts over
 
 
 def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
@@ -2438,11 +2481,10 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     draw, indicator = _ONE_TILE.get(d), _ONE_TILE.get(i)
     if draw is None or indicator is None:
         return None
-    concealed = _COMPACT.get(c)
-    if concealed is None:
-        try:
-            concealed = tuple(parse_tiles(c))
-        except TileError:
+    got = _PLAIN_TILES.get(c)
+    if got is None:
+        got = _plain_tiles(c)
+        if got is None:
             return None
     kd = data.get("kong_draw")
     if kd is not None and kd not in KONG_DRAWS:
@@ -2455,20 +2497,39 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
                 flags = flags | {f}
             elif v is not None and v is not False:
                 return None
-    if len(concealed) != 13:
-        return None
-    h = new_hand(rules, concealed, (), draw, indicator, kd, flags)
-    if h.counts.translate(None, rules.allowed_counts):
+    concealed, counts13, most = got
+    if most > rules.copies or counts13[draw] >= rules.copies:
         return None  # a kind held too often: the full path says so
-    return h
+    return plain_hand(rules, concealed, counts13, draw, indicator, kd, flags)
 
 
-def _request_errors_of(rules: Any, h: Hand) -> list:  # type: ignore[type-arg]
-    """The request rules that refuse a hand of _plain_hand (no declared meld): with no flag
-    set and no kong_draw, only those the code generator found can refuse such a hand."""
+def _plain_tiles(text: str) -> tuple[tuple[int, ...], bytes, int] | None:
+    """The 13 tiles of a plain request's `concealed` text, their tally and the
+    most of one kind (kept in _PLAIN_TILES, as the tile parser keeps its texts);
+    None when the text is not 13 tiles."""
+    try:
+        kinds = tuple(parse_tiles(text))
+    except TileError:
+        return None
+    if len(kinds) != 13:
+        return None
+    counts = tally(kinds)
+    got = (kinds, counts, max(counts))
+    if len(text) <= _PLAIN_KEY:
+        if len(_PLAIN_TILES) >= _PLAIN_SIZE:
+            restart(_PLAIN_TILES)
+        _PLAIN_TILES[text] = got
+    return got
+
+
+def _plain_tests(rules: Any, h: Hand) -> tuple[list, bool]:  # type: ignore[type-arg]
+    """The request rules that refuse a hand of _plain_hand (no declared meld), and whether
+    the rules may free its winning tile (free_t): with no flag set and no kong_draw, only
+    the request rules the code generator found can refuse such a hand, and free_t only
+    where it found it can be true for one (rules.free_t_plain)."""
     if h.flags or h.kong_draw is not None:
-        return rules.request_errors(h)  # type: ignore[no-any-return]
-    return rules.request_errors_plain(h)  # type: ignore[no-any-return]
+        return rules.request_errors(h), True
+    return rules.request_errors_plain(h), rules.free_t_plain
 
 
 def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
@@ -2476,10 +2537,10 @@ def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-ar
     h = _plain_hand(rules, data)
     if h is None:
         return None
-    errs = _request_errors_of(rules, h)
+    errs, free = _plain_tests(rules, h)
     if errs:
         return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
-    best, groups, best_h = best_claim(rules, h)
+    best, groups, best_h = best_claim(rules, h, free)
     return _result(rules, data.get("id"), best_h, best, groups)
 
 
@@ -2491,7 +2552,10 @@ def _score_text(rules: Any, data: Any) -> str | None:
     if data.__class__ is not dict:
         return None
     h = _plain_hand(rules, data)
-    if h is None or _request_errors_of(rules, h):
+    if h is None:
+        return None
+    errs, free = _plain_tests(rules, h)
+    if errs:
         return None
     req_id = data.get("id")
     if req_id is None:
@@ -2503,7 +2567,7 @@ def _score_text(rules: Any, data: Any) -> str | None:
             id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
         except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
             return None
-    best, groups, best_h = best_claim(rules, h)
+    best, groups, best_h = best_claim(rules, h, free)
     return _result_text(rules, id_text, best_h, best, groups)
 
 
@@ -2534,12 +2598,13 @@ def prepare(rules: Any) -> None:
     rules.allowed_counts = bytes(range(rules.copies + 1))
 
 
-def best_claim(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
+def best_claim(rules: Any, h: Hand, may_free: bool = True) -> tuple:  # type: ignore[type-arg]
     """(claim, concealed groups, hand) of the best reading (the groups as the search's
     witness: result reads them through rules.witness_groups); the claim is None when the
     tiles make no shape. When the rules free the winning tile (天和/地和) every
-    tile of the hand is tried as t."""
-    if not rules.free_t(h):
+    tile of the hand is tried as t (asked only when `may_free`: a caller that knows
+    free_t is false for the hand says so, _plain_tests)."""
+    if not (may_free and rules.free_t(h)):
         key, groups = rules.best(rules, h)
         return key, groups, h
     best = None
@@ -3780,6 +3845,7 @@ class _Rules:
     request_errors = staticmethod(_request_errors)
     request_errors_plain = staticmethod(_request_errors_plain)
     free_t = staticmethod(_free_t)
+    free_t_plain = False  # free_t can be true for a hand with no declared meld, flag or kong_draw
     holds = staticmethod(_holds)
     unless = staticmethod(_unless)
     fan = staticmethod(_fan)
