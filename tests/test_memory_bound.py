@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 from tests.streamgen import lines
 
@@ -47,3 +48,23 @@ def test_a_long_mixed_batch_stays_under_the_memory_bound(tmp_path: str) -> None:
     assert "id" in first and "id" in last
     peak_mb = int(err.strip().splitlines()[-1].split()[1]) / 1024
     assert peak_mb < PEAK_MB, f"peak {peak_mb:.0f} MB"
+
+
+def test_the_plain_paths_tile_texts_are_kept_within_their_bound(monkeypatch: Any) -> None:
+    """The plain path keeps each 13-tile text's tally (docs/reliability.md: tile-text caches,
+    texts of at most 64 characters, then it starts over): never more than its size, never a long text."""
+    from tjmj_dsl import Scorer
+    from tjmj_dsl.engine import runtime
+    monkeypatch.setattr(runtime, "_PLAIN_SIZE", 40)
+    s = Scorer()
+    kinds = [f"{r}{x}" for x in "mps" for r in range(1, 10)]
+    seen = 0
+    for i in range(200):
+        hand = "".join(kinds[(i + 2 * j) % 27] for j in range(13))
+        assert s.score({"concealed": hand, "draw": "E", "indicator": "C"})["reason"] != "invalid_request"
+        seen = max(seen, len(runtime._PLAIN_TILES))
+        assert hand in runtime._PLAIN_TILES
+    assert 20 < seen <= 41  # 40 texts and the cache's pin
+    long = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 4p" + " " * 60
+    assert s.score({"concealed": long, "draw": "E", "indicator": "C"})["reason"] != "invalid_request"
+    assert long not in runtime._PLAIN_TILES
