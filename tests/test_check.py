@@ -158,6 +158,42 @@ def test_rules_the_game_engine_cannot_play_are_a_warning_at_their_key(tmp_path: 
     assert code != 0 and "claims.win_on_discard is true" in err
 
 
+@pytest.mark.parametrize("text, key, says, options", [
+    # an audit's finding: check said ok, then simulate stopped with a traceback when the table
+    # ponged huns and the scorer refused the hand (request rule no_hun_pung)
+    ("set:\n  claims.hun_pung: true\n", "claims.hun_pung", "a hand with a pung of huns is refused: a pung of hun tiles cannot be claimed", []),
+    # the same for the ready flag set by hand while option tianting stays off (request rule tianting_off)
+    ("set:\n  play.ready_declaration_flag: tianting\n", "play.ready_declaration_flag", "a hand with it is refused: 天听 is not played",
+     ["--option", "tianting=off"]),
+    # 金杠 forbidden by its request rule while play still makes a kong of four huns
+    ("set:\n  request_rules.jin_gang_forbidden.enabled: true\n", "play.hun_kong_concealed_as",
+     "lets a kong of huns be made, but a hand with one is refused", []),
+])
+def test_rules_whose_table_makes_hands_the_scorer_refuses_are_unplayable(tmp_path: Any, text: str, key: str, says: str,
+                                                                        options: list[str]) -> None:
+    path = overlay(tmp_path, "name: odd\n" + text, "odd.yaml")
+    code, out, _ = run(["check", path])
+    where = "odd.yaml:4:3: " if key in text else ""  # at the overlay's key (else at the base's, which it made unplayable)
+    assert code == 0 and f"{where}warning: tjmj simulate cannot play these rules" in out and says in out, out
+    code, out, err = run(["simulate", "--hands", "40", "--seed", "1", "--rules", path, *options])
+    assert code == 1 and "these rules cannot be played: " + key in err and says in err and "Traceback" not in err, err
+
+
+def test_no_built_in_choice_makes_a_hand_the_table_cannot_score() -> None:
+    """Every option value of the built-in rules: the table's hands (a pung or kong of huns where
+    allowed, each flag it sets) are scored, none refused (the probes find no false alarm)."""
+    from tjmj_dsl import Scorer
+    from tjmj_dsl.game.rules import refused_plays
+    base = Scorer()
+    choices = [(o.id, v) for o in base.ruleset.options for v in o.choices]
+    assert len(choices) > 20 and ("tianting", "on") in choices and ("jin_gang", "forbidden") in choices
+    for k, v in choices:
+        s = Scorer(options={k: v})
+        assert refused_plays(s.ruleset, s.score_tiles) == [], (k, v)
+    jin = Scorer(options={"jin_gang": "forbidden", "tianting": "on"})
+    assert refused_plays(jin.ruleset, jin.score_tiles) == []
+
+
 def test_an_example_naming_no_pattern_says_so(tmp_path: Any) -> None:
     # an audit's finding: a misspelt id in an example's patterns was said as "the scorer claims [...], not [...]"
     path = overlay(tmp_path, "name: exm\npatterns:\n  su:\n    examples:\n      - {hand: \"345m 123s EEE 77m 45s +6s\", "

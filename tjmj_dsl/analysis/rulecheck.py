@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..backends.examples import Scorers, coverage_warnings, run_examples
 from ..compiler import load_rules, read_rules
-from ..game.rules import play_problems
+from ..game.rules import play_problems, refused_plays
 from ..diagnostics import Diagnostic, RuleError
 from ..passes.lower import lower
 from ..ir import RuleSet
@@ -48,7 +48,7 @@ def check_file(path: str | None) -> Report:
             if d.pos not in seen:  # an example wrong under every profile is said once
                 seen.add(d.pos)
                 (errors if d.severity == "error" else examples).append(d)
-        for w in [*_unplayable(res, rs, p), *check_profile(res, rs)]:
+        for w in [*_unplayable(res, rs, p, scorers), *check_profile(res, rs)]:
             text = w.message.replace(f"under profile {p}", "under {where}")
             key = (w.code, w.subject, text)
             if key in by_key:
@@ -94,10 +94,10 @@ def check_file(path: str | None) -> Report:
     return report
 
 
-def _unplayable(res: Resolved, rs: RuleSet, profile: str) -> list[Diagnostic]:
+def _unplayable(res: Resolved, rs: RuleSet, profile: str, scorers: Scorers) -> list[Diagnostic]:
     """A warning when the game engine cannot play a rule set the scorer takes (what `tjmj
     simulate` would refuse it for), at the rule file's place of the first reason: said, not an error."""
-    problems = play_problems(rs)
+    problems = play_problems(rs) or refused_plays(rs, scorers.get(profile)[1].score_tiles)
     if not problems:
         return []
     return [Diagnostic("warning", "unplayable", f"tjmj simulate cannot play these rules under profile {profile}: "

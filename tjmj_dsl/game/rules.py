@@ -143,11 +143,54 @@ def play_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
     return problems
 
 
+def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]]:
+    """The hands the table would ask the scorer about that the rules refuse (the table
+    could not go on: it asks only about hands its own claims and settings made), each with
+    the rule file's path that lets the table make them: a pung of huns where claims.hun_pung
+    offers one, a kong of huns each way play lets one be made (and won on its replacement),
+    each request flag play sets. One small hand for each, asked of `score_tiles` (the
+    scorer's typed path, as the table asks); empty: none refused. For rules play_problems
+    finds nothing wrong with."""
+    play = dict(rs.play)
+    offered = rs.claims_offered()
+    ind = 27  # an honor indicator: its huns are honors (hun.cycles part the honors), none among the tiles below
+    hun = hun_kinds_of(ind, rs.hun_count, rs.cycles)[-1]
+    out: list[tuple[tuple[str, ...], str]] = []
+
+    def refused(melds: list[tuple[str, int]], kd: str | None, flags: tuple[str, ...]) -> str | None:
+        # with a meld: 1m-9m 1p, 1p drawn (three chows and a pair); without: 1m-9m 1p-4p, 4p drawn
+        concealed, draw = (list(range(10)), 9) if melds else (list(range(13)), 12)
+        c = score_tiles(concealed, draw, ind, melds, kd, flags)
+        return c.error if c.reason == "invalid_request" else None  # type: ignore[no-any-return]
+
+    if offered.get("hun_pung"):
+        why = refused([("pung", hun)], None, ())
+        if why:
+            out.append((("claims", "hun_pung"), f"claims.hun_pung is true, but a hand with a pung of huns is refused: {why}"))
+    for made in KONG_WAYS:
+        k = f"hun_kong_{made}_as"
+        may = {"exposed": offered.get("hun_kong"), "added": offered.get("hun_pung")}.get(made, True)
+        if play[k] == NO_KONG or not may or hun == ind:  # four of the indicator's kind: one is on the wall
+            continue
+        meld = ("concealed_kong" if made == "concealed" else "kong", hun)
+        for kd in (None, kong_draw_of(play[k], play["added_kong_as"])):
+            why = refused([meld], kd, ())
+            if why:
+                out.append((("play", k), f"play.{k} lets a kong of huns be made, but a hand with one is refused: {why}"))
+                break
+    for k in ("dealer_first_draw_flag", "first_draw_flag", "ready_declaration_flag"):
+        if play[k]:
+            why = refused([], None, (play[k],))
+            if why:
+                out.append((("play", k), f"play.{k} sets {play[k]}, but a hand with it is refused: {why}"))
+    return out
+
+
 def game_rules(scorer: Scorer) -> GameRules:
     rs = scorer.ruleset
     play = dict(rs.play)
     claims = dict(rs.claims)
-    problems = play_problems(rs)
+    problems = play_problems(rs) or refused_plays(rs, scorer.score_tiles)
     if problems:
         raise GameRulesError("these rules cannot be played: " + "; ".join(m for _, m in problems))
     first = play.get("first_dealer", 0)
