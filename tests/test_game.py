@@ -11,6 +11,7 @@ import pytest
 
 from gamekit import Bot, build_wall, payments, play, rules, tiles
 from tjmj_dsl import Scorer
+from tjmj_dsl.game.rules import GameRulesError
 from tjmj_dsl.game.table import WIN, Table
 from tjmj_dsl.game.wall import Wall, draw_order
 from tjmj_dsl.tiles import NAMES, parse_tile
@@ -258,7 +259,12 @@ def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it() -> None:
     assert [gr.kong_type(m, True) for m in ("exposed", "concealed", "added")] == ["exposed", "hun", "added"]
     assert [gr.kong_type(m, False) for m in ("exposed", "concealed", "added")] == ["exposed", "concealed", "added"]
     assert (gr.kong_points_of("exposed"), gr.kong_points_of("hun")) == (1, 4)
-    house = rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n"))
+    # its request rule hun_kong_drawn must then take a win on an exposed kong of huns' replacement too:
+    # without that, the table would make hands the scorer refuses, and the rules are not played
+    with pytest.raises(GameRulesError, match="play.hun_kong_exposed_as lets a kong of huns be made, but a hand with one is refused"):
+        rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n"))
+    house = rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n  request_rules.hun_kong_drawn.error_when: "
+                                "'kong_draw == \"hun\" and not any(g in declared: g.is_kong and g.face in hun_kinds)'\n"))
     assert house.kong_type("exposed", True) == "hun" and house.kong_type("exposed", False) == "exposed"
 
 

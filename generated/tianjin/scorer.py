@@ -2414,7 +2414,7 @@ runtime, into the standalone scorer.
 
 
 
-_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]  # a plain request's 13-tile text → (kinds, tally, most of a kind)
+_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]  # a plain request's 13-tile text → (tally, most of a kind, *kinds)
 _PLAIN_KEY = 64  # longest text kept
 _PLAIN_SIZE = 20_000  # entries before it starts over
 
@@ -2497,16 +2497,19 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
                 flags = flags | {f}
             elif v is not None and v is not False:
                 return None
-    concealed, counts13, most = got
-    if most > rules.copies or counts13[draw] >= rules.copies:
+    counts13 = got[0]
+    if got[1] > rules.copies or counts13[draw] >= rules.copies:
         return None  # a kind held too often: the full path says so
-    return plain_hand(rules, concealed, counts13, draw, indicator, kd, flags)
+    return plain_hand(rules, got[2:], counts13, draw, indicator, kd, flags)
 
 
-def _plain_tiles(text: str) -> tuple[tuple[int, ...], bytes, int] | None:
-    """The 13 tiles of a plain request's `concealed` text, their tally and the
-    most of one kind (kept in _PLAIN_TILES, as the tile parser keeps its texts);
-    None when the text is not 13 tiles."""
+def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
+    """The 13 tiles of a plain request's `concealed` text after their tally and
+    the most of one kind, (tally, most, *kinds), kept in _PLAIN_TILES as the tile
+    parser keeps its texts; None when the text is not 13 tiles. One flat tuple:
+    the collector stops tracking it at its first collection (a tuple holding
+    another is freed a collection later, by when it may have reached the oldest
+    generation, which every full collection walks)."""
     try:
         kinds = tuple(parse_tiles(text))
     except TileError:
@@ -2514,7 +2517,7 @@ def _plain_tiles(text: str) -> tuple[tuple[int, ...], bytes, int] | None:
     if len(kinds) != 13:
         return None
     counts = tally(kinds)
-    got = (kinds, counts, max(counts))
+    got = (counts, max(counts), *kinds)
     if len(text) <= _PLAIN_KEY:
         if len(_PLAIN_TILES) >= _PLAIN_SIZE:
             restart(_PLAIN_TILES)
@@ -2742,8 +2745,10 @@ def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
 # The tables and caches the engine keeps (on the rules object and in
 # search's module-level dicts) are filled and cleared as hands are scored;
 # the interpreter also binds count() to the hand in hand. So a rules object is
-# used by one thread at a time: the lock costs about 0.1 µs a call, and
-# Python runs one thread at a time anyway. Each generated module inlines this
+# used by one thread at a time, and Python runs one thread at a time anyway.
+# Taken by acquire/try/finally rather than `with` (the same release on every
+# way out): `with` costs a call about 1,000 machine instructions more
+# (valgrind's count; about 1.4% of a score() call, docs/performance.md). Each generated module inlines this
 # file, so it has a lock of its own; the interpreter's scorers share this one
 # (they share search's tables).
 _LOCK = _threading.RLock()
@@ -2752,32 +2757,44 @@ _LOCK = _threading.RLock()
 def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
-    with _LOCK:
+    _LOCK.acquire()
+    try:
         if data.__class__ is dict:
             got = _score_plain(rules, data)
             if got is not None:
                 return got
         return _score_request(rules, data)
+    finally:
+        _LOCK.release()
 
 
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
                    kong_draw: str | None = None, flags: Any = ()) -> Claim:
     """The typed fast path (see _score_tiles_in); never raises for a bad hand."""
-    with _LOCK:
+    _LOCK.acquire()
+    try:
         return _score_tiles_in(rules, concealed, draw, indicator, melds, kong_draw, flags)
+    finally:
+        _LOCK.release()
 
 
 def waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """Every tile that wins the 13-tile hand, each with its fan: the waits
     answer {contract, rules, id, waits}, or a refusal in the same shape."""
-    with _LOCK:
+    _LOCK.acquire()
+    try:
         return _waits_request(rules, data)
+    finally:
+        _LOCK.release()
 
 
 def score_text(rules: Any, data: Any) -> str | None:
     """The answer to a plain score request as one line of JSON (see _score_text), or None."""
-    with _LOCK:
+    _LOCK.acquire()
+    try:
         return _score_text(rules, data)
+    finally:
+        _LOCK.release()
 
 
 # ---- the batch contract (JSONL): one JSON request per line in, one strict
