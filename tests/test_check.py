@@ -172,9 +172,9 @@ def test_rules_the_game_engine_cannot_play_are_a_warning_at_their_key(tmp_path: 
 def test_rules_whose_table_makes_hands_the_scorer_refuses_are_unplayable(tmp_path: Any, text: str, key: str, says: str,
                                                                         options: list[str]) -> None:
     path = overlay(tmp_path, "name: odd\n" + text, "odd.yaml")
-    code, out, _ = run(["check", path])
-    where = "odd.yaml:4:3: " if key in text else ""  # at the overlay's key (else at the base's, which it made unplayable)
-    assert code == 0 and f"{where}warning: tjmj simulate cannot play these rules" in out and says in out, out
+    if key == "claims.hun_pung":  # check warns at the overlay's key (the same function for each: one is enough)
+        code, out, _ = run(["check", path])
+        assert code == 0 and "odd.yaml:4:3: warning: tjmj simulate cannot play these rules" in out and says in out, out
     code, out, err = run(["simulate", "--hands", "40", "--seed", "1", "--rules", path, *options])
     assert code == 1 and "these rules cannot be played: " + key in err and says in err and "Traceback" not in err, err
 
@@ -184,13 +184,13 @@ def test_no_built_in_choice_makes_a_hand_the_table_cannot_score() -> None:
     allowed, each flag it sets) are scored, none refused (the probes find no false alarm)."""
     from tjmj_dsl import Scorer
     from tjmj_dsl.game.rules import refused_plays
-    base = Scorer()
+    base = Scorer(backend="interpreter")  # the reference scorer: no code to generate for each choice
     choices = [(o.id, v) for o in base.ruleset.options for v in o.choices]
     assert len(choices) > 20 and ("tianting", "on") in choices and ("jin_gang", "forbidden") in choices
     for k, v in choices:
-        s = Scorer(options={k: v})
+        s = Scorer(options={k: v}, backend="interpreter")
         assert refused_plays(s.ruleset, s.score_tiles) == [], (k, v)
-    jin = Scorer(options={"jin_gang": "forbidden", "tianting": "on"})
+    jin = Scorer(options={"jin_gang": "forbidden", "tianting": "on"}, backend="interpreter")
     assert refused_plays(jin.ruleset, jin.score_tiles) == []
 
 
