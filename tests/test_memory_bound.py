@@ -55,7 +55,7 @@ def test_the_plain_paths_tile_texts_are_kept_within_their_bound(monkeypatch: Any
     texts of at most 64 characters, then it starts over): never more than its size, never a long text."""
     from tjmj_dsl import Scorer
     from tjmj_dsl.engine import runtime
-    monkeypatch.setattr(runtime, "_PLAIN_SIZE", 40)
+    monkeypatch.setattr(runtime, "_COMPACT_SIZE", 40)  # the tile parser's bound, which it shares
     s = Scorer()
     kinds = [f"{r}{x}" for x in "mps" for r in range(1, 10)]
     seen = 0

@@ -75,6 +75,7 @@ def _any_attrs() -> list[tuple[Code, Code]]:
 
 def generate_scorer(rs: RuleSet) -> str:
     types = expression_types(rs)
+    flag_names = frozenset(f for f, _ in rs.flags)
     em = Emitter(types, {d.name for d in rs.definitions}, rs.kinds, tuple(f for f, _ in rs.flags))
     tables = static_tables(rs)
     imports, inlined = _inline()
@@ -118,10 +119,10 @@ def generate_scorer(rs: RuleSet) -> str:
         definitions=[{"name": d.name, "params": d.params, "text": d.body.text, "code": code(d.body.ast, frozenset(d.params))}
                      for d in rs.definitions],
         request_rules=[{"id": r.id, "id_repr": py(r.id), "code": code(r.error_when.ast),
-                        "plain": not false_for_plain_hands(r.error_when.ast, frozenset(f for f, _ in rs.flags))}
+                        "plain": not false_for_plain_hands(r.error_when.ast, flag_names)}
                        for r in rs.request_rules],
         free_t=code(rs.free_when.ast) if rs.free_when is not None else Code("False"),
-        free_t_plain=rs.free_when is not None and not false_for_plain_hands(rs.free_when.ast, frozenset(f for f, _ in rs.flags)),
+        free_t_plain=rs.free_when is not None and not false_for_plain_hands(rs.free_when.ast, flag_names),
         patterns=patterns, unless=unless, kind_items=kind_items, algebra=code(rs.algebra.ast),
         total=code(rs.total.ast), tables=table_lines,
         masks=masks, settlement=Code(settlement_code(rs)),

@@ -115,10 +115,20 @@ def with_t(h: Hand, t: int) -> Hand:
     return hh
 
 
+def tally(kinds: tuple[int, ...]) -> list[int]:
+    """How many of each of the 34 kinds `kinds` holds (a list counts fastest; a
+    float kind raises TypeError, 34 or more IndexError)."""
+    out = [0] * 34
+    for k in kinds:
+        out[k] = out[k] + 1
+    return out
+
+
 def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
-             kong_draw: str | None, flags: frozenset[str]) -> Hand:
+             kong_draw: str | None, flags: frozenset[str], counts13: bytes | None = None) -> Hand:
     """The hand of 13 tiles `concealed` (before t), declared `melds` (objects
-    with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds."""
+    with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds.
+    counts13: the tally of `concealed` when the caller has it (the plain path keeps it per text)."""
     h = Hand()
     h.indicator = indicator
     h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
@@ -127,50 +137,19 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    tally = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
-    for k in concealed:
-        tally[k] = tally[k] + 1
+    if counts13 is None:
+        c: Any = tally(concealed)
+    else:
+        c = bytearray(counts13)
+        c[t] += 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
-        tally[m.tile] = tally[m.tile] + n
+        c[m.tile] += n
         hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
-    h.counts = counts = bytes(tally)  # the search's key (ValueError past 255 of a kind)
+    h.counts = counts = bytes(c)  # the search's key (ValueError past 255 of a kind)
     h.declared = declared
-    huns = 0
-    for k in kinds:
-        huns += counts[k]
-    h.huns = huns
-    h.kong_draw = kong_draw
-    h.flags = flags
-    return h
-
-
-def tally(kinds: tuple[int, ...]) -> bytes:
-    """How many of each of the 34 kinds `kinds` holds."""
-    out = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
-    for k in kinds:
-        out[k] = out[k] + 1
-    return bytes(out)  # ValueError past 255 of a kind
-
-
-def plain_hand(rules: Any, concealed: tuple[int, ...], counts13: bytes, t: int, indicator: int,
-               kong_draw: str | None, flags: frozenset[str]) -> Hand:
-    """new_hand for a hand without declared melds whose 13 tiles are already
-    counted (counts13, their tally): t is counted in a copy."""
-    h = Hand()
-    h.indicator = indicator
-    h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
-    h.hun_suit = SUIT_OF[indicator]
-    h.suits = rules.suits
-    h.t = t
-    h.t_hun = t in hun_set
-    h.concealed = concealed + (t,)
-    c = bytearray(counts13)
-    c[t] += 1
-    h.counts = counts = bytes(c)
-    h.declared = []
     huns = 0
     for k in kinds:
         huns += counts[k]

@@ -36,8 +36,8 @@ import os
 import threading as _threading
 from typing import Any
 
-from ..tiles import NAMES, TileError, parse_tiles  # tjmj:inline-drop
-from .hand import Hand, hun_kinds_of, make_hand, new_hand, plain_hand, split_huns, tally, wild_groups, with_t  # tjmj:inline-drop
+from ..tiles import _COMPACT_KEY, _COMPACT_SIZE, NAMES, TileError, parse_tiles  # tjmj:inline-drop
+from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, tally, wild_groups, with_t  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
 from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, option_value,  # tjmj:inline-drop
                       parse_request)  # tjmj:inline-drop
@@ -46,9 +46,8 @@ from .result import (Claim, _result, _result_text, _safe_text, claim_display, cl
 from .search import _GROUPS, shape_by_parts, witness_groups  # tjmj:inline-drop
 from .lasting import lasting, restart  # tjmj:inline-drop
 
-_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]  # a plain request's 13-tile text → (tally, most of a kind, *kinds)
-_PLAIN_KEY = 64  # longest text kept
-_PLAIN_SIZE = 20_000  # entries before it starts over
+# a plain request's 13-tile text → (tally, most of a kind, *kinds), bounded as the tile parser's cache is
+_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]
 
 
 def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
@@ -132,7 +131,7 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     counts13 = got[0]
     if got[1] > rules.copies or counts13[draw] >= rules.copies:
         return None  # a kind held too often: the full path says so
-    return plain_hand(rules, got[2:], counts13, draw, indicator, kd, flags)
+    return new_hand(rules, got[2:], (), draw, indicator, kd, flags, counts13)
 
 
 def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
@@ -148,10 +147,10 @@ def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
         return None
     if len(kinds) != 13:
         return None
-    counts = tally(kinds)
+    counts = bytes(tally(kinds))
     got = (counts, max(counts), *kinds)
-    if len(text) <= _PLAIN_KEY:
-        if len(_PLAIN_TILES) >= _PLAIN_SIZE:
+    if len(text) <= _COMPACT_KEY:
+        if len(_PLAIN_TILES) >= _COMPACT_SIZE:
             restart(_PLAIN_TILES)
         _PLAIN_TILES[text] = got
     return got
@@ -379,10 +378,10 @@ def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
 # the interpreter also binds count() to the hand in hand. So a rules object is
 # used by one thread at a time, and Python runs one thread at a time anyway.
 # Taken by acquire/try/finally rather than `with` (the same release on every
-# way out): `with` costs a call about 1,000 machine instructions more
-# (valgrind's count; about 1.4% of a score() call, docs/performance.md). Each generated module inlines this
-# file, so it has a lock of its own; the interpreter's scorers share this one
-# (they share search's tables).
+# way out): `with` costs a call 600 to 1,000 machine instructions more
+# (valgrind's count, docs/performance.md). Each generated module inlines
+# this file, so it has a lock of its own; the interpreter's scorers share this
+# one (they share search's tables).
 _LOCK = _threading.RLock()
 
 

@@ -872,10 +872,20 @@ def with_t(h: Hand, t: int) -> Hand:
     return hh
 
 
+def tally(kinds: tuple[int, ...]) -> list[int]:
+    """How many of each of the 34 kinds `kinds` holds (a list counts fastest; a
+    float kind raises TypeError, 34 or more IndexError)."""
+    out = [0] * 34
+    for k in kinds:
+        out[k] = out[k] + 1
+    return out
+
+
 def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
-             kong_draw: str | None, flags: frozenset[str]) -> Hand:
+             kong_draw: str | None, flags: frozenset[str], counts13: bytes | None = None) -> Hand:
     """The hand of 13 tiles `concealed` (before t), declared `melds` (objects
-    with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds."""
+    with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds.
+    counts13: the tally of `concealed` when the caller has it (the plain path keeps it per text)."""
     h = Hand()
     h.indicator = indicator
     h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
@@ -884,50 +894,19 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
     h.t = t
     h.t_hun = t in hun_set
     h.concealed = concealed = concealed + (t,)
-    tally = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
-    for k in concealed:
-        tally[k] = tally[k] + 1
+    if counts13 is None:
+        c: Any = tally(concealed)
+    else:
+        c = bytearray(counts13)
+        c[t] += 1
     declared = []
     for m in melds:
         n = 3 if m.type == "pung" else 4
-        tally[m.tile] = tally[m.tile] + n
+        c[m.tile] += n
         hun = m.tile in hun_set
         declared.append(make_group(PUNG if n == 3 else KONG, (m.tile,) * n, (hun,) * n, True, m.type == "concealed_kong"))
-    h.counts = counts = bytes(tally)  # the search's key (ValueError past 255 of a kind)
+    h.counts = counts = bytes(c)  # the search's key (ValueError past 255 of a kind)
     h.declared = declared
-    huns = 0
-    for k in kinds:
-        huns += counts[k]
-    h.huns = huns
-    h.kong_draw = kong_draw
-    h.flags = flags
-    return h
-
-
-def tally(kinds: tuple[int, ...]) -> bytes:
-    """How many of each of the 34 kinds `kinds` holds."""
-    out = [0] * 34  # a list counts fastest; a float index raises TypeError, 34 or more IndexError
-    for k in kinds:
-        out[k] = out[k] + 1
-    return bytes(out)  # ValueError past 255 of a kind
-
-
-def plain_hand(rules: Any, concealed: tuple[int, ...], counts13: bytes, t: int, indicator: int,
-               kong_draw: str | None, flags: frozenset[str]) -> Hand:
-    """new_hand for a hand without declared melds whose 13 tiles are already
-    counted (counts13, their tally): t is counted in a copy."""
-    h = Hand()
-    h.indicator = indicator
-    h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
-    h.hun_suit = SUIT_OF[indicator]
-    h.suits = rules.suits
-    h.t = t
-    h.t_hun = t in hun_set
-    h.concealed = concealed + (t,)
-    c = bytearray(counts13)
-    c[t] += 1
-    h.counts = counts = bytes(c)
-    h.declared = []
     huns = 0
     for k in kinds:
         huns += counts[k]
@@ -2414,9 +2393,8 @@ runtime, into the standalone scorer.
 
 
 
-_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]  # a plain request's 13-tile text → (tally, most of a kind, *kinds)
-_PLAIN_KEY = 64  # longest text kept
-_PLAIN_SIZE = 20_000  # entries before it starts over
+# a plain request's 13-tile text → (tally, most of a kind, *kinds), bounded as the tile parser's cache is
+_PLAIN_TILES: dict = lasting()  # type: ignore[type-arg]
 
 
 def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
@@ -2500,7 +2478,7 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     counts13 = got[0]
     if got[1] > rules.copies or counts13[draw] >= rules.copies:
         return None  # a kind held too often: the full path says so
-    return plain_hand(rules, got[2:], counts13, draw, indicator, kd, flags)
+    return new_hand(rules, got[2:], (), draw, indicator, kd, flags, counts13)
 
 
 def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
@@ -2516,10 +2494,10 @@ def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
         return None
     if len(kinds) != 13:
         return None
-    counts = tally(kinds)
+    counts = bytes(tally(kinds))
     got = (counts, max(counts), *kinds)
-    if len(text) <= _PLAIN_KEY:
-        if len(_PLAIN_TILES) >= _PLAIN_SIZE:
+    if len(text) <= _COMPACT_KEY:
+        if len(_PLAIN_TILES) >= _COMPACT_SIZE:
             restart(_PLAIN_TILES)
         _PLAIN_TILES[text] = got
     return got
@@ -2747,10 +2725,10 @@ def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
 # the interpreter also binds count() to the hand in hand. So a rules object is
 # used by one thread at a time, and Python runs one thread at a time anyway.
 # Taken by acquire/try/finally rather than `with` (the same release on every
-# way out): `with` costs a call about 1,000 machine instructions more
-# (valgrind's count; about 1.4% of a score() call, docs/performance.md). Each generated module inlines this
-# file, so it has a lock of its own; the interpreter's scorers share this one
-# (they share search's tables).
+# way out): `with` costs a call 600 to 1,000 machine instructions more
+# (valgrind's count, docs/performance.md). Each generated module inlines
+# this file, so it has a lock of its own; the interpreter's scorers share this
+# one (they share search's tables).
 _LOCK = _threading.RLock()
 
 
