@@ -37,6 +37,7 @@ from typing import Any, BinaryIO
 from ..engine.runtime import dumps_answer, loads_request
 from ..tiles import NAMES
 from .record import EVENT_TYPES, event_json
+from .rules import REQUEST_MELD_TYPES
 from .table import Action, SeatView
 
 PROTOCOL = "tjmj-bot/1"
@@ -45,7 +46,6 @@ ACTION_TYPES = ("discard", "win", "concealed_kong", "added_kong", "pong", "kong"
 MAX_REPLY = 65_536  # bytes of one answer line; an answer is about 15
 UNREAD = 16  # asks waiting to be written (beyond the pipe's buffer), and answers read ahead, held at most
 DEFAULT_TIMEOUT = 10.0  # seconds a bot may take over one answer
-_MELD_TYPES = {"pung": "pung", "exposed": "kong", "added": "kong", "concealed": "concealed_kong"}  # as a request names them
 
 
 class BotError(RuntimeError):
@@ -74,7 +74,7 @@ def view_json(view: SeatView, hand: int | None = None) -> dict[str, Any]:
         "hun_kinds": [NAMES[k] for k in huns] if huns is not None else None,
         "tiles": [NAMES[k] for k in view.hand()],
         "drawn": NAMES[view.drawn] if view.drawn is not None else None,
-        "melds": [[{"type": _MELD_TYPES[m[0]], "tile": NAMES[m[1]] if seat == s or m[0] != "concealed" else None}
+        "melds": [[{"type": REQUEST_MELD_TYPES[m[0]], "tile": NAMES[m[1]] if seat == s or m[0] != "concealed" else None}
                    for m in t.melds[seat]] for seat in range(4)],
         "discards": [[NAMES[k] for k in view.discards(seat)] for seat in range(4)],
         "last_discard": {"seat": last[0], "tile": NAMES[last[1]]} if last is not None else None,
@@ -342,7 +342,7 @@ def ask_schema() -> dict[str, Any]:
     seat = {"type": "integer", "minimum": 0, "maximum": 3}
     four = {"type": "array", "minItems": 4, "maxItems": 4}
     meld = {"type": "object", "additionalProperties": False, "required": ["type", "tile"],
-            "properties": {"type": {"enum": sorted(set(_MELD_TYPES.values()))},
+            "properties": {"type": {"enum": sorted(set(REQUEST_MELD_TYPES.values()))},
                            "tile": {"oneOf": [tile, {"type": "null"}],
                                     "description": "null for another seat's concealed kong"}}}
     action = {"type": "object", "additionalProperties": False, "required": ["type", "tile"],

@@ -10,13 +10,15 @@ from typing import Any
 
 from ..api import Scorer
 from ..engine.hand import hun_kinds_of
-from ..tiles import TileError, parse_tiles
+from ..tiles import TileError, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES
 from ..ir import NO_KONG
 
 # how a kong is made (exposed from a discard, concealed of four held, added onto a pung): a kong of
 # hun tiles made each way has the kong type play.hun_kong_<way>_as gives it
 KONG_WAYS = ("exposed", "concealed", "added")
+# a table meld's type in a scoring request (and a seat's view), by how it was made
+REQUEST_MELD_TYPES = {"pung": "pung", "exposed": "kong", "added": "kong", "concealed": "concealed_kong"}
 # play: keys the engine reads, with the type each must have
 PLAY_KEYS: dict[str, type] = {
     "deal_start": int, "replacement_at_indicator": str, "no_claim_in_last_tiles": int, "hun_discard_bars_win": bool,
@@ -153,13 +155,14 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
     finds nothing wrong with."""
     play = dict(rs.play)
     offered = rs.claims_offered()
-    ind = 27  # an honor indicator: its huns are honors (hun.cycles part the honors), none among the tiles below
+    ind = parse_tile("E")  # an honor indicator: its huns are honors (hun.cycles part the honors), none among the tiles below
     hun = hun_kinds_of(ind, rs.hun_count, rs.cycles)[-1]
     out: list[tuple[tuple[str, ...], str]] = []
 
     def refused(melds: list[tuple[str, int]], kd: str | None, flags: tuple[str, ...]) -> str | None:
-        # with a meld: 1m-9m 1p, 1p drawn (three chows and a pair); without: 1m-9m 1p-4p, 4p drawn
-        concealed, draw = (list(range(10)), 9) if melds else (list(range(13)), 12)
+        # three chows and a pair beside the meld, or four chows and a pair
+        concealed, draw = (parse_tiles("123456789m1p"), parse_tile("1p")) if melds else \
+            (parse_tiles("123456789m1234p"), parse_tile("4p"))
         c = score_tiles(concealed, draw, ind, melds, kd, flags)
         return c.error if c.reason == "invalid_request" else None  # type: ignore[no-any-return]
 
@@ -172,7 +175,7 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
         may = {"exposed": offered.get("hun_kong"), "added": offered.get("hun_pung")}.get(made, True)
         if play[k] == NO_KONG or not may or hun == ind:  # four of the indicator's kind: one is on the wall
             continue
-        meld = ("concealed_kong" if made == "concealed" else "kong", hun)
+        meld = (REQUEST_MELD_TYPES[made], hun)
         for kd in (None, kong_draw_of(play[k], play["added_kong_as"])):
             why = refused([meld], kd, ())
             if why:

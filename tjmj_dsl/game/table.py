@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from ..engine.result import Claim
 from ..tiles import NAMES
-from .rules import GameRules
+from .rules import REQUEST_MELD_TYPES, GameRules
 from .shape import completing, part_key, short, shortfalls
 from .wall import Wall, check_deal
 
@@ -158,8 +158,7 @@ class Table:
         return short(self.keys[s], self.huns[s] + extra_huns, self.rules.chow_melds)
 
     def request_melds(self, s: int) -> list[tuple[str, int]]:
-        return [("pung" if m[0] == "pung" else "concealed_kong" if m[0] == "concealed" else "kong", m[1])
-                for m in self.melds[s]]
+        return [(REQUEST_MELD_TYPES[m[0]], m[1]) for m in self.melds[s]]
 
     # ---------------------------------------------------------------- the hand
 
