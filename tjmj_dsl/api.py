@@ -106,6 +106,9 @@ class Scorer:
         """A request mapping → a result mapping, as the JSON contract says
         (schemas/score-result.schema.json); never raises for a bad request. A
         request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
+        got = runtime.score_plain(self._rules, request)  # most requests: only the contract's own fields
+        if got is not None:
+            return got
         if names_own_rules(request):
             return self._under_own_rules(request, runtime.score_request, self.refusal)
         return runtime.score_request(self._rules, request)

@@ -1,7 +1,7 @@
 """Which expressions are false for every plain hand: a hand with no declared
 meld, not won on a kong's replacement tile and with no request flag set (what
 most requests are). The code generator leaves such request rules out of the
-test the plain path runs on such a hand (engine/runtime.py's _plain_tests),
+test the plain path runs on such a hand (engine/runtime.py's _score_plain),
 so it is checked only against the rules that can refuse it, and does not ask
 whether the winning tile is free (free_when) when that is false for it too. Generic: it knows
 the hand's vocabulary (`declared`, `kong_draw`, the flags), no rule of any game.

@@ -1852,8 +1852,15 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
             return None, None
         s1 = o0[2]
         s2 = s1 + o1[2]
-        return _best_claim_of(rules, h, ((o0[0] | o1[0] | o2[0] | o3[0],
-                                          o0[1] | o1[1] << s1 | o2[1] << s2 | o3[1] << (s2 + o2[2])),))
+        agg = o0[0] | o1[0] | o2[0] | o3[0]
+        wit = o0[1] | o1[1] << s1 | o2[1] << s2 | o3[1] << (s2 + o2[2])
+        # its claim's number when the claims for h's hand-level values hold it (_best_claim_of's lookup
+        # written out: two calls less on the common path; a new claim takes that path)
+        d = rules.claim_cache.get(rules.hkey(h))
+        num = d.get(agg) if d is not None else None
+        if num:
+            return rules.claim_list[num], wit
+        return _best_claim_of(rules, h, ((agg, wit),))
     x = pairs = 0
     wit = 0
     multi: Any = None  # the parts with several aggregates, joined
@@ -2338,7 +2345,8 @@ def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  
     else:
         rest = rules.answer_rest[key]
     res = fields.copy()
-    res["rules"] = rules_info(rules)
+    res["rules"] = info = rules.info.copy()  # rules_info written out (a call less)
+    info["options"] = info["options"].copy()
     res["id"] = req_id
     res["patterns"] = [*rest[0]]
     res["names"] = [*rest[1]]
@@ -2503,26 +2511,44 @@ def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
     return got
 
 
-def _plain_tests(rules: Any, h: Hand) -> tuple[list, bool]:  # type: ignore[type-arg]
-    """The request rules that refuse a hand of _plain_hand (no declared meld), and whether
-    the rules may free its winning tile (free_t): with no flag set and no kong_draw, only
-    the request rules the code generator found can refuse such a hand, and free_t only
-    where it found it can be true for one (rules.free_t_plain)."""
-    if h.flags or h.kong_draw is not None:
-        return rules.request_errors(h), True
-    return rules.request_errors_plain(h), rules.free_t_plain
+def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ignore[type-arg]
+    """score_request for a plain request (_plain_hand), None for any other; with `text`, the
+    answer as one line of JSON (_score_text), None for a request a rule refuses too.
 
-
-def _score_plain(rules: Any, data: dict) -> dict | None:  # type: ignore[type-arg]
-    """score_request for a plain request (_plain_hand), None for any other."""
+    With no flag set and no kong_draw, only the request rules the code generator found can
+    refuse a plain hand (no declared meld) are tested (rules.request_errors_plain), and free_t
+    (天和/地和: every tile tried as the winning one) only where it found it can be true for
+    one (rules.free_t_plain). Written out here, not called: each call costs some 500 machine
+    instructions (docs/performance.md)."""
     h = _plain_hand(rules, data)
     if h is None:
         return None
-    errs, free = _plain_tests(rules, h)
+    if h.flags or h.kong_draw is not None:
+        errs = rules.request_errors(h)
+        free = True
+    else:
+        errs = rules.request_errors_plain(h)
+        free = rules.free_t_plain
+    req_id = data.get("id")
     if errs:
-        return refusal(rules, data.get("id"), rule_error(rules, errs[0]))
-    best, groups, best_h = best_claim(rules, h, free)
-    return _result(rules, data.get("id"), best_h, best, groups)
+        return None if text else refusal(rules, req_id, rule_error(rules, errs[0]))
+    if text:
+        if req_id is None:
+            id_text = "null"
+        elif req_id.__class__ is int:
+            id_text = int.__repr__(req_id)  # as json writes an int
+        else:
+            try:
+                id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
+            except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
+                return None
+    if free and rules.free_t(h):
+        best, groups, h = best_claim(rules, h)
+    else:
+        best, groups = rules.best(rules, h)
+    if text:
+        return _result_text(rules, id_text, h, best, groups)
+    return _result(rules, req_id, h, best, groups)
 
 
 def _score_text(rules: Any, data: Any) -> str | None:
@@ -2532,28 +2558,17 @@ def _score_text(rules: Any, data: Any) -> str | None:
     (and for a request a rule refuses): answer those by score_request."""
     if data.__class__ is not dict:
         return None
-    h = _plain_hand(rules, data)
-    if h is None:
-        return None
-    errs, free = _plain_tests(rules, h)
-    if errs:
-        return None
-    req_id = data.get("id")
-    if req_id is None:
-        id_text = "null"
-    elif req_id.__class__ is int:
-        id_text = int.__repr__(req_id)  # as json writes an int
-    else:
-        try:
-            id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
-        except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
-            return None
-    best, groups, best_h = best_claim(rules, h, free)
-    return _result_text(rules, id_text, best_h, best, groups)
+    return _score_plain(rules, data, True)  # type: ignore[no-any-return]
 
 
 def prepare(rules: Any) -> None:
     """Give a rules object the tables and caches the engine keeps on it."""
+    for k, v in vars(type(rules)).items():
+        # The class's tables and static functions as attributes of the object itself: Python 3.11
+        # specializes a load from an object's own attributes, not from its class (about 3,000
+        # machine instructions a score() call, docs/performance.md).
+        if not k.startswith("__") and (v.__class__ is staticmethod or not (callable(v) or hasattr(v, "__get__"))):
+            setattr(rules, k, getattr(rules, k))
     rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
     rules.wild_static = None  # the mask search's hun-only groups with their static bits (search._tables)
     rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
@@ -2584,7 +2599,7 @@ def best_claim(rules: Any, h: Hand, may_free: bool = True) -> tuple:  # type: ig
     witness: result reads them through rules.witness_groups); the claim is None when the
     tiles make no shape. When the rules free the winning tile (天和/地和) every
     tile of the hand is tried as t (asked only when `may_free`: a caller that knows
-    free_t is false for the hand says so, _plain_tests)."""
+    free_t is false for the hand says so, _score_plain)."""
     if not (may_free and rules.free_t(h)):
         key, groups = rules.best(rules, h)
         return key, groups, h
@@ -2742,6 +2757,19 @@ def score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
             if got is not None:
                 return got
         return _score_request(rules, data)
+    finally:
+        _LOCK.release()
+
+
+def score_plain(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
+    """score_request for a plain request (a dict of the contract's own fields: none names
+    rules of its own), None for any other: a caller that must look for a request's
+    profile/options first tries this, and looks only when it says None."""
+    if data.__class__ is not dict:
+        return None
+    _LOCK.acquire()
+    try:
+        return _score_plain(rules, data)  # type: ignore[no-any-return]
     finally:
         _LOCK.release()
 
