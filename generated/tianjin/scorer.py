@@ -1681,8 +1681,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
     ctx = _CTXS.setdefault(ctx, ctx)  # one object per context: table keys holding it are not tracked by the collector
-    if not h.huns and not h.declared:  # h.counts are the concealed tiles, none a hun
-        return _best_hun_free(rules, h, ctx, bytes(h.counts))
+    if not h.huns and not h.declared:  # h.counts (bytes) are the concealed tiles, none a hun
+        return _best_hun_free(rules, h, ctx, h.counts)
     counts, wild = split_huns(h.concealed, h.hun_set)
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
@@ -2123,11 +2123,11 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
         out = [_group_shown(g) for g in h.declared] if h.declared else []
         shown = rules.group_shown
         for i in rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups):
-            d = shown[i]
-            x = d[0].copy()
-            x["faces"] = [*d[1]]
-            x["tiles"] = [*d[1]]
-            x["huns"] = [*d[2]]
+            row, faces, huns, _, _, _ = shown[i]
+            x = row.copy()
+            x["faces"] = [*faces]
+            x["tiles"] = [*faces]
+            x["huns"] = [*huns]
             out.append(x)
         return out
     groups = _display_groups(h, rules.witness_groups(concealed_groups))

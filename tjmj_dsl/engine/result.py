@@ -151,11 +151,11 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
         out = [_group_shown(g) for g in h.declared] if h.declared else []
         shown = rules.group_shown
         for i in rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups):
-            d = shown[i]
-            x = d[0].copy()
-            x["faces"] = [*d[1]]
-            x["tiles"] = [*d[1]]
-            x["huns"] = [*d[2]]
+            row, faces, huns, _, _, _ = shown[i]
+            x = row.copy()
+            x["faces"] = [*faces]
+            x["tiles"] = [*faces]
+            x["huns"] = [*huns]
             out.append(x)
         return out
     groups = _display_groups(h, rules.witness_groups(concealed_groups))

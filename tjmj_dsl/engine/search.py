@@ -769,8 +769,8 @@ def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
     how many huns, melds and pairs each takes."""
     ctx = rules.ctx(h)
     ctx = _CTXS.setdefault(ctx, ctx)  # one object per context: table keys holding it are not tracked by the collector
-    if not h.huns and not h.declared:  # h.counts are the concealed tiles, none a hun
-        return _best_hun_free(rules, h, ctx, bytes(h.counts))
+    if not h.huns and not h.declared:  # h.counts (bytes) are the concealed tiles, none a hun
+        return _best_hun_free(rules, h, ctx, h.counts)
     counts, wild = split_huns(h.concealed, h.hun_set)
     if not wild:  # huns only among the declared melds
         return _best_hun_free(rules, h, ctx, bytes(counts))
