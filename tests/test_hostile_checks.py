@@ -117,6 +117,35 @@ def test_quantifiers_nested_over_long_lists_are_refused(tmp_path: str) -> None:
     _refused(_write(str(tmp_path), {"set": {"patterns.su.when": body}}), "steps for one decomposition")
 
 
+def _nested(*lengths: int, body: str = "huns == 0") -> str:
+    """Quantifiers nested over number lists of these lengths, outermost first."""
+    for i, n in reversed(list(enumerate(lengths))):
+        body = f"any(v{i} in [{', '.join(str(k) for k in range(1, n + 1))}]: {body})"
+    return body
+
+
+@pytest.mark.parametrize("lengths", [(20, 20, 20), (20, 20, 20, 20)])
+def test_three_or_four_quantifiers_nested_over_twenty_are_refused(tmp_path: str, lengths: tuple[int, ...]) -> None:
+    """An audit's: about 33,000 and 665,000 steps for one decomposition passed the old limit of
+    1,000,000, and `check` then took some 70 s and twenty minutes (it evaluates a hand-level
+    test for some 30,000 hands of its searches). Both are now refused before anything runs."""
+    path = _write(str(tmp_path), {"set": {"patterns.su.when": _nested(*lengths)}})
+    _refused(path, "more than 10,000 steps for one decomposition", "quantifiers nested over long lists")
+
+
+def test_the_rules_expressions_together_are_bounded(tmp_path: str) -> None:
+    """Two expressions each within the limit for one (about 9,300 steps) but over the limit for
+    all of them together: refused, at the costlier of the two, naming both figures."""
+    one = _nested(20, 20, 5)
+    two = "(" + _nested(20, 20, 5, body="huns == 1") + ") and pair.huns >= 1"
+    load_rules(_write(str(tmp_path), {"set": {"patterns.su.when": one}}))  # one alone is fine
+    text = _refused(_write(str(tmp_path), {"set": {"patterns.su.when": one, "patterns.hundiao.when": two}}),
+                    "expressions together take more than 20,000 steps for one decomposition", "the costliest")
+    line = next(i for i, x in enumerate(open(os.path.join(str(tmp_path), "o.yaml"), encoding="utf-8"), 1)
+                if "patterns.hundiao.when" in x)
+    assert f"o.yaml:{line}:" in text, text
+
+
 EXPRS = st.recursive(
     st.sampled_from(["huns", "1", "0", "true", "false", "t", "5m", "none", "kong_draw", "len(melds)", "hun_suit", '"m"',
                      "pair.huns", "count(t)", "tianhu"]),

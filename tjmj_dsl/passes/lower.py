@@ -19,7 +19,7 @@ from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUA
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from ..layout import windows_device
 from .prose import lower_prose
-from .limits import HAND_NAMES, MAX_COST, bound_text, cost, definition_costs, value_bound
+from .limits import HAND_NAMES, MAX_COST, MAX_TOTAL_COST, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_settlement
@@ -34,6 +34,18 @@ class _Lowering:
         self.data: Any = res.data  # what expressions are read from (_tolerant's copy after schema errors)
         self.diags: list[Diagnostic] = []
         self.def_costs: dict[str, int] = {}  # each definition's cost (passes/limits.py)
+        self.total_cost = 0  # the steps of the expressions lowered so far, together
+        self.costliest: tuple[int, Any, tuple[Any, ...], int] = (0, None, (), 0)  # (steps, doc, path, length)
+
+    def check_total_cost(self) -> None:
+        """The rule set's expressions together within MAX_TOTAL_COST, or an error at the costliest."""
+        steps, doc, dpath, length = self.costliest
+        if self.total_cost > MAX_TOTAL_COST:
+            self._at(doc, dpath, 0, length,
+                     f"the rules' expressions together take more than {MAX_TOTAL_COST:,} steps for one decomposition"
+                     f" (about {self.total_cost:,}); this one, the costliest, takes about {steps:,}",
+                     "simplify the costliest expressions: quantifiers nested over long lists multiply their lengths",
+                     "limit")
 
     def error(self, path: tuple[Any, ...], msg: str, hint: str = "", code: str = "rule", key: bool = False) -> None:
         self.diags.append(Diagnostic("error", code, msg, self.res.where(path, key), hint))
@@ -62,8 +74,12 @@ class _Lowering:
             self._at(doc, dpath, 0, len(text),
                      f"this expression takes more than {MAX_COST:,} steps for one decomposition"
                      f" (about {steps:,}, counting what its definitions and quantifiers repeat)",
-                     "a definition that calls another twice doubles the work at each level; simplify it", "limit")
+                     "quantifiers nested over long lists multiply their lengths, and a definition that calls another"
+                     " twice doubles the work at each level; simplify it", "limit")
             return None
+        self.total_cost += steps
+        if steps > self.costliest[0]:
+            self.costliest = (steps, doc, dpath, len(text))
         ch = Checker(env)
         t = ch.check(node)
         if scope != "decomp":  # a hand-level expression may not call a definition that reads a decomposition
@@ -296,6 +312,7 @@ def lower(res: Resolved) -> RuleSet:
                                   o.get("acts_on", "scoring"), o.get("source", "")))
     settlement = lower_settlement(lw, d)
     prose = lower_prose(res, d, lw.diags)
+    lw.check_total_cost()
     if lw.diags:
         raise RuleError(sorted(lw.diags, key=lambda x: (x.pos.file, x.pos.line, x.pos.col) if x.pos else ("", 0, 0)),
                         res.sources())

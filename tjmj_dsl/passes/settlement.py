@@ -16,7 +16,7 @@ from ..expr.parser import ExprError, parse
 from ..expr.settle import BOUND, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
 from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
 from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
-from .limits import MAX_COST, cost, definition_costs, size
+from .limits import MAX_OUTCOME_COST, cost, definition_costs, size
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lower import _Lowering
@@ -54,14 +54,14 @@ def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...],
 
 
 def _bounded(lw: _Lowering, path: tuple[Any, ...], node: A.Node, costs: dict[str, int], steps: int | None = None) -> bool:
-    """Whether the expression at path takes at most MAX_COST steps for one outcome (the
+    """Whether the expression at path takes at most MAX_OUTCOME_COST steps for one outcome (the
     patterns' bound; `steps`: what its payment rule repeats, when given): else an error there.
     Definitions that call each other twice at each level, or quantifiers nested over long
     lists, would hold check and every settle() for ever."""
     steps = cost(node, costs) if steps is None else steps
-    if steps <= MAX_COST:
+    if steps <= MAX_OUTCOME_COST:
         return True
-    lw.error(path, f"this expression takes more than {MAX_COST:,} steps for one outcome (about {steps:,}, counting "
+    lw.error(path, f"this expression takes more than {MAX_OUTCOME_COST:,} steps for one outcome (about {steps:,}, counting "
                    "what its definitions and quantifiers repeat)",
              "a definition that calls another twice doubles the work at each level; simplify it", code="limit")
     return False
