@@ -49,6 +49,27 @@ def test_schemas_are_2020_12_and_their_examples_hold(name: str) -> None:
             assert valid(s, ex), ex
 
 
+def test_every_example_carries_the_placeholder_sha256() -> None:
+    """No example carries the sha256 of some past text of the rules (the bot's asks did): each
+    rules object in any schema's examples has the examples' one placeholder."""
+    from tjmj_dsl.schemas import examples_rules
+    placeholder = examples_rules()["sha256"]
+    seen = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if isinstance(x.get("rules"), dict) and "sha256" in x["rules"]:
+                seen.append(x["rules"]["sha256"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    for name in sorted(GENERIC):
+        walk(GENERIC[name]["examples"])
+    assert len(seen) > 10 and set(seen) == {placeholder}, set(seen)
+
+
 @pytest.mark.parametrize("name", ["score-result", "waits-result", "explain-result", "settle-result"])
 def test_result_examples_are_what_the_scorer_answers(name: str) -> None:
     sc = Scorer()

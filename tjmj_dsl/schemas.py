@@ -356,6 +356,15 @@ def schemas(rs: RuleSet | None = None, examples: bool = True, record: Any = None
     return out
 
 
+def _asks_with_placeholder(asks: list[Any]) -> list[Any]:
+    """Asks as the schema's examples show them: their rules.sha256 the examples' placeholder, as every
+    other example's (the asks were met under rules whose text has changed since)."""
+    out = _fresh(asks)
+    for a in out:
+        a["rules"]["sha256"] = examples_rules()["sha256"]
+    return out  # type: ignore[no-any-return]
+
+
 def bot_schemas(examples: bool = True) -> dict[str, dict[str, Any]]:
     """The bot protocol's two schemas (defined by the game engine in game/bot.py): an ask, and an answer."""
     from .game import bot
@@ -363,7 +372,7 @@ def bot_schemas(examples: bool = True) -> dict[str, dict[str, Any]]:
     for name, body, title, desc, ex in (
             ("bot-ask", bot.ask_schema(), "A bot's ask",
              "One line the game engine writes to a bot (`tjmj simulate --bot SEAT=COMMAND`): the question, what "
-             "the seat may see, and the menu of legal answers.", bot.EXAMPLE_ASKS),
+             "the seat may see, and the menu of legal answers.", _asks_with_placeholder(bot.EXAMPLE_ASKS)),
             ("bot-reply", bot.reply_schema(), "A bot's answer",
              "One line a bot writes for each ask: the index of its pick in the ask's menu.", bot.EXAMPLE_REPLIES)):
         s: dict[str, Any] = {"$schema": DIALECT, "$id": f"urn:tjmj:protocol:{bot.PROTOCOL}:{name}", "title": title,
