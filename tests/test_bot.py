@@ -357,6 +357,41 @@ def test_no_bot_is_left_running_whatever_the_jobs(tmp_path: Any, jobs: str) -> N
     assert not [p for p in started if _alive(p)], "bots left running"
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
+@pytest.mark.parametrize("with_bot", [False, True])
+def test_ctrl_c_ends_a_run_of_two_jobs_cleanly(tmp_path: Any, with_bot: bool) -> None:
+    """Ctrl-C reaches every process of the terminal's group, the pool's workers too: each printed its
+    KeyboardInterrupt's traceback. Now the parent alone answers it: exit 130, "interrupted", no
+    traceback, and no bot left running."""
+    bot, pids = tmp_path / "bot.py", tmp_path / "pids"
+    bot.write_text(STATEFUL, encoding="utf-8")
+    pids.mkdir()
+    extra = ["--bot", f"1={sys.executable} {bot} {pids}"] if with_bot else []
+    # a group of its own, as a terminal's job; SIGINT's default restored (a test run in the
+    # background of a shell without job control has it ignored, and a child would inherit that)
+    p = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "simulate", "--hands", "5000", "--jobs", "2", *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # until both workers play hands (and, with a bot, two bots answer)
+        with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+            workers = f.read().split()
+        if len(workers) >= 2 and (not with_bot or len(list(pids.iterdir())) >= 2):
+            break
+        time.sleep(0.1)
+    time.sleep(1.0)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    text = err.decode()
+    assert p.returncode == 130 and "interrupted" in text and "Traceback" not in text, text[-3000:]
+    started = [int(x.name) for x in pids.iterdir()]
+    assert bool(started) == with_bot
+    deadline = time.monotonic() + 10
+    while any(_alive(x) for x in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [x for x in started if _alive(x)], "bots left running"
+
+
 def _deaf_to_sigterm() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 

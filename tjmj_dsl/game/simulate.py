@@ -90,11 +90,21 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
         close_all()
 
 
-def _worker_started() -> None:
-    """A worker ended by the pool (SIGTERM: another chunk failed, or the run was interrupted) kills
+def _worker_started(bots: bool) -> None:
+    """Ctrl-C reaches every process of the terminal's group: a worker leaves it to the parent,
+    which ends the pool (a worker's KeyboardInterrupt printed its traceback, one per worker).
+    A handler that does nothing, not SIG_IGN: a bot the worker starts gets SIGINT's default back
+    (a handler is reset by exec, an ignored signal stays ignored).
+    With bots, a worker ended by the pool (SIGTERM: another chunk failed, or the run was interrupted) kills
     its bots and leaves at once. Not by unwinding (sys.exit): a worker's exit then waits for its result queue
     to be flushed to a parent that no longer reads it, and the run hung."""
-    signal.signal(signal.SIGTERM, _worker_ended)
+    signal.signal(signal.SIGINT, _parent_answers)
+    if bots:
+        signal.signal(signal.SIGTERM, _worker_ended)
+
+
+def _parent_answers(*_: Any) -> None:
+    """A worker's SIGINT: nothing (the parent ends the pool)."""
 
 
 def _worker_ended(*_: Any) -> None:
@@ -149,7 +159,7 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
     else:
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        pool = ctx.Pool(jobs, initializer=_worker_started if spec.bots else None)
+        pool = ctx.Pool(jobs, initializer=_worker_started, initargs=(bool(spec.bots),))
         try:
             for part in pool.imap(_chunk, chunks):
                 take(part)
