@@ -383,7 +383,8 @@ def test_ctrl_c_ends_a_run_of_two_jobs_cleanly(tmp_path: Any, with_bot: bool) ->
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=60)
     text = err.decode()
-    assert p.returncode == 130 and "interrupted" in text and "Traceback" not in text, text[-3000:]
+    # `interrupted` on a line of its own, not after the progress bar's
+    assert p.returncode == 130 and "tjmj: interrupted" in text.splitlines() and "Traceback" not in text, text[-3000:]
     started = [int(x.name) for x in pids.iterdir()]
     assert bool(started) == with_bot
     deadline = time.monotonic() + 10

@@ -330,8 +330,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"tjmj: error: --record {args.record}: {e.strerror}", file=sys.stderr)
         return EXIT_FAIL
+    bar = Bar(sys.stderr)
     try:
-        summaries, secs = run(spec, args.hands, args.jobs, progress=Bar(sys.stderr), out=out)
+        try:
+            summaries, secs = run(spec, args.hands, args.jobs, progress=bar, out=out)
+        finally:
+            bar.end()  # an error, or `interrupted`, said next on a line of its own
         if out is not None:
             out.flush()
     except OSError as e:  # the record file's disk is full

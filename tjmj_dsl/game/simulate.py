@@ -256,6 +256,7 @@ class Bar:
         self.width = width
         self.t0 = time.perf_counter()
         self.last = 0.0
+        self.drawn = False  # a line drawn and not yet ended
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
@@ -265,6 +266,15 @@ class Bar:
         fill = int(self.width * done / total) if total else self.width
         rate = done / (now - self.t0) if now > self.t0 else 0.0
         self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.0f}/s")
-        if done >= total:
+        self.drawn = done < total
+        if not self.drawn:
             self.stream.write("\n")
         self.stream.flush()
+
+    def end(self) -> None:
+        """End the bar's line if a run stopped before its last hand, so that what is said next
+        (an error, `interrupted`) has a line of its own."""
+        if self.drawn:
+            self.drawn = False
+            self.stream.write("\n")
+            self.stream.flush()
