@@ -2345,8 +2345,7 @@ def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  
     else:
         rest = rules.answer_rest[key]
     res = fields.copy()
-    res["rules"] = info = rules.info.copy()  # rules_info written out (a call less)
-    info["options"] = info["options"].copy()
+    res["rules"] = rules_info(rules)
     res["id"] = req_id
     res["patterns"] = [*rest[0]]
     res["names"] = [*rest[1]]
