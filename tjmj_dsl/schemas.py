@@ -359,10 +359,11 @@ def schemas(rs: RuleSet | None = None, examples: bool = True, record: Any = None
 def _asks_with_placeholder(asks: list[Any]) -> list[Any]:
     """Asks as the schema's examples show them: their rules.sha256 the examples' placeholder, as every
     other example's (the asks were met under rules whose text has changed since)."""
-    out = _fresh(asks)
+    out: list[Any] = _fresh(asks)
+    placeholder = examples_rules()["sha256"]
     for a in out:
-        a["rules"]["sha256"] = examples_rules()["sha256"]
-    return out  # type: ignore[no-any-return]
+        a["rules"]["sha256"] = placeholder
+    return out
 
 
 def bot_schemas(examples: bool = True) -> dict[str, dict[str, Any]]:
