@@ -63,7 +63,8 @@ def _bounded(lw: _Lowering, path: tuple[Any, ...], node: A.Node, costs: dict[str
         return True
     lw.error(path, f"this expression takes more than {MAX_OUTCOME_COST:,} steps for one outcome (about {steps:,}, counting "
                    "what its definitions and quantifiers repeat)",
-             "a definition that calls another twice doubles the work at each level; simplify it", code="limit")
+             "quantifiers nested over long lists multiply their lengths, and a definition that calls another"
+             " twice doubles the work at each level; simplify it", code="limit")
     return False
 
 
