@@ -61,8 +61,11 @@ def test_hun_free_tables_are_not_walked_by_full_collections() -> None:
     """The hands without huns have their own index (the parts' entries, built
     on a miss): the same count after 3,000 of them. Before their tables were
     built with the collector paused, it was ~4,200 after 3,000 hands and grew
-    by ~2,000 over the last 2,500."""
+    by ~2,000 over the last 2,500. The decomposition rows answers share are
+    walked: a bounded set (a hand without huns has at most 220 distinct
+    concealed groups, 84 chows, 68 pungs and 68 pairs by where the winning
+    tile sits, ~4,400 references in all), most met in the first 500 hands."""
     got = walked(3000, 0, 500)
     assert got["wins"] > 2500  # winning hands: the search really ran
-    assert got["after_all"] < 2_500, got
+    assert got["after_all"] < 7_000, got  # ~2,300 before the rows were shared
     assert got["after_all"] - got["after_first"] < 1_000, got

@@ -105,7 +105,9 @@ class Scorer:
     def score(self, request: dict[str, Any]) -> dict[str, Any]:
         """A request mapping → a result mapping, as the JSON contract says
         (schemas/score-result.schema.json); never raises for a bad request. A
-        request's own `profile`/`options` are answered as `tjmj score --jsonl` does."""
+        request's own `profile`/`options` are answered as `tjmj score --jsonl` does.
+        The mapping is the caller's; the lists and rows inside it that answers share
+        (patterns, names, hun_kinds, decomposition rows) are read-only (engine/shared.py)."""
         got = runtime.score_plain(self._rules, request)  # most requests: only the contract's own fields
         if got is not None:
             return got

@@ -24,7 +24,7 @@ from .tables import expression_types, static_tables
 
 # Inlined into every scorer, in this order: one source of truth for tiles,
 # requests and the decomposition engine.
-INLINED = ("engine/lasting.py", "tiles.py", "engine/contract.py", "engine/request.py", "engine/hand.py", "engine/search.py",
+INLINED = ("engine/lasting.py", "tiles.py", "engine/contract.py", "engine/shared.py", "engine/request.py", "engine/hand.py", "engine/search.py",
            "engine/result.py", "engine/runtime.py", "engine/settle.py")
 DROP = "# tjmj:inline-drop"
 

@@ -11,6 +11,7 @@ from .contract import CONTRACT, REFUSED  # tjmj:inline-drop
 from .hand import GROUP_KIND_NAMES, PAIR, Hand  # tjmj:inline-drop
 from .request import Request  # tjmj:inline-drop
 from .lasting import restart  # tjmj:inline-drop
+from .shared import SharedList, shared_row  # tjmj:inline-drop
 
 def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
     """Evaluate the algebra plan, keeping its text: (value, text, prec, used ids).
@@ -95,17 +96,15 @@ def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
             "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
 
 
-def _shown(g: tuple, i: int = -1) -> tuple:  # type: ignore[type-arg]
-    """_group_shown(g) as an answer copies it: (its fields with None for
-    its lists, its faces, its hun flags, its JSON text, whether it is the pair,
-    its number i among the search's groups)."""
-    s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR, i
-
-
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
-    """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
-    d = rules.group_shown[i] = _shown(rules.group_list[i], i)
+    """How answers show the search's group number i (a witness holds numbers), kept in
+    rules.group_shown: (its JSON text, whether it is the pair, i); its row, which answers
+    share (engine/shared.py), in rules.group_rows. Only hands without huns come here: at
+    most 220 groups (21 chows, 34 pungs and 34 pairs, by where the winning tile sits)."""
+    g = rules.group_list[i]
+    s = _group_shown(g)
+    rules.group_rows[i] = shared_row(s)
+    d = rules.group_shown[i] = (_json.dumps(s, ensure_ascii=False), g[0] == PAIR, i)
     return d
 
 
@@ -145,32 +144,28 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
     melds in [ ] (exposed) or ( ) (concealed kong). A hand without huns read
-    by the mask search (its witness: group numbers) is shown from each
-    group's fields worked out once (rules.group_shown), copied."""
+    by the mask search (its witness: group numbers) is shown by each group's
+    row worked out once (rules.group_rows). The list is the caller's; its rows
+    are read-only (engine/shared.py), shared by every answer that has them."""
     if concealed_groups.__class__ is int and not h.huns:
-        out = [_group_shown(g) for g in h.declared] if h.declared else []
-        shown = rules.group_shown
-        for i in rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups):
-            row, faces, huns, _, _, _ = shown[i]
-            x = row.copy()
-            x["faces"] = [*faces]
-            x["tiles"] = [*faces]
-            x["huns"] = [*huns]
-            out.append(x)
-        return out
+        rows = [*map(rules.group_rows.__getitem__,
+                     rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups))]
+        if h.declared:
+            return [shared_row(_group_shown(g)) for g in h.declared] + rows
+        return rows
     groups = _display_groups(h, rules.witness_groups(concealed_groups))
     if h.huns and any(g[6] and not g[3] for g in groups):
-        return _decomposition_with_huns(h, groups)
-    return [_group_shown(g) for g in groups]
+        return [shared_row(d) for d in _decomposition_with_huns(h, groups)]
+    return [shared_row(_group_shown(g)) for g in groups]
 
 
 def _witness_rows(rules: Any, w: int) -> tuple[int, ...]:
     """The group numbers of a mask-search witness in the order an answer lists them
     (_numbered_rows), kept in rules.witness_rows (int → a tuple of ints: the collector
-    never walks it), each number's row in rules.group_shown."""
+    never walks it), each number's row in rules.group_rows."""
     if len(rules.witness_rows) > 100_000:
         restart(rules.witness_rows)
-    got = rules.witness_rows[w] = tuple(d[5] for d in _numbered_rows(rules, w))
+    got = rules.witness_rows[w] = tuple(d[2] for d in _numbered_rows(rules, w))
     return got
 
 
@@ -184,7 +179,7 @@ def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
         i = (w & 0xFFFF) - 1
         w >>= 16
         d = get(i) or _shown_numbered(rules, i)
-        (pairs if d[4] else rows).append(d)
+        (pairs if d[1] else rows).append(d)
     return rows + pairs
 
 
@@ -197,7 +192,7 @@ def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
         if text is None:
             if len(rules.witness_text) > 100_000:
                 restart(rules.witness_text)
-            text = rules.witness_text[concealed_groups] = ", ".join([d[3] for d in _numbered_rows(rules, concealed_groups)])
+            text = rules.witness_text[concealed_groups] = ", ".join([d[0] for d in _numbered_rows(rules, concealed_groups)])
         if h.declared:
             return ", ".join([_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] + ([text] if text else []))
         return text
@@ -299,7 +294,10 @@ def rules_info(rules: Any) -> dict:  # type: ignore[type-arg]
 def refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
     """A score answer refusing the request: the score fields empty, `error` the contract's error object."""
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
-            "patterns": [], "names": [], "formula": "", "reason": REFUSED, "error": error}
+            "patterns": _NONE, "names": _NONE, "formula": "", "reason": REFUSED, "error": error}
+
+
+_NONE = SharedList()  # a refusal's patterns and names
 
 
 def waits_refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
@@ -336,22 +334,36 @@ def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type
 def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
     """What the answers for one claim, total, winning tile and indicator (the
     key) are made from, worked out once: _answer_fields with None for its
-    lists, and (its patterns, names and hun kinds, the JSON text from after
-    the id to the decomposition's items, the text after them). Kept in two
-    tables, the fields (a dict of plain values) apart from the tuple of the
-    rest, so the garbage collector tracks neither (a tuple holding a dict
-    stays tracked)."""
+    lists, and (the numbers of its patterns, names and hun kinds among the
+    lists answers share, the JSON text from after the id to the decomposition's
+    items, the text after them). Kept in two tables, the fields (a dict of
+    plain values) apart from the tuple of the rest, so the garbage collector
+    tracks neither (a tuple holding a dict or a list stays tracked)."""
     res = _answer_fields(rules, h, best)
     before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
     after = _safe_text(_json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1])
     if len(rules.answer_fields) > 100_000:
         restart(rules.answer_fields)
         restart(rules.answer_rest)
-    rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
+        restart(rules.shared_numbers)
+        restart(rules.shared_lists)
+    rest = rules.answer_rest[key] = (_shared_number(rules, res["patterns"]), _shared_number(rules, res["names"]),
+                                     _shared_number(rules, res["hun_kinds"]),
                                      ", " + _safe_text(_json.dumps(before, ensure_ascii=False)[1:-1]) + ', "decomposition": [',
                                      "]" + (", " + after if after else "") + "}")
     fields = rules.answer_fields[key] = _without_lists(res)
     return fields, rest
+
+
+def _shared_number(rules: Any, items: list) -> int:  # type: ignore[type-arg]
+    """The number of the read-only list of `items` that answers share (rules.shared_lists):
+    a few hundred exist (one per pattern set shown, one per indicator's hun kinds)."""
+    key = tuple(items)
+    n = rules.shared_numbers.get(key)
+    if n is None:
+        n = rules.shared_numbers[key] = len(rules.shared_numbers)
+        rules.shared_lists[n] = SharedList(key)
+    return n  # type: ignore[no-any-return]
 
 
 def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
@@ -365,7 +377,8 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
-    copy of its kit's fields, each list its own."""
+    copy of its kit's fields, the caller's to change, with the lists and rows
+    answers share (read-only: engine/shared.py)."""
     key = _kit_key(rules, h, best)
     fields = rules.answer_fields.get(key)
     if fields is None:
@@ -375,9 +388,10 @@ def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  
     res = fields.copy()
     res["rules"] = rules_info(rules)
     res["id"] = req_id
-    res["patterns"] = [*rest[0]]
-    res["names"] = [*rest[1]]
-    res["hun_kinds"] = [*rest[2]]
+    shared = rules.shared_lists
+    res["patterns"] = shared[rest[0]]
+    res["names"] = shared[rest[1]]
+    res["hun_kinds"] = shared[rest[2]]
     res["decomposition"] = _decomposition(rules, h, groups) if best is not None else []
     return res
 

@@ -227,9 +227,12 @@ def prepare(rules: Any) -> None:
     rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
     rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
-    rules.group_shown = lasting()  # group number → how an answer shows it (result._shown)
+    rules.group_shown = lasting()  # group number → how an answer shows it (result._shown_numbered)
+    rules.group_rows = lasting()  # group number → its row, which answers share (result._shown_numbered)
     rules.answer_fields = lasting()  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
-    rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
+    rules.answer_rest = lasting()  # the same → its lists' numbers and its JSON text around the decomposition
+    rules.shared_numbers = lasting()  # the items of a list answers share → its number (result._shared_number)
+    rules.shared_lists = lasting()  # that number → the list (engine/shared.py)
     rules.text_head = None  # the answer's text up to its id
     rules.witness_text = lasting()  # mask-search witness → its decomposition's rows as JSON text (result._decomposition_text)
     rules.witness_rows = lasting()  # mask-search witness → its rows' group numbers in an answer's order (result._witness_rows)

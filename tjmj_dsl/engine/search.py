@@ -899,8 +899,9 @@ def clear_tables(rules: Any) -> None:
     for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF, _HF_ENT):
         restart(cache)
     _forget_claims(rules)
-    for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
-                 "answer_fields", "answer_rest", "witness_text", "witness_rows"):
+    for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown", "group_rows",
+                 "answer_fields", "answer_rest", "witness_text", "witness_rows",
+                 "shared_numbers", "shared_lists"):
         restart(getattr(rules, name))
     rules.wild_static = None
 

@@ -17,6 +17,7 @@ Rule set tianjin, options: score_table=fan_with_kong, jin_gang=4, tianting=off, 
 
 from __future__ import annotations
 
+from copy import deepcopy as _deepcopy
 from dataclasses import dataclass
 from gc import disable as _gc_disable
 from gc import enable as _gc_enable
@@ -26,6 +27,7 @@ from gc import isenabled as _gc_isenabled
 from itertools import combinations_with_replacement
 from typing import Any
 from typing import Any, NamedTuple
+from typing import Any, NoReturn
 import io as _io
 import json as _json
 import os
@@ -491,6 +493,67 @@ EXPLAINED_PATTERN = (
     ("when", "string", "its predicate on one decomposition"),
     ("used", "boolean", "the answer's formula used it"),
 )
+
+# ---- inlined from tjmj_dsl/engine/shared.py ----
+"""Read-only lists and dicts: the parts a score answer shares with other answers.
+
+A score answer's patterns, names and hun kinds and the rows of its
+decomposition are the same for every hand that has them; answers share them
+rather than building fresh copies for each (most of what a call cost:
+docs/performance.md). Shared, they must not change: each of these refuses
+every change in place with a TypeError. They are a list and a dict to
+everything else (equality, JSON, isinstance), and their copies are plain:
+list(x), dict(x), x.copy(), copy.copy, copy.deepcopy and pickle give a list
+or a dict the caller may change.
+"""
+
+
+
+_READ_ONLY = ("an answer's patterns, names, hun_kinds and decomposition rows are shared between answers and "
+              "read-only: change a copy (list(x), dict(x), or copy.deepcopy(answer) for all of it)")
+
+
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError(_READ_ONLY)
+
+
+class SharedList(list):  # type: ignore[type-arg]
+    """A list that refuses changes in place; its copies are plain lists."""
+
+    __slots__ = ()
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __copy__(self) -> list:  # type: ignore[type-arg]
+        return list(self)
+
+    def __deepcopy__(self, memo: dict) -> list:  # type: ignore[type-arg]
+        return [_deepcopy(v, memo) for v in self]
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]
+        return list, (list(self),)
+
+
+class SharedDict(dict):  # type: ignore[type-arg]
+    """A dict that refuses changes in place; its copies are plain dicts."""
+
+    __slots__ = ()
+    pop = popitem = clear = update = setdefault = _refuse
+    __setitem__ = __delitem__ = __ior__ = _refuse
+
+    def __copy__(self) -> dict:  # type: ignore[type-arg]
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:  # type: ignore[type-arg]
+        return {k: _deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]
+        return dict, (dict(self),)
+
+
+def shared_row(row: dict) -> SharedDict:  # type: ignore[type-arg]
+    """A decomposition row as answers share it: its lists shared too."""
+    return SharedDict({k: SharedList(v) if v.__class__ is list else v for k, v in row.items()})
 
 # ---- inlined from tjmj_dsl/engine/request.py ----
 """A scoring request: the JSONL mapping → a checked Request, or a RequestError
@@ -1811,8 +1874,9 @@ def clear_tables(rules: Any) -> None:
     for cache in (_DEC, _SHAPE, _PART_SHAPE, _GMASK, _DP, _TAB, _RAW, _OPTS, _HF, _HF_ENT):
         restart(cache)
     _forget_claims(rules)
-    for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown",
-                 "answer_fields", "answer_rest", "witness_text", "witness_rows"):
+    for name in ("resolve_cache", "display_cache", "claim_objs", "subset_info", "group_shown", "group_rows",
+                 "answer_fields", "answer_rest", "witness_text", "witness_rows",
+                 "shared_numbers", "shared_lists"):
         restart(getattr(rules, name))
     rules.wild_static = None
 
@@ -2067,17 +2131,15 @@ def _group_shown(g: tuple) -> dict:  # type: ignore[type-arg]
             "tiles": list(faces), "huns": list(g[2]), "winning_slot": g[5] if g[5] >= 0 else None, "text": text}
 
 
-def _shown(g: tuple, i: int = -1) -> tuple:  # type: ignore[type-arg]
-    """_group_shown(g) as an answer copies it: (its fields with None for
-    its lists, its faces, its hun flags, its JSON text, whether it is the pair,
-    its number i among the search's groups)."""
-    s = _group_shown(g)
-    return _without_lists(s), tuple(s["faces"]), tuple(s["huns"]), _json.dumps(s, ensure_ascii=False), g[0] == PAIR, i
-
-
 def _shown_numbered(rules: Any, i: int) -> tuple:  # type: ignore[type-arg]
-    """_shown of the search's group number i (a witness holds numbers), kept in rules.group_shown."""
-    d = rules.group_shown[i] = _shown(rules.group_list[i], i)
+    """How answers show the search's group number i (a witness holds numbers), kept in
+    rules.group_shown: (its JSON text, whether it is the pair, i); its row, which answers
+    share (engine/shared.py), in rules.group_rows. Only hands without huns come here: at
+    most 220 groups (21 chows, 34 pungs and 34 pairs, by where the winning tile sits)."""
+    g = rules.group_list[i]
+    s = _group_shown(g)
+    rules.group_rows[i] = shared_row(s)
+    d = rules.group_shown[i] = (_json.dumps(s, ensure_ascii=False), g[0] == PAIR, i)
     return d
 
 
@@ -2117,32 +2179,28 @@ def _decomposition(rules: Any, h: Hand, concealed_groups: Any) -> list:  # type:
     tile stood there; huns standing for their own face first), and a text
     such as `4m=1m 5m* 6m=2m` (face=hun tile, * the winning tile); declared
     melds in [ ] (exposed) or ( ) (concealed kong). A hand without huns read
-    by the mask search (its witness: group numbers) is shown from each
-    group's fields worked out once (rules.group_shown), copied."""
+    by the mask search (its witness: group numbers) is shown by each group's
+    row worked out once (rules.group_rows). The list is the caller's; its rows
+    are read-only (engine/shared.py), shared by every answer that has them."""
     if concealed_groups.__class__ is int and not h.huns:
-        out = [_group_shown(g) for g in h.declared] if h.declared else []
-        shown = rules.group_shown
-        for i in rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups):
-            row, faces, huns, _, _, _ = shown[i]
-            x = row.copy()
-            x["faces"] = [*faces]
-            x["tiles"] = [*faces]
-            x["huns"] = [*huns]
-            out.append(x)
-        return out
+        rows = [*map(rules.group_rows.__getitem__,
+                     rules.witness_rows.get(concealed_groups) or _witness_rows(rules, concealed_groups))]
+        if h.declared:
+            return [shared_row(_group_shown(g)) for g in h.declared] + rows
+        return rows
     groups = _display_groups(h, rules.witness_groups(concealed_groups))
     if h.huns and any(g[6] and not g[3] for g in groups):
-        return _decomposition_with_huns(h, groups)
-    return [_group_shown(g) for g in groups]
+        return [shared_row(d) for d in _decomposition_with_huns(h, groups)]
+    return [shared_row(_group_shown(g)) for g in groups]
 
 
 def _witness_rows(rules: Any, w: int) -> tuple[int, ...]:
     """The group numbers of a mask-search witness in the order an answer lists them
     (_numbered_rows), kept in rules.witness_rows (int → a tuple of ints: the collector
-    never walks it), each number's row in rules.group_shown."""
+    never walks it), each number's row in rules.group_rows."""
     if len(rules.witness_rows) > 100_000:
         restart(rules.witness_rows)
-    got = rules.witness_rows[w] = tuple(d[5] for d in _numbered_rows(rules, w))
+    got = rules.witness_rows[w] = tuple(d[2] for d in _numbered_rows(rules, w))
     return got
 
 
@@ -2156,7 +2214,7 @@ def _numbered_rows(rules: Any, w: int) -> list:  # type: ignore[type-arg]
         i = (w & 0xFFFF) - 1
         w >>= 16
         d = get(i) or _shown_numbered(rules, i)
-        (pairs if d[4] else rows).append(d)
+        (pairs if d[1] else rows).append(d)
     return rows + pairs
 
 
@@ -2169,7 +2227,7 @@ def _decomposition_text(rules: Any, h: Hand, concealed_groups: Any) -> str:
         if text is None:
             if len(rules.witness_text) > 100_000:
                 restart(rules.witness_text)
-            text = rules.witness_text[concealed_groups] = ", ".join([d[3] for d in _numbered_rows(rules, concealed_groups)])
+            text = rules.witness_text[concealed_groups] = ", ".join([d[0] for d in _numbered_rows(rules, concealed_groups)])
         if h.declared:
             return ", ".join([_json.dumps(_group_shown(g), ensure_ascii=False) for g in h.declared] + ([text] if text else []))
         return text
@@ -2271,7 +2329,10 @@ def rules_info(rules: Any) -> dict:  # type: ignore[type-arg]
 def refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
     """A score answer refusing the request: the score fields empty, `error` the contract's error object."""
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "win": False, "fan": 0, "total": 0,
-            "patterns": [], "names": [], "formula": "", "reason": REFUSED, "error": error}
+            "patterns": _NONE, "names": _NONE, "formula": "", "reason": REFUSED, "error": error}
+
+
+_NONE = SharedList()  # a refusal's patterns and names
 
 
 def waits_refusal(rules: Any, req_id: Any, error: dict) -> dict:  # type: ignore[type-arg]
@@ -2308,22 +2369,36 @@ def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type
 def _answer_kit(rules: Any, key: tuple, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
     """What the answers for one claim, total, winning tile and indicator (the
     key) are made from, worked out once: _answer_fields with None for its
-    lists, and (its patterns, names and hun kinds, the JSON text from after
-    the id to the decomposition's items, the text after them). Kept in two
-    tables, the fields (a dict of plain values) apart from the tuple of the
-    rest, so the garbage collector tracks neither (a tuple holding a dict
-    stays tracked)."""
+    lists, and (the numbers of its patterns, names and hun kinds among the
+    lists answers share, the JSON text from after the id to the decomposition's
+    items, the text after them). Kept in two tables, the fields (a dict of
+    plain values) apart from the tuple of the rest, so the garbage collector
+    tracks neither (a tuple holding a dict or a list stays tracked)."""
     res = _answer_fields(rules, h, best)
     before = {k: v for k, v in res.items() if k not in ("contract", "rules", "id", "decomposition", "reason", "message")}
     after = _safe_text(_json.dumps({k: res[k] for k in ("reason", "message") if k in res}, ensure_ascii=False)[1:-1])
     if len(rules.answer_fields) > 100_000:
         restart(rules.answer_fields)
         restart(rules.answer_rest)
-    rest = rules.answer_rest[key] = (tuple(res["patterns"]), tuple(res["names"]), tuple(res["hun_kinds"]),
+        restart(rules.shared_numbers)
+        restart(rules.shared_lists)
+    rest = rules.answer_rest[key] = (_shared_number(rules, res["patterns"]), _shared_number(rules, res["names"]),
+                                     _shared_number(rules, res["hun_kinds"]),
                                      ", " + _safe_text(_json.dumps(before, ensure_ascii=False)[1:-1]) + ', "decomposition": [',
                                      "]" + (", " + after if after else "") + "}")
     fields = rules.answer_fields[key] = _without_lists(res)
     return fields, rest
+
+
+def _shared_number(rules: Any, items: list) -> int:  # type: ignore[type-arg]
+    """The number of the read-only list of `items` that answers share (rules.shared_lists):
+    a few hundred exist (one per pattern set shown, one per indicator's hun kinds)."""
+    key = tuple(items)
+    n = rules.shared_numbers.get(key)
+    if n is None:
+        n = rules.shared_numbers[key] = len(rules.shared_numbers)
+        rules.shared_lists[n] = SharedList(key)
+    return n  # type: ignore[no-any-return]
 
 
 def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
@@ -2337,7 +2412,8 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]
     """The score answer of hand h (the one the best reading was found for): a
-    copy of its kit's fields, each list its own."""
+    copy of its kit's fields, the caller's to change, with the lists and rows
+    answers share (read-only: engine/shared.py)."""
     key = _kit_key(rules, h, best)
     fields = rules.answer_fields.get(key)
     if fields is None:
@@ -2347,9 +2423,10 @@ def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  
     res = fields.copy()
     res["rules"] = rules_info(rules)
     res["id"] = req_id
-    res["patterns"] = [*rest[0]]
-    res["names"] = [*rest[1]]
-    res["hun_kinds"] = [*rest[2]]
+    shared = rules.shared_lists
+    res["patterns"] = shared[rest[0]]
+    res["names"] = shared[rest[1]]
+    res["hun_kinds"] = shared[rest[2]]
     res["decomposition"] = _decomposition(rules, h, groups) if best is not None else []
     return res
 
@@ -2581,9 +2658,12 @@ def prepare(rules: Any) -> None:
     rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
     rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
-    rules.group_shown = lasting()  # group number → how an answer shows it (result._shown)
+    rules.group_shown = lasting()  # group number → how an answer shows it (result._shown_numbered)
+    rules.group_rows = lasting()  # group number → its row, which answers share (result._shown_numbered)
     rules.answer_fields = lasting()  # (claim, total, t, indicator) → an answer's fields (result._answer_kit)
-    rules.answer_rest = lasting()  # the same → its lists and its JSON text around the decomposition
+    rules.answer_rest = lasting()  # the same → its lists' numbers and its JSON text around the decomposition
+    rules.shared_numbers = lasting()  # the items of a list answers share → its number (result._shared_number)
+    rules.shared_lists = lasting()  # that number → the list (engine/shared.py)
     rules.text_head = None  # the answer's text up to its id
     rules.witness_text = lasting()  # mask-search witness → its decomposition's rows as JSON text (result._decomposition_text)
     rules.witness_rows = lasting()  # mask-search witness → its rows' group numbers in an answer's order (result._witness_rows)
