@@ -135,3 +135,17 @@ def test_the_standalone_scorer_shares_the_same_way(gen_module: Any) -> None:
     with pytest.raises(TypeError, match="read-only"):
         a["patterns"].sort()
     assert _types(copy.deepcopy(a)) == {list, dict}
+
+
+def test_yaml_writes_shared_parts_as_plain_ones(both: Scorer) -> None:
+    # PyYAML's dumpers look a value's exact type up: without the package's representers safe_dump refused
+    # an answer ("cannot represent an object") and dump wrote Python tags; the C dumpers where libyaml is
+    import yaml
+    dumpers = [getattr(yaml, n) for n in ("SafeDumper", "Dumper", "CSafeDumper", "CDumper") if hasattr(yaml, n)]
+    for request_ in (PLAIN, HUNS, DECLARED, REFUSED):
+        a = both.score(request_)
+        for d in dumpers:
+            text = yaml.dump(a, Dumper=d, allow_unicode=True)
+            assert text == yaml.dump(copy.deepcopy(a), Dumper=d, allow_unicode=True) and "python/" not in text
+            assert yaml.safe_load(text) == a
+        assert yaml.safe_dump(a) == yaml.safe_dump(copy.deepcopy(a))

@@ -14,12 +14,15 @@ from .compiler import load_rules, read_rules
 from .diagnostics import Pos, RuleError
 from .engine import result, runtime, settle
 from .engine.request import RequestError
+from .engine.shared_yaml import register as _register_yaml
 from .ir import RuleSet
 from .passes.lower import lower
 from .passes import resolve
 from .passes.resolve import Resolved, apply_options
 
 __all__ = ["Scorer", "load_rules", "compile_rules"]
+
+_register_yaml()  # yaml.safe_dump writes an answer's shared lists and rows as plain ones
 
 _FAMILY_LOCK = threading.Lock()  # made once per Scorer: its family of scorers for other profiles/options
 MAX_SCORERS = 32  # compiled scorers kept per process (one per distinct profile/options asked for)
