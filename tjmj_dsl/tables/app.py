@@ -557,8 +557,9 @@ class Tables:
 # ---------------------------------------------------------------- HTTP
 
 
-def mount(app: FastAPI, config: TablesConfig) -> Tables:
-    """Add the tables (the page, the room API, the socket) to an application; rooms resume at start."""
+def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
+    """Add the tables (the page, the room API, the socket) to an application; rooms resume at start,
+    then `on_start(tables)` (a coroutine function) runs."""
     tables = Tables(config)
     inner = app.router.lifespan_context
 
@@ -566,6 +567,8 @@ def mount(app: FastAPI, config: TablesConfig) -> Tables:
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with inner(a) as state:
             await tables.start()
+            if on_start is not None:
+                await on_start(tables)
             try:
                 yield state
             finally:
@@ -679,11 +682,21 @@ def mount(app: FastAPI, config: TablesConfig) -> Tables:
     return tables
 
 
-def create_app(config: TablesConfig) -> FastAPI:
+def create_app(config: TablesConfig, on_start: Any = None) -> FastAPI:
     """An application of the tables alone (`tjmj play`)."""
     app = FastAPI(title="tjmj tables", docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
-    mount(app, config)
+    mount(app, config, on_start)
     return app
+
+
+def mount_config(app: FastAPI, data: dict[str, Any]) -> Tables:
+    """`tjmj serve --tables`: the tables from the serve configuration's JSON (each worker rebuilds it)."""
+    d = dict(data)
+    d["rules"] = tuple(d.get("rules") or (None,))
+    d["origins"] = tuple(d.get("origins") or ())
+    if d.get("bot_command") is not None:
+        d["bot_command"] = tuple(d["bot_command"])
+    return mount(app, TablesConfig(**d))
 
 
 __all__ = ["TablesConfig", "Tables", "mount", "create_app", "origin_ok"]
