@@ -453,10 +453,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install 'tjmj[play]'",
               file=sys.stderr)
         return EXIT_FAIL
-    if args.bot_pace < 0 or args.bot_pace > 60 or not 0 <= args.hands <= 64 or not 1 <= args.time_limit <= 600:
-        return _usage("--bot-pace is 0 to 60 seconds, --hands 0 to 64, --time-limit 1 to 600 seconds")
+    if args.bot_pace < 0 or args.bot_pace > 60 or not 0 <= args.hands <= 64 or not 1 <= args.time_limit <= 600 \
+            or not args.table_rate > 0:
+        return _usage("--bot-pace is 0 to 60 seconds, --hands 0 to 64, --time-limit 1 to 600 seconds, --table-rate above 0")
     return play(db=args.db, port=args.port, browser=not args.no_browser, profile=args.profile, hands=args.hands,
-                pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None)
+                pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None,
+                rate=args.table_rate)
 
 
 def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
@@ -465,6 +467,9 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                    "$XDG_DATA_HOME/tjmj/tables.sqlite3) or postgresql://user@host/db")
     p.add_argument("--bot-pace", type=float, default=0.6, metavar="SECONDS",
                    help="how long a bot waits before it answers (default 0.6; 0: at once)")
+    p.add_argument("--table-rate", type=float, default=10.0, metavar="N",
+                   help="messages a second one socket may send (default 10, bursts of twice that; "
+                        "scripted clients of a load test need more)")
     if serve:
         p.add_argument("--tables", action="store_true", help="serve the tables too: /play, the room API, the sockets")
         p.add_argument("--table-rules", action="append", metavar="FILE",
@@ -474,6 +479,7 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
         p.add_argument("--table-origin", action="append", metavar="ORIGIN",
                        help="a page origin allowed beside the server's own (behind a proxy: https://club.example)")
         p.add_argument("--max-rooms", type=int, default=1000, help="rooms played at once (default 1000)")
+
 
 
 def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -486,7 +492,8 @@ def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
     rules = [os.path.abspath(r) for r in args.table_rules] if args.table_rules else [None]
     return {"db": args.db, "rules": rules, "pace": args.bot_pace,
             "bot_command": args.table_bot.split() if args.table_bot else None,
-            "origins": list(args.table_origin or ()), "max_rooms": args.max_rooms}
+            "origins": list(args.table_origin or ()), "max_rooms": args.max_rooms,
+            "rate": args.table_rate, "burst": max(1, int(2 * args.table_rate))}
 
 
 # every subcommand's --help ends with an example (a test holds every command to it)

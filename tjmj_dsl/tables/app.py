@@ -51,6 +51,7 @@ MAX_HANDS = 64
 TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
+SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
 CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -168,6 +169,9 @@ class Tables:
         if self.started:
             return
         self.started = True
+        # each answer hands the table's thread the GIL and takes it back (game/step.py): at the default
+        # 5 ms switch interval a busy loop makes that handoff wait; measured (docs/performance.md)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         for room_id in self.store.open_rooms():
             try:
                 self._resume(room_id)
@@ -357,12 +361,14 @@ class Tables:
         st = g.stepper
         ask: Ask | None = g.ask
         msg: dict[str, Any] = {"type": "state", "hand": g.hand, "status": g.status, "balances": list(g.balances),
-                               "view": None, "public": None, "waiting": None, "ask": None}
+                               "view": None, "concealed": None, "public": None, "waiting": None, "ask": None}
         if st is None:
             return msg
-        if seat is not None:
+        if seat is not None:  # the seat's own view, and how many concealed tiles each seat holds
             msg["view"] = view_json(st.view(seat), g.hand)
-        msg["public"] = public_json(st.table, g.hand)
+            msg["concealed"] = [sum(c) for c in st.table.counts]
+        else:
+            msg["public"] = public_json(st.table, g.hand)
         if ask is not None:
             bot = g.is_bot(ask.seat)
             left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)

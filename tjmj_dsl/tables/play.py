@@ -22,7 +22,8 @@ MAX_LINK_WAIT = 5.0
 
 def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: bool = True, profile: str | None = None,
         hands: int = 8, pace: float = 0.6, time_limit: float = 600.0, rules: str | None = None,
-        seats: tuple[str, ...] = ("person", "value", "value", "value"), log_level: str = "warning") -> int:
+        seats: tuple[str, ...] = ("person", "value", "value", "value"), log_level: str = "warning",
+        rate: float = 10.0) -> int:
     """Serve until stopped (Ctrl-C)."""
     import uvicorn
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -51,9 +52,11 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
             except Exception:  # noqa: BLE001 - no browser here: the link is printed
                 pass
 
-    config = TablesConfig(db=db, pace=pace, rules=(rules,), default_time_limit=time_limit)
+    config = TablesConfig(db=db, pace=pace, rules=(rules,), default_time_limit=time_limit, rate=rate,
+                          burst=max(1, int(2 * rate)))
     app = create_app(config, on_start)
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, ws_max_size=65_536,
+                                           ws_per_message_deflate=False,  # the views are small; zlib cost more than it saved
                                            timeout_graceful_shutdown=3, lifespan="on"))
     server.run(sockets=[sock])
     return 0
