@@ -171,6 +171,15 @@ class Store:
         with self.engine.begin() as c:
             c.execute(insert(answers).values(room=room_id, hand=hand, seq=seq, seat=seat, choice=choice, at=time.time()))
 
+    def add_answers(self, room_id: str, rows: list[tuple[int, int, int, int]]) -> None:
+        """Answers (hand, seq, seat, choice) in one transaction."""
+        if not rows:
+            return
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(answers), [{"room": room_id, "hand": h, "seq": q, "seat": s, "choice": ch, "at": now}
+                                        for h, q, s, ch in rows])
+
     def answers(self, room_id: str, hand: int) -> list[tuple[int, int, int]]:
         """(seq, seat, choice) of a hand, in order."""
         with self.engine.connect() as c:
