@@ -309,7 +309,7 @@ class Tables:
                     return
                 if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
                     async with live.lock:  # bots at once: a run of their moves, stored and shown together
-                        steps = []
+                        steps: list[Step] = []
                         while len(steps) < BOT_RUN and g.ask is not None and g.is_bot(g.ask.seat) \
                                 and g.kinds[g.ask.seat] != EXTERNAL:
                             steps.append(g.bot_answer(durable=False))

@@ -115,6 +115,12 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def shown_url(self) -> str:
+        """Where the games are, to print: a SQLite file's path, or the URL without its password."""
+        if self.sqlite:
+            return self.url.split("///", 1)[-1]
+        return self.engine.url.render_as_string(hide_password=True)
+
     # ------------------------------------------------------------ rooms
 
     def add_room(self, room_id: str, config: dict[str, Any], owner_hash: str, seat_hashes: list[str | None]) -> None:
