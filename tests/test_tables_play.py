@@ -20,6 +20,7 @@ import httpx  # noqa: E402
 
 from tablekit import PlayServer, hands_after, hidden, keys_of  # noqa: E402
 from tjmj_dsl.game.replay import Replayer  # noqa: E402
+from tjmj_dsl.tables.schemas import table_schemas  # noqa: E402
 from tjmj_dsl.tables.scripted import SeatLog, play_room, play_seat  # noqa: E402
 
 SEAT_STATE = {"type", "hand", "status", "balances", "view", "concealed", "public", "waiting", "ask"}
@@ -44,7 +45,10 @@ def check_seat_log(log: SeatLog, seat: int | None, records: dict[int, dict[str, 
     kongs without their tiles, no wall, deal, dice or seed until the hand is over. The states checked."""
     ended: set[int] = set()
     checked = 0
+    import jsonschema
+    schema = jsonschema.Draft202012Validator(table_schemas()["table-server-message"])
     for raw, m in zip(log.raw, log.messages):
+        schema.validate(m)
         if m["type"] == "hand_end":
             ended.add(m["hand"])
             continue
