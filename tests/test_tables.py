@@ -287,3 +287,24 @@ def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
                 break
             ask = st["ask"]
             ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": 0}))
+
+
+def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: Any) -> None:
+    import sys
+    bot = tmp_path / "bot.py"
+    bot.write_text("import json, sys\nfor line in sys.stdin:\n    ask = json.loads(line)\n"
+                   "    print(json.dumps({'choice': len(ask['menu']) - 1}), flush=True)\n")
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, bot_command=(sys.executable, str(bot))))
+    with TestClient(app) as c:
+        assert "external" in c.get("/play/api/config").json()["bots"]
+        rooms = [new_room(c, seats=["external", "random", "external", "value"], hands=1) for _ in range(2)]
+        for room in rooms:
+            for _ in range(1200):
+                info = c.get(f"/play/api/rooms/{room['room']}").json()
+                if info["status"] == "over":
+                    break
+                time.sleep(0.05)
+            assert info["status"] == "over"
+            rec = c.get(f"/play/api/rooms/{room['room']}/hands/0.json").json()
+            Replayer().check(rec)
+            assert rec["players"][0] == "external"
