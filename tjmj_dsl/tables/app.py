@@ -51,6 +51,7 @@ MAX_HANDS = 64
 TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
+PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
 BOT_RUN = 64  # bot moves made at once (pace 0) before the loop serves others
 SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
@@ -389,8 +390,13 @@ class Tables:
         if ask is not None:
             bot = g.is_bot(ask.seat)
             left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)
-            msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
-                              "time_left": left}
+            # a claim or a tianting question tells what the asked seat holds (a pair of the discard, a
+            # ready hand): the others learn only that the table waits, not for whom or why
+            if ask.seat == seat or ask.kind in PUBLIC_ASKS:
+                msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
+                                  "time_left": left}
+            else:
+                msg["waiting"] = {"seat": None, "kind": None, "deadline": None, "time_left": None}
             if ask.seat == seat and not bot:
                 msg["ask"] = {"hand": g.hand, "seq": ask.seq, "kind": ask.kind, "menu": ask.menu,
                               "deadline": live.deadline, "time_left": left}
