@@ -308,3 +308,28 @@ def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: A
             rec = c.get(f"/play/api/rooms/{room['room']}/hands/0.json").json()
             Replayer().check(rec)
             assert rec["players"][0] == "external"
+
+
+def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory(client: TestClient) -> None:
+    from tjmj_dsl.tables import app as tables_app
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    room = new_room(client, seats=["random"] * 4, hands=1)
+    for _ in range(600):
+        if room["room"] not in tables.live:
+            break
+        time.sleep(0.05)
+    assert room["room"] not in tables.live  # over, nobody watching: dropped
+    assert client.get(f"/play/api/rooms/{room['room']}").json()["status"] == "over"  # read again from the store
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    live = tables.live[room["room"]]
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        conn = next(iter(live.conns))
+
+        async def pile_up() -> None:
+            conn.writer.cancel()  # as a client that reads nothing: its messages pile up
+            for _ in range(tables_app.OUTBOX + 1):
+                conn.send({"type": "pong"})
+
+        client.portal.call(pile_up)  # type: ignore[union-attr]  # in the server's loop
+        assert conn.closed
