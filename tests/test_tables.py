@@ -250,7 +250,7 @@ def test_bodies_too_large_or_not_json_and_other_sites_are_refused(client: TestCl
     assert client.get("/play/api/rooms/nope").status_code == 404
 
 
-def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestClient) -> None:
+def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestClient, tmp_path: Any) -> None:
     room = new_room(client, seats=["value", "random", "value", "random"], hands=3)
     rid = room["room"]
     for _ in range(600):
@@ -271,6 +271,10 @@ def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestCli
     for h in (1, 2):  # the deal passed by the rules' rotation
         assert recs[h]["dealer"] == recs[h - 1]["result"]["next_dealer"] and recs[h]["dealt_by"] == "rotation"
     assert client.get(f"/play/api/rooms/{rid}/hands/3.json").status_code == 404
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from tjmj_dsl.cli import main
+    assert main(["replay", str(path)]) == 0  # the game as downloaded, checked by `tjmj replay`
 
 
 def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
