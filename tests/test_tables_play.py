@@ -209,3 +209,34 @@ def check_bots_from_store(db: str, rid: str) -> None:
 
 
 _ = random
+
+
+def test_tjmj_serve_serves_the_tables_beside_the_contract(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    from tablekit import free_port
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--tables", "--db", str(tmp_path / "s.sqlite3"),
+                             "--bot-pace", "0", "--port", str(port)], stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                httpx.get(base + "/health", timeout=5)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        score = httpx.post(base + "/score", json={"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"})
+        assert score.status_code == 200 and score.json()["win"] is True
+        room = httpx.post(base + "/play/api/rooms", json={"seats": ["value", "random", "value", "random"], "hands": 1}).json()
+        for _ in range(600):
+            info = httpx.get(f"{base}/play/api/rooms/{room['room']}").json()
+            if info["status"] == "over":
+                break
+            time.sleep(0.05)
+        assert info["status"] == "over"
+        Replayer().check(httpx.get(f"{base}/play/api/rooms/{room['room']}/hands/0.json").json())
+    finally:
+        proc.terminate()
+        proc.wait(20)
