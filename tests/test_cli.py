@@ -207,4 +207,4 @@ def test_a_refused_option_is_not_placed_in_a_pseudo_file() -> None:
         code, out, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", opt])
         assert code == 1 and err.startswith("error: ") and "<options>" not in err, err
     code, out, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", "jin_gang=5"])
-    assert "tjmj variants" in err
+    assert "is not one of 'forbidden', '4', '8'" in err  # the fix: the values there are

@@ -342,8 +342,7 @@ def canonical_options(res: Resolved, overrides: dict[str, Any], where: Pos | Non
         try:
             out[k] = option_value(v, declared_values(options[k]))
         except ValueError as e:
-            diags.append(Diagnostic("error", "option-value", f"option {k!r}: {e}", at,
-                                    "`tjmj variants` lists every option with its values", subject=k))
+            diags.append(Diagnostic("error", "option-value", f"option {k!r}: {e}", at, subject=k))
     if diags:
         raise RuleError(diags)
     return out
