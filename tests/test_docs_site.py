@@ -102,3 +102,20 @@ def test_the_reference_pages_are_written_from_the_sources(site: str) -> None:
     with open(os.path.join(site, "use", "schemas.html"), encoding="utf-8") as f:
         text = f.read()
     assert schemas and all(f">{s}<" in text for s in schemas)
+
+
+def test_every_warning_code_check_can_print_is_on_the_check_codes_page() -> None:
+    codes = set()
+    for base, _, files in os.walk(os.path.join(ROOT, "tjmj_dsl")):
+        for f in files:
+            if f.endswith(".py"):
+                with open(os.path.join(base, f), encoding="utf-8") as fh:
+                    text = fh.read()
+                codes |= set(re.findall(r'Diagnostic\(\s*"warning",\s*"([a-z0-9-]+)"', text))
+                codes |= set(re.findall(r'"warning",\s*"([a-z0-9-]+)",\s*f?"silence', text))
+                codes |= set(re.findall(r'code = "([a-z0-9-]+)" if', text))
+    with open(os.path.join(ROOT, "docs", "design", "check-codes.md"), encoding="utf-8") as f:
+        page = f.read()
+    assert {"never-claimed", "no-fan-change", "silence-unused", "example-inherited"} <= codes
+    missing = sorted(c for c in codes if f"| `{c}` |" not in page)
+    assert missing == [], f"codes without a row on docs/design/check-codes.md: {missing}"
