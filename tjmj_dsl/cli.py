@@ -477,6 +477,11 @@ EXAMPLES = {
 }
 
 
+def cmd_impact(args: argparse.Namespace) -> int:
+    from .impact.command import run
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
@@ -552,6 +557,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("impact", help="what rule variants do to the game: duplicate play against a base, "
+                                      "paired 95 % intervals, an HTML/Markdown/JSON report")
+    from .impact.command import add_arguments as impact_arguments
+    impact_arguments(p)
+    p.set_defaults(run=cmd_impact)
 
     p = sub.add_parser("replay", help="play recorded hands again and check every action and result")
     p.add_argument("file", help="a record file (JSONL) from simulate --record, or - for stdin")
