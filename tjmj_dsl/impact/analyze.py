@@ -68,8 +68,9 @@ def analyze(arms: list[dict[str, Any]], walls: list[list[list[Plays]]], skill: b
     (arm 0 the base); head: seed, walls, players, mixes, command."""
     desc = [_describe(w) for w in walls]
     names: dict[str, str] = {}
-    for a in arms:
-        names.update(a["pattern_names"])
+    for a in arms:  # the base's names first (a variant may rename a pattern)
+        for k, v in a["pattern_names"].items():
+            names.setdefault(k, v)
     seen = sorted({p for d in desc for p in d["pattern_wins"]}, key=lambda p: (-desc[0]["pattern_wins"].get(p, 0), p))
     ms = measures(skill, [(p, names.get(p, p)) for p in seen])
     n = head["walls"]

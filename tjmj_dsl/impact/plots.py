@@ -13,11 +13,14 @@ RC = {"svg.hashsalt": "tjmj-impact", "svg.fonttype": "none", "text.parse_math": 
       "axes.spines.top": False, "axes.spines.right": False}
 
 
-def _svg(fig: Any) -> str:
+def _svg(fig: Any, prefix: str) -> str:
+    """The figure as SVG to inline, its ids prefixed (several SVGs share one HTML document's ids)."""
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buf.getvalue()
     text = text[text.index("<svg"):]  # inline: no XML declaration or DOCTYPE
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)  # RDF naming the creator: not needed
+    text = re.sub(r'(\bid="|url\(#|href="#)', lambda m: m.group(1) + prefix + "-", text)
     # scale with the page (a phone): the viewBox stays, the fixed size goes
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 style="width:100%;height:auto"', text, count=1)
 
@@ -48,10 +51,10 @@ def forest(report: dict[str, Any], ids: list[str]) -> str:
             ax.set_ylim(-0.7, len(variants) - 0.3)
             ax.set_title(f"{mid}: {labels[mid]}", loc="left", fontsize=8)
         fig.tight_layout()
-        return _svg(fig)
+        return _svg(fig, "forest")
 
 
-def bars(title: str, categories: list[str], series: list[tuple[str, list[float]]], horizontal: bool = False) -> str:
+def bars(plot_id: str, title: str, categories: list[str], series: list[tuple[str, list[float]]], horizontal: bool = False) -> str:
     """Grouped bars: one group per category, one bar per arm."""
     import matplotlib
     with matplotlib.rc_context(RC):
@@ -73,4 +76,4 @@ def bars(title: str, categories: list[str], series: list[tuple[str, list[float]]
         ax.set_title(title, loc="left", fontsize=9)
         ax.legend(fontsize=7, frameon=False)
         fig.tight_layout()
-        return _svg(fig)
+        return _svg(fig, plot_id)

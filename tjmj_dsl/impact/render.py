@@ -118,11 +118,11 @@ def html_report(rep: dict[str, Any]) -> str:
     if fans:
         series = [(a["name"], [a["fan_distribution"].get(str(f), 0) / max(a["wins_counted"], 1) for f in fans])
                   for a in rep["arms"]]
-        body += ["<h2>Fan of a win</h2>", plots.bars("share of wins by fan", [str(f) for f in fans], series)]
+        body += ["<h2>Fan of a win</h2>", plots.bars("fan", "share of wins by fan", [str(f) for f in fans], series)]
     pats = [m["id"].split(":", 1)[1] for m in ms if m["id"].startswith("pattern:")][:20]
     if pats:
         series = [(a["name"], [a["measures"]["pattern:" + p]["value"] or 0.0 for p in pats]) for a in rep["arms"]]
-        body += ["<h2>Patterns among wins</h2>", plots.bars("share of wins with the pattern", pats, series, True)]
+        body += ["<h2>Patterns among wins</h2>", plots.bars("patterns", "share of wins with the pattern", pats, series, True)]
     body += ["<h2>The report as data</h2>", "<p>The same numbers: <code>tjmj impact … --json</code> "
              "(schemas/impact.schema.json).</p>",
              f"<script type=\"application/json\" id=\"report\">{_script_json(rep)}</script>"]
@@ -134,5 +134,5 @@ def html_report(rep: dict[str, Any]) -> str:
 
 def _script_json(rep: dict[str, Any]) -> str:
     """The report inside a <script type="application/json">: '<', '>' and '&' escaped, so no text can end it."""
-    s = json.dumps(rep, ensure_ascii=False, sort_keys=True)
+    s = json.dumps(rep, ensure_ascii=True, sort_keys=True)  # ASCII: no control or bidi character in the page
     return s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
