@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
     p.add_argument("--out", default="impact-report", help="directory for report.{json,md,html} and the chunks a "
                    "stopped run resumes from (default impact-report)")
+    p.add_argument("--chunks", metavar="DIR", help="where finished chunks are kept (default OUT/chunks); studies that "
+                   "share one reuse each other's arms (a chunk is keyed by rules, options, players, seed and walls)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -101,10 +103,10 @@ def run(args: argparse.Namespace) -> int:
     mixes = (players, *(SKILL_MIXES if skill else ()))
     tasks = tasks_for([(a, r.sha256) for a, r in zip(arms, compiled)], mixes, seed, args.hands)
     bar = Bar(sys.stderr)
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0 = time.perf_counter(), _cpu()
     try:
         try:
-            done = play_all(tasks, Store(args.out), args.engine, args.jobs, args.address, bar)
+            done = play_all(tasks, Store(args.chunks or args.out, bare=bool(args.chunks)), args.engine, args.jobs, args.address, bar)
         finally:
             bar.end()
     except OSError as e:
@@ -122,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
             "command": canonical_command(args)}
     rep = analyze(info, walls, skill, head)
     write_reports(rep, args.out)
-    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
+    secs, cpu = time.perf_counter() - t0, _cpu() - c0
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, sort_keys=True))
     else:
@@ -130,9 +132,15 @@ def run(args: argparse.Namespace) -> int:
             for mid in rep["headline"]:
                 print(f"{d['variant']}: {mid}: {d['measures'][mid]['verdict']}")
         print(f"wrote {os.path.join(args.out, 'report.html')} (and .md, .json)")
-    print(f"time: {secs:.1f} s wall clock, {cpu:.1f} s CPU in this process (engine {args.engine}, "
+    print(f"time: {secs:.1f} s wall clock, {cpu:.1f} s CPU here and in worker processes (not Ray's) (engine {args.engine}, "
           f"jobs {args.jobs})", file=sys.stderr)
     return 0
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the --jobs workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def write_reports(rep: dict[str, Any], out: str) -> None:

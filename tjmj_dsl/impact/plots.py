@@ -9,7 +9,7 @@ import io
 import re
 from typing import Any
 
-RC = {"svg.hashsalt": "tjmj-impact", "svg.fonttype": "none", "text.parse_math": False, "font.size": 9,
+RC: dict[Any, Any] = {"svg.hashsalt": "tjmj-impact", "svg.fonttype": "none", "text.parse_math": False, "font.size": 9,
       "axes.spines.top": False, "axes.spines.right": False}
 
 

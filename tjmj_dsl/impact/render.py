@@ -23,6 +23,14 @@ def _ci(ci: Any) -> str:
     return "–" if not ci or ci[0] is None else f"{ci[0]:.4g} to {ci[1]:.4g}"
 
 
+def _cell(x: dict[str, Any]) -> str:
+    return "–" if x["diff"] is None else f"{x['diff']:+.4g} ({_ci(x['ci'])})"
+
+
+def _yes(x: dict[str, Any]) -> str:
+    return ' class="yes"' if x["detected"] else ""
+
+
 def _md(text: Any) -> str:
     """A table cell's text: shown, with Markdown's table and emphasis characters escaped."""
     s = shown(text)
@@ -31,10 +39,20 @@ def _md(text: Any) -> str:
     return s
 
 
-def _rules_line(a: dict[str, Any]) -> str:
+def _rules_line(a: dict[str, Any], base: dict[str, Any] | None = None) -> str:
+    """An arm's rules: name, profile, sha256 and every option (a variant: the options that differ from the base's)."""
     r = a["rules"]
-    opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-    return f"{r['name']} profile {r['profile']} sha256 {r['sha256']}; options: {opts}"
+    if base is None:
+        return f"{r['name']} profile {r['profile']} sha256 {r['sha256']}; options: " + ", ".join(
+            f"{k}={v}" for k, v in r["options"].items())
+    b = base["rules"]["options"]
+    diff = [f"{k}={v}" for k, v in r["options"].items() if b.get(k) != v]
+    return (f"{r['name']} profile {r['profile']} sha256 {r['sha256']}; options as the base's but "
+            + (", ".join(diff) if diff else "none differ"))
+
+
+def _arm_line(rep: dict[str, Any], i: int) -> str:
+    return _rules_line(rep["arms"][i], rep["arms"][0] if i else None)
 
 
 def markdown(rep: dict[str, Any]) -> str:
@@ -44,8 +62,13 @@ def markdown(rep: dict[str, Any]) -> str:
            f"- command: `{shown(rep['command'])}`", f"- seed {_md(rep['seed'])}; {rep['walls']} walls, each played "
            f"with every player mix seated {rep['seatings_per_wall']} ways; mixes: "
            + "; ".join(",".join(m) for m in rep["mixes"])]
-    for a in rep["arms"]:
-        out.append(f"- {_md(a['name'])} (`{shown(a['spec']) or 'the rules as given'}`): {_md(_rules_line(a))}")
+    for i, a in enumerate(rep["arms"]):
+        out.append(f"- {_md(a['name'])} (`{shown(a['spec']) or 'the rules as given'}`): {_md(_arm_line(rep, i))}")
+    if rep["differences"]:
+        out += ["", "## Headline", "", "| variant | " + " | ".join(_md(h) for h in rep["headline"]) + " |",
+                "|---|" + "---|" * len(rep["headline"])]
+        for d in rep["differences"]:
+            out.append(f"| {_md(d['variant'])} | " + " | ".join(_cell(d["measures"][h]) for h in rep["headline"]) + " |")
     out += ["", "## Method", "", rep["method"], ""]
     if rep["differences"]:
         out += ["## Differences from the base", "",
@@ -74,8 +97,8 @@ def markdown(rep: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0.8rem;line-height:1.4}"
-       "table{border-collapse:collapse;font-size:0.85rem;display:block;overflow-x:auto}"
+CSS = ("body{overflow-wrap:anywhere;font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0.8rem;line-height:1.4}"
+       "table{overflow-wrap:normal;border-collapse:collapse;font-size:0.85rem;display:block;overflow-x:auto}"
        "td,th{border:1px solid #ccc;padding:0.2rem 0.4rem;text-align:left;vertical-align:top}"
        ".yes{color:#b2182b;font-weight:bold}code{word-break:break-all}svg{max-width:100%}")
 
@@ -89,12 +112,19 @@ def html_report(rep: dict[str, Any]) -> str:
             f"<p>command: <code>{e(rep['command'])}</code></p>",
             f"<p>seed {e(rep['seed'])}; {rep['walls']} walls, each played with every player mix seated "
             f"{rep['seatings_per_wall']} ways; mixes: {e('; '.join(','.join(m) for m in rep['mixes']))}</p><ul>"]
-    for a in rep["arms"]:
+    for i, a in enumerate(rep["arms"]):
         body.append(f"<li><b>{e(a['name'])}</b> (<code>{e(a['spec']) or 'the rules as given'}</code>): "
-                    f"{e(_rules_line(a))}</li>")
-    body += ["</ul>", "<h2>Method</h2>", f"<p>{e(rep['method'])}</p>"]
+                    f"{e(_arm_line(rep, i))}</li>")
+    body.append("</ul>")
     if rep["differences"]:
-        body += ["<h2>Differences from the base</h2>",
+        body += ["<h2>Headline</h2>", "<p>Each variant minus the base, with its 95 % interval; "
+                 "<span class=\"yes\">red</span>: the interval excludes 0.</p>",
+                 "<table><tr><th>variant</th>" + "".join(f"<th>{e(h)}</th>" for h in rep["headline"]) + "</tr>"]
+        for d in rep["differences"]:
+            body.append(f"<tr><td>{e(d['variant'])}</td>" + "".join(
+                f"<td{_yes(d['measures'][h])}>{e(_cell(d['measures'][h]))}</td>"
+                for h in rep["headline"]) + "</tr>")
+        body += ["</table>", "<h2>Differences from the base</h2>",
                  f"<p>{rep['differences_reported']} differences are reported; the headline measures were declared "
                  f"before any data: {e(', '.join(rep['headline']))}. At 95 % about one interval in twenty excludes 0 "
                  "by chance.</p>", plots.forest(rep, rep["headline"])]
@@ -113,7 +143,7 @@ def html_report(rep: dict[str, Any]) -> str:
         body.append(f"<tr><td>{e(m['label'])}</td>" + "".join(
             f"<td>{e(_fmt(a['measures'][m['id']]['value']))}<br><small>{e(_ci(a['measures'][m['id']]['ci']))}</small></td>"
             for a in rep["arms"]) + "</tr>")
-    body.append("</table>")
+    body += ["</table>", "<h2>Method</h2>", f"<p>{e(rep['method'])}</p>"]
     fans = sorted({int(k) for a in rep["arms"] for k in a["fan_distribution"]})
     if fans:
         series = [(a["name"], [a["fan_distribution"].get(str(f), 0) / max(a["wins_counted"], 1) for f in fans])

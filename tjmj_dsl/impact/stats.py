@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
-from typing import Sequence
+from typing import Any, Sequence
 
 CONFIDENCE = 0.95
 POWER = 0.80  # the walls needed: to detect the observed size with this power, at CONFIDENCE
@@ -136,7 +136,7 @@ def walls_needed(diff: float, sd_walls: float, confidence: float = CONFIDENCE, p
     return max(2, math.ceil((z * sd_walls / abs(diff)) ** 2))
 
 
-def paired(kind: str, base: Sequence[Sequence[float]], variant: Sequence[Sequence[float]]) -> dict[str, object]:
+def paired(kind: str, base: Sequence[Sequence[float]], variant: Sequence[Sequence[float]]) -> dict[str, Any]:
     """The variant's difference from the base, paired by wall: its value, 95 % interval, standard
     error, the per-wall sd of the differences, whether 0 is outside the interval, and the walls
     that would detect the observed size."""

@@ -26,8 +26,9 @@ def key_name(task: Task) -> str:
 
 
 class Store:
-    def __init__(self, directory: str | None) -> None:
-        self.dir = os.path.join(directory, "chunks") if directory else None
+    def __init__(self, directory: str | None, bare: bool = False) -> None:
+        """Chunks under DIRECTORY/chunks (bare: in DIRECTORY itself); None: none kept."""
+        self.dir = (directory if bare else os.path.join(directory, "chunks")) if directory else None
 
     def _path(self, task: Task) -> str:
         assert self.dir is not None
