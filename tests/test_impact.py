@@ -215,3 +215,9 @@ def test_a_bad_option_is_said_before_any_hand(tmp_path: object, capsys: pytest.C
     assert "jin_gang" in err and "Traceback" not in err
     assert not os.path.exists(os.path.join(str(tmp_path), "chunks"))
     assert math.isfinite(stats.t_quantile(0.5 + 0.95 / 2, 3))
+
+
+def test_help_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["impact", "--help"])
+    assert e.value.code == 0 and "--variant NAME=PROFILE_OR_OPTIONS" in capsys.readouterr().out

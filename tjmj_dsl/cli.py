@@ -559,7 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("impact", help="what rule variants do to the game: duplicate play against a base, "
-                                      "paired 95 % intervals, an HTML/Markdown/JSON report")
+                                      "paired 95 %% intervals, an HTML/Markdown/JSON report")
     from .impact.command import add_arguments as impact_arguments
     impact_arguments(p)
     p.set_defaults(run=cmd_impact)
