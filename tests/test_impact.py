@@ -221,3 +221,23 @@ def test_help_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(["impact", "--help"])
     assert e.value.code == 0 and "--variant NAME=PROFILE_OR_OPTIONS" in capsys.readouterr().out
+
+
+def test_simulate_on_ray_gives_the_hands_of_one_job(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tjmj simulate --engine ray`: the same summary and the same record file as --jobs 1."""
+    ray = pytest.importorskip("ray", reason='Ray is not installed (pip install "tjmj[cluster]")')
+    outs = []
+    for engine in ("local", "ray"):
+        rec = os.path.join(str(tmp_path), f"{engine}.jsonl")
+        if engine == "ray":
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        try:
+            assert main(["simulate", "--hands", "30", "--seed", "5", "--json", "--record", rec, "--engine", engine]) == 0
+        finally:
+            if engine == "ray":
+                ray.shutdown()
+        stats_ = json.loads(capsys.readouterr().out)["stats"]
+        with open(rec, "rb") as f:
+            outs.append((stats_, f.read()))
+    assert outs[0] == outs[1] and outs[0][1].count(b"\n") == 30
+    assert main(["simulate", "--engine", "ray", "--rotate"]) == 2

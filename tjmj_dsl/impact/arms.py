@@ -6,15 +6,13 @@ overlay file (a house pattern: a path ending .yaml/.yml, or any existing file)."
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 
 from ..api import Scorer
-from ..compiler import read_rules
 from ..game.rules import GameRules, game_rules
+from ..game.ship import bundle_sha, rule_files, write_files
 
 MAX_ARMS = 16  # the base and at most 15 variants: each costs a full run
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
@@ -40,24 +38,7 @@ class Arm:
 
     @property
     def bundle_sha(self) -> str:
-        h = hashlib.sha256()
-        for p, t in self.files:
-            h.update(p.encode("utf-8") + b"\0" + t.encode("utf-8") + b"\0")
-        return h.hexdigest()
-
-
-def _bundle(path: str | None) -> tuple[tuple[tuple[str, str], ...], str]:
-    """The rule file at `path` (None: the built-in one) and every file it extends, as text,
-    with paths relative to their common directory (an overlay's `extends: ../x.yaml` still finds x)."""
-    res = read_rules(path)
-    paths = [os.path.abspath(p) for p in res.paths]
-    top = os.path.abspath(res.top_path) if res.top_path else paths[-1]
-    root = os.path.commonpath([os.path.dirname(p) for p in paths])
-    files = []
-    for p in paths:
-        with open(p, encoding="utf-8") as f:
-            files.append((os.path.relpath(p, root).replace(os.sep, "/"), f.read()))
-    return tuple(files), os.path.relpath(top, root).replace(os.sep, "/")
+        return bundle_sha(self.files)
 
 
 def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
@@ -89,27 +70,16 @@ def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
     if path is not None and path != rules:  # an overlay file (a house pattern): checked as `tjmj check` checks it
         from ..analysis.rulecheck import check_file
         check_file(path)  # every profile and its examples; errors raise RuleError
-    files, top = _bundle(path)
+    files, top = rule_files(path)
     return Arm(name, files, top, profile, tuple(sorted(options.items())), spec)
 
 
-_DIRS: dict[str, str] = {}
 _COMPILED: dict[tuple[str, str, Any, Any], GameRules] = {}
 
 
 def materialize(arm: Arm) -> str:
-    """The arm's rule files written once per process under a temporary directory; the top file's path."""
-    key = arm.bundle_sha
-    d = _DIRS.get(key)
-    if d is None:
-        d = tempfile.mkdtemp(prefix="tjmj-impact-")
-        for rel, text in arm.files:
-            p = os.path.join(d, *rel.split("/"))
-            os.makedirs(os.path.dirname(p), exist_ok=True)
-            with open(p, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        _DIRS[key] = d
-    return os.path.join(d, *arm.top.split("/"))
+    """The arm's rule files written once per process; the top file's path."""
+    return write_files(arm.files, arm.top)
 
 
 def compile_arm(arm: Arm) -> GameRules:
