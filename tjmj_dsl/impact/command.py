@@ -80,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
         return _usage(f"at most {MAX_ARMS - 1} variants")
     if args.address and args.engine != "ray":
         return _usage("--address is for --engine ray")
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:  # said before any hand, not after an hour of them
+        print('tjmj: error: the report\'s plots need matplotlib: pip install "tjmj[impact]"', file=sys.stderr)
+        return 1
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     try:
         arms = [parse_arm("base", args.base, args.rules, "--base")]
