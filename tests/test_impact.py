@@ -241,3 +241,12 @@ def test_simulate_on_ray_gives_the_hands_of_one_job(tmp_path: object, capsys: py
             outs.append((stats_, f.read()))
     assert outs[0] == outs[1] and outs[0][1].count(b"\n") == 30
     assert main(["simulate", "--engine", "ray", "--rotate"]) == 2
+
+
+def test_an_unwritable_out_is_said_without_a_traceback(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = os.path.join(str(tmp_path), "file")
+    with open(blocker, "w") as f:
+        f.write("x")
+    assert main(["impact", "--hands", "2", "--no-skill", "--out", os.path.join(blocker, "sub")]) == 1
+    err = capsys.readouterr().err
+    assert "tjmj: error:" in err and "Traceback" not in err

@@ -127,7 +127,11 @@ def run(args: argparse.Namespace) -> int:
     head = {"seed": seed, "walls": args.hands, "players": list(players), "mixes": mixes,
             "command": canonical_command(args)}
     rep = analyze(info, walls, skill, head)
-    write_reports(rep, args.out)
+    try:
+        write_reports(rep, args.out)
+    except OSError as e:
+        print(f"tjmj: error: {e.filename or args.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
     secs, cpu = time.perf_counter() - t0, _cpu() - c0
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, sort_keys=True))
