@@ -332,6 +332,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return _usage(f"--hands takes 0 to {MAX_HANDS:,} and --jobs 1 to {MAX_JOBS}")
     if len(args.seed) > MAX_SEED:
         return _usage(f"--seed takes at most {MAX_SEED} characters")
+    if args.engine == "ray" and (bots or args.rotate):
+        return _usage("--engine ray plays neither --bot (a process of this machine) nor --rotate (one game)")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record),
                 args.rotate, tuple(sorted(bots.items())), args.bot_timeout)
@@ -348,14 +350,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bar = Bar(sys.stderr)
     try:
         try:
-            summaries, secs = run(spec, args.hands, args.jobs, progress=bar, out=out)
+            summaries, secs = run(spec, args.hands, args.jobs, progress=bar, out=out, engine=args.engine,
+                                  address=args.address)
         finally:
             bar.end()  # an error, or `interrupted`, said next on a line of its own
         if out is not None:
             out.flush()
     except OSError as e:  # the record file's disk is full
         return _os_error(e)
-    except BotError as e:  # a bot broke the protocol: the game stops, nothing is guessed for it
+    except (BotError, RuntimeError) as e:  # a bot broke the protocol (the game stops, nothing is guessed for it), or Ray failed
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
     finally:
@@ -477,6 +480,11 @@ EXAMPLES = {
 }
 
 
+def cmd_impact(args: argparse.Namespace) -> int:
+    from .impact.command import run
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
@@ -547,11 +555,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
                         "dealer), hand after hand in one process; default: the deal passes seat to seat, hand by hand, from the seed's first dealer (drawn at random)")
     p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see schemas/record.schema.json)")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local processes, or Ray tasks on a Ray cluster (pip install tjmj[cluster]): the same hands")
+    p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("impact", help="what rule variants do to the game: duplicate play against a base, "
+                                      "paired 95 %% intervals, an HTML/Markdown/JSON report")
+    from .impact.command import add_arguments as impact_arguments
+    impact_arguments(p)
+    p.set_defaults(run=cmd_impact)
 
     p = sub.add_parser("replay", help="play recorded hands again and check every action and result")
     p.add_argument("file", help="a record file (JSONL) from simulate --record, or - for stdin")
