@@ -26,6 +26,8 @@ const ASK = {
 };
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
+const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
+const KIND = { act: "出牌 to play", claim: "吃碰 to claim", zuozhuang: "坐庄 to sit", lazhuang: "拉庄 to bet", declare_ready: "天听 ready?" };
 
 export function table(app, room) {
   const frag = new URLSearchParams(location.hash.slice(1));
@@ -50,7 +52,7 @@ export function table(app, room) {
   board.setAttribute("aria-label", "牌桌 the table");
   const live = el("div", "sr");
   live.setAttribute("aria-live", "polite");
-  app.replaceChildren(info, board, endBox, live);
+  app.replaceChildren(info, endBox, board, live);
 
   let ws = null;
   let retry = 0;
@@ -88,9 +90,11 @@ export function table(app, room) {
         if (!watching && msg.seat === null) setStatus("观战 watching");
         break;
       case "state":
+        // no table (the game is over, or not dealt yet): the last table stays drawn, its question closed
+        if (!msg.public) msg = S.state ? { ...S.state, status: msg.status, balances: msg.balances, ask: null, waiting: null } : null;
         S.state = msg;
+        if (!msg) break;
         S.sent = null;
-        S.gameEnd = null;
         S.deadline = msg.ask && msg.ask.time_left != null ? performance.now() + msg.ask.time_left * 1000 : null;
         S.waitDeadline = msg.waiting && msg.waiting.time_left != null ? performance.now() + msg.waiting.time_left * 1000 : null;
         askWaits();
@@ -138,11 +142,16 @@ export function table(app, room) {
     else if (e && e.type !== "draw") live.textContent = `${seatName(e.seat)} ${EVENT[e.type] || e.type} ${e.tile ? tileLabel(e.tile) : ""}`;
   }
 
+  /** A seat as the page names it: you, or its name (with its place when two seats share a name). */
   function seatName(s) {
-    const seat = S.welcome && S.welcome.seats && S.welcome.seats[s];
-    const me = S.welcome && S.welcome.seat === s;
-    return (me ? "你 you" : (seat && seat.name) || `座 seat ${s}`);
+    const seats = (S.welcome && S.welcome.seats) || [];
+    if (S.welcome && S.welcome.seat === s) return "你 you";
+    const name = (seats[s] && seats[s].name) || `座 seat ${s}`;
+    const twins = seats.filter((x) => x && x.name === name).length > 1;
+    if (!twins) return name;
+    return `${name} · ${S.welcome && S.welcome.seat != null ? PLACE[(s - myPlace() + 4) % 4] : `座${s + 1}`}`;
   }
+  const myPlace = () => (S.welcome && S.welcome.seat != null ? S.welcome.seat : 0);
 
   function answer(i) {
     const a = S.state && S.state.ask;
@@ -159,7 +168,7 @@ export function table(app, room) {
     if (!st) { board.replaceChildren(el("p", "", "…")); return; }
     const pub = st.public;
     const view = st.view;
-    const me = S.welcome && S.welcome.seat != null ? S.welcome.seat : 0;
+    const me = myPlace();
     const seats = [];
     for (let s = 0; s < 4; s++) seats.push(seatBox(s, POS[(s - me + 4) % 4], pub, view));
     board.replaceChildren(...seats, centerBox(pub));
@@ -249,7 +258,7 @@ export function table(app, room) {
     if (pub.xianggong[s]) who.append(el("span", "badge xg", "小相公 may not win"));
     if (pub.ready[s]) who.append(el("span", "badge ready", "听 ready"));
     if (waiting) {
-      const t = el("span", "badge turn", "⏳ " + (st.waiting.kind || ""));
+      const t = el("span", "badge turn", "轮到 " + (KIND[st.waiting.kind] || st.waiting.kind || ""));
       if (S.waitDeadline != null) t.append(" ", timerEl(S.waitDeadline));
       who.append(t);
     }
@@ -351,6 +360,7 @@ export function table(app, room) {
       return bar;
     }
     bar.dataset.kind = ask.kind;
+    bar.dataset.seq = String(ask.seq);
     bar.append(el("span", "prompt", ASK[ask.kind] || ask.kind));
     if (S.deadline != null) bar.append(timerEl(S.deadline));
     ask.menu.forEach((a, i) => {
