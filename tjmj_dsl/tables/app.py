@@ -51,6 +51,7 @@ MAX_HANDS = 64
 TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
+SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
 CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -168,6 +169,9 @@ class Tables:
         if self.started:
             return
         self.started = True
+        # each answer hands the table's thread the GIL and takes it back (game/step.py): at the default
+        # 5 ms switch interval a busy loop makes that handoff wait; measured (docs/performance.md)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         for room_id in self.store.open_rooms():
             try:
                 self._resume(room_id)
@@ -357,12 +361,14 @@ class Tables:
         st = g.stepper
         ask: Ask | None = g.ask
         msg: dict[str, Any] = {"type": "state", "hand": g.hand, "status": g.status, "balances": list(g.balances),
-                               "view": None, "public": None, "waiting": None, "ask": None}
+                               "view": None, "concealed": None, "public": None, "waiting": None, "ask": None}
         if st is None:
             return msg
-        if seat is not None:
+        if seat is not None:  # the seat's own view, and how many concealed tiles each seat holds
             msg["view"] = view_json(st.view(seat), g.hand)
-        msg["public"] = public_json(st.table, g.hand)
+            msg["concealed"] = [sum(c) for c in st.table.counts]
+        else:
+            msg["public"] = public_json(st.table, g.hand)
         if ask is not None:
             bot = g.is_bot(ask.seat)
             left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)
@@ -557,8 +563,9 @@ class Tables:
 # ---------------------------------------------------------------- HTTP
 
 
-def mount(app: FastAPI, config: TablesConfig) -> Tables:
-    """Add the tables (the page, the room API, the socket) to an application; rooms resume at start."""
+def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
+    """Add the tables (the page, the room API, the socket) to an application; rooms resume at start,
+    then `on_start(tables)` (a coroutine function) runs."""
     tables = Tables(config)
     inner = app.router.lifespan_context
 
@@ -566,6 +573,8 @@ def mount(app: FastAPI, config: TablesConfig) -> Tables:
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with inner(a) as state:
             await tables.start()
+            if on_start is not None:
+                await on_start(tables)
             try:
                 yield state
             finally:
@@ -679,11 +688,21 @@ def mount(app: FastAPI, config: TablesConfig) -> Tables:
     return tables
 
 
-def create_app(config: TablesConfig) -> FastAPI:
+def create_app(config: TablesConfig, on_start: Any = None) -> FastAPI:
     """An application of the tables alone (`tjmj play`)."""
     app = FastAPI(title="tjmj tables", docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
-    mount(app, config)
+    mount(app, config, on_start)
     return app
+
+
+def mount_config(app: FastAPI, data: dict[str, Any]) -> Tables:
+    """`tjmj serve --tables`: the tables from the serve configuration's JSON (each worker rebuilds it)."""
+    d = dict(data)
+    d["rules"] = tuple(d.get("rules") or (None,))
+    d["origins"] = tuple(d.get("origins") or ())
+    if d.get("bot_command") is not None:
+        d["bot_command"] = tuple(d["bot_command"])
+    return mount(app, TablesConfig(**d))
 
 
 __all__ = ["TablesConfig", "Tables", "mount", "create_app", "origin_ok"]
