@@ -91,7 +91,9 @@ export function table(app, room) {
         break;
       case "state":
         // no table (the game is over, or not dealt yet): the last table stays drawn, its question closed
-        if (!msg.public) msg = S.state ? { ...S.state, status: msg.status, balances: msg.balances, ask: null, waiting: null } : null;
+        // the table as this page sees it: a seat's own view (with everyone's concealed counts), or a spectator's public one
+        msg.table = msg.view ? { ...msg.view, concealed: msg.concealed || [0, 0, 0, 0] } : msg.public;
+        if (!msg.table) msg = S.state ? { ...S.state, status: msg.status, balances: msg.balances, ask: null, waiting: null } : null;
         S.state = msg;
         if (!msg) break;
         S.sent = null;
@@ -136,7 +138,7 @@ export function table(app, room) {
   }
 
   function announce() {
-    const v = S.state.view || S.state.public;
+    const v = S.state.table;
     const e = v && v.events && v.events[v.events.length - 1];
     if (S.state.ask) live.textContent = ASK[S.state.ask.kind] || S.state.ask.kind;
     else if (e && e.type !== "draw") live.textContent = `${seatName(e.seat)} ${EVENT[e.type] || e.type} ${e.tile ? tileLabel(e.tile) : ""}`;
@@ -166,7 +168,7 @@ export function table(app, room) {
     const st = S.state;
     renderInfo();
     if (!st) { board.replaceChildren(el("p", "", "…")); return; }
-    const pub = st.public;
+    const pub = st.table;
     const view = st.view;
     const me = myPlace();
     const seats = [];
@@ -185,7 +187,7 @@ export function table(app, room) {
       parts.push(item("规则 rules", `${r.name || ""} · ${r.profile || ""}`));
     }
     if (st) {
-      const pub = st.public;
+      const pub = st.table;
       const hands = w && w.hands ? `/${w.hands}` : "";
       parts.push(item("第几手 hand", `${st.hand + 1}${hands}`, "hand-no"));
       if (pub.indicator) {
