@@ -177,7 +177,7 @@ def end_matches_record(page: Any, record: dict[str, Any], running: list[int] | N
     rows = page.locator("#payments tr.payment").evaluate_all(
         "rs => rs.map((r) => [Number(r.dataset.from), Number(r.dataset.to), Number(r.dataset.amount), r.dataset.reason])")
     assert rows == [[p["from"], p["to"], p["amount"], p["reason"]] for p in res["payments"]]
-    texts = page.locator("#payments tr.payment td.f").all_inner_texts()
+    texts = page.locator("#payments tr.formula-row td.f").all_inner_texts()
     assert texts == [p.get("formula", "") for p in res["payments"]]
     hand = page.locator("#balances tr[data-seat] td[data-hand]").evaluate_all("ts => ts.map((t) => Number(t.dataset.hand))")
     assert hand == res["balances"] and sum(hand) == 0
@@ -358,10 +358,15 @@ def test_phone_viewport_learner_mode_and_keyboard(server: str, chromium: Any, tm
         ask = seat.open_ask()
         if ask and ask["kind"] == "act" and not learned:
             # the learner's panel: for each discard of the menu, what it leaves (the server's waits)
-            seat.page.wait_for_selector("#learn li[data-tile]", timeout=10_000)
+            seat.page.wait_for_selector("#learn [data-discard]", timeout=10_000)
             offered = sorted(a["tile"] for a in ask["menu"] if a["type"] == "discard")
-            listed = sorted(seat.page.locator("#learn li[data-tile]").evaluate_all("ls => ls.map((l) => l.dataset.tile)"))
+            listed = sorted(seat.page.locator("#learn [data-discard]").evaluate_all("ls => ls.map((l) => l.dataset.discard)"))
             assert listed == offered
+            # each discard's waits as the server's scorer gave them, no more and no fewer
+            waits = [m for m in seat.messages if m["type"] == "waits"][-1]
+            for d in waits["discards"]:
+                shown = seat.page.locator(f'#learn li[data-discard="{d["tile"]}"] .trow .tile')
+                assert shown.evaluate_all("ts => ts.map((t) => t.dataset.tile)") == [w["tile"] for w in d["waits"]]
             _no_horizontal_scroll(seat.page)
             _shot(seat.page, tmp_path, "table-phone-learner.png")
             learned = True

@@ -11,7 +11,7 @@ function select(name, values, { def = undefined, label = name, desc = "" } = {})
   const s = el("select");
   s.name = name;
   if (def !== undefined) {
-    const o = el("option", "", `default (${JSON.stringify(def)})`);
+    const o = el("option", "", `默认 default: ${typeof def === "string" ? def : JSON.stringify(def)}`);
     o.value = "";
     s.append(o);
   }
@@ -73,7 +73,7 @@ export async function lobby(app) {
       } else {
         const lab = el("label");
         const i = el("input");
-        Object.assign(i, { type: "number", name: `option:${id}`, placeholder: `default (${JSON.stringify(o.default)})` });
+        Object.assign(i, { type: "number", name: `option:${id}`, placeholder: `默认 default: ${JSON.stringify(o.default)}` });
         if (o.minimum !== undefined) i.min = String(o.minimum);
         if (o.maximum !== undefined) i.max = String(o.maximum);
         lab.append(el("span", "", label), i);

@@ -40,6 +40,10 @@ export function endPanel(msg, welcome, seatName) {
   box.append(h);
 
   const sc = res.score && res.score.result;
+  const huns = (sc && sc.hun_kinds) || [];
+  const hunLine = el("p", "small");
+  hunLine.append("翻牌 indicator ", tileSlot(rec.indicator), huns.length ? " 混 huns " : "", ...huns.map((t) => tileSlot(t, { hun: true })));
+  box.append(hunLine);
   if (sc) {
     const groups = el("div", "groups");
     groups.id = "win-hand";
@@ -79,20 +83,24 @@ export function endPanel(msg, welcome, seatName) {
   t.id = "payments";
   const cap = el("caption", "sr", "付款 payments");
   const head = el("tr");
-  for (const c of ["付 from", "收 to", "数 amount", "因 reason", "算法 formula"]) head.append(el("th", "", c));
+  for (const c of ["付 from", "收 to", "数 amount", "因 reason"]) head.append(el("th", "", c));
   t.append(cap, head);
   for (const p of res.payments) {
     const tr = el("tr");
     tr.className = "payment";
     Object.assign(tr.dataset, { from: String(p.from), to: String(p.to), amount: String(p.amount), reason: p.reason });
     tr.append(el("td", "", seatName(p.from)), el("td", "", seatName(p.to)), el("td", "n", String(p.amount)),
-      el("td", "", REASON[p.reason] || p.reason), el("td", "f", p.formula || ""));
-    t.append(tr);
+      el("td", "", REASON[p.reason] || p.reason));
+    const fr = el("tr", "formula-row");
+    const f = el("td", "f", p.formula || "");
+    f.colSpan = 4;
+    fr.append(f);
+    t.append(tr, fr);
   }
   if (!res.payments.length) {
     const tr = el("tr");
     const td = el("td", "muted", "无付款 no payments");
-    td.colSpan = 5;
+    td.colSpan = 4;
     tr.append(td);
     t.append(tr);
   }

@@ -211,11 +211,10 @@ export function table(app, room) {
         meter.append(bar);
         const n = el("span", "big", String(pub.live_left));
         n.id = "live-left";
-        box.append(el("span", "label", "余牌 live tiles"), n, meter, el("span", "muted", "荒庄 drawn hand at 0"));
+        box.append(el("span", "label", "余牌 live tiles"), n, meter, el("span", "muted small", "0 = 荒庄 drawn hand"));
         parts.push(box);
       }
       parts.push(item("庄 dealer", `${seatName(pub.dealer)}${pub.zuozhuang ? " · 坐庄 sits" : ""}`));
-      if (st.balances) parts.push(item("总分 balances", st.balances.map((b, s) => `${seatName(s)} ${b > 0 ? "+" : ""}${b}`).join(" · ")));
     }
     const learn = el("label", "item");
     const cb = el("input");
@@ -266,7 +265,10 @@ export function table(app, room) {
     }
     if (st.balances) {
       const b = st.balances[s];
-      who.append(el("span", "badge bet", `${b > 0 ? "+" : ""}${b}`));
+      const badge = el("span", "badge score", `分 ${b > 0 ? "+" : ""}${b}`);
+      badge.title = "总分 the game's running balance";
+      badge.dataset.balance = String(b);
+      who.append(badge);
     }
     box.append(who);
     // melds
@@ -419,14 +421,21 @@ export function table(app, room) {
       box.append(el("div", "", "打哪张 each discard leaves:"));
       const ul = el("ul");
       const sorted = [...w.discards].sort((a, b) => b.waits.length - a.waits.length);
+      const none = el("li");
+      none.append("打 ");
       for (const d of sorted) {
+        if (!d.waits.length) {
+          const t = tileFace(d.tile);
+          t.dataset.discard = d.tile;
+          none.append(t);
+          continue;
+        }
         const li = el("li");
-        li.dataset.tile = d.tile;
-        li.append("打 ", tileFace(d.tile), " → ");
-        if (d.waits.length) li.append("听 ", waitsRow(d.waits));
-        else li.append("no wait 不听");
+        li.dataset.discard = d.tile;
+        li.append("打 ", tileFace(d.tile), " → 听 waits on ", waitsRow(d.waits));
         ul.append(li);
       }
+      if (none.childNodes.length > 1) { none.append(" → 不听 no wait"); ul.append(none); }
       box.append(ul);
     }
     return box;
