@@ -19,7 +19,7 @@ const EVENT = {
 };
 const ASK = {
   act: "轮到你 Your turn: discard (click a tile) or act",
-  claim: "可以吃碰 A discard you may claim",
+  claim: "要这张吗? Claim this discard?",
   zuozhuang: "坐庄? Sit as dealer?",
   lazhuang: "拉庄? Raise the bet on the dealer?",
   declare_ready: "天听? Declare ready?",
@@ -27,7 +27,7 @@ const ASK = {
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
 const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
-const KIND = { act: "出牌 to play", claim: "吃碰 to claim", zuozhuang: "坐庄 to sit", lazhuang: "拉庄 to bet", declare_ready: "天听 ready?" };
+const KIND = { act: "出牌 to play", claim: "碰杠 to claim", zuozhuang: "坐庄 to sit", lazhuang: "拉庄 to bet", declare_ready: "天听 ready?" };
 
 export function table(app, room) {
   const frag = new URLSearchParams(location.hash.slice(1));
@@ -230,7 +230,7 @@ export function table(app, room) {
       render();
     });
     learn.append(cb, "学习 learner mode");
-    parts.push(learn);
+    if (!watching) parts.push(learn);
     info.replaceChildren(...parts);
   }
 
@@ -279,7 +279,12 @@ export function table(app, room) {
     if (view && view.seat === s) {
       box.append(mine(view));
     } else if (pub.concealed[s]) {
-      box.append(el("div", "label", `手牌 ${pub.concealed[s]} concealed tiles`));
+      const backs = el("div", "backs");
+      backs.setAttribute("role", "img");
+      backs.setAttribute("aria-label", `手牌 ${pub.concealed[s]} concealed tiles`);
+      backs.title = `手牌 ${pub.concealed[s]} concealed tiles`;
+      for (let i = 0; i < pub.concealed[s]; i++) backs.append(el("span", "tile back"));
+      box.append(backs);
     }
     // discards, in order
     const dis = el("div", "discards");
@@ -366,6 +371,12 @@ export function table(app, room) {
     bar.dataset.kind = ask.kind;
     bar.dataset.seq = String(ask.seq);
     bar.append(el("span", "prompt", ASK[ask.kind] || ask.kind));
+    const last = st.table.last_discard;
+    if (ask.kind === "claim" && last) {
+      const what = el("span", "claimed");
+      what.append(`${seatName(last.seat)} 打 `, tileFace(last.tile));
+      bar.append(what);
+    }
     if (S.deadline != null) bar.append(timerEl(S.deadline));
     ask.menu.forEach((a, i) => {
       if (ask.kind === "act" && a && a.type === "discard" && hand.querySelector(`button[data-choice="${i}"]`)) return;
