@@ -106,6 +106,7 @@ class Seat:
         self.messages: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.checked = 0  # states whose drawing was checked
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
         self.page.on("request", lambda r: self.requests.append(r.url))
@@ -140,6 +141,43 @@ class Seat:
             for label in cs.evaluate_all("cs => cs.map((c) => c.getAttribute('aria-label'))"):
                 assert label, entry  # every control is named for a screen reader
 
+    def check_table(self, state: dict[str, Any]) -> None:
+        """The page draws the state it was sent: the seat's tiles (sorted, the drawn one apart, huns
+        marked), the indicator and huns, the live tiles left, the dealer, the bets, 小相公, every
+        seat's discards in order and melds, the question's time limit."""
+        v = state["view"]
+        page = self.page
+        self.checked += 1
+        tiles = page.locator(".mine .hand .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)")
+        rest = list(v["tiles"])
+        if v["drawn"]:
+            rest.remove(v["drawn"])
+            assert page.locator(".mine .hand .slot.drawn .tile").get_attribute("data-tile") == v["drawn"]
+            assert tiles[-1] == v["drawn"]
+            tiles = tiles[:-1]
+        assert tiles == rest  # the view's tiles are in tile order: the page keeps that order
+        huns = v["hun_kinds"] or []
+        marked = page.locator(".mine .hand .slot.hun .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)")
+        assert sorted(marked) == sorted(t for t in v["tiles"] if t in huns)
+        if v["indicator"]:
+            assert page.locator(".info .tile").first.get_attribute("data-tile") == v["indicator"]
+            assert page.locator(".info .huns .slot.hun .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)") == huns
+            assert page.inner_text("#live-left") == str(v["live_left"])
+        for s in range(4):
+            box = page.locator(f'.seat[data-seat="{s}"]')
+            assert box.locator(".badge.dealer").count() == (1 if v["dealer"] == s else 0)
+            bet = box.locator(".badge.bet", has_text="拉庄")
+            assert bet.count() == (1 if v["lazhuang"][s] else 0)
+            if v["lazhuang"][s]:
+                assert bet.inner_text().endswith(f"×{v['lazhuang'][s]}")
+            assert box.locator(".badge.xg").count() == (1 if v["xianggong"][s] else 0)
+            assert box.locator(".discards .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)") == v["discards"][s]
+            assert box.locator(".meld").count() == len(v["melds"][s])
+        timer = page.locator("#ask .timer")
+        if state["ask"]["time_left"] is not None:
+            left = int(timer.inner_text().rstrip("s"))
+            assert 0 <= left <= state["ask"]["time_left"] + 1
+
     def step(self, pick: Any = None) -> bool:
         """Answer the open question by clicking (the drawn tile, pass, no bet, or `pick(ask)`'s index);
         False once the hand is over."""
@@ -150,6 +188,9 @@ class Seat:
         ask = next(a for a in reversed([m.get("ask") for m in self.messages if m["type"] == "state"])
                    if a and str(a["seq"]) == seq)
         self.check_offers(ask)
+        states = [m for m in self.messages if m["type"] == "state"]
+        if states[-1].get("ask") is ask:  # the table waits for this seat: nothing moves while the page is read
+            self.check_table(states[-1])
         i = pick(ask) if pick else default_pick(ask)
         self.page.locator(f'.mine [data-choice="{i}"]').last.click()
         return True
@@ -247,7 +288,7 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
         asked += 1
         if asked == 12:
             _shot(seat.page, tmp_path, "table-desktop-mid.png")
-    assert asked >= 3  # the bets and at least a turn or a claim
+    assert asked >= 3 and seat.checked == asked  # the bets and at least a turn or a claim, each drawing checked
     room = link.split("/room/")[1].split("#")[0]
     record = _get(f"{server}/play/api/rooms/{room}/hands/0.json")
     end_matches_record(seat.page, record, running=record["result"]["balances"])
