@@ -357,7 +357,7 @@ def test_two_people_in_one_room_from_two_browser_contexts(server: str, chromium:
         c.close()
 
 
-def test_a_reload_mid_hand_shows_the_same_hand_and_plays_on(server: str, chromium: Any) -> None:
+def test_a_reload_mid_hand_shows_the_same_hand_and_the_keyboard_plays_on(server: str, chromium: Any) -> None:
     room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
     ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
     seat = Seat(ctx, server + room["seats"][0]["link"])
@@ -374,8 +374,16 @@ def test_a_reload_mid_hand_shows_the_same_hand_and_plays_on(server: str, chromiu
     assert seat.page.get_attribute("#ask", "data-seq") == seq
     assert seat.page.locator(".seat .discards").all_inner_texts() == discards
     assert "#seat=" in seat.page.url  # the seat's link survives the reload
-    while seat.step():
-        pass
+    # then the keyboard alone plays on: each question takes the focus (the drawn tile, else its first
+    # answer) and Enter answers it
+    while True:
+        seat.page.wait_for_selector("#ask[data-kind], #hand-end", timeout=30_000)
+        if seat.page.locator("#hand-end").count():
+            break
+        seq = seat.page.get_attribute("#ask", "data-seq")
+        seat.page.wait_for_function("() => document.activeElement && document.activeElement.dataset.choice !== undefined")
+        seat.page.keyboard.press("Enter")
+        seat.page.wait_for_function(f"() => !document.querySelector('#ask[data-seq=\"{seq}\"]')")
     record = _get(f"{server}/play/api/rooms/{room['room']}/hands/0.json")
     end_matches_record(seat.page, record)
     assert seat.errors == []

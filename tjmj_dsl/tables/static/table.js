@@ -164,8 +164,18 @@ export function table(app, room) {
   }
 
   // ---- drawing ----
+  /** A selector finding the focused control again once the page is drawn anew (null: none to keep). */
+  function focusKey(e) {
+    if (!e || e === document.body || !app.contains(e)) return null;
+    if (e.id) return "#" + e.id;
+    if (e.matches(".hand button.tile")) return `.hand .slot${e.parentElement.classList.contains("drawn") ? ".drawn" : ":not(.drawn)"} button.tile[data-tile="${e.dataset.tile}"]`;
+    if (e.dataset.choice !== undefined) return `#ask [data-choice="${e.dataset.choice}"]`;
+    return null;
+  }
+
   function render() {
     const st = S.state;
+    const key = focusKey(document.activeElement);
     renderInfo();
     if (!st) { board.replaceChildren(el("p", "", "…")); return; }
     const pub = st.table;
@@ -176,6 +186,19 @@ export function table(app, room) {
     board.replaceChildren(...seats, centerBox(pub));
     endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, S.welcome, seatName)] : []),
       ...(S.gameEnd ? [gameEndBox()] : []));
+    // keyboard: a new question takes the focus (the drawn tile, else its first answer) unless the
+    // player is elsewhere on the page; otherwise the focused control keeps it through the redraw
+    const ask = st.ask && !S.sent ? st.ask : null;
+    const fresh = ask && `${st.hand}/${ask.seq}` !== S.focused;
+    let target = key && !(fresh && key.startsWith("#ask")) ? app.querySelector(key) : null;
+    if (fresh) {
+      S.focused = `${st.hand}/${ask.seq}`;
+      if (!key || key.startsWith("#ask") || key.startsWith(".hand")) {
+        target = board.querySelector(".hand .slot.drawn button.tile:not([disabled])") || board.querySelector("#ask [data-choice]")
+          || board.querySelector(".hand button.tile:not([disabled])") || target;
+      }
+    }
+    if (target && target !== document.activeElement) target.focus({ preventScroll: true });
   }
 
   function renderInfo() {
