@@ -107,3 +107,53 @@ def keys_of(x: Any, path: str = "") -> set[str]:
             got |= keys_of(v)
         return got
     return set()
+
+
+class Postgres:
+    """A real PostgreSQL server (Debian's `postgresql` package) in a temporary directory, on a free
+    port of 127.0.0.1, trusting local connections; run as the `postgres` user when the tests run as
+    root (initdb refuses root). `url` is the database's URL; `skip` says why none could be started."""
+
+    def __init__(self) -> None:
+        import glob
+        import pwd
+        import shutil
+        import tempfile
+
+        self.skip = ""
+        self.proc_dir = ""
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not bins:
+            self.skip = "no PostgreSQL here: install Debian's postgresql package (tools/setup_test_deps.py)"
+            return
+        self.bin = os.path.dirname(bins[-1])
+        self.prefix: list[str] = []
+        d = tempfile.mkdtemp(prefix="tjmj-pg-")  # under /tmp: pytest's own directories are closed to other users
+        if os.geteuid() == 0:
+            try:
+                pw = pwd.getpwnam("postgres")
+            except KeyError:
+                self.skip = "running as root without a postgres user: PostgreSQL will not start as root"
+                return
+            os.chown(d, pw.pw_uid, pw.pw_gid)
+            runuser = shutil.which("runuser")
+            if runuser is None:
+                self.skip = "running as root without runuser: PostgreSQL will not start as root"
+                return
+            self.prefix = [runuser, "-u", "postgres", "--"]
+        self.dir = d
+        self.port = free_port()
+        data = os.path.join(d, "data")
+        subprocess.run([*self.prefix, f"{self.bin}/initdb", "-D", data, "-U", "tjmj", "--auth=trust", "-E", "UTF8",
+                        "--no-sync"], check=True, capture_output=True)
+        subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", data, "-l", os.path.join(d, "log"), "-w", "-o",
+                        f"-p {self.port} -k {d} -h 127.0.0.1 -F", "start"], check=True, capture_output=True)
+        self.data = data
+        self.url = f"postgresql://tjmj@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        if not self.skip:
+            subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", self.data, "-m", "immediate", "stop"],
+                           capture_output=True)
+            import shutil
+            shutil.rmtree(self.dir, ignore_errors=True)

@@ -51,6 +51,7 @@ MAX_HANDS = 64
 TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
+BOT_RUN = 64  # bot moves made at once (pace 0) before the loop serves others
 SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
 CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
@@ -306,6 +307,18 @@ class Tables:
                 ask = g.ask
                 if ask is None:
                     return
+                if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
+                    async with live.lock:  # bots at once: a run of their moves, stored and shown together
+                        steps: list[Step] = []
+                        while len(steps) < BOT_RUN and g.ask is not None and g.is_bot(g.ask.seat) \
+                                and g.kinds[g.ask.seat] != EXTERNAL:
+                            steps.append(g.bot_answer(durable=False))
+                        g.flush()
+                        for step in steps[:-1]:
+                            self._told(live, step)
+                        self._after(live, steps[-1])
+                    await asyncio.sleep(0)
+                    continue
                 if g.is_bot(ask.seat):
                     await asyncio.sleep(pace)
                     async with live.lock:
@@ -331,12 +344,17 @@ class Tables:
 
     def _after(self, live: Live, step: Step) -> None:
         """Tell every socket what the answer led to."""
-        g = live.game
         self._set_deadline(live)
         live.changed.set()
+        self._told(live, step)
+        self._broadcast(live)
+
+    def _told(self, live: Live, step: Step) -> None:
+        """A hand's end and the game's, to every socket."""
+        g = live.game
         if step.record is not None:
             msg = json.dumps({"type": "hand_end", "hand": step.record["hand"], "record": step.record,
-                              "balances": list(g.balances),
+                              "balances": step.balances,
                               "download": f"/play/api/rooms/{g.id}/hands/{step.record['hand']}.json"}, ensure_ascii=False)
             for c in live.conns:
                 c.send(msg)
@@ -345,7 +363,6 @@ class Tables:
                               "download": f"/play/api/rooms/{g.id}/records.jsonl"})
             for c in live.conns:
                 c.send(msg)
-        self._broadcast(live)
 
     def _broadcast(self, live: Live) -> None:
         made: dict[int | None, str] = {}

@@ -90,6 +90,7 @@ class Step:
 
     record: dict[str, Any] | None = None
     over: bool = False
+    balances: list[int] | None = None  # the game's totals after the hand
 
 
 class Game:
@@ -115,6 +116,7 @@ class Game:
         self.balances = [0, 0, 0, 0]
         self.finished = 0
         self.next_dealer: int | None = None
+        self.pending: list[tuple[int, int, int, int]] = []  # bot answers played, to be stored with the next
 
     # ------------------------------------------------------------ seats
 
@@ -163,9 +165,10 @@ class Game:
         self.store.add_hand(self.id, idx, seed, dealer)
         self._deal(idx, seed, dealer)
 
-    def answer(self, choice: int, seq: int) -> Step:
+    def answer(self, choice: int, seq: int, durable: bool = True) -> Step:
         """Store the answer to the open question, then play it (ValueError, nothing stored, if it is not
-        an answer to it)."""
+        an answer to it). `durable` False (a bot's answer, which a bot asked again gives again): kept
+        to be stored with the next (`flush`), before anything the table did since is shown to anyone."""
         st = self.stepper
         ask = self.ask
         if st is None or ask is None:
@@ -174,15 +177,24 @@ class Game:
             raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
         if choice.__class__ is not int or not 0 <= choice < len(ask.menu):
             raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {len(ask.menu) - 1})")
-        self.store.add_answer(self.id, self.hand, seq, ask.seat, choice)
+        self.pending.append((self.hand, seq, ask.seat, choice))
+        if durable:
+            self.flush()
         st.answer(choice, seq)
         return self._after()
 
-    def bot_answer(self) -> Step:
+    def bot_answer(self, durable: bool = True) -> Step:
         """The bot seat's pick for the open question, stored and played."""
         ask = self.ask
         assert ask is not None and self.stepper is not None and self.is_bot(ask.seat)
-        return self.answer(bot_choice(self.bots[ask.seat], ask, self.stepper), ask.seq)
+        return self.answer(bot_choice(self.bots[ask.seat], ask, self.stepper), ask.seq,
+                           durable or self.kinds[ask.seat] == EXTERNAL)
+
+    def flush(self) -> None:
+        """Store the answers kept (in one transaction)."""
+        if self.pending:
+            self.store.add_answers(self.id, self.pending)
+            self.pending = []
 
     def _after(self) -> Step:
         st = self.stepper
@@ -198,11 +210,12 @@ class Game:
         over = self.status == "stopping" or (self.hands_wanted > 0 and self.finished >= self.hands_wanted)
         if over:
             self.status = "stopped" if self.status == "stopping" else "over"
+        self.flush()
         self.store.finish_hand(self.id, self.hand, rec, self.status if over else None)
         self.stepper = None
         if not over:
             self.start_hand()
-        return Step(rec, over)
+        return Step(rec, over, list(self.balances))
 
     def stop(self) -> None:
         """End the game after the hand being played."""

@@ -45,7 +45,7 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
         link = base + next(s["link"] for s in room["seats"] if s["link"])
         print(f"tjmj play: your seat: {link}", flush=True)
         print(f"tjmj play: watch: {base}{room['spectator']}  (Ctrl-C stops the server; the game is kept in "
-              f"{tables.store.url.split('///', 1)[-1]})", flush=True)
+              f"{tables.store.shown_url()})", flush=True)
         if browser:
             try:
                 webbrowser.open(link)

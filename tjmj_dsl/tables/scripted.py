@@ -39,13 +39,13 @@ def random_pick(ask: dict[str, Any], r: random.Random) -> int:
 
 
 async def play_seat(url: str, hello: dict[str, Any], pick: Picker | None = random_pick, seed: int = 0,
-                    keep: bool = True, stop_after: int | None = None) -> SeatLog:
+                    keep: bool = True, stop_after: int | None = None, log: SeatLog | None = None) -> SeatLog:
     """Play one seat (or watch, with hello {"type": "hello", "watch": true} and pick None) to the game's end.
     `stop_after`: leave after that many answers (a reload, a lost network)."""
     import websockets
 
     r = random.Random(seed)
-    log = SeatLog()
+    log = log if log is not None else SeatLog()
     async with websockets.connect(url, max_size=1 << 24, open_timeout=30) as ws:
         await ws.send(json.dumps(hello))
         sent_at: float | None = None
@@ -96,3 +96,27 @@ async def play_room(base: str, body: dict[str, Any], seed: int = 0, watch: bool 
         jobs.append(play_seat(ws, {"type": "hello", "watch": True}, pick=None))
     logs = await asyncio.gather(*jobs)
     return room, list(logs[:len(logs) - watch]), (logs[-1] if watch else None)
+
+
+async def play_seat_through(url: str, hello: dict[str, Any], seed: int = 0, patience: float = 120.0) -> SeatLog:
+    """play_seat, reconnecting whenever the connection is lost (a server restarted), until the game ends;
+    the logs joined, `errors` counting refusals only."""
+    import websockets
+
+    total = SeatLog()
+    lost_at: float | None = None
+    attempt = 0
+    while True:
+        try:
+            await play_seat(url, hello, seed=seed * 1000 + attempt, log=total)
+        except (OSError, websockets.exceptions.WebSocketException, asyncio.TimeoutError):
+            lost_at = lost_at or time.monotonic()
+            if time.monotonic() - lost_at > patience:
+                raise
+            attempt += 1
+            await asyncio.sleep(0.2)
+            continue
+        lost_at = None
+        if total.messages and total.messages[-1].get("type") == "game_end":
+            return total
+        attempt += 1

@@ -115,6 +115,12 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def shown_url(self) -> str:
+        """Where the games are, to print: a SQLite file's path, or the URL without its password."""
+        if self.sqlite:
+            return self.url.split("///", 1)[-1]
+        return self.engine.url.render_as_string(hide_password=True)
+
     # ------------------------------------------------------------ rooms
 
     def add_room(self, room_id: str, config: dict[str, Any], owner_hash: str, seat_hashes: list[str | None]) -> None:
@@ -170,6 +176,15 @@ class Store:
         """One answer, committed before the table is given it."""
         with self.engine.begin() as c:
             c.execute(insert(answers).values(room=room_id, hand=hand, seq=seq, seat=seat, choice=choice, at=time.time()))
+
+    def add_answers(self, room_id: str, rows: list[tuple[int, int, int, int]]) -> None:
+        """Answers (hand, seq, seat, choice) in one transaction."""
+        if not rows:
+            return
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(answers), [{"room": room_id, "hand": h, "seq": q, "seat": s, "choice": ch, "at": now}
+                                        for h, q, s, ch in rows])
 
     def answers(self, room_id: str, hand: int) -> list[tuple[int, int, int]]:
         """(seq, seat, choice) of a hand, in order."""
