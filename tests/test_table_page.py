@@ -413,6 +413,8 @@ def test_phone_viewport_learner_mode_and_keyboard(server: str, chromium: Any, tm
             assert listed == offered
             # each discard's waits as the server's scorer gave them, no more and no fewer
             waits = [m for m in seat.messages if m["type"] == "waits"][-1]
+            shown_waits = seat.page.locator("#learn-waits li[data-tile]").evaluate_all("ls => ls.map((l) => l.dataset.tile)")
+            assert shown_waits == [w["tile"] for w in waits["waits"]]
             for d in waits["discards"]:
                 shown = seat.page.locator(f'#learn li[data-discard="{d["tile"]}"] .trow .tile')
                 assert shown.evaluate_all("ts => ts.map((t) => t.dataset.tile)") == [w["tile"] for w in d["waits"]]

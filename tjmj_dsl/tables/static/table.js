@@ -446,10 +446,23 @@ export function table(app, room) {
       }
       return span;
     };
-    const p = el("p");
+    const p = el("div");
     p.id = "learn-waits";
-    if (w.waits && w.waits.length) p.append("听 waits on: ", waitsRow(w.waits));
-    else p.append("听 waits on: — (no tile wins this hand as it stands)");
+    if (w.waits && w.waits.length) {
+      p.append("听 waits on:");
+      const ul = el("ul", "waits");
+      for (const x of w.waits) {  // each with the scorer's patterns (its names) and formula
+        const li = el("li");
+        li.dataset.tile = x.tile;
+        li.append(tileSlot(x.tile, { hun: (view.hun_kinds || []).includes(x.tile) }), ` ${x.fan}番 fan`);
+        if (x.names && x.names.length) li.append(" · ", el("strong", "", x.names.join(" ")));
+        if (x.formula) li.append(" · ", el("span", "formula", x.formula));
+        ul.append(li);
+      }
+      p.append(ul);
+    } else {
+      p.append("听 waits on: — (no tile wins this hand as it stands)");
+    }
     box.append(p);
     if (w.discards && w.discards.length) {
       box.append(el("div", "", "打哪张 each discard leaves:"));
