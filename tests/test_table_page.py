@@ -278,6 +278,10 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     lobby.wait_for_selector("a.seat-link")
     assert lobby.locator("a.seat-link").count() == 1 and lobby.locator("a.watch-link").count() == 1
     link = lobby.locator("a.seat-link").get_attribute("href")
+    # the owner stops the game: the hand being played is finished, no other is dealt
+    lobby.click("#stop-room")
+    lobby.wait_for_function("() => document.querySelector('#stop-room + span').textContent.trim() !== ''")
+    assert lobby.inner_text("#stop-room + span").strip() == "stopping"
     assert errors == []
 
     seat = Seat(ctx, server + link)
@@ -294,6 +298,7 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     end_matches_record(seat.page, record, running=record["result"]["balances"])
     assert record["players"][0].endswith("Ann")  # the name typed in the lobby
     seat.page.wait_for_selector("#game-end")
+    assert "(stopped)" in seat.page.inner_text("#game-end h2")
     _shot(seat.page, tmp_path, "table-desktop-end.png")
     # every seat's discards, in order, as the hand left them (the record's discards not claimed)
     discards = [[] for _ in range(4)]  # type: list[list[str]]

@@ -180,8 +180,24 @@ function links(room) {
   ul.append(li);
   box.append(ul);
   if (room.owner_token) {
-    const p = el("p", "muted");
-    p.append("房主 Owner token (stops the game): ", el("code", "owner-token", room.owner_token));
+    // the owner's token stays in this page (it stops the game): a button, not a link to share
+    const p = el("p");
+    const stop = el("button", "act pass", "停止 Stop the game after this hand");
+    stop.type = "button";
+    stop.id = "stop-room";
+    const said = el("span", "muted");
+    said.setAttribute("role", "status");
+    stop.addEventListener("click", async () => {
+      try {
+        const r = await fetch(`${API}/rooms/${encodeURIComponent(room.room)}/stop`, {
+          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: room.owner_token }) });
+        const got = await r.json();
+        said.textContent = r.ok ? ` ${got.status}` : ` ${errorText(got, r.status)}`;
+      } catch (e) {
+        said.textContent = ` ${e.message}`;
+      }
+    });
+    p.append(stop, said);
     box.append(p);
   }
   return box;

@@ -25,7 +25,7 @@ function group(g) {
   return box;
 }
 
-export function endPanel(msg, welcome, seatName) {
+export function endPanel(msg, welcome, seatName, hunKinds = null) {
   const rec = msg.record;
   const res = rec.result;
   const box = el("section", "end");
@@ -40,7 +40,7 @@ export function endPanel(msg, welcome, seatName) {
   box.append(h);
 
   const sc = res.score && res.score.result;
-  const huns = (sc && sc.hun_kinds) || [];
+  const huns = (sc && sc.hun_kinds) || hunKinds || [];
   const hunLine = el("p", "small");
   hunLine.append("翻牌 indicator ", tileSlot(rec.indicator), huns.length ? " 混 huns " : "", ...huns.map((t) => tileSlot(t, { hun: true })));
   box.append(hunLine);

@@ -38,7 +38,7 @@ export function table(app, room) {
   const S = {
     room, token, watching, welcome: null, state: null, handEnd: null, gameEnd: null, waits: null,
     sent: null, deadline: null, waitDeadline: null, liveStart: {}, learner: localStorage.getItem(LEARN_KEY) === "1",
-    waitsKey: null, error: null,
+    waitsKey: null, error: null, huns: {},
   };
   const statusEl = document.getElementById("status");
   const setStatus = (text, bad = false) => { statusEl.textContent = text; statusEl.className = bad ? "bad" : ""; };
@@ -96,6 +96,7 @@ export function table(app, room) {
         if (!msg.table) msg = S.state ? { ...S.state, status: msg.status, balances: msg.balances, ask: null, waiting: null } : null;
         S.state = msg;
         if (!msg) break;
+        if (msg.table.hun_kinds) S.huns[msg.hand] = msg.table.hun_kinds;
         S.sent = null;
         S.deadline = msg.ask && msg.ask.time_left != null ? performance.now() + msg.ask.time_left * 1000 : null;
         S.waitDeadline = msg.waiting && msg.waiting.time_left != null ? performance.now() + msg.waiting.time_left * 1000 : null;
@@ -184,7 +185,7 @@ export function table(app, room) {
     const seats = [];
     for (let s = 0; s < 4; s++) seats.push(seatBox(s, POS[(s - me + 4) % 4], pub, view));
     board.replaceChildren(...seats, centerBox(pub));
-    endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, S.welcome, seatName)] : []),
+    endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, S.welcome, seatName, S.huns[S.handEnd.hand])] : []),
       ...(S.gameEnd ? [gameEndBox()] : []));
     // keyboard: a new question takes the focus (the drawn tile, else its first answer) unless the
     // player is elsewhere on the page; otherwise the focused control keeps it through the redraw
