@@ -441,3 +441,18 @@ def test_phone_viewport_learner_mode_and_keyboard(server: str, chromium: Any, tm
     end_matches_record(seat.page, record)
     assert seat.errors == []
     ctx.close()
+
+
+def test_the_time_limit_is_shown_and_past_it_the_table_answers(server: str, chromium: Any) -> None:
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 3})
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+    seat = Seat(ctx, server + room["seats"][0]["link"])
+    seat.page.wait_for_selector("#ask[data-kind]")
+    seq = seat.page.get_attribute("#ask", "data-seq")
+    timer = seat.page.locator("#ask .timer")
+    assert timer.is_visible() and 0 <= int(timer.inner_text().rstrip("s")) <= 3
+    assert "low" in (timer.get_attribute("class") or "")  # under ten seconds: drawn in red
+    # nobody clicks: past the limit the server takes the documented default and asks the next question
+    seat.page.wait_for_function(f"() => !document.querySelector('#ask[data-seq=\"{seq}\"]')", timeout=15_000)
+    assert seat.errors == []
+    ctx.close()
