@@ -267,6 +267,9 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     assert [json.loads(v) for v in profiles if v] == config["rules"][0]["profiles"]
     for oid in config["rules"][0]["options"]:
         assert lobby.locator(f'[name="option:{oid}"]').count() == 1, oid
+    lobby.click("form.create details summary")  # the options, folded away by default
+    min_fan = config["rules"][0]["options"]["min_fan"]["values"][0]
+    lobby.select_option('select[name="option:min_fan"]', json.dumps(min_fan))
     lobby.select_option('select[name="seat0"]', "person")
     for s in (1, 2, 3):
         lobby.select_option(f'select[name="seat{s}"]', "value")
@@ -294,6 +297,7 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
             _shot(seat.page, tmp_path, "table-desktop-mid.png")
     assert asked >= 3 and seat.checked == asked  # the bets and at least a turn or a claim, each drawing checked
     room = link.split("/room/")[1].split("#")[0]
+    assert _get(f"{server}/play/api/rooms/{room}")["rules"]["options"]["min_fan"] == min_fan  # as chosen
     record = _get(f"{server}/play/api/rooms/{room}/hands/0.json")
     end_matches_record(seat.page, record, running=record["result"]["balances"])
     assert record["players"][0].endswith("Ann")  # the name typed in the lobby

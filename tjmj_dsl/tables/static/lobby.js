@@ -63,8 +63,12 @@ export async function lobby(app) {
 
   const showRules = () => {
     const rs = config.rules.find((r) => JSON.stringify(r.name) === ruleSel.querySelector("select").value) || config.rules[0];
+    const top = el("div", "row");
+    top.append(select("profile", rs.profiles, { label: "规则版本 profile", def: rs.default_profile }));
+    const more = el("details");
+    more.append(el("summary", "", "选项 Options (each defaults to the profile's)"));
     const row = el("div", "row");
-    row.append(select("profile", rs.profiles, { label: "规则版本 profile", def: rs.default_profile }));
+    more.append(row);
     for (const [id, o] of Object.entries(rs.options || {})) {
       const label = o.name ? `${o.name} ${id}` : id;
       if (Array.isArray(o.values)) {
@@ -80,7 +84,7 @@ export async function lobby(app) {
         row.append(lab);
       }
     }
-    ruleDetail.replaceChildren(row);
+    ruleDetail.replaceChildren(top, more);
   };
   ruleSel.querySelector("select").addEventListener("change", showRules);
   showRules();
