@@ -287,3 +287,49 @@ def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
                 break
             ask = st["ask"]
             ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": 0}))
+
+
+def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: Any) -> None:
+    import sys
+    bot = tmp_path / "bot.py"
+    bot.write_text("import json, sys\nfor line in sys.stdin:\n    ask = json.loads(line)\n"
+                   "    print(json.dumps({'choice': len(ask['menu']) - 1}), flush=True)\n")
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, bot_command=(sys.executable, str(bot))))
+    with TestClient(app) as c:
+        assert "external" in c.get("/play/api/config").json()["bots"]
+        rooms = [new_room(c, seats=["external", "random", "external", "value"], hands=1) for _ in range(2)]
+        for room in rooms:
+            for _ in range(1200):
+                info = c.get(f"/play/api/rooms/{room['room']}").json()
+                if info["status"] == "over":
+                    break
+                time.sleep(0.05)
+            assert info["status"] == "over"
+            rec = c.get(f"/play/api/rooms/{room['room']}/hands/0.json").json()
+            Replayer().check(rec)
+            assert rec["players"][0] == "external"
+
+
+def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory(client: TestClient) -> None:
+    from tjmj_dsl.tables import app as tables_app
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    room = new_room(client, seats=["random"] * 4, hands=1)
+    for _ in range(600):
+        if room["room"] not in tables.live:
+            break
+        time.sleep(0.05)
+    assert room["room"] not in tables.live  # over, nobody watching: dropped
+    assert client.get(f"/play/api/rooms/{room['room']}").json()["status"] == "over"  # read again from the store
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    live = tables.live[room["room"]]
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        conn = next(iter(live.conns))
+
+        async def pile_up() -> None:
+            conn.writer.cancel()  # as a client that reads nothing: its messages pile up
+            for _ in range(tables_app.OUTBOX + 1):
+                conn.send({"type": "pong"})
+
+        client.portal.call(pile_up)  # type: ignore[union-attr]  # in the server's loop
+        assert conn.closed

@@ -69,6 +69,11 @@ def check_seat_log(log: SeatLog, seat: int | None, records: dict[int, dict[str, 
             assert m["public"] is None and set(v) == VIEW and v["seat"] == seat
             if m["ask"] is not None:
                 assert m["waiting"]["seat"] == seat
+        w = m["waiting"]
+        if w is not None and w["kind"] in ("claim", "declare_ready"):  # whose pair, whose ready hand: the seat's own only
+            assert w["seat"] == seat
+        if w is not None and w["seat"] is None:
+            assert w == {"seat": None, "kind": None, "deadline": None, "time_left": None}
         k = len(v["events"])
         assert v["events"] == [hidden(e, seat) for e in rec["events"][:k]]
         if v["indicator"] is not None:  # dealt: the seat's own tiles are the record's, the counts everyone's

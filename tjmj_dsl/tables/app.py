@@ -51,6 +51,7 @@ MAX_HANDS = 64
 TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
+PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
 BOT_RUN = 64  # bot moves made at once (pace 0) before the loop serves others
 SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
@@ -101,14 +102,25 @@ class Conn:
         self.ws, self.seat = ws, seat
         self.out: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
         self.writer: asyncio.Task[None] | None = None
+        self.closed = False
 
     def send(self, msg: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
         text = msg if isinstance(msg, str) else json.dumps(msg, ensure_ascii=False)
         try:
             self.out.put_nowait(text)
         except asyncio.QueueFull:  # a socket that does not read is closed, not waited for
-            self.out = asyncio.Queue(maxsize=1)
-            self.out.put_nowait(None)
+            self.closed = True
+            if self.writer is not None:
+                self.writer.cancel()
+            asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self) -> None:
+        try:
+            await self.ws.close(1008)
+        except Exception:  # noqa: BLE001 - already gone
+            pass
 
     async def write(self) -> None:
         try:
@@ -291,6 +303,12 @@ class Tables:
             self.live[room_id] = live
         return live
 
+    def _evict(self, live: Live) -> None:
+        """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
+        if live.game.ask is None and not live.conns and self.live.get(live.game.id) is live:
+            live.game.close()
+            del self.live[live.game.id]
+
     # ------------------------------------------------------------ playing
 
     def _set_deadline(self, live: Live) -> None:
@@ -305,7 +323,8 @@ class Tables:
         try:
             while True:
                 ask = g.ask
-                if ask is None:
+                if ask is None:  # the game is over: nothing of it stays in memory but for its sockets
+                    self._evict(live)
                     return
                 if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
                     async with live.lock:  # bots at once: a run of their moves, stored and shown together
@@ -389,8 +408,13 @@ class Tables:
         if ask is not None:
             bot = g.is_bot(ask.seat)
             left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)
-            msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
-                              "time_left": left}
+            # a claim or a tianting question tells what the asked seat holds (a pair of the discard, a
+            # ready hand): the others learn only that the table waits, not for whom or why
+            if ask.seat == seat or ask.kind in PUBLIC_ASKS:
+                msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
+                                  "time_left": left}
+            else:
+                msg["waiting"] = {"seat": None, "kind": None, "deadline": None, "time_left": None}
             if ask.seat == seat and not bot:
                 msg["ask"] = {"hand": g.hand, "seq": ask.seq, "kind": ask.kind, "menu": ask.menu,
                               "deadline": live.deadline, "time_left": left}
@@ -544,6 +568,7 @@ class Tables:
                 live.conns.discard(conn)
                 if conn.writer is not None:
                     conn.writer.cancel()
+                self._evict(live)
             if pending.writer is not None:
                 pending.writer.cancel()
 

@@ -21,7 +21,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..game.bot import ProcessPlayer, running
+from ..game.bot import BotProcess, ProcessPlayer
 from ..game.players import make_player
 from ..game.rules import GameRules
 from ..game.seeds import rng
@@ -116,6 +116,7 @@ class Game:
         self.balances = [0, 0, 0, 0]
         self.finished = 0
         self.next_dealer: int | None = None
+        self.processes: dict[int, BotProcess] = {}
         self.pending: list[tuple[int, int, int, int]] = []  # bot answers played, to be stored with the next
 
     # ------------------------------------------------------------ seats
@@ -137,9 +138,12 @@ class Game:
         for s, kind in enumerate(self.kinds):
             if kind == PERSON:
                 self.bots[s] = None
-            elif kind == EXTERNAL:
+            elif kind == EXTERNAL:  # a process of this room's own, kept for its hands
                 assert self.bot_command is not None
-                self.bots[s] = ProcessPlayer(running(s, self.bot_command), self.hand)
+                proc = self.processes.get(s)
+                if proc is None:
+                    proc = self.processes[s] = BotProcess(self.bot_command, f"room {self.id}, seat {s}'s bot")
+                self.bots[s] = ProcessPlayer(proc, self.hand)
             else:
                 self.bots[s] = make_player(kind)
 
@@ -215,6 +219,8 @@ class Game:
         self.stepper = None
         if not over:
             self.start_hand()
+        else:
+            self.close()
         return Step(rec, over, list(self.balances))
 
     def stop(self) -> None:
@@ -230,6 +236,9 @@ class Game:
         if self.stepper is not None:
             self.stepper.close()
             self.stepper = None
+        for proc in self.processes.values():
+            proc.close()
+        self.processes.clear()
 
     # ------------------------------------------------------------ from the store
 

@@ -111,7 +111,10 @@ def server_message_schema() -> dict[str, Any]:
             "concealed": {"oneOf": [_four_ints, {"type": "null"}]},
             "public": {"oneOf": [_public(), {"type": "null"}], "description": "a spectator's view; null for a seat"},
             "waiting": {"oneOf": [_obj(["seat", "kind", "deadline", "time_left"],
-                                       {"seat": _seat, "kind": {"type": "string"}, **clock}), {"type": "null"}]},
+                                       {"seat": {"oneOf": [_seat, {"type": "null"}]},
+                                        "kind": {"type": ["string", "null"]}, **clock}), {"type": "null"}],
+                        "description": "who the table waits for; seat and kind null when the question (a claim, a "
+                                       "tianting declaration) would tell what that seat holds"},
             "ask": {"oneOf": [ask, {"type": "null"}], "description": "the question, in the asked seat's message only"}}),
         _obj(["type", "hand", "record", "balances", "download"], {
             "type": {"const": "hand_end"}, "hand": {"type": "integer"}, "record": rec, "balances": _four_ints,
