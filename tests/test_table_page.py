@@ -234,6 +234,11 @@ def end_matches_record(page: Any, record: dict[str, Any], running: list[int] | N
         assert page.locator("#patterns .pattern").evaluate_all("ps => ps.map((p) => p.dataset.pattern)") == score["patterns"]
         shown = page.locator("#patterns .pattern strong").all_inner_texts()
         assert shown == score["names"]  # the names the scorer gave, not the page's
+        # each with its English gloss as the rule file words it (the server's config)
+        origin = "/".join(page.url.split("/")[:3])
+        labels = {p["id"]: p["gloss"] for r in _get(origin + "/play/api/config")["rules"] for p in r["patterns"]}
+        chips = page.locator("#patterns .pattern").all_inner_texts()
+        assert chips == [f"{n} {labels[i]}" for n, i in zip(score["names"], score["patterns"])]
         assert page.inner_text("#formula") == score["formula"]
         tiles = page.locator("#win-hand .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)")
         assert tiles == [t for g in score["decomposition"] for t in g["tiles"]]
@@ -299,6 +304,8 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     room = link.split("/room/")[1].split("#")[0]
     assert _get(f"{server}/play/api/rooms/{room}")["rules"]["options"]["min_fan"] == min_fan  # as chosen
     record = _get(f"{server}/play/api/rooms/{room}/hands/0.json")
+    # the fixed seed deals a hand this player wins (min_fan 1): the winning hand, patterns and formula are checked
+    assert record["seed"] == "page-test-0" and record["result"]["winner"] == 0
     end_matches_record(seat.page, record, running=record["result"]["balances"])
     assert record["players"][0].endswith("Ann")  # the name typed in the lobby
     seat.page.wait_for_selector("#game-end")

@@ -25,7 +25,7 @@ function group(g) {
   return box;
 }
 
-export function endPanel(msg, welcome, seatName, hunKinds = null) {
+export function endPanel(msg, glosses, seatName, hunKinds = null) {
   const rec = msg.record;
   const res = rec.result;
   const box = el("section", "end");
@@ -51,12 +51,11 @@ export function endPanel(msg, welcome, seatName, hunKinds = null) {
     box.append(groups);
     const pats = el("div", "patterns");
     pats.id = "patterns";
-    const glosses = (welcome && welcome.rules && welcome.rules.patterns) || {};
     (sc.patterns || []).forEach((id, i) => {
       const p = el("span", "pattern");
       p.dataset.pattern = id;
       const name = (sc.names && sc.names[i]) || id;
-      const gloss = glosses[id] && glosses[id].gloss;
+      const gloss = glosses && glosses[id] && glosses[id].gloss;
       p.append(el("strong", "", name), ` ${gloss || id}`);
       pats.append(p);
     });

@@ -174,6 +174,13 @@ export function table(app, room) {
     return null;
   }
 
+  /** The room's patterns by id ({name, gloss}), from the server's config (labels only: no rule). */
+  function patternLabels() {
+    const name = S.welcome && S.welcome.rules && S.welcome.rules.name;
+    const rs = S.config && (S.config.rules || []).find((r) => r.name === name);
+    return Object.fromEntries(((rs && rs.patterns) || []).map((p) => [p.id, p]));
+  }
+
   function render() {
     const st = S.state;
     const key = focusKey(document.activeElement);
@@ -185,7 +192,7 @@ export function table(app, room) {
     const seats = [];
     for (let s = 0; s < 4; s++) seats.push(seatBox(s, POS[(s - me + 4) % 4], pub, view));
     board.replaceChildren(...seats, centerBox(pub));
-    endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, S.welcome, seatName, S.huns[S.handEnd.hand])] : []),
+    endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, patternLabels(), seatName, S.huns[S.handEnd.hand])] : []),
       ...(S.gameEnd ? [gameEndBox()] : []));
     // keyboard: a new question takes the focus (the drawn tile, else its first answer) unless the
     // player is elsewhere on the page; otherwise the focused control keeps it through the redraw
@@ -390,6 +397,7 @@ export function table(app, room) {
     if (S.sent) { bar.append(el("span", "muted", "已答 answered…")); return bar; }
     if (!ask) {
       if (st.waiting && st.waiting.seat != null) bar.append(el("span", "muted", `等 waiting for ${seatName(st.waiting.seat)}`));
+      else if (st.waiting) bar.append(el("span", "muted", "等 waiting…"));
       return bar;
     }
     bar.dataset.kind = ask.kind;
@@ -529,6 +537,7 @@ export function table(app, room) {
   setInterval(() => document.querySelectorAll(".timer[data-deadline]").forEach(tick), 250);
   setInterval(() => send({ type: "ping" }), 25000);
 
+  fetch("/play/api/config").then((r) => (r.ok ? r.json() : null)).then((c) => { S.config = c; render(); }).catch(() => {});
   render();
   connect();
 }
