@@ -499,12 +499,18 @@ export function table(app, room) {
 
   function centerBox(pub) {
     const c = el("div", "center");
-    const e = pub.events[pub.events.length - 1];
-    if (e) {
-      const p = el("div", "last");
-      p.append(`${seatName(e.seat)} ${EVENT[e.type] || e.type} `);
-      if (e.tile) p.append(tileFace(e.tile));
-      c.append(p);
+    // the last moves, newest first (another seat's draw is a move without a tile)
+    const recent = pub.events.slice(-6).reverse();
+    if (recent.length) {
+      const ol = el("ol", "log");
+      ol.setAttribute("aria-label", "最近 the last moves");
+      recent.forEach((e, i) => {
+        const li = el("li", i === 0 ? "last" : "");
+        li.append(`${seatName(e.seat)} ${EVENT[e.type] || e.type} `);
+        if (e.tile) li.append(tileFace(e.tile));
+        ol.append(li);
+      });
+      c.append(ol);
     } else if (!pub.indicator) {
       c.append(el("div", "last", "下注 the bets (坐庄, 拉庄) come before the deal"));
     }
