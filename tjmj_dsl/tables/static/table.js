@@ -38,7 +38,7 @@ export function table(app, room) {
   const S = {
     room, token, watching, welcome: null, state: null, handEnd: null, gameEnd: null, waits: null,
     sent: null, deadline: null, waitDeadline: null, liveStart: {}, learner: localStorage.getItem(LEARN_KEY) === "1",
-    waitsKey: null, error: null, huns: {},
+    waitsKey: null, waitsAsked: [], error: null, huns: {},
   };
   const statusEl = document.getElementById("status");
   const setStatus = (text, bad = false) => { statusEl.textContent = text; statusEl.className = bad ? "bad" : ""; };
@@ -65,6 +65,8 @@ export function table(app, room) {
     ws = new WebSocket(url);
     ws.onopen = () => {
       retry = 0;
+      S.waitsAsked = [];
+      S.waitsKey = null;
       setStatus("已连接 connected");
       send(watching ? { type: "hello", watch: true } : { type: "hello", token });
     };
@@ -112,7 +114,8 @@ export function table(app, room) {
         closedForGood = true;
         break;
       case "waits":
-        S.waits = msg;
+        // answers come in the order asked: each is labelled with the position it was asked for
+        S.waits = { ...msg, key: S.waitsAsked.shift() };
         break;
       case "error":
         S.error = msg.error;
@@ -132,9 +135,11 @@ export function table(app, room) {
   function askWaits() {
     const v = S.state && S.state.view;
     if (!S.learner || watching || !v || !v.indicator) return;
-    const key = `${S.state.hand}/${v.events.length}/${S.state.ask ? S.state.ask.seq : ""}`;
+    // asked again only when the seat's own tiles or its question change (the socket's rate is limited)
+    const key = `${S.state.hand}/${v.tiles.join("")}/${v.drawn}/${S.state.ask ? S.state.ask.seq : ""}`;
     if (key === S.waitsKey) return;
     S.waitsKey = key;
+    S.waitsAsked.push(key);
     send({ type: "waits" });
   }
 
@@ -367,7 +372,7 @@ export function table(app, room) {
     (ask && ask.kind === "act" ? ask.menu : []).forEach((a, i) => { if (a.type === "discard") discards.set(a.tile, i); });
     if (discards.size) hand.classList.add("can-discard");
     const tileButton = (t, drawn) => {
-      const slot = tileSlot(t, { hun: huns.includes(t), tag: "button", caption: drawn ? "摸 drawn" : "" });
+      const slot = tileSlot(t, { hun: huns.includes(t), tag: "button", caption: drawn ? (huns.includes(t) ? "混 摸 drawn" : "摸 drawn") : "" });
       if (drawn) slot.classList.add("drawn");
       const b = slot.querySelector("button");
       b.type = "button";
@@ -445,7 +450,7 @@ export function table(app, room) {
     box.setAttribute("aria-label", "学习 learner mode");
     const w = S.waits;
     if (!view.indicator) { box.append("学习 learner: the hand has not been dealt yet."); return box; }
-    if (!w || w.hand !== S.state.hand) { box.append("学习 learner: …"); return box; }
+    if (!w || w.key !== S.waitsKey) { box.append("学习 learner: …"); return box; }  // none yet for this position
     const waitsRow = (ws) => {
       const span = el("span", "trow");
       for (const x of ws) {
