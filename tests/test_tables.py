@@ -333,3 +333,28 @@ def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory
 
         client.portal.call(pile_up)  # type: ignore[union-attr]  # in the server's loop
         assert conn.closed
+
+
+def test_the_greenlet_stepper_plays_the_thread_steppers_hands_ask_for_ask() -> None:
+    import random
+    from tjmj_dsl.api import Scorer
+    from tjmj_dsl.game.rules import game_rules
+    from tjmj_dsl.game.step import Stepper
+    from tjmj_dsl.tables.stepper import GreenStepper
+    gr = game_rules(Scorer())
+    for h in range(12):
+        a, b = Stepper(gr, [None] * 4, seed="g", hand=h, dealer=h % 4), GreenStepper(gr, "g", h, h % 4)
+        r = random.Random(h)
+        while a.ask is not None:
+            assert a.ask == b.ask
+            assert [b.view(s).hand() for s in range(4)] == [a.view(s).hand() for s in range(4)]
+            c, q = r.randrange(len(a.ask.menu)), a.ask.seq
+            with pytest.raises(ValueError):
+                b.answer(c, q + 1)  # another question's seq changes nothing
+            a.answer(c, q)
+            b.answer(c, q)
+        assert b.ask is None and a.result is not None and b.result is not None
+        assert a.result.settlement == b.result.settlement and a.result.events == b.result.events
+    left = GreenStepper(gr, "g", 0)
+    left.close()  # a hand given up ends its greenlet
+    assert left._g.dead  # noqa: SLF001

@@ -38,6 +38,7 @@ from ..game.bot import view_json
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
 from .rulesets import RoomError, RuleSets
+from .stepper import greenlet
 from .store import Store
 from .views import public_json
 
@@ -182,9 +183,9 @@ class Tables:
         if self.started:
             return
         self.started = True
-        # each answer hands the table's thread the GIL and takes it back (game/step.py): at the default
-        # 5 ms switch interval a busy loop makes that handoff wait; measured (docs/performance.md)
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+        if greenlet is None:  # hands on threads (game/step.py): each answer hands the table's thread the
+            # GIL and takes it back; at the default 5 ms switch interval a busy loop makes that handoff wait
+            sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         for room_id in self.store.open_rooms():
             try:
                 self._resume(room_id)
@@ -342,8 +343,8 @@ class Tables:
                     await asyncio.sleep(pace)
                     async with live.lock:
                         if g.ask is ask:
-                            if g.kinds[ask.seat] == EXTERNAL:
-                                step = await asyncio.to_thread(g.bot_answer)
+                            if g.kinds[ask.seat] == EXTERNAL:  # a process: waited for off the loop
+                                step = g.answer(await asyncio.to_thread(g.bot_pick), ask.seq)
                             else:
                                 step = g.bot_answer()
                             self._after(live, step)

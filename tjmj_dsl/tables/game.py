@@ -1,6 +1,7 @@
 """One room's game: hands stepped ask by ask, every answer stored before it is played.
 
-A Game holds the hand being played (a Stepper with all four seats stepped)
+A Game holds the hand being played (a Stepper with all four seats stepped, on
+a greenlet: stepper.py)
 and answers its questions: a person's answer comes from the socket layer,
 a bot seat's from the bot Player, asked with the seat's own SeatView while
 the table waits. Whoever answers, the answer is committed to the store
@@ -29,6 +30,7 @@ from ..game.session import record as make_record
 from ..game.step import Ask, Stepper
 from ..game.table import PASS, WIN, Action
 from ..tiles import NAMES
+from .stepper import GreenStepper, stepper
 from .store import HandRow, RoomRow, Store
 
 _KIND = {n: i for i, n in enumerate(NAMES)}
@@ -69,7 +71,7 @@ def default_choice(ask: Ask) -> int:
     return 0  # zuozhuang, declare_ready: [false, true]; lazhuang: [0, 1, ...]
 
 
-def bot_choice(player: Any, ask: Ask, stepper: Stepper) -> int:
+def bot_choice(player: Any, ask: Ask, stepper: Stepper | GreenStepper) -> int:
     """A bot Player's pick for an open question, by its index in the ask's menu."""
     view = stepper.view(ask.seat)
     k = ask.kind
@@ -112,7 +114,7 @@ class Game:
         self.hand = -1
         self.seed = ""
         self.dealer: int | None = None
-        self.stepper: Stepper | None = None
+        self.stepper: Stepper | GreenStepper | None = None
         self.balances = [0, 0, 0, 0]
         self.finished = 0
         self.next_dealer: int | None = None
@@ -155,7 +157,7 @@ class Game:
 
     def _deal(self, idx: int, seed: str, dealer: int | None) -> None:
         self.hand, self.seed, self.dealer = idx, seed, dealer
-        self.stepper = Stepper(self.rules, [None] * 4, seed=seed, hand=idx, dealer=dealer)
+        self.stepper = stepper(self.rules, seed, idx, dealer)
         self._make_bots()
         for s, b in enumerate(self.bots):
             if b is not None:
@@ -186,6 +188,13 @@ class Game:
             self.flush()
         st.answer(choice, seq)
         return self._after()
+
+    def bot_pick(self) -> int:
+        """The bot seat's pick for the open question (an external bot's may come from another thread:
+        the table waits; the answer itself is given on the table's own thread, `answer`)."""
+        ask = self.ask
+        assert ask is not None and self.stepper is not None and self.is_bot(ask.seat)
+        return bot_choice(self.bots[ask.seat], ask, self.stepper)
 
     def bot_answer(self, durable: bool = True) -> Step:
         """The bot seat's pick for the open question, stored and played."""
