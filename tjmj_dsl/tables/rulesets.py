@@ -47,6 +47,10 @@ class RuleSets:
                 "name": rs.name, "profiles": [p for p, _ in rs.profiles], "default_profile": rs.profile,
                 "options": {o.id: {"values": list(o.choices), "default": o.default} for o in rs.options},
             }
+            # the page's labels, as the rule file words them (option names, pattern names and English glosses)
+            for o in rs.options:
+                self.info[rs.name]["options"][o.id].update(name=o.name, description=o.description)
+            self.info[rs.name]["patterns"] = [{"id": p.id, "name": p.name, "gloss": p.gloss} for p in rs.patterns]
         self.default = next(iter(self.files))
 
     def rules(self, name: str, profile: str | None, options: dict[str, Any]) -> GameRules:
