@@ -379,10 +379,11 @@ def test_cors_for_the_configured_origin_only(server: Server) -> None:
     assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
     status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": ORIGIN})
     assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
-    status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": "http://elsewhere.example"})
-    assert "access-control-allow-origin" not in hdrs
+    status, hdrs, a = server.call("POST", "/score", OK, {"Origin": "http://elsewhere.example"})
+    assert status == 403 and "access-control-allow-origin" not in hdrs  # refused before any work (issue 34)
+    assert check_answer(a)["error"]["code"] == "cors_refused"
     status, hdrs, a = server.call("OPTIONS", "/score", headers=dict(pre, Origin="http://elsewhere.example"))
-    assert status == 400 and "access-control-allow-origin" not in hdrs
+    assert status == 403 and "access-control-allow-origin" not in hdrs
     assert check_answer(a)["error"]["code"] == "cors_refused" and "origin" in a["error"]["message"]
 
 
@@ -452,10 +453,10 @@ def test_two_workers_answer(tmp_path: Any) -> None:
             assert status == 200 and a["id"] == i and a["fan"] == 2
         pre = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST"}
         status, hdrs, a = s.call("OPTIONS", "/score", headers=pre)
-        assert status == 400 and "access-control-allow-origin" not in hdrs
+        assert status == 403 and "access-control-allow-origin" not in hdrs
         assert check_answer(a)["error"]["code"] == "cors_refused"
-        status, hdrs, _ = s.call("POST", "/score", OK, {"Origin": ORIGIN})
-        assert status == 200 and "access-control-allow-origin" not in hdrs
+        status, hdrs, a = s.call("POST", "/score", OK, {"Origin": ORIGIN})  # no work for another origin's page
+        assert status == 403 and "access-control-allow-origin" not in hdrs and a["error"]["code"] == "cors_refused"
     finally:
         s.stop()
 
