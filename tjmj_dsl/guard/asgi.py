@@ -133,7 +133,8 @@ class Guard:
                                     (b"content-length", str(len(body)).encode())]})
             await send({"type": "websocket.http.response.body", "body": body})
         else:
-            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            reason = f"{code}: {message}".encode("utf-8")[:123].decode("utf-8", "ignore")  # a close reason's bound
+            await send({"type": "websocket.close", "code": 1008, "reason": reason})
 
 
 def refusal_json(code: str, message: str) -> bytes:

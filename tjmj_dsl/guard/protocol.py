@@ -76,6 +76,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         L = _State.limits
         self._g_refusal: tuple[int, str, str] | None = None
+        self._g_drain = False
         self._g_head_bytes = 0
         self._g_in_head = True
         self._g_headers = 0
@@ -141,7 +142,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                                            "of its head")
 
     def data_received(self, data: bytes) -> None:
-        if self._g_refusal is not None or self.transport.is_closing():
+        if self._g_refusal is not None or self._g_drain or self.transport.is_closing():
             return
         self._unset_keepalive_if_required()
         if self._g_in_head:
@@ -149,7 +150,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         try:
             self.parser.feed_data(data)
         except _Refused:
-            pass
+            if self._g_drain:
+                return
         except httptools.HttpParserUpgrade:
             if self._should_upgrade():
                 self.handle_websocket_upgrade()
@@ -158,7 +160,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             return
         except httptools.HttpParserError as e:
             if isinstance(e.__context__, _Refused):
-                pass
+                if self._g_drain:
+                    return
             else:
                 self._g_refusal = (400, "bad_request", f"not HTTP/1.1 this server reads: {str(e)[:200]}")
         if self._g_refusal is None and self._g_in_head and self._g_head_bytes > _State.limits.max_head:
@@ -180,10 +183,16 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._g_headers = 0
         self._g_url = 0
         self._g_head_size = 0
+        if len(self.pipeline) >= _State.limits.max_pipeline:
+            # sent ahead past the bound: the requests queued are answered, the rest is not read, and the
+            # connection closes after the last answer (an answer cannot go out of its turn)
+            self._g_drain = True
+            if self.cycle is not None:
+                self.cycle.keep_alive = False
+            self.flow.pause_reading()
+            raise _Refused("pipelined past the bound")
         if self._g_head_timer is None:
             self._g_head_timer = self.loop.call_later(_State.limits.head_timeout, self._g_head_late)
-        if len(self.pipeline) >= _State.limits.max_pipeline:
-            self._g_fail(429, "busy", f"more than {_State.limits.max_pipeline} requests sent ahead of their answers")
 
     def on_url(self, url: bytes) -> None:
         self._g_url += len(url)
