@@ -78,12 +78,12 @@ def response(raw: bytes) -> tuple[int, dict[str, str], Any]:
     return status, headers, json.loads(body[:n])
 
 
-def refused(raw: bytes, status: int, code: str) -> dict[str, Any]:
+def refused(raw: bytes, status: int, code: str, says_close: bool = True) -> dict[str, Any]:
     """The refusal in `raw`: its status, the contract's shape, its code; the connection closed."""
     got, headers, a = response(raw)
     assert isinstance(a, dict), raw[:300]
     assert (got, a["error"]["code"]) == (status, code), (got, a)
-    assert headers.get("connection") == "close" or status in (403, 503)
+    assert headers.get("connection") == "close" or status in (403, 503) or not says_close
     return check_answer(a)  # type: ignore[no-any-return]
 
 
@@ -533,3 +533,53 @@ def test_good_numbers_make_the_limits() -> None:
     limits = from_args(args, "127.0.0.1")
     assert (limits.max_client_connections, limits.head_timeout, limits.cors_origins) == (3, 2.5, ("https://a.example",))
     assert "localhost" in (limits.allowed_hosts or ()) and from_args(args, "0.0.0.0").allowed_hosts is None
+
+
+def test_an_answer_before_the_body_ends_closes_the_connection(server: Server) -> None:
+    # a 413 by Content-Length: the 2 MB the client says it will send are neither read nor waited for
+    s = connect(server, "127.0.0.6")
+    s.sendall(b"POST /score HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000000\r\n\r\n" + b" " * 1000)
+    t = time.monotonic()
+    a = refused(read_all(s), 413, "too_large", says_close=False)  # the app's answer; the protocol closes after it
+    s.close()
+    assert time.monotonic() - t < BODY_TIMEOUT and "2000000" in a["error"]["message"]
+
+
+def test_the_bodies_being_read_are_bounded_in_all() -> None:
+    """Bodies being read hold their declared size (a chunked one the largest body) from a shared
+    pool: past it a request is refused before its body is read; released once answered."""
+    from tjmj_dsl.guard import Limits, wrap
+    limits = Limits(body_memory=100, max_body=80)
+    release = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    guarded = wrap(app, limits)
+
+    async def call(headers: list[tuple[bytes, bytes]]) -> int:
+        sent: list[Any] = []
+
+        async def receive() -> Any:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(msg: Any) -> None:
+            sent.append(msg)
+
+        scope = {"type": "http", "scheme": "http", "method": "POST", "path": "/score",
+                 "headers": [(b"host", b"localhost")] + headers}
+        await guarded(scope, receive, send)
+        return int(sent[0]["status"])
+
+    async def main() -> list[int]:
+        first = asyncio.ensure_future(call([(b"content-length", b"60")]))
+        await asyncio.sleep(0.01)
+        refused_now = [await call([(b"content-length", b"60")]), await call([(b"transfer-encoding", b"chunked")])]
+        small = asyncio.ensure_future(call([(b"content-length", b"40")]))  # fits: 60 + 40
+        await asyncio.sleep(0.01)
+        release.set()
+        return refused_now + [await first, await small, await call([(b"content-length", b"60")])]
+
+    assert asyncio.run(main()) == [503, 503, 200, 200, 200]
