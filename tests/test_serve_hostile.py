@@ -546,10 +546,13 @@ def test_an_answer_before_the_body_ends_closes_the_connection(server: Server) ->
 
 
 def test_the_bodies_being_read_are_bounded_in_all() -> None:
-    """Bodies being read hold their declared size (a chunked one the largest body) from a shared
-    pool: past it a request is refused before its body is read; released once answered."""
+    """Large bodies being read hold their declared size (a chunked one the largest body) from a
+    shared pool, a quarter of it for one client: past it a request is refused before its body is
+    read; released once answered. A small body (one request) is never refused so."""
     from tjmj_dsl.guard import Limits, wrap
-    limits = Limits(body_memory=100, max_body=80)
+    from tjmj_dsl.guard.asgi import SMALL_BODY
+    big = SMALL_BODY + 1
+    limits = Limits(body_memory=4 * big + 10, max_body=2 * big)
     release = asyncio.Event()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -559,7 +562,7 @@ def test_the_bodies_being_read_are_bounded_in_all() -> None:
 
     guarded = wrap(app, limits)
 
-    async def call(headers: list[tuple[bytes, bytes]]) -> int:
+    async def call(client: str, headers: list[tuple[bytes, bytes]]) -> int:
         sent: list[Any] = []
 
         async def receive() -> Any:
@@ -568,18 +571,22 @@ def test_the_bodies_being_read_are_bounded_in_all() -> None:
         async def send(msg: Any) -> None:
             sent.append(msg)
 
-        scope = {"type": "http", "scheme": "http", "method": "POST", "path": "/score",
+        scope = {"type": "http", "scheme": "http", "method": "POST", "path": "/score", "client": (client, 1),
                  "headers": [(b"host", b"localhost")] + headers}
         await guarded(scope, receive, send)
         return int(sent[0]["status"])
 
+    def length(n: int) -> list[tuple[bytes, bytes]]:
+        return [(b"content-length", str(n).encode())]
+
     async def main() -> list[int]:
-        first = asyncio.ensure_future(call([(b"content-length", b"60")]))
+        held = [asyncio.ensure_future(call(f"10.0.0.{i}", length(big))) for i in range(4)]  # the pool, filled
         await asyncio.sleep(0.01)
-        refused_now = [await call([(b"content-length", b"60")]), await call([(b"transfer-encoding", b"chunked")])]
-        small = asyncio.ensure_future(call([(b"content-length", b"40")]))  # fits: 60 + 40
+        now = [await call("10.0.0.9", length(big)), await call("10.0.0.9", [(b"transfer-encoding", b"chunked")])]
+        small = asyncio.ensure_future(call("10.0.0.9", length(SMALL_BODY)))  # one request: never refused so
+        one = asyncio.ensure_future(call("10.0.0.0", length(big)))  # a client's own share: a quarter
         await asyncio.sleep(0.01)
         release.set()
-        return refused_now + [await first, await small, await call([(b"content-length", b"60")])]
+        return now + [await one] + [await h for h in held] + [await small, await call("10.0.0.9", length(big))]
 
-    assert asyncio.run(main()) == [503, 503, 200, 200, 200]
+    assert asyncio.run(main()) == [503, 503, 503, 200, 200, 200, 200, 200, 200]

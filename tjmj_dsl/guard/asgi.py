@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from .limits import Limits
 
 Refusal = Callable[[str, str], bytes]
+SMALL_BODY = 65536  # bytes: a body this small (one request) is not counted against body_memory
 
 
 def _split_host(host: str) -> tuple[str, int | None]:
@@ -76,15 +77,18 @@ def _same_origin(origin: str, scheme: str, host: str) -> bool:
 
 
 class Guard:
-    """An ASGI app in front of another: refuses what refused_origin refuses, and a request body
-    that would take the bodies being read past limits.body_memory (each request holds what its
-    Content-Length says, or limits.max_body for a chunked one, until it is answered)."""
+    """An ASGI app in front of another: refuses what refused_origin refuses, and a large request
+    body (over SMALL_BODY) that would take the large bodies being read past limits.body_memory,
+    or one client's past a quarter of it (each request holds what its Content-Length says, or
+    limits.max_body for a chunked one, until it is answered). A small body is never refused so:
+    a well-behaved client's /score goes through while an attacker's batches fill the pool."""
 
     def __init__(self, app: Any, limits: Limits, refusal: Refusal) -> None:
         self.app = app
         self.limits = limits
         self.refusal = refusal
-        self.body_bytes = 0  # held by the requests being served
+        self.body_bytes = 0  # held by the large bodies of the requests being served
+        self.client_bytes: dict[str, int] = {}  # of those, by client address
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         kind = scope["type"]
@@ -104,14 +108,26 @@ class Guard:
         chunked = b"chunked" in headers.get(b"transfer-encoding", b"").lower()
         hold = int(declared) if declared.isdigit() and len(declared) < 19 else (self.limits.max_body if chunked else 0)
         hold = min(hold, self.limits.max_body)  # a larger body is refused by the app before it is read
-        if hold and self.body_bytes + hold > self.limits.body_memory:
-            return await self._answer(send, 503, "busy", f"the server is reading {self.body_bytes} bytes of request "
-                                                         f"bodies; the limit is {self.limits.body_memory}")
+        if hold <= SMALL_BODY:  # a single request's size: bounded by the connections' count, never refused here
+            return await self.app(scope, receive, send)  # type: ignore[no-any-return]
+        client = (scope.get("client") or ("",))[0]
+        mine = self.client_bytes.get(client, 0)
+        share = self.limits.body_memory // 4
+        if self.body_bytes + hold > self.limits.body_memory or mine + hold > share:
+            return await self._answer(send, 503, "busy", f"the server is reading {self.body_bytes} bytes of large "
+                                                         f"request bodies ({mine} for this client); the limit is "
+                                                         f"{self.limits.body_memory} ({share} for one client)")
         self.body_bytes += hold
+        self.client_bytes[client] = mine + hold
         try:
             await self.app(scope, receive, send)
         finally:
             self.body_bytes -= hold
+            left = self.client_bytes[client] - hold
+            if left:
+                self.client_bytes[client] = left
+            else:
+                del self.client_bytes[client]
 
     async def _answer(self, send: Any, status: int, code: str, message: str) -> None:
         body = self.refusal(code, message)
