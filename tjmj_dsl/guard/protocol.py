@@ -124,9 +124,12 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if hasattr(self, "_g_in_head"):
             self._g_cancel_timers()
-            mine = _State.open.get(self.client[0] if self.client else "")
+            ip = self.client[0] if self.client else ""
+            mine = _State.open.get(ip)
             if mine is not None:
                 mine.discard(self.transport)
+                if not mine:  # no address is remembered once its connections are gone
+                    del _State.open[ip]
         super().connection_lost(exc)
 
     def _g_head_late(self) -> None:
