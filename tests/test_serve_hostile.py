@@ -590,3 +590,18 @@ def test_the_bodies_being_read_are_bounded_in_all() -> None:
         return now + [await one] + [await h for h in held] + [await small, await call("10.0.0.9", length(big))]
 
     assert asyncio.run(main()) == [503, 503, 503, 200, 200, 200, 200, 200, 200]
+
+
+def test_a_cross_origin_websocket_handshake_is_refused_by_the_server(server: Server) -> None:
+    """Over real HTTP (when uvicorn has a WebSocket library): a handshake from another origin's page
+    gets a 403 with the JSON refusal, before any app sees it."""
+    pytest.importorskip("websockets", reason="uvicorn has no WebSocket library here (websockets)")
+    handshake = (b"GET /tables HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+    for extra, code in ((b"Origin: http://evil.example\r\n", "cors_refused"), (b"", "bad_host")):
+        req = handshake.replace(b"Host: localhost", b"Host: evil.example") if code == "bad_host" else handshake
+        s = connect(server, "127.0.0.7")
+        s.sendall(req + extra + b"\r\n")
+        status, _, a = response(read_all(s))
+        s.close()
+        assert status == 403 and isinstance(a, dict) and a["error"]["code"] == code, a
