@@ -176,6 +176,18 @@ class Attackers:
         self._post(src, "/score/batch", json.dumps([dict(HEAVY, id=i, options=o) for i, o in
                                                      enumerate(OPTION_SETS)]).encode(), b"application/json")
 
+    def waits(self, src: str) -> None:
+        """/waits of a hand of many huns (some 0.1 s each), ten on one connection."""
+        body = json.dumps({"concealed": "1112345678999m", "indicator": "4m"}).encode()
+        s = connect(self.port, src)
+        try:
+            for _ in range(10):
+                s.sendall(b"POST /waits HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(body)
+                          + body)
+                s.recv(65536)
+        finally:
+            s.close()
+
     def slow_bodies(self, src: str) -> None:
         """Bodies declared 1 MiB, sent at 1 KB a second."""
         s = connect(self.port, src)
@@ -217,6 +229,7 @@ ATTACKS: dict[str, Callable[[Attackers], None]] = {
     "malformed": lambda a: a.spawn(a.malformed, sources(13, 4)),
     "batches": lambda a: a.spawn(a.batches, sources(14, 4)),
     "option_sets": lambda a: a.spawn(a.option_sets, sources(15, 4)),
+    "waits": lambda a: a.spawn(a.waits, sources(29, 4) * 4),  # 4 addresses, 4 connections each
     "slow_bodies": lambda a: a.spawn(a.slow_bodies, sources(16, 64)),
     "big_bodies": lambda a: a.spawn(a.big_bodies, sources(17, 16)),
     "cross_origin": lambda a: a.spawn(a.cross_origin, sources(18, 4)),
@@ -234,6 +247,7 @@ def _all(a: Attackers) -> None:
     a.spawn(a.big_bodies, sources(26, 4))
     a.spawn(a.malformed, sources(27, 2))
     a.spawn(a.cross_origin, sources(28, 2))
+    a.spawn(a.waits, sources(29, 2) * 2)
 
 
 ATTACKS["all"] = _all

@@ -40,6 +40,8 @@ def server() -> Iterator[Server]:
         yield s
     finally:
         s.stop()
+    log = s.proc.stderr.read().decode("utf-8", "replace")  # type: ignore[union-attr]
+    assert "Traceback" not in log and "ERROR" not in log, log[-3000:]  # no attack fills the log with tracebacks
 
 
 def connect(server: Server, src: str = "127.0.0.1", timeout: float = 10.0) -> socket.socket:
@@ -466,6 +468,15 @@ class Attack:
         read_all(s)
         s.close()
 
+    def waits_flood(self, src: str) -> None:
+        # a hand whose waits take some 0.1 s (13 tiles, many of them huns)
+        body = json.dumps({"concealed": "1112345678999m", "indicator": "4m"}).encode()
+        s = connect(self.server, src, 10.0)
+        for _ in range(10):
+            s.sendall(b"POST /waits HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+            s.recv(65536)
+        s.close()
+
     def connection_flood(self, src: str) -> None:
         for _ in range(PER_CLIENT + 4):
             connect(self.server, src, 2.0).close()
@@ -486,6 +497,9 @@ def test_a_well_behaved_client_is_served_while_attacks_run(server: Server) -> No
         attack.run(attack.heavy_batch, f"127.0.4.{i + 1}")
     attack.run(attack.big_heads, "127.0.5.1")
     attack.run(attack.connection_flood, "127.0.5.2")
+    for i in range(2):
+        for _ in range(3):
+            attack.run(attack.waits_flood, f"127.0.7.{i + 1}")
     for i in range(4):
         attack.run(attack.big_bodies, f"127.0.6.{i + 1}")
     latencies = []

@@ -154,9 +154,12 @@ def create_app(config: Config) -> Any:
             data, refused = parse(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
-            if names_own_rules(data):  # off the event loop: the other requests are answered while it compiles
+            if names_own_rules(data) or kind in ("waits", "settle"):
+                # off the event loop: the other requests are answered while it compiles (about 0.1 s), or
+                # while a hand's waits are worked out (up to some 0.1 s with many huns)
                 try:
-                    return reply(await work(request, lambda budget: answer_one(data, answer, refuse)), kind=kind)
+                    return reply(await work(request, lambda budget: answer_one(data, answer, refuse), kind="one"),
+                                 kind=kind)
                 except Busy as e:
                     return reply(busy(kind, e), e.status)
             if texter is not None:
@@ -244,7 +247,7 @@ def create_app(config: Config) -> Any:
                 out.append(a + "\n")
         return "".join(out)
 
-    async def work(request: Request, fn: Any, *args: Any) -> Any:
+    async def work(request: Request, fn: Any, *args: Any, kind: str = "batch") -> Any:
         """fn(budget, *args) off the event loop, once the guard's Workers admit it (Busy if not), the
         budget's `gone` set once the client has closed the connection (looked at every
         DISCONNECT_POLL seconds): a batch of new option sets, each compiled, is not worked out for
@@ -257,7 +260,7 @@ def create_app(config: Config) -> Any:
                 await asyncio.sleep(DISCONNECT_POLL)
 
         client = request.client.host if request.client else ""
-        return await workers.run(client, fn, *args, watch=watch)
+        return await workers.run(client, fn, *args, watch=watch, kind=kind)
 
     def busy(kind: str, e: Busy) -> dict[str, Any]:
         return service.refuse(kind, None, {"code": "busy", "message": e.message, "field": None})

@@ -105,7 +105,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         _State.refused += 1
         self._g_refusal = (status, code, message)
         self.transport.write(refusal_bytes(status, code, message))
-        self.transport.close()
+        self._g_close()
 
     def _g_close_with(self, status: int, code: str, message: str) -> None:
         """Answer with a refusal, unless an answer is under way on this connection, and close it."""
@@ -113,7 +113,16 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             return
         if self.cycle is None or not self.cycle.response_started:
             self.transport.write(refusal_bytes(status, code, message))
-        self.transport.close()
+        self._g_close()
+
+    def _g_close(self) -> None:
+        """Close the connection; an answer still to come is not written (as after connection_lost,
+        which comes a moment later: a write meanwhile would raise in the transport)."""
+        for cycle in [self.cycle] + [c for c, _ in self.pipeline]:
+            if cycle is not None and not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
+        self.transport.close()  # the one place
 
     def _g_cancel_timers(self) -> None:
         for t in (self._g_head_timer, self._g_body_timer):
@@ -132,10 +141,33 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                     del _State.open[ip]
         super().connection_lost(exc)
 
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        # a connection reset by its client is closed at once, and connection_lost (which tells the
+        # answer not to be written) comes a loop iteration later; an answer finished meanwhile (a
+        # thread's work just done) was written to the closed transport and logged a traceback
+        # each time: a client could fill the log at will. A closed transport is a gone client.
+        send = cycle.send
+        transport = self.transport
+
+        async def guarded_send(message: Any) -> None:
+            if transport.is_closing():
+                cycle.disconnected = True
+            await send(message)
+
+        cycle.send = guarded_send
+        super()._start_asgi_task(cycle, app)
+
+    def eof_received(self) -> None:
+        # the client closed its side: the transport closes now and connection_lost comes a moment
+        # later; an answer written meanwhile (a thread's work just done) would raise in the transport
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+
     def _g_head_late(self) -> None:
         self._g_head_timer = None
         if self.cycle is not None and not self.cycle.response_complete:
-            self.transport.close()  # an answer under way: a refusal cannot go out in its place
+            self._g_close()  # an answer under way: a refusal cannot go out in its place
             return
         self._g_close_with(408, "timeout", f"the request's head did not arrive within {_State.limits.head_timeout:g} s")
 
@@ -235,5 +267,5 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         cycle = self.cycle
         if cycle is not None and cycle.response_complete and cycle.more_body and not self.transport.is_closing():
             # answered before its body ended (a 413, a refusal): the rest of the body is not read, nor waited for
-            self.transport.close()
+            self._g_close()
         super().on_response_complete()

@@ -59,28 +59,33 @@ class Budget:
 
 
 class Workers:
-    """The threads' admission: at most limits.max_work requests worked out at once, at most
-    limits.max_client_work from one client (working or waiting), each waiting at most
-    limits.work_wait for its turn."""
+    """The threads' admission, for each kind of work apart (a batch, taking up to its CPU budget;
+    one request, taking at most a compile or one hand's waits): at most limits.max_work
+    requests of a kind worked out at once, at most limits.max_client_work of a kind from one
+    client (working or waiting), each waiting at most limits.work_wait for its turn. Kinds
+    apart, a client's /waits does not queue behind other clients' batches."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.per_client: dict[str, int] = {}
-        self._slots: asyncio.Semaphore | None = None
+        self.per_client: dict[tuple[str, str], int] = {}
+        self._slots: dict[str, asyncio.Semaphore] = {}
 
-    async def run(self, client: str, work: Callable[..., Any], *args: Any, watch: Any = None) -> Any:
+    async def run(self, client: str, work: Callable[..., Any], *args: Any, watch: Any = None,
+                  kind: str = "batch") -> Any:
         """work(budget, *args) in a thread, once admitted; Busy if not. `watch(budget)`, if given, is
         an awaitable run alongside (e.g. one that sets budget.gone when the client leaves)."""
         L = self.limits
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(L.max_work)
-        n = self.per_client.get(client, 0)
+        slots = self._slots.get(kind)
+        if slots is None:
+            slots = self._slots[kind] = asyncio.Semaphore(L.max_work)
+        key = (client, kind)
+        n = self.per_client.get(key, 0)
         if n >= L.max_client_work:
             raise Busy(429, f"this client has {n} requests being worked out; the limit is {L.max_client_work}")
-        self.per_client[client] = n + 1
+        self.per_client[key] = n + 1
         try:
             try:
-                await asyncio.wait_for(self._slots.acquire(), L.work_wait)
+                await asyncio.wait_for(slots.acquire(), L.work_wait)
             except asyncio.TimeoutError:
                 raise Busy(503, f"the server is busy: no thread was free within {L.work_wait:g} s") from None
             budget = Budget(L.request_cpu, L.max_rule_sets)
@@ -91,13 +96,13 @@ class Workers:
                 budget.gone.set()
                 if watcher is not None:
                     watcher.cancel()
-                self._slots.release()
+                slots.release()
         finally:
-            left = self.per_client[client] - 1
+            left = self.per_client[key] - 1
             if left:
-                self.per_client[client] = left
+                self.per_client[key] = left
             else:
-                del self.per_client[client]
+                del self.per_client[key]
 
 
 def _timed(budget: Budget, work: Callable[..., Any], *args: Any) -> Any:
