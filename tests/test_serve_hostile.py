@@ -488,34 +488,54 @@ class Attack:
         s.close()
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the server's memory from /proc (Linux)")
-def test_a_well_behaved_client_is_served_while_attacks_run(server: Server) -> None:
-    attack = Attack(server)
+class _Port:
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+
+def _attacks(port: int, seconds: float, count: Any) -> None:
+    """Every attack at once for `seconds`, in a process of its own (its threads do not compete for
+    the test process's interpreter with the well-behaved client it measures)."""
+    attack = Attack(_Port(port))  # type: ignore[arg-type]
     for i in range(3):
         attack.run(attack.slowloris, f"127.0.3.{i + 1}")
     for i in range(2):
         attack.run(attack.heavy_batch, f"127.0.4.{i + 1}")
     attack.run(attack.big_heads, "127.0.5.1")
     attack.run(attack.connection_flood, "127.0.5.2")
+    for i in range(4):
+        attack.run(attack.big_bodies, f"127.0.6.{i + 1}")
     for i in range(2):
         for _ in range(3):
             attack.run(attack.waits_flood, f"127.0.7.{i + 1}")
-    for i in range(4):
-        attack.run(attack.big_bodies, f"127.0.6.{i + 1}")
+    time.sleep(seconds)
+    attack.end()
+    count.value = attack.sent
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the server's memory from /proc (Linux)")
+def test_a_well_behaved_client_is_served_while_attacks_run(server: Server) -> None:
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    count = ctx.Value("i", 0)
+    attackers = ctx.Process(target=_attacks, args=(server.port, 6.0, count), daemon=True)
+    attackers.start()
     latencies = []
     rss = []
     try:
         time.sleep(0.5)
         end = time.monotonic() + 5
         while time.monotonic() < end:
-            latencies.append(good_call(server, "GET", "/health"))
-            latencies.append(good_call(server, "POST", "/score", OK))
+            latencies.append((good_call(server, "GET", "/health"), "health"))
+            latencies.append((good_call(server, "POST", "/score", OK), "score"))
             rss.append(_rss_mb(server.proc.pid))
             time.sleep(0.05)
     finally:
-        attack.end()
-    assert attack.sent > 10  # the attacks did run
-    assert max(latencies) < GOOD_BOUND, sorted(latencies)[-5:]
+        attackers.join(timeout=30)
+        if attackers.is_alive():
+            attackers.kill()
+    assert count.value > 10  # the attacks did run
+    assert max(latencies)[0] < GOOD_BOUND, (len(latencies), sorted(latencies)[-5:])
     assert max(rss) < 500, max(rss)  # memory bounded (the bodies being read: 64 MiB at most)
 
 
