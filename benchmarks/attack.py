@@ -239,7 +239,7 @@ ATTACKS: dict[str, Callable[[Attackers], None]] = {
 
 
 def _all(a: Attackers) -> None:
-    """Every attack at once, from 28 addresses (some 110 connections: under the cap in all)."""
+    """Every attack at once, from 30 addresses (some 90 connections: under the cap in all)."""
     a.spawn(a.slowloris, sources(20, 4))
     a.spawn(a.flood, sources(21, 2))
     a.spawn(a.big_heads, sources(22, 2))
