@@ -15,7 +15,7 @@ class Limits:
     """Every bound the guard enforces; docs/reliability.md states each one."""
 
     max_connections: int = 256          # open connections in all (HTTP and WebSocket)
-    max_client_connections: int = 16    # open connections from one client address
+    max_client_connections: int = 32    # open connections from one client address
     max_request_line: int = 8192        # bytes of the request line (method, target, version)
     max_head: int = 16384               # bytes of the request head (request line and headers)
     max_headers: int = 64               # header fields in one request
