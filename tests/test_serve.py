@@ -341,7 +341,7 @@ def test_a_client_gone_before_its_body_ends_is_no_error() -> None:
     try:
         for path in ("/score", "/score/batch", "/waits"):
             conn = socket.create_connection(("127.0.0.1", s.port))
-            conn.sendall(f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n".encode() + b'{"id": 1')
+            conn.sendall(f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n".encode() + b'{"id": 1')
             conn.close()
         time.sleep(1.0)
         assert s.call("POST", "/score", OK)[0] == 200
@@ -523,7 +523,7 @@ def test_a_batch_stops_when_its_client_goes(server: Server) -> None:
     sets = list(itertools.product(*values.values()))[:50]
     body = "\n".join(json.dumps(dict(OK, options=dict(zip(values, s)))) for s in sets).encode()
     s = socket.create_connection(("127.0.0.1", server.port))
-    s.sendall(b"POST /score/batch HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-ndjson\r\n"
+    s.sendall(b"POST /score/batch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\n"
               b"Content-Length: %d\r\n\r\n" % len(body) + body)
     time.sleep(0.5)
     s.close()
