@@ -29,8 +29,9 @@ from tjmj_dsl.game.table import PASS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE = shutil.which("node") or shutil.which("nodejs")
-with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
-    README = _f.read()
+from docs_text import docs_text
+
+README = docs_text()  # the README and the site's pages
 with open(os.path.join(ROOT, "schemas", "bot-ask.schema.json"), encoding="utf-8") as _f:
     ASK = jsonschema.Draft202012Validator(json.load(_f))
 with open(os.path.join(ROOT, "schemas", "bot-reply.schema.json"), encoding="utf-8") as _f:

@@ -25,8 +25,9 @@ GENERIC = schemas()
 BUILTIN = schemas(load_rules())
 EXAMPLES = contract_examples()
 EXAMPLE_REQUESTS = example_requests()
-with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
-    README = _f.read()
+from docs_text import docs_text
+
+README = docs_text()  # the README and the site's pages
 
 
 def valid(schema: dict[str, Any], x: Any) -> bool:

@@ -513,8 +513,8 @@ def test_the_module_reads_plain_objects_and_shows_results_as_the_cli() -> None:
 
 def test_readme_javascript_examples_run(tmp_path: Any) -> None:
     """Every ```js block of the README runs under node from the repository root (its asserts hold)."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        blocks = re.findall(r"```js\n(.*?)```", f.read(), re.S)
+    from docs_text import docs_text
+    blocks = re.findall(r"```js\n(.*?)```", docs_text(), re.S)
     assert blocks
     assert NODE is not None
     for i, block in enumerate(blocks):

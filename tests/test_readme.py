@@ -14,8 +14,9 @@ import pytest
 from tjmj_dsl.backends.docs import vocabulary_markdown
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
-    README = _f.read()
+from docs_text import docs_text
+
+README = docs_text()  # the README and the site's pages: the examples are run wherever they live
 
 
 def _blocks(lang: str) -> list[str]:

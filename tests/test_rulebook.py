@@ -272,18 +272,3 @@ def test_the_claims_table_says_a_hun_kong_claim_is_not_allowed_where_it_may_not_
     for name in ("nohunclaim", "nokongclaim"):
         assert rules(path=os.path.join(str(tmp_path), f"{name}.yaml")).hun_kong is False
     assert rules().hun_kong is True
-
-
-def test_the_play_settings_are_shown_as_the_rule_file_writes_them() -> None:
-    """The play settings' table shows YAML's true/false (not Python's True) and an empty setting as
-    (none) (it was an empty code span); with tianting=on the flag's name."""
-    import yaml
-    with open(RULES, encoding="utf-8") as f:
-        play = yaml.safe_load(f)["play"]
-    md = _read("rulebook.md")
-    rows = dict(re.findall(r"^\| `(\w+)` \| (.*) \|$", md, re.M))
-    assert play["ready_declaration_flag"] == "" and rows["ready_declaration_flag"] == "(none)"
-    for k, v in play.items():
-        if isinstance(v, bool):
-            assert rows[k] == f"`{str(v).lower()}`", (k, rows[k])
-    assert "`True`" not in md.split("section:")[-1].split("### Decisions")[0]

@@ -293,8 +293,8 @@ def test_settlement_mistakes_are_positioned(tmp_path: Any, body: str, message: s
 
 def test_readme_lists_the_settlement_vocabulary() -> None:
     from tjmj_dsl.backends.docs import settle_vocabulary_markdown
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
+    from docs_text import docs_text
+    readme = docs_text()
     a, b = "<!-- settle-vocabulary:start -->\n", "<!-- settle-vocabulary:end -->"
     assert readme[readme.index(a) + len(a):readme.index(b)] == settle_vocabulary_markdown()
 

@@ -146,6 +146,9 @@ class Scorer:
     def _under_own_rules(self, request: dict[str, Any], answer: Callable[[Any, Any], dict[str, Any]],
                          refuse: Callable[[Any, dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
         """`answer` under the rules a request names by its own profile/options, or its refusal."""
+        big = runtime.oversized(request)  # before its options are read, let alone compiled
+        if big is not None:
+            return refuse(None, big)
         sc, data, error = self.for_request(request)
         if error is not None:
             return refuse(request.get("id"), error)

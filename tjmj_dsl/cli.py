@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 from typing import Any
@@ -177,11 +178,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .analysis.rulecheck import check_file
     report = check_file(_rules_arg(args))
     for w in report.warnings:
-        _say(w.render(report.sources.get(w.pos.file) if w.pos else None))
+        _say(w.render(report.sources.get(w.pos.file) if w.pos else None) + "\n" + _silence_line(w))
     for w, reason in report.silenced:
         _say(f"note: silenced {w.code} {w.subject}: {w.message}\n  because: {reason}")
-    for n in report.notes:
-        _say(n.render().replace("warning: ", "note: ", 1))
+    for n in report.notes:  # the seeds' errata: expected, one line each (the why is in the rulebook's errata)
+        where = f"{n.pos.file}:{n.pos.line}:{n.pos.col}: " if n.pos else ""
+        _say(f"{where}note: {n.message} (a known erratum of the printed table: expected)")
     counts = [f"{len(report.profiles)} profile(s)"]
     if report.warnings:
         counts.append(f"{len(report.warnings)} warning(s)")
@@ -194,6 +196,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     print(f"{report.file}: ok ({', '.join(counts)})")
     return EXIT_OK
+
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.=-]*$")
+
+
+def _silence_line(w: Any) -> str:
+    """What answers a warning on purpose: its code and subject as the rule file's `silence:` entry
+    (YAML flow style, pasteable), or why it cannot be silenced."""
+    if not w.subject or w.code == "silence-unused":
+        return f"code: {w.code} (not silenceable: fix it as the hint says)"
+    subject = w.subject if _PLAIN_KEY.match(w.subject) else json.dumps(w.subject, ensure_ascii=False)
+    return (f"code: {w.code}, subject: {subject}; to accept it on purpose, add to the rule file: "
+            f"silence: {{{w.code}: {{{subject}: \"why\"}}}}")
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -317,6 +332,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return _usage(f"--hands takes 0 to {MAX_HANDS:,} and --jobs 1 to {MAX_JOBS}")
     if len(args.seed) > MAX_SEED:
         return _usage(f"--seed takes at most {MAX_SEED} characters")
+    if args.engine == "ray" and (bots or args.rotate):
+        return _usage("--engine ray plays neither --bot (a process of this machine) nor --rotate (one game)")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record),
                 args.rotate, tuple(sorted(bots.items())), args.bot_timeout)
@@ -333,14 +350,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bar = Bar(sys.stderr)
     try:
         try:
-            summaries, secs = run(spec, args.hands, args.jobs, progress=bar, out=out)
+            summaries, secs = run(spec, args.hands, args.jobs, progress=bar, out=out, engine=args.engine,
+                                  address=args.address)
         finally:
             bar.end()  # an error, or `interrupted`, said next on a line of its own
         if out is not None:
             out.flush()
     except OSError as e:  # the record file's disk is full
         return _os_error(e)
-    except BotError as e:  # a bot broke the protocol: the game stops, nothing is guessed for it
+    except (BotError, RuntimeError) as e:  # a bot broke the protocol (the game stops, nothing is guessed for it), or Ray failed
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
     finally:
@@ -466,11 +484,16 @@ EXAMPLES = {
 }
 
 
+def cmd_impact(args: argparse.Namespace) -> int:
+    from .impact.command import run
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
     ap.add_argument("--version", action="version", version=f"tjmj {__version__}")
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")  # none given: main() shows the commands
 
     p = sub.add_parser("check", help="check a rule file (every profile) and its known values")
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
@@ -536,11 +559,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
                         "dealer), hand after hand in one process; default: the deal passes seat to seat, hand by hand, from the seed's first dealer (drawn at random)")
     p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see schemas/record.schema.json)")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local processes, or Ray tasks on a Ray cluster (pip install tjmj[cluster]): the same hands")
+    p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("impact", help="what rule variants do to the game: duplicate play against a base, "
+                                      "paired 95 %% intervals, an HTML/Markdown/JSON report")
+    from .impact.command import add_arguments as impact_arguments
+    impact_arguments(p)
+    p.set_defaults(run=cmd_impact)
 
     p = sub.add_parser("replay", help="play recorded hands again and check every action and result")
     p.add_argument("file", help="a record file (JSONL) from simulate --record, or - for stdin")
@@ -580,7 +612,12 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # tile names and messages are Chinese: always UTF-8
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:  # `tjmj` alone: what there is to do, not `required: cmd`
+        print(parser.format_help() + "\nfirst steps:\n  " + EXAMPLES["score"].split("\n")[0] + "\n  tjmj check --strict"
+              "\n  tjmj COMMAND --help   (each ends with examples)", file=sys.stderr)
+        return 2
     try:
         return int(args.run(args))
     except RuleError as e:

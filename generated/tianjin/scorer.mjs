@@ -2612,10 +2612,46 @@ function prepare(rules) {
 
 const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
 
+/** The refusal of a request mapping that, written as JSON, would be over MAX_LINE bytes or nested over
+ * MAX_NESTING deep (what a JSONL line of it would get), or null: as runtime.py's oversized, counted
+ * alike, stopping at the limit. */
+function oversized(data) {
+  if (!isDict(data)) return null;
+  let size = 0;
+  const stack = [[data, 1]];
+  while (stack.length) {
+    const [x, depth] = stack.pop();
+    if (typeof x === "string") size += x.length + 2;
+    else if (Array.isArray(x) || isDict(x)) {
+      if (depth > MAX_NESTING) return { ...NESTED };
+      if (Array.isArray(x)) {
+        size += 2 + 2 * x.length;
+        for (const v of x) stack.push([v, depth + 1]);
+      } else {
+        const entries = dictEntries(x);
+        size += 2 + 2 * entries.length;
+        for (const [k, v] of entries) {
+          size += (typeof k === "string" ? k.length : 8) + 2;
+          stack.push([v, depth + 1]);
+        }
+      }
+    } else if (typeof x === "bigint") size += Math.floor(((x < 0n ? -x : x).toString(2).length * 30103) / 100000) + 2;
+    else if (typeof x === "number" && Number.isInteger(x)) {
+      size += Math.floor((Math.abs(x) === 0 ? 0 : Math.floor(Math.log2(Math.abs(x))) + 1) * 30103 / 100000) + 2;
+    } else size += 5;
+    if (size > MAX_LINE) {
+      return { code: "too_large", message: `the request is over ${MAX_LINE} bytes as JSON; a request is at most ${MAX_LINE} (as a JSONL line is)`, field: null };
+    }
+  }
+  return null;
+}
+
 /** A request mapping → a result object. Never throws for a bad request: the result says what is wrong. */
 function scoreRequest(rules, data) {
   const got = scorePlain(rules, data);
   if (got !== null) return got;
+  const big = oversized(data);
+  if (big !== null) return refusal(rules, null, big);
   const reqId = requestId(data);
   if (isDict(data) && (dictGet(data, "profile") !== null || dictGet(data, "options") !== null)) {
     const err = otherRules(rules, data);
@@ -2648,6 +2684,10 @@ function scorePlain(rules, data) {
   const reqId = P.id;
   P.id = null; // hold no reference to the caller's data
   if (!ok) return null;
+  // an id other than null, a number or a short text: the request is measured (a long one goes the full path,
+  // which refuses it as a line of it would be), as runtime.py's _score_plain
+  if (reqId !== null && typeof reqId !== "number" && !(typeof reqId === "string" && reqId.length <= 1024)
+      && oversized(data) !== null) return null;
   if (P.concealed === null || P.draw === null || P.indicator === null) return null;
   const draw = ONE_TILE.get(P.draw), indicator = ONE_TILE.get(P.indicator);
   if (draw === undefined || indicator === undefined) return null;
@@ -2691,7 +2731,7 @@ function takePlain(P, k, v, flags) {
   if (v === undefined) v = null; // absent, as dictGet reads it
   switch (k) {
     case "concealed":
-      if (typeof v !== "string") return false;
+      if (typeof v !== "string" || v.length > 1024) return false;
       P.concealed = v;
       return true;
     case "draw":
@@ -2792,6 +2832,8 @@ function scoreParsed(rules, req, display = true) {
 /** Every tile that wins the 13-tile hand, each with its fan: the waits answer
  * {contract, rules, id, waits}, or a refusal in the same shape. */
 function waitsRequest(rules, data) {
+  const big = oversized(data);
+  if (big !== null) return waitsRefusal(rules, null, big);
   const reqId = requestId(data);
   const err = otherRules(rules, data);
   if (err) return waitsRefusal(rules, reqId, err);
@@ -3208,6 +3250,8 @@ const PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every 
 /** An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs,
  * unpaid}; a bad outcome gets reason "invalid_request" and `error` (never an exception). */
 function settleIn(rules, data) {
+  const big = oversized(data);
+  if (big !== null) return refused(rules, null, big);
   const reqId = isDict(data) ? dictGet(data, "id") : null;
   const s = rules.settlement;
   if (s === null) return refused(rules, reqId, { code: "no_settlement", message: "these rules have no settlement section", field: null });

@@ -81,11 +81,47 @@ def other_rules(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
     return None
 
 
+def oversized(data: Any) -> dict | None:  # type: ignore[type-arg]
+    """The refusal of a request mapping that, written as JSON, would be over MAX_LINE bytes or nested
+    over MAX_NESTING deep — what a JSONL line or an HTTP request of it would get — or None. A
+    program's mapping is bounded as a line is, before any work whose cost grows with it (a hundred
+    thousand options, a megabyte of tiles, an id nested a thousand deep). Its size is counted as
+    json.dumps would write it, stopping at the limit: the walk costs at most about MAX_LINE steps."""
+    size = 0
+    stack = [(data, 1)]
+    while stack:
+        x, depth = stack.pop()
+        c = x.__class__
+        if c is str:
+            size += len(x) + 2
+        elif c is dict or c is list or c is tuple:
+            if depth > MAX_NESTING:
+                return dict(NESTED)
+            size += 2 + 2 * len(x)
+            if c is dict:
+                for k, v in x.items():
+                    size += (len(k) if k.__class__ is str else 8) + 2
+                    stack.append((v, depth + 1))
+            else:
+                stack.extend((v, depth + 1) for v in x)
+        elif c is int:
+            size += x.bit_length() * 30103 // 100000 + 2  # its decimal digits, about
+        else:
+            size += 5
+        if size > MAX_LINE:
+            return {"code": "too_large", "message": f"the request is over {MAX_LINE} bytes as JSON; a request is at "
+                    f"most {MAX_LINE} (as a JSONL line is)", "field": None}
+    return None
+
+
 def _score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """A request mapping (or a Request) → a result mapping. Never raises for a
     bad request: the result says what is wrong."""
     if data.__class__ is Request:
         return score_parsed(rules, data)
+    big = oversized(data)
+    if big is not None:
+        return refusal(rules, None, big)
     req_id = data.get("id") if isinstance(data, dict) else None
     if isinstance(data, dict) and (data.get("profile") is not None or data.get("options") is not None):
         err = other_rules(rules, data)
@@ -98,6 +134,9 @@ def _score_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     return score_parsed(rules, req)
 
 
+_PLAIN_TEXT = 1024  # characters of a plain request's concealed text, at most (13 tiles in any notation)
+
+
 def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg]
     """The hand of a plain request: the contract's own fields in canonical
     form (concealed a string, draw and indicator tile names, no declared
@@ -107,7 +146,8 @@ def _plain_hand(rules: Any, data: dict) -> Hand | None:  # type: ignore[type-arg
     if not data.keys() <= rules.plain_keys:
         return None
     c, d, i, m = data.get("concealed"), data.get("draw"), data.get("indicator"), data.get("melds")
-    if c.__class__ is not str or d.__class__ is not str or i.__class__ is not str or (m is not None and m != []):
+    if c.__class__ is not str or d.__class__ is not str or i.__class__ is not str or (m is not None and m != []) \
+            or len(c) > _PLAIN_TEXT:
         return None
     draw, indicator = _ONE_TILE.get(d), _ONE_TILE.get(i)
     if draw is None or indicator is None:
@@ -156,6 +196,10 @@ def _plain_tiles(text: str) -> tuple | None:  # type: ignore[type-arg]
     return got
 
 
+_BIG_ID = 1 << 64  # an int id the plain path takes without measuring the request (oversized)
+_SHORT_ID = 1024  # ... and a text id
+
+
 def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ignore[type-arg]
     """score_request for a plain request (_plain_hand), None for any other; with `text`, the
     answer as one line of JSON (_score_text), None for a request a rule refuses too.
@@ -175,6 +219,9 @@ def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ig
         errs = rules.request_errors_plain(h)
         free = rules.free_t_plain
     req_id = data.get("id")
+    if req_id is not None and not (req_id.__class__ is int and -_BIG_ID < req_id < _BIG_ID) \
+            and not (req_id.__class__ is str and len(req_id) <= _SHORT_ID) and oversized(data) is not None:
+        return None  # the full path refuses it as a line of it would be
     if errs:
         return None if text else refusal(rules, req_id, rule_error(rules, errs[0]))
     if text:
@@ -337,6 +384,10 @@ def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds
 def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     """Every tile that wins the 13-tile hand, each with its fan: the waits
     answer {contract, rules, id, waits}, or a refusal in the same shape."""
+    if isinstance(data, dict):
+        big = oversized(data)
+        if big is not None:
+            return waits_refusal(rules, None, big)
     req_id = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
     err = other_rules(rules, data)
     if err:

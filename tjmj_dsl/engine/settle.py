@@ -25,7 +25,7 @@ from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, OUTCOME_FIELDS, OUTCOME_
                        REFUSED, SEATS)  # tjmj:inline-drop
 from .request import RequestError, _close, _json_type  # tjmj:inline-drop
 from .result import rules_info  # tjmj:inline-drop
-from .runtime import other_rules  # tjmj:inline-drop
+from .runtime import other_rules, oversized  # tjmj:inline-drop
 
 KONG_FIELDS = OUTCOME_KONG_FIELDS
 MAX_KONGS = 16  # four melds a seat, each at most a kong
@@ -276,6 +276,9 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     rule and item (the index in its `for` list, or null) whose `when` did not
     hold, with that condition: why a kong was not paid, why no win was paid.
     `kongs` are the outcome's kongs with their points."""
+    big = oversized(data) if isinstance(data, dict) else None
+    if big is not None:
+        return _refused(rules, None, big)
     req_id = data.get("id") if isinstance(data, dict) else None
     s = rules.settlement
     if s is None:

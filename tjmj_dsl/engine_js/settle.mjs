@@ -9,7 +9,7 @@
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
 import { RequestError, isClose, jsonType } from "./request.mjs";
 import { rulesInfo } from "./result.mjs";
-import { otherRules } from "./runtime.mjs";
+import { otherRules, oversized } from "./runtime.mjs";
 import { dictGet, dictHas, dictKeys, isDict, isInt, pyEq, pyRepr, pyStrip, pyStrRepr } from "./pyjson.mjs";
 
 // SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS: the contract's (engine/contract.py)
@@ -208,6 +208,8 @@ const PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every 
 /** An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs,
  * unpaid}; a bad outcome gets reason "invalid_request" and `error` (never an exception). */
 export function settleIn(rules, data) {
+  const big = oversized(data);
+  if (big !== null) return refused(rules, null, big);
   const reqId = isDict(data) ? dictGet(data, "id") : null;
   const s = rules.settlement;
   if (s === null) return refused(rules, reqId, { code: "no_settlement", message: "these rules have no settlement section", field: null });

@@ -6,13 +6,12 @@ from the rule file, and a missing one is an error, not a default."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from ..api import Scorer
 from ..engine.hand import hun_kinds_of
 from ..tiles import TileError, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES
-from ..ir import NO_KONG
+from ..ir import NO_KONG, RuleSet
 
 # how a kong is made (exposed from a discard, concealed of four held, added onto a pung): a kong of
 # hun tiles made each way has the kong type play.hun_kong_<way>_as gives it
@@ -29,6 +28,22 @@ PLAY_KEYS: dict[str, type] = {
 # play: keys for the value player (a way to play, not a rule): optional, absent means no hint
 HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int}
 CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
+
+
+class Scorer(Protocol):
+    """What the engine asks of a scorer: api.Scorer, or a generated scorer beside its rule set (the
+    rulebook plays a hand with one). A protocol, so that the engine does not import the API that
+    compiles rules, and the backends may play a hand."""
+
+    ruleset: RuleSet
+
+    def score(self, request: Any) -> Any: ...
+
+    def score_tiles(self, concealed: Any, draw: Any, indicator: Any, *args: Any, **kwargs: Any) -> Any: ...
+
+    def waits(self, request: Any) -> Any: ...
+
+    def settle(self, outcome: Any) -> Any: ...
 
 
 class GameRulesError(ValueError):

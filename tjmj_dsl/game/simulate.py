@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, TextIO
 
 from ..api import Scorer
@@ -24,6 +24,7 @@ from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, kill_all, running
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
+from .ship import Files, rule_files, write_files
 
 CHUNK = 25
 
@@ -113,9 +114,11 @@ def _worker_ended(*_: Any) -> None:
 
 
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
-        progress: Callable[[int, int], None] | None = None, out: TextIO | None = None) -> tuple[list[dict[str, Any]], float]:
+        progress: Callable[[int, int], None] | None = None, out: TextIO | None = None,
+        engine: str = "local", address: str | None = None) -> tuple[list[dict[str, Any]], float]:
     """Play hands start .. start+hands-1; write record lines to `out` in hand order.
-    Returns the summaries in hand order and the seconds spent."""
+    Returns the summaries in hand order and the seconds spent. engine "ray": the chunks
+    are Ray tasks on the Ray cluster at `address` (None: a local one), the same hands."""
     _rules(spec)  # build (and check) the rules before any worker starts; forked workers inherit them
     chunks = [(spec, a, min(a + CHUNK, start + hands)) for a in range(start, start + hands, CHUNK)]
     t0 = time.perf_counter()
@@ -133,7 +136,10 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
             progress(done, hands)
 
     try:
-        _play(spec, chunks, jobs, take)
+        if engine == "ray":
+            _play_ray(spec, chunks, address, take)
+        else:
+            _play(spec, chunks, jobs, take)
     finally:
         close_all()  # the bots this process started (a worker's see their input end with it)
     return summaries, time.perf_counter() - t0
@@ -169,6 +175,35 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
         # every chunk played: the workers leave by the pool's own word (no signal, see _end_pool)
         pool.close()
         pool.join()
+
+
+def _ray_chunk(files: Files, top: str, sha256: str, spec: Spec, a: int, b: int
+               ) -> list[tuple[dict[str, Any], str | None]]:
+    """A chunk played by a Ray worker: the rules written from their text and compiled here."""
+    local = replace(spec, rules=write_files(files, top))
+    got = _rules(local).sha256
+    if got != sha256:
+        raise RuntimeError(f"the rules compiled on this worker have sha256 {got}, not {sha256}")
+    return _chunk((local, a, b))
+
+
+def _play_ray(spec: Spec, chunks: list[tuple[Spec, int, int]], address: str | None,
+              take: Callable[[list[tuple[dict[str, Any], str | None]]], None]) -> None:
+    """The chunks as Ray tasks, each carrying the rules' text; taken in hand order."""
+    if spec.bots or spec.rotate:
+        raise ValueError("--engine ray plays neither bots (processes of this machine) nor --rotate (one game)")
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    files, top = rule_files(spec.rules)
+    sha = _rules(spec).sha256
+    remote = ray.remote(_ray_chunk)
+    refs = [remote.remote(files, top, sha, spec, a, b) for _, a, b in chunks]
+    for ref in refs:
+        take(ray.get(ref))
 
 
 def _end_pool(pool: Any, grace: float = 5.0) -> None:

@@ -13,6 +13,7 @@ from ...ir import Example, OptionDecl, Pattern, RuleSet
 from ...known import Row
 from ...tiles import ALL_KINDS, NUM_KINDS, chinese, parse_tile
 from ..examples import Scored, Scorers, _value_key, error_text
+from . import turns
 from .model import (Block, Book, Bullets, Code, Em, Group, Hand, Inline, Inlines, Link, Para, Section, Slot,
                     Strong, Table, TileRef, TileRow, anchor)
 
@@ -41,6 +42,7 @@ class Inputs:
     rows: list[Row]  # every known-values row (all tables)
     source_name: str
     combos: Any = None  # the combination table, when computed
+    hand: Any = None  # (the record of the hand §0 walks through, or None, and why not): backends/book/turns.py
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -380,15 +382,9 @@ class Builder:
                        (hand, table), 4)
 
     def play(self) -> Section:
-        rs = self.rs
+        # the play: section's settings are the engine's (and the value player's hints): for rule designers, who
+        # read them in the rule file and the site's rule-file reference, not in a player's book
         blocks: list[Block] = self.paras("play")
-        if rs.play:
-            setters = {}
-            for o in rs.options:
-                if o.acts_on in ("play", "settlement"):
-                    setters[o.id] = o
-            blocks.append(Para(("The game engine reads these settings of the rule file's ", Code("play:"), " section:",)))
-            blocks.append(Table((("setting",), ("value",)), tuple(((Code(k),), _setting(v)) for k, v in rs.play), "play"))
         blocks += self.decisions("play")
         return Section("play", ("§8 打牌 One hand of play",), tuple(blocks))
 
@@ -503,14 +499,18 @@ class Builder:
             replaced = f"; it replaces the base's {', '.join(rs.replaced)}" if rs.replaced else ""
             intro.append(Para(("A variant of ", Code(rs.base_file), replaced, ".")))
         if rs.sources:
-            intro.append(Para(("Sources: ",)))
+            intro.append(Para(("Sources (the rule texts these rules come from; a rule, a profile or a note that names "
+                               "one of them, as ", Code(rs.sources[0][0]), " does, cites it): ",)))
             intro.append(Bullets(tuple((Code(k), ": ", v) for k, v in rs.sources)))
         intro.append(Para(("Options in force: ", ", ".join(f"{k}={_value_key(v)}" for k, v in rs.choices), ". "
                            "Every example hand and every number in this rulebook was computed by the generated scorer "
                            "while the rulebook was built.")))
-        sections = [Section("about", ("关于 About this rulebook",), tuple(intro)),
-                    self.tiles(), self.huns(), self.melds(), self.patterns(), self.combining(), self.scoring(),
-                    self.options(), self.play(), self.settlement(), self.errata()]
+        sections = [Section("about", ("关于 About this rulebook",), tuple(intro))]
+        if self.inp.hand is not None:
+            played, why = self.inp.hand
+            sections.append(turns.section(self, played, why, hand_groups))
+        sections += [self.tiles(), self.huns(), self.melds(), self.patterns(), self.combining(), self.scoring(),
+                     self.options(), self.play(), self.settlement(), self.errata()]
         if self.inp.combos is not None:
             sections.append(self.inp.combos(self))
         sections.append(self.glossary())
@@ -527,13 +527,3 @@ def rs_index(items: list[Scored], s: Scored) -> int:
 
 def build(inp: Inputs) -> Book:
     return Builder(inp).book()
-
-
-def _setting(v: object) -> Inlines:
-    """A play setting's value as the rule file writes it: true/false, not Python's True/False; an
-    empty text as "(none)", not an empty code span."""
-    if v is True or v is False:
-        return (Code("true" if v else "false"),)
-    if v == "":
-        return ("(none)",)
-    return (Code(str(v)),)

@@ -1,0 +1,53 @@
+"""Rules sent as text: a rule file and every file it extends, read here and
+written again under a temporary directory by a process elsewhere (a Ray task
+on another machine), which compiles them itself. Paths are kept relative to
+the files' common directory, so an overlay's `extends: ../x.yaml` still finds x."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+
+from ..compiler import read_rules
+
+Files = tuple[tuple[str, str], ...]  # (path relative to the bundle's root, text)
+
+
+def rule_files(path: str | None) -> tuple[Files, str]:
+    """The rule file at `path` (None: the built-in one) and every file it extends, as text,
+    with paths relative to their common directory (an overlay's `extends: ../x.yaml` still finds x)."""
+    res = read_rules(path)
+    paths = [os.path.abspath(p) for p in res.paths]
+    top = os.path.abspath(res.top_path) if res.top_path else paths[-1]
+    root = os.path.commonpath([os.path.dirname(p) for p in paths])
+    files = []
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            files.append((os.path.relpath(p, root).replace(os.sep, "/"), f.read()))
+    return tuple(files), os.path.relpath(top, root).replace(os.sep, "/")
+
+
+def bundle_sha(files: Files) -> str:
+    h = hashlib.sha256()
+    for p, t in files:
+        h.update(p.encode("utf-8") + b"\0" + t.encode("utf-8") + b"\0")
+    return h.hexdigest()
+
+
+_DIRS: dict[str, str] = {}
+
+
+def write_files(files: Files, top: str) -> str:
+    """The files written once per process under a temporary directory; the top file's path."""
+    key = bundle_sha(files)
+    d = _DIRS.get(key)
+    if d is None:
+        d = tempfile.mkdtemp(prefix="tjmj-rules-")
+        for rel, text in files:
+            p = os.path.join(d, *rel.split("/"))
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        _DIRS[key] = d
+    return os.path.join(d, *top.split("/"))

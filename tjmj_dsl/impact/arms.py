@@ -1,0 +1,91 @@
+"""An arm of a study: rules (a rule file and the files it extends, carried as
+text so that a worker on another machine compiles the same rules), a profile
+and options. `PROFILE_OR_OPTIONS` on the command line is comma-separated:
+NAME=VALUE items are options, one other item a profile of the rule file or an
+overlay file (a house pattern: a path ending .yaml/.yml, or any existing file)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from ..api import Scorer
+from ..game.rules import GameRules, game_rules
+from ..game.ship import bundle_sha, rule_files, write_files
+
+MAX_ARMS = 16  # the base and at most 15 variants: each costs a full run
+NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+
+
+class ArmError(ValueError):
+    """An arm that cannot be read, said with the part of the command it comes from."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Arm:
+    name: str
+    files: tuple[tuple[str, str], ...]  # (path relative to the bundle's root, text), every file the rules read
+    top: str  # the file compiled (relative to the root)
+    profile: str | None
+    options: tuple[tuple[str, str], ...]
+    spec: str  # as written on the command line
+
+    @property
+    def bundle_sha(self) -> str:
+        return bundle_sha(self.files)
+
+
+def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
+    """An arm from `PROFILE_OR_OPTIONS` over the rule file `rules` (None: the built-in one). Its
+    profile and options are compiled and checked for play by compile_arm, before any hand."""
+    if not name or not set(name) <= NAME_CHARS or len(name) > 40:
+        raise ArmError(field, f"a variant's NAME is 1-40 of a-z A-Z 0-9 _ - . (it names a file), not {name!r}")
+    options: dict[str, str] = {}
+    other: list[str] = []
+    for item in (s.strip() for s in spec.split(",")):
+        if not item:
+            continue
+        if "=" in item:
+            k, v = item.split("=", 1)
+            if not k or k in options:
+                raise ArmError(field, f"option {k!r} named twice or empty in {spec!r}")
+            options[k] = v
+        else:
+            other.append(item)
+    if len(other) > 1:
+        raise ArmError(field, f"one profile or overlay file at most, not {', '.join(other)}")
+    path, profile = rules, None
+    if other:
+        o = other[0]
+        if o.endswith((".yaml", ".yml")) or os.path.isfile(o):
+            path = o
+        else:
+            profile = o
+    if path is not None and path != rules:  # an overlay file (a house pattern): checked as `tjmj check` checks it
+        from ..analysis.rulecheck import check_file
+        check_file(path)  # every profile and its examples; errors raise RuleError
+    files, top = rule_files(path)
+    return Arm(name, files, top, profile, tuple(sorted(options.items())), spec)
+
+
+_COMPILED: dict[tuple[str, str, Any, Any], GameRules] = {}
+
+
+def materialize(arm: Arm) -> str:
+    """The arm's rule files written once per process; the top file's path."""
+    return write_files(arm.files, arm.top)
+
+
+def compile_arm(arm: Arm) -> GameRules:
+    """The arm's rules compiled from its text (once per process)."""
+    key = (arm.bundle_sha, arm.top, arm.profile, arm.options)
+    got = _COMPILED.get(key)
+    if got is None:
+        got = _COMPILED[key] = game_rules(Scorer(materialize(arm), arm.profile, dict(arm.options) or None))
+    return got

@@ -1,0 +1,161 @@
+"""`tjmj impact`: read the arms, check them, play (or resume) the chunks,
+write report.json, report.md and report.html to --out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from typing import Any
+
+from ..game.rules import GameRulesError
+from .analyze import analyze, walls_of
+from .arms import MAX_ARMS, ArmError, compile_arm, parse_arm
+from .chunk import IMPACT_PLAYERS
+from .measures import SKILL_MIXES
+from .runner import Bar, play_all, tasks_for
+from .store import Store
+
+MAX_WALLS = 1_000_000
+MAX_JOBS = 64
+MAX_SEED = 100
+ENGINES = ("local", "ray")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--base", default="", metavar="PROFILE_OR_OPTIONS",
+                   help="the base: a profile, an overlay file and/or NAME=VALUE options, comma-separated "
+                        "(default: the rules as they are)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=PROFILE_OR_OPTIONS",
+                   help="a variant, as --base, named NAME (repeatable), e.g. jin8=jin_gang=8 or house=house.yaml")
+    p.add_argument("--hands", type=int, default=200, help="walls (seeded hands), each played seated four ways (default 200)")
+    p.add_argument("--seed", default="0", help="the game seed (default 0)")
+    p.add_argument("--players", default="value,value,value,value",
+                   help=f"the main player mix, 4 of {', '.join(IMPACT_PLAYERS)} (default value x4)")
+    p.add_argument("--no-skill", action="store_true",
+                   help="skip the skill measures (value v random, value v a player that never claims)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (the report does not depend on it)")
+    p.add_argument("--engine", choices=ENGINES, default="local", help="local processes, or Ray tasks (pip install tjmj[cluster])")
+    p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
+    p.add_argument("--out", default="impact-report", help="directory for report.{json,md,html} and the chunks a "
+                   "stopped run resumes from (default impact-report)")
+    p.add_argument("--chunks", metavar="DIR", help="where finished chunks are kept (default OUT/chunks); studies that "
+                   "share one reuse each other's arms (a chunk is keyed by rules, options, players, seed and walls)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _usage(msg: str) -> int:
+    print(f"tjmj: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def canonical_command(args: argparse.Namespace) -> str:
+    """The command that gives the same report (how it is run — jobs, engine, out — left out)."""
+    argv = ["tjmj", "impact", *([args.rules] if args.rules else [])]
+    if args.base:
+        argv += ["--base", args.base]
+    for v in args.variant:
+        argv += ["--variant", v]
+    argv += ["--hands", str(args.hands), "--seed", str(args.seed), "--players", args.players]
+    if args.no_skill:
+        argv.append("--no-skill")
+    return shlex.join(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    players = tuple(p.strip() for p in args.players.split(","))
+    if len(players) != 4 or any(p not in IMPACT_PLAYERS for p in players):
+        return _usage(f"--players wants 4 of {', '.join(IMPACT_PLAYERS)}, comma-separated; got {args.players!r}")
+    if not 2 <= args.hands <= MAX_WALLS:
+        return _usage(f"--hands takes 2 to {MAX_WALLS:,} (an interval needs two walls)")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        return _usage(f"--jobs takes 1 to {MAX_JOBS}")
+    if len(args.seed) > MAX_SEED:
+        return _usage(f"--seed takes at most {MAX_SEED} characters")
+    if len(args.variant) + 1 > MAX_ARMS:
+        return _usage(f"at most {MAX_ARMS - 1} variants")
+    if args.address and args.engine != "ray":
+        return _usage("--address is for --engine ray")
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:  # said before any hand, not after an hour of them
+        print('tjmj: error: the report\'s plots need matplotlib: pip install "tjmj[impact]"', file=sys.stderr)
+        return 1
+    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    try:
+        arms = [parse_arm("base", args.base, args.rules, "--base")]
+        for i, v in enumerate(args.variant):
+            name, eq, spec = v.partition("=")
+            if not eq:
+                return _usage(f"--variant wants NAME=PROFILE_OR_OPTIONS, got {v!r}")
+            if name in [a.name for a in arms]:
+                return _usage(f"--variant: the name {name!r} is taken")
+            arms.append(parse_arm(name, spec, args.rules, f"--variant {name}"))
+    except ArmError as e:
+        return _usage(str(e))
+    compiled = []
+    for a in arms:  # every arm compiled and checked for play before any hand
+        try:
+            compiled.append(compile_arm(a))
+        except GameRulesError as e:
+            print(f"tjmj: error: {'--base' if a.name == 'base' else '--variant ' + a.name}: {e}", file=sys.stderr)
+            return 1
+    skill = not args.no_skill
+    mixes = (players, *(SKILL_MIXES if skill else ()))
+    tasks = tasks_for([(a, r.sha256) for a, r in zip(arms, compiled)], mixes, seed, args.hands)
+    bar = Bar(sys.stderr)
+    t0, c0 = time.perf_counter(), _cpu()
+    try:
+        try:
+            done = play_all(tasks, Store(args.chunks or args.out, bare=bool(args.chunks)), args.engine, args.jobs, args.address, bar)
+        finally:
+            bar.end()
+    except OSError as e:
+        print(f"tjmj: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except RuntimeError as e:
+        print(f"tjmj: error: {e}", file=sys.stderr)
+        return 1
+    walls = [walls_of([w for t in tasks if t.arm is a for w in done[t]]) for a in arms]
+    info = [{"name": a.name, "spec": a.spec,
+             "rules": {"name": r.name, "profile": r.profile, "sha256": r.sha256,
+                       "options": {k: v for k, v in r.options}, "files": [p for p, _ in a.files]},
+             "pattern_names": {p.id: p.name for p in r.scorer.ruleset.patterns}} for a, r in zip(arms, compiled)]
+    head = {"seed": seed, "walls": args.hands, "players": list(players), "mixes": mixes,
+            "command": canonical_command(args)}
+    rep = analyze(info, walls, skill, head)
+    try:
+        write_reports(rep, args.out)
+    except OSError as e:
+        print(f"tjmj: error: {e.filename or args.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    secs, cpu = time.perf_counter() - t0, _cpu() - c0
+    if args.json:
+        print(json.dumps(rep, ensure_ascii=False, sort_keys=True))
+    else:
+        for d in rep["differences"]:
+            for mid in rep["headline"]:
+                print(f"{d['variant']}: {mid}: {d['measures'][mid]['verdict']}")
+        print(f"wrote {os.path.join(args.out, 'report.html')} (and .md, .json)")
+    print(f"time: {secs:.1f} s wall clock, {cpu:.1f} s CPU here and in worker processes (not Ray's) (engine {args.engine}, "
+          f"jobs {args.jobs})", file=sys.stderr)
+    return 0
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the --jobs workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def write_reports(rep: dict[str, Any], out: str) -> None:
+    from .render import html_report, markdown
+    os.makedirs(out, exist_ok=True)
+    texts = {"report.json": json.dumps(rep, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+             "report.md": markdown(rep), "report.html": html_report(rep)}
+    for name, text in texts.items():
+        with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
