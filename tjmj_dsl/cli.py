@@ -461,9 +461,60 @@ def cmd_serve(args: argparse.Namespace) -> int:
     limits = asdict(from_args(args, args.host))
     config = Config(rules=os.path.abspath(args.rules) if args.rules else None, profile=args.profile, options=opts,
                     cors=tuple(args.cors_origin or ()), max_body=args.max_body, max_batch=args.max_batch,
-                    guard=limits)
+                    guard=limits, tables=_tables_config(args))
     run(config, args.host, args.port, args.workers, args.log_level)
     return EXIT_OK
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A table on this machine: you and three bots, in the browser (tjmj_dsl/tables)."""
+    try:
+        from .tables.play import run as play
+    except ImportError as e:
+        print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install 'tjmj[play]'",
+              file=sys.stderr)
+        return EXIT_FAIL
+    if args.bot_pace < 0 or args.bot_pace > 60 or not 0 <= args.hands <= 64 or not 1 <= args.time_limit <= 600 \
+            or not args.table_rate > 0:
+        return _usage("--bot-pace is 0 to 60 seconds, --hands 0 to 64, --time-limit 1 to 600 seconds, --table-rate above 0")
+    return play(db=args.db, port=args.port, browser=not args.no_browser, profile=args.profile, hands=args.hands,
+                pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None,
+                rate=args.table_rate)
+
+
+def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
+    """The tables' options (tjmj play, and tjmj serve --tables)."""
+    p.add_argument("--db", metavar="PATH|URL", help="the games' database: a SQLite file (default: "
+                   "$XDG_DATA_HOME/tjmj/tables.sqlite3) or postgresql://user@host/db")
+    p.add_argument("--bot-pace", type=float, default=0.6, metavar="SECONDS",
+                   help="how long a bot waits before it answers (default 0.6; 0: at once)")
+    p.add_argument("--table-rate", type=float, default=10.0, metavar="N",
+                   help="messages a second one socket may send (default 10, bursts of twice that; "
+                        "scripted clients of a load test need more)")
+    if serve:
+        p.add_argument("--tables", action="store_true", help="serve the tables too: /play, the room API, the sockets")
+        p.add_argument("--table-rules", action="append", metavar="FILE",
+                       help="a rule file rooms may use (repeatable; default: the built-in rules)")
+        p.add_argument("--table-bot", metavar="COMMAND",
+                       help="the program an `external` bot seat runs (the bot protocol; split on spaces, no shell)")
+        p.add_argument("--table-origin", action="append", metavar="ORIGIN",
+                       help="a page origin allowed beside the server's own (behind a proxy: https://club.example)")
+        p.add_argument("--max-rooms", type=int, default=1000, help="rooms played at once (default 1000)")
+
+
+
+def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
+    if not getattr(args, "tables", False):
+        return None
+    if args.workers != 1:
+        raise SystemExit("tjmj: error: --tables plays every room in one process: --workers 1")
+    if args.bot_pace < 0 or args.bot_pace > 60:
+        raise SystemExit("tjmj: error: --bot-pace is 0 to 60 seconds")
+    rules = [os.path.abspath(r) for r in args.table_rules] if args.table_rules else [None]
+    return {"db": args.db, "rules": rules, "pace": args.bot_pace,
+            "bot_command": args.table_bot.split() if args.table_bot else None,
+            "origins": list(args.table_origin or ()), "max_rooms": args.max_rooms,
+            "rate": args.table_rate, "burst": max(1, int(2 * args.table_rate))}
 
 
 # every subcommand's --help ends with an example (a test holds every command to it)
@@ -479,6 +530,7 @@ EXAMPLES = {
     "waits": 'tjmj waits "345m 123s EEE 77m 45s" --indicator 7p',
     "simulate": "tjmj simulate --hands 1000 --seed 7 --players value,random,random,random",
     "replay": "tjmj simulate --hands 10 --record hands.jsonl && tjmj replay hands.jsonl",
+    "play": "tjmj play\n  tjmj play --no-browser --db games.sqlite3 --bot-pace 0",
     "serve": "tjmj serve --port 8000\n"
              "  curl -s localhost:8000/score -d '{\"concealed\": \"345m123sEEE77m45s\", \"draw\": \"6s\", \"indicator\": \"7p\"}'",
 }
@@ -600,7 +652,18 @@ def build_parser() -> argparse.ArgumentParser:
     guard_limits.add_arguments(p)
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn's log level (default warning)")
+    _table_args(p, serve=True)
     p.set_defaults(run=cmd_serve)
+    p = sub.add_parser("play", help="play in the browser: a table server on this machine, you and three bots")
+    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--profile", help="the profile played (default: the rules' default)")
+    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--no-browser", action="store_true", help="print the link only")
+    p.add_argument("--hands", type=int, default=8, help="hands in the game (default 8; 0: until stopped)")
+    p.add_argument("--time-limit", type=float, default=600.0, metavar="SECONDS",
+                   help="time for each of your answers before the default action is taken (default 600)")
+    _table_args(p, serve=False)
+    p.set_defaults(run=cmd_play)
     for name, sp in sub.choices.items():
         if name in EXAMPLES:
             sp.formatter_class = argparse.RawDescriptionHelpFormatter

@@ -52,6 +52,7 @@ class Config:
     cors: tuple[str, ...] = ()
     max_body: int = MAX_BODY
     max_batch: int = MAX_BATCH
+    tables: dict[str, Any] | None = None  # `--tables`: the rooms of tjmj_dsl/tables beside the contract (its TablesConfig)
     guard: dict[str, Any] = field(default_factory=dict)  # the guard's Limits (tjmj_dsl.guard), its fields by name
 
     def limits(self) -> Limits:
@@ -351,6 +352,9 @@ def create_app(config: Config) -> Any:
                                                                    "message": why}))
     app.add_middleware(_json_cors(refuse_preflight), allow_origins=list(config.cors),
                        allow_methods=["GET", "POST"], allow_headers=["*"], max_age=600)
+    if config.tables is not None:  # the tables (/play, the room API, the sockets): their own module
+        from .tables.app import mount_config
+        mount_config(app, config.tables)
     return app
 
 

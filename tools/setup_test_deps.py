@@ -22,6 +22,7 @@ NEEDS = [
     ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", "fonts-wqy-zenhei", "Chinese text in the browser test's screenshots"),
     ("/usr/bin/node", "nodejs", "the JavaScript scorers' tests under node (tests/test_js.py)"),
     ("/usr/bin/tsc", "node-typescript", "the JavaScript scorer's types under TypeScript (tests/test_js.py)"),
+    ("/usr/lib/postgresql", "postgresql", "the tables on a real PostgreSQL (tests/test_tables_postgres.py)"),
 ]
 
 

@@ -106,6 +106,7 @@ class Stepper:
         seated: list[Any] = [p if p is not None else _Relay(self._out, self._inp, hand if seed is not None else None, counter)
                              for p in players]
         self.rules = rules
+        self.table = table
         self.result: HandResult | None = None
         self.ask: Ask | None = None
         self._over = False
@@ -139,6 +140,13 @@ class Stepper:
         assert isinstance(got, Ask)
         self.ask = got
         return got
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` sees now. Read it only while a question is open (the table's thread waits then),
+        or once the hand is over: a server builds each seat's screen, and asks its own bots, from it."""
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat {seat!r} is not 0 to 3")
+        return SeatView(self.table, seat)
 
     def answer(self, choice: int, seq: int | None = None) -> Ask | None:
         """Answer the open question with the index of the pick in its menu; the next question (None:

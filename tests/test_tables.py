@@ -1,0 +1,364 @@
+"""The tables' room API and socket (docs/table-protocol.md), in process: every refusal
+changes nothing, a reconnected seat gets the same view and menu, a person out of
+time gets the documented default, learner mode's waits, records that replay."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from tjmj_dsl.game.replay import Replayer  # noqa: E402
+from tjmj_dsl.tables.app import TablesConfig, create_app  # noqa: E402
+
+
+@pytest.fixture()
+def client(tmp_path: Any) -> Any:
+    # scripted clients answer faster than a person: the flood limit is tested with the default rate
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, rate=1000, burst=1000))
+    with TestClient(app) as c:
+        yield c
+
+
+def new_room(c: TestClient, **body: Any) -> dict[str, Any]:
+    r = c.post("/play/api/rooms", json={"hands": 1, "time_limit": 600, **body})
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def until_person(ws: Any, persons: set[int]) -> dict[str, Any]:
+    """Messages until the table waits for a person (or the game ends): the last state."""
+    while True:
+        m = ws.receive_json()
+        if m["type"] == "game_end":
+            return m
+        if m["type"] == "state" and m["waiting"] is not None and m["waiting"]["seat"] in persons:
+            return m
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    ws.send_text(json.dumps({"type": "hello", "token": token} if token else {"type": "hello", "watch": True}))
+    w = ws.receive_json()
+    assert w["type"] == "welcome", w
+    return w
+
+
+def answers(c: TestClient, room: str, hand: int = 0) -> list[tuple[int, int, int]]:
+    return c.app.state.tables.store.answers(room, hand)  # type: ignore[attr-defined,no-any-return]
+
+
+def test_every_refusal_changes_nothing_and_a_reconnect_gets_the_same_view_and_menu(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "person", "random", "random"])
+    rid, toks = room["room"], [s["token"] for s in room["seats"]]
+    url = f"/play/ws/{rid}"
+    with client.websocket_connect(url) as a, client.websocket_connect(url) as b:
+        hello(a, toks[0])
+        hello(b, toks[1])
+        st = {0: until_person(a, {0, 1}), 1: until_person(b, {0, 1})}
+        x = st[0]["waiting"]["seat"]
+        y = 1 - x
+        mine, other = (a, b) if x == 0 else (b, a)
+        ask = st[x]["ask"]
+        assert ask is not None and st[y]["ask"] is None  # the menu goes to the asked seat alone
+        before = answers(client, rid, ask["hand"])
+        good = {"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": 0}
+        refusals = [
+            (other, json.dumps(good), "not_your_turn"),  # the other seat's token answers this seat's question
+            (mine, json.dumps({**good, "seq": ask["seq"] - 1}), "stale"),
+            (mine, json.dumps({**good, "seq": ask["seq"] + 1}), "stale"),
+            (mine, json.dumps({**good, "hand": ask["hand"] + 1}), "stale"),
+            (mine, json.dumps({**good, "choice": len(ask["menu"])}), "bad_choice"),
+            (mine, json.dumps({**good, "choice": -1}), "bad_choice"),
+            (mine, json.dumps({**good, "choice": "0"}), "malformed"),
+            (mine, json.dumps({**good, "choice": 0.0}), "malformed"),
+            (mine, json.dumps({**good, "choice": True}), "malformed"),
+            (mine, "{not json", "malformed"),
+            (mine, "[1, 2]", "malformed"),
+            (mine, json.dumps({"type": "shout"}), "malformed"),
+            (mine, json.dumps({"type": "hello", "token": toks[y]}), "malformed"),
+            (mine, json.dumps({**good, "pad": "x" * 5000}), "too_large"),
+        ]
+        for ws, text, code in refusals:
+            ws.send_text(text)
+            got = ws.receive_json()
+            assert got["type"] == "error" and got["error"]["code"] == code, (text[:60], got)
+            assert set(got["error"]) == {"code", "message", "field"}
+        mine.send_bytes(b'{"type": "ping"}')
+        assert mine.receive_json()["error"]["code"] == "malformed"
+        assert answers(client, rid, ask["hand"]) == before  # nothing stored
+        mine.send_text(json.dumps({"type": "ping"}))
+        assert mine.receive_json() == {"type": "pong"}  # nothing else came: the table did not move
+    # the page reloaded: the same seat, the same view and menu
+    with client.websocket_connect(url) as again:
+        hello(again, toks[x])
+        st2 = again.receive_json()
+        assert st2["type"] == "state"
+        assert st2["view"] == st[x]["view"]
+        assert {k: v for k, v in st2["ask"].items() if k != "time_left"} == \
+            {k: v for k, v in ask.items() if k != "time_left"}
+        again.send_text(json.dumps(good))
+        nxt = again.receive_json()
+        assert nxt["type"] in ("state", "hand_end")
+    got = answers(client, rid, ask["hand"])
+    assert got[:len(before)] == before and got[len(before)] == (ask["seq"], x, 0)
+
+
+def test_a_spectator_and_a_stranger_are_refused_what_a_seat_may_do(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    url = f"/play/ws/{room['room']}"
+    with client.websocket_connect(url) as ws:
+        ws.send_text(json.dumps({"type": "answer", "hand": 0, "seq": 1, "choice": 0}))
+        assert ws.receive_json()["error"]["code"] == "hello_first"
+        ws.send_text(json.dumps({"type": "hello", "token": "A" * 32}))
+        assert ws.receive_json()["error"]["code"] == "bad_token"
+        hello(ws, None)
+        st = ws.receive_json()
+        assert st["type"] == "state" and st["view"] is None and st["ask"] is None and st["public"] is not None
+        for typ in ("answer", "waits"):
+            ws.send_text(json.dumps({"type": typ, "hand": 0, "seq": 1, "choice": 0}))
+            while True:
+                m = ws.receive_json()
+                if m["type"] == "error":
+                    assert m["error"]["code"] == "not_seated"
+                    break
+
+
+def test_a_flood_is_refused_and_a_socket_refused_too_often_is_closed(tmp_path: Any) -> None:
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as client:  # the default rate
+        flood(client)
+
+
+def flood(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        for _ in range(40):
+            ws.send_text(json.dumps({"type": "ping"}))
+        got = []
+        while len([m for m in got if m["type"] in ("pong", "error")]) < 40:
+            got.append(ws.receive_json())
+        codes = [m["error"]["code"] for m in got if m["type"] == "error"]
+        assert "flood" in codes and sum(1 for m in got if m["type"] == "pong") <= 25
+        with pytest.raises(WebSocketDisconnect) as e:
+            for _ in range(200):
+                ws.send_text("garbage")
+                while ws.receive_json()["type"] != "error":
+                    pass
+        assert e.value.code == 1008
+
+
+def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
+    with TestClient(app) as c:
+        r = c.post("/play/api/rooms", json={"seats": ["person", "random", "random", "random"], "hands": 1, "time_limit": 1})
+        room = r.json()
+        with c.websocket_connect(f"/play/ws/{room['room']}") as ws:
+            hello(ws, room["seats"][0]["token"])
+            seen = 0
+            while seen < 3:  # three questions left unanswered
+                st = until_person(ws, {0})
+                ask = st["ask"]
+                t0 = time.monotonic()
+                while True:
+                    m = ws.receive_json()
+                    if m["type"] == "state" and (m["ask"] is None or m["ask"]["seq"] != ask["seq"]):
+                        break
+                assert time.monotonic() - t0 > 0.5
+                stored = {s: (seat, ch) for s, seat, ch in answers(c, room["room"])}
+                seat, ch = stored[ask["seq"]]
+                assert seat == 0
+                pick = ask["menu"][ch]
+                if ask["kind"] == "claim":
+                    assert pick == {"type": "pass", "tile": None}
+                elif ask["kind"] == "act":
+                    drawn = st["view"]["drawn"]
+                    assert pick["type"] == "discard"
+                    assert pick["tile"] == (drawn if drawn is not None else
+                                            [m for m in ask["menu"] if m["type"] == "discard"][-1]["tile"])
+                else:
+                    assert pick in (False, 0)
+                seen += 1
+
+
+def test_learner_mode_gives_the_waits_of_each_discard(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "value", "value", "value"], hands=1)
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        for _ in range(200):
+            st = until_person(ws, {0})
+            if st["type"] == "game_end":
+                break
+            ask = st["ask"]
+            if ask["kind"] == "act":
+                ws.send_text(json.dumps({"type": "waits"}))
+                w = ws.receive_json()
+                assert w["type"] == "waits" and w["hand"] == ask["hand"]
+                tiles = [m["tile"] for m in ask["menu"] if m["type"] == "discard"]
+                assert [d["tile"] for d in w["discards"]] == list(dict.fromkeys(tiles))
+                for d in w["discards"]:
+                    for x in d["waits"]:
+                        assert {"tile", "fan", "total"} <= set(x)
+            pick = 0
+            if ask["kind"] == "act":
+                pick = next(i for i, m in enumerate(ask["menu"]) if m["type"] == "discard")
+            ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": pick}))
+
+
+@pytest.mark.parametrize("body,field,code", [
+    ({"seats": ["person", "value", "value"]}, "seats", 400),
+    ({"seats": ["person", "value", "value", "/bin/sh"]}, "seats[3]", 400),
+    ({"seats": ["person", "value", "value", "external"]}, "seats[3]", 400),  # no --table-bot configured
+    ({"seats": ["person"] * 4, "rules": "/etc/passwd"}, "rules", 400),
+    ({"seats": ["person"] * 4, "profile": "nope"}, "profile", 400),
+    ({"seats": ["person"] * 4, "options": {"min_fan": 99}}, "options.min_fan", 400),
+    ({"seats": ["person"] * 4, "options": {"zz": 1}}, "options.zz", 400),
+    ({"seats": ["person"] * 4, "hands": 65}, "hands", 400),
+    ({"seats": ["person"] * 4, "hands": 1.5}, "hands", 400),
+    ({"seats": ["person"] * 4, "time_limit": 0}, "time_limit", 400),
+    ({"seats": ["person"] * 4, "names": ["a\nb", None, None, None]}, "names[0]", 400),
+    ({"seats": ["person"] * 4, "evil": 1}, "evil", 400),
+])
+def test_a_bad_room_request_is_refused_with_its_field(client: TestClient, body: Any, field: str, code: int) -> None:
+    r = client.post("/play/api/rooms", json=body)
+    assert r.status_code == code
+    assert r.json()["error"]["field"] == field
+
+
+def test_bodies_too_large_or_not_json_and_other_sites_are_refused(client: TestClient) -> None:
+    r = client.post("/play/api/rooms", content=b"{" + b" " * 20000 + b"}")
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+    r = client.post("/play/api/rooms", content=b"{nope")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
+    body = {"seats": ["random"] * 4, "hands": 1}
+    r = client.post("/play/api/rooms", json=body, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden_origin"
+    assert client.post("/play/api/rooms", json=body, headers={"Origin": "http://testserver"}).status_code == 201
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(f"/play/ws/{room['room']}", headers={"Origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    stop = client.post(f"/play/api/rooms/{room['room']}/stop", json={"token": room["seats"][0]["token"]})
+    assert stop.status_code == 403  # a seat's token is not the owner's
+    assert client.get("/play/api/rooms/nope").status_code == 404
+
+
+def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestClient, tmp_path: Any) -> None:
+    room = new_room(client, seats=["value", "random", "value", "random"], hands=3)
+    rid = room["room"]
+    for _ in range(600):
+        info = client.get(f"/play/api/rooms/{rid}").json()
+        if info["status"] == "over":
+            break
+        time.sleep(0.05)
+    assert info["status"] == "over" and info["finished_hands"] == 3
+    lines = client.get(f"/play/api/rooms/{rid}/records.jsonl").text.splitlines()
+    recs = [json.loads(x) for x in lines]
+    assert [r["hand"] for r in recs] == [0, 1, 2]
+    assert len({r["seed"] for r in recs}) == 3  # a fresh seed each hand
+    rp = Replayer()
+    for r in recs:
+        rp.check(r)
+        assert client.get(f"/play/api/rooms/{rid}/hands/{r['hand']}.json").json() == r
+    assert [sum(r["result"]["balances"][s] for r in recs) for s in range(4)] == info["balances"]
+    for h in (1, 2):  # the deal passed by the rules' rotation
+        assert recs[h]["dealer"] == recs[h - 1]["result"]["next_dealer"] and recs[h]["dealt_by"] == "rotation"
+    assert client.get(f"/play/api/rooms/{rid}/hands/3.json").status_code == 404
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from tjmj_dsl.cli import main
+    assert main(["replay", str(path)]) == 0  # the game as downloaded, checked by `tjmj replay`
+
+
+def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "random", "random", "random"], hands=0)
+    rid = room["room"]
+    r = client.post(f"/play/api/rooms/{rid}/stop", json={"token": room["owner_token"]})
+    assert r.status_code == 200 and r.json()["status"] == "stopping"
+    with client.websocket_connect(f"/play/ws/{rid}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        while True:
+            st = until_person(ws, {0})
+            if st["type"] == "game_end":
+                assert st["status"] == "stopped" and st["hands"] == 1
+                break
+            ask = st["ask"]
+            ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": 0}))
+
+
+def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: Any) -> None:
+    import sys
+    bot = tmp_path / "bot.py"
+    bot.write_text("import json, sys\nfor line in sys.stdin:\n    ask = json.loads(line)\n"
+                   "    print(json.dumps({'choice': len(ask['menu']) - 1}), flush=True)\n")
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, bot_command=(sys.executable, str(bot))))
+    with TestClient(app) as c:
+        assert "external" in c.get("/play/api/config").json()["bots"]
+        rooms = [new_room(c, seats=["external", "random", "external", "value"], hands=1) for _ in range(2)]
+        for room in rooms:
+            for _ in range(1200):
+                info = c.get(f"/play/api/rooms/{room['room']}").json()
+                if info["status"] == "over":
+                    break
+                time.sleep(0.05)
+            assert info["status"] == "over"
+            rec = c.get(f"/play/api/rooms/{room['room']}/hands/0.json").json()
+            Replayer().check(rec)
+            assert rec["players"][0] == "external"
+
+
+def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory(client: TestClient) -> None:
+    from tjmj_dsl.tables import app as tables_app
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    room = new_room(client, seats=["random"] * 4, hands=1)
+    for _ in range(600):
+        if room["room"] not in tables.live:
+            break
+        time.sleep(0.05)
+    assert room["room"] not in tables.live  # over, nobody watching: dropped
+    assert client.get(f"/play/api/rooms/{room['room']}").json()["status"] == "over"  # read again from the store
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    live = tables.live[room["room"]]
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        conn = next(iter(live.conns))
+
+        async def pile_up() -> None:
+            conn.writer.cancel()  # as a client that reads nothing: its messages pile up
+            for _ in range(tables_app.OUTBOX + 1):
+                conn.send({"type": "pong"})
+
+        client.portal.call(pile_up)  # type: ignore[union-attr]  # in the server's loop
+        assert conn.closed
+
+
+def test_the_greenlet_stepper_plays_the_thread_steppers_hands_ask_for_ask() -> None:
+    import random
+    from tjmj_dsl.api import Scorer
+    from tjmj_dsl.game.rules import game_rules
+    from tjmj_dsl.game.step import Stepper
+    from tjmj_dsl.tables.stepper import GreenStepper
+    gr = game_rules(Scorer())
+    for h in range(12):
+        a, b = Stepper(gr, [None] * 4, seed="g", hand=h, dealer=h % 4), GreenStepper(gr, "g", h, h % 4)
+        r = random.Random(h)
+        while a.ask is not None:
+            assert a.ask == b.ask
+            assert [b.view(s).hand() for s in range(4)] == [a.view(s).hand() for s in range(4)]
+            c, q = r.randrange(len(a.ask.menu)), a.ask.seq
+            with pytest.raises(ValueError):
+                b.answer(c, q + 1)  # another question's seq changes nothing
+            a.answer(c, q)
+            b.answer(c, q)
+        assert b.ask is None and a.result is not None and b.result is not None
+        assert a.result.settlement == b.result.settlement and a.result.events == b.result.events
+    left = GreenStepper(gr, "g", 0)
+    left.close()  # a hand given up ends its greenlet
+    assert left._g.dead  # noqa: SLF001

@@ -1,0 +1,52 @@
+"""The tables on a real PostgreSQL (started here from Debian's package): the same code as on
+SQLite plays a game through the sockets, and a server killed mid-hand resumes from PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("psycopg")
+
+import httpx  # noqa: E402
+
+from tablekit import PlayServer, Postgres  # noqa: E402
+from tjmj_dsl.game.replay import Replayer  # noqa: E402
+from tjmj_dsl.tables.scripted import play_room, play_seat  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def pg() -> Any:
+    p = Postgres()
+    if p.skip:
+        pytest.skip(p.skip)
+    yield p
+    p.stop()
+
+
+def test_a_game_on_postgresql_plays_replays_and_survives_a_kill(pg: Postgres) -> None:
+    s = PlayServer(pg.url, "--bot-pace", "0", "--table-rate", "100000", "--hands", "2").start()
+    try:
+        room, logs, _ = asyncio.run(play_room(s.base, {"seats": ["person", "person", "random", "value"], "hands": 3}))
+        assert all(log.errors == 0 for log in logs)
+        recs = [json.loads(x) for x in httpx.get(f"{s.base}/play/api/rooms/{room['room']}/records.jsonl").text.splitlines()]
+        assert [r["hand"] for r in recs] == [0, 1, 2]
+        rp = Replayer()
+        for r in recs:
+            rp.check(r)
+        ws_url = s.link.split("#")[0].replace("http", "ws", 1).replace("/play/room/", "/play/ws/")
+        token = s.link.split("#seat=")[1]
+        first = asyncio.run(play_seat(ws_url, {"type": "hello", "token": token}, seed=5, stop_after=5))
+        last = [m for m in first.messages if m["type"] == "state"][-1]
+        s.kill9()
+        s = PlayServer(pg.url, "--bot-pace", "0", "--table-rate", "100000", "--hands", "2", port=s.port).start()
+        rest = asyncio.run(play_seat(ws_url, {"type": "hello", "token": token}, seed=6))
+        again = next(m for m in rest.messages if m["type"] == "state")
+        assert again["view"] == last["view"] and again["ask"]["menu"] == last["ask"]["menu"]
+        assert rest.messages[-1]["type"] == "game_end"
+    finally:
+        s.stop()

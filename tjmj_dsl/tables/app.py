@@ -1,0 +1,751 @@
+"""The tables over HTTP and WebSocket (docs/table-protocol.md): the room API, the
+page's files and one socket per seat (or spectator), on FastAPI.
+
+`mount(app, config)` adds them to an application (`tjmj serve` calls it;
+`tjmj play` builds an application of its own with it). Each room has a
+driver task: it answers for the bot seats after the room's pace, and for a
+person past the time limit with the documented default; a person's answer
+comes in on the socket. Each room's game is touched under its own asyncio
+lock, and every answer is stored before it is played (game.py). Each seat's
+socket gets its own view (computed for it), spectators the public facts
+(views.py): the hidden information is never serialized for a socket that
+may not see it.
+
+Every input is hostile: a message is at most MAX_MESSAGE bytes, a socket may
+send RATE messages a second (a burst of BURST); each refusal is the
+contract's error shape and changes nothing; a socket refused MAX_REFUSALS
+times is closed. Cross-site requests are refused by their Origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import sys
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, Response
+from starlette.websockets import WebSocketDisconnect
+
+from ..game.bot import view_json
+from ..game.step import Ask
+from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
+from .rulesets import RoomError, RuleSets
+from .stepper import greenlet
+from .store import Store
+from .views import public_json
+
+STATIC = Path(__file__).with_name("static")
+MAX_MESSAGE = 4096  # bytes of one socket message
+RATE = 10.0  # socket messages a second, on average
+BURST = 20  # ... and at once
+MAX_REFUSALS = 50  # refusals before a socket is closed
+MAX_BODY = 16_384  # bytes of a room API body
+MAX_HANDS = 64
+TIME_LIMITS = (1.0, 600.0)
+SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
+SPECTATORS = 32  # spectator sockets per room
+PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
+BOT_RUN = 64  # bot moves made at once (pace 0) before the loop serves others
+SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
+OUTBOX = 256  # messages waiting for a slow socket before it is closed
+CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+@dataclass(frozen=True)
+class TablesConfig:
+    """What the operator chose: the database, the rule files rooms may use, the bots' pace."""
+
+    db: str | None = None
+    rules: tuple[str | None, ...] = (None,)
+    pace: float = 0.6  # seconds a bot waits before it answers (0: at once)
+    bot_command: tuple[str, ...] | None = None  # the `external` bot's program (the operator's, never a user's)
+    origins: tuple[str, ...] = ()  # origins allowed beside the server's own
+    max_rooms: int = 1000  # open rooms at once
+    default_time_limit: float = 60.0
+    rate: float = RATE  # socket messages a second (scripted clients of a test or benchmark are given more)
+    burst: int = BURST
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(data, ensure_ascii=False), status_code=status, media_type="application/json",
+                    headers=headers)
+
+
+def _err(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
+def origin_ok(headers: Any, allowed: tuple[str, ...]) -> bool:
+    """No Origin (not a browser), the server's own (the Host it was sent to), or one the operator allowed."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    host = headers.get("host")
+    parts = urlsplit(origin)
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+
+
+class Conn:
+    """One socket: its seat (None: a spectator), its outbox and its message budget."""
+
+    def __init__(self, ws: WebSocket, seat: int | None) -> None:
+        self.ws, self.seat = ws, seat
+        self.out: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
+        self.writer: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        text = msg if isinstance(msg, str) else json.dumps(msg, ensure_ascii=False)
+        try:
+            self.out.put_nowait(text)
+        except asyncio.QueueFull:  # a socket that does not read is closed, not waited for
+            self.closed = True
+            if self.writer is not None:
+                self.writer.cancel()
+            asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self) -> None:
+        try:
+            await self.ws.close(1008)
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+
+    async def write(self) -> None:
+        try:
+            while True:
+                text = await self.out.get()
+                if text is None:
+                    await self.ws.close(1008)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # noqa: BLE001 - the socket is gone; its reader ends it
+            return
+
+
+class Bucket:
+    """A token bucket: `take` is False once the socket sends faster than RATE (bursts of BURST)."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = self.burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass
+class Live:
+    """A room being played: its game, lock, sockets and driver."""
+
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    deadline: float | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class Tables:
+    """Every room of one server."""
+
+    def __init__(self, config: TablesConfig) -> None:
+        self.config = config
+        self.rulesets = RuleSets(list(config.rules))
+        self.store = Store(config.db)
+        self.live: dict[str, Live] = {}
+        self.bots = list(BOTS) + ([EXTERNAL] if config.bot_command else [])
+        self.started = False
+        self.timings: list[float] = []  # seconds the server took over each person's answer (benchmarks read it)
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Resume every open room of the database."""
+        if self.started:
+            return
+        self.started = True
+        if greenlet is None:  # hands on threads (game/step.py): each answer hands the table's thread the
+            # GIL and takes it back; at the default 5 ms switch interval a busy loop makes that handoff wait
+            sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+        for room_id in self.store.open_rooms():
+            try:
+                self._resume(room_id)
+            except Exception as e:  # noqa: BLE001 - one broken room does not keep the others down
+                print(f"tjmj tables: room {room_id} cannot be resumed: {e}", file=sys.stderr, flush=True)
+
+    def _resume(self, room_id: str) -> Live | None:
+        row = self.store.room(room_id)
+        if row is None:
+            return None
+        c = row.config
+        rules = self.rulesets.rules(c["rules"], c["profile"], c["options"])
+        live = Live(Game.load(self.store, row, rules, self.config.bot_command))
+        self.live[room_id] = live
+        self._set_deadline(live)
+        live.task = asyncio.get_running_loop().create_task(self._drive(live))
+        return live
+
+    async def stop(self) -> None:
+        for live in self.live.values():
+            if live.task is not None:
+                live.task.cancel()
+        for live in self.live.values():
+            live.game.close()
+        self.store.close()
+
+    # ------------------------------------------------------------ rooms
+
+    def create(self, body: Any) -> dict[str, Any]:
+        """A new room from the API's request (RoomError naming the field at fault)."""
+        if not isinstance(body, dict):
+            raise RoomError("invalid_request", "a room request is a JSON object", None)
+        known = {"rules", "profile", "options", "seats", "names", "hands", "time_limit"}
+        for k in body:
+            if k not in known:
+                raise RoomError("invalid_request", f"unknown field {str(k)[:40]!r}; fields: {', '.join(sorted(known))}", str(k)[:40])
+        name = body.get("rules", self.rulesets.default)
+        if not isinstance(name, str):
+            raise RoomError("invalid_request", "rules is a rule set's name", "rules")
+        profile = body.get("profile")
+        if profile is not None and not isinstance(profile, str):
+            raise RoomError("invalid_request", "profile is a profile's name", "profile")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise RoomError("invalid_request", "options is an object of option: value", "options")
+        seats = body.get("seats")
+        if not isinstance(seats, list) or len(seats) != 4:
+            raise RoomError("invalid_request", "seats lists four seats: person or a bot (" + ", ".join(self.bots) + ")",
+                            "seats")
+        for i, k in enumerate(seats):
+            if k != PERSON and k not in self.bots:
+                raise RoomError("invalid_request", f"seat {i}: {json.dumps(k)[:40]} is not person or a bot ("
+                                + ", ".join(self.bots) + ")", f"seats[{i}]")
+        names = body.get("names") or [None] * 4
+        if not isinstance(names, list) or len(names) != 4:
+            raise RoomError("invalid_request", "names lists four names (null for none)", "names")
+        for i, n in enumerate(names):
+            if n is not None and (not isinstance(n, str) or not 0 < len(n) <= 40 or not n.isprintable()):
+                raise RoomError("invalid_request", "a name is 1 to 40 printable characters", f"names[{i}]")
+        hands = body.get("hands", 8)
+        if hands.__class__ is not int or not 0 <= hands <= MAX_HANDS:
+            raise RoomError("invalid_request", f"hands is 1 to {MAX_HANDS}, or 0 (until stopped)", "hands")
+        limit = body.get("time_limit", self.config.default_time_limit)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not TIME_LIMITS[0] <= limit <= TIME_LIMITS[1]:
+            raise RoomError("invalid_request", f"time_limit is {TIME_LIMITS[0]:g} to {TIME_LIMITS[1]:g} seconds", "time_limit")
+        rules = self.rulesets.rules(name, profile, options)
+        if len(self.live_rooms()) >= self.config.max_rooms:
+            raise RoomError("too_many_rooms", f"this server plays at most {self.config.max_rooms} rooms at once", None, 429)
+        room_id = secrets.token_urlsafe(12)
+        tokens = [secrets.token_urlsafe(24) if k == PERSON else None for k in seats]
+        owner = secrets.token_urlsafe(24)
+        shown = [n if n is not None else (f"seat {i + 1}" if seats[i] == PERSON else f"{seats[i]} bot")
+                 for i, n in enumerate(names)]
+        config = {"rules": name, "profile": rules.profile, "options": dict(options), "seats": list(seats),
+                  "names": shown, "hands": hands, "time_limit": float(limit)}
+        self.store.add_room(room_id, config, token_hash(owner), [token_hash(t) if t else None for t in tokens])
+        row = self.store.room(room_id)
+        assert row is not None
+        game = Game(self.store, row, rules, self.config.bot_command)
+        game.start_hand()
+        live = Live(game)
+        self.live[room_id] = live
+        self._set_deadline(live)
+        live.task = asyncio.get_running_loop().create_task(self._drive(live))
+        return {"room": room_id,
+                "seats": [{"seat": i, "kind": seats[i], "name": shown[i], "token": tokens[i],
+                           "link": f"/play/room/{room_id}#seat={tokens[i]}" if tokens[i] else None} for i in range(4)],
+                "owner_token": owner, "spectator": f"/play/room/{room_id}#watch"}
+
+    def live_rooms(self) -> list[Live]:
+        return [lv for lv in self.live.values() if lv.game.ask is not None]
+
+    def summary(self, live: Live) -> dict[str, Any]:
+        g = live.game
+        return {"room": g.id, "rules": {"name": g.rules.name, "profile": g.rules.profile, "sha256": g.rules.sha256,
+                                        "options": dict(g.rules.options)},
+                "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"],
+                "status": g.status, "hand": g.hand, "finished_hands": g.finished, "balances": list(g.balances)}
+
+    def _seats(self, live: Live) -> list[dict[str, Any]]:
+        g = live.game
+        on = {c.seat for c in live.conns}
+        return [{"seat": s, "kind": g.kinds[s], "name": g.names[s], "connected": s in on} for s in range(4)]
+
+    def get(self, room_id: str) -> Live | None:
+        if not isinstance(room_id, str) or len(room_id) > 64:
+            return None
+        live = self.live.get(room_id)
+        if live is None:
+            row = self.store.room(room_id)
+            if row is None:
+                return None
+            c = row.config
+            live = Live(Game.load(self.store, row, self.rulesets.rules(c["rules"], c["profile"], c["options"]),
+                                  self.config.bot_command))
+            self.live[room_id] = live
+        return live
+
+    def _evict(self, live: Live) -> None:
+        """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
+        if live.game.ask is None and not live.conns and self.live.get(live.game.id) is live:
+            live.game.close()
+            del self.live[live.game.id]
+
+    # ------------------------------------------------------------ playing
+
+    def _set_deadline(self, live: Live) -> None:
+        ask = live.game.ask
+        live.deadline = (time.time() + float(live.game.config["time_limit"])
+                         if ask is not None and not live.game.is_bot(ask.seat) else None)
+
+    async def _drive(self, live: Live) -> None:
+        """Answer for the bots (after the pace) and for people out of time, until the game ends."""
+        g = live.game
+        pace = self.config.pace
+        try:
+            while True:
+                ask = g.ask
+                if ask is None:  # the game is over: nothing of it stays in memory but for its sockets
+                    self._evict(live)
+                    return
+                if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
+                    async with live.lock:  # bots at once: a run of their moves, stored and shown together
+                        steps: list[Step] = []
+                        while len(steps) < BOT_RUN and g.ask is not None and g.is_bot(g.ask.seat) \
+                                and g.kinds[g.ask.seat] != EXTERNAL:
+                            steps.append(g.bot_answer(durable=False))
+                        g.flush()
+                        for step in steps[:-1]:
+                            self._told(live, step)
+                        self._after(live, steps[-1])
+                    await asyncio.sleep(0)
+                    continue
+                if g.is_bot(ask.seat):
+                    await asyncio.sleep(pace)
+                    async with live.lock:
+                        if g.ask is ask:
+                            if g.kinds[ask.seat] == EXTERNAL:  # a process: waited for off the loop
+                                step = g.answer(await asyncio.to_thread(g.bot_pick), ask.seq)
+                            else:
+                                step = g.bot_answer()
+                            self._after(live, step)
+                    continue
+                live.changed.clear()
+                left = (live.deadline or time.time()) - time.time()
+                try:
+                    await asyncio.wait_for(live.changed.wait(), max(left, 0.0))
+                except TimeoutError:
+                    async with live.lock:
+                        if g.ask is ask:
+                            self._after(live, g.answer(default_choice(ask), ask.seq))
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a bug: the room stops, the server goes on
+            print(f"tjmj tables: room {g.id} stopped: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+
+    def _after(self, live: Live, step: Step) -> None:
+        """Tell every socket what the answer led to."""
+        self._set_deadline(live)
+        live.changed.set()
+        self._told(live, step)
+        self._broadcast(live)
+
+    def _told(self, live: Live, step: Step) -> None:
+        """A hand's end and the game's, to every socket."""
+        g = live.game
+        if step.record is not None:
+            msg = json.dumps({"type": "hand_end", "hand": step.record["hand"], "record": step.record,
+                              "balances": step.balances,
+                              "download": f"/play/api/rooms/{g.id}/hands/{step.record['hand']}.json"}, ensure_ascii=False)
+            for c in live.conns:
+                c.send(msg)
+        if step.over:
+            msg = json.dumps({"type": "game_end", "status": g.status, "hands": g.finished, "balances": list(g.balances),
+                              "download": f"/play/api/rooms/{g.id}/records.jsonl"})
+            for c in live.conns:
+                c.send(msg)
+
+    def _broadcast(self, live: Live) -> None:
+        made: dict[int | None, str] = {}
+        for c in live.conns:
+            text = made.get(c.seat)
+            if text is None:
+                text = made[c.seat] = json.dumps(self.state(live, c.seat), ensure_ascii=False)
+            c.send(text)
+
+    def state(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """The `state` message for a seat (None: a spectator): only what that seat may see."""
+        g = live.game
+        st = g.stepper
+        ask: Ask | None = g.ask
+        msg: dict[str, Any] = {"type": "state", "hand": g.hand, "status": g.status, "balances": list(g.balances),
+                               "view": None, "concealed": None, "public": None, "waiting": None, "ask": None}
+        if st is None:
+            return msg
+        if seat is not None:  # the seat's own view, and how many concealed tiles each seat holds
+            msg["view"] = view_json(st.view(seat), g.hand)
+            msg["concealed"] = [sum(c) for c in st.table.counts]
+        else:
+            msg["public"] = public_json(st.table, g.hand)
+        if ask is not None:
+            bot = g.is_bot(ask.seat)
+            left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)
+            # a claim or a tianting question tells what the asked seat holds (a pair of the discard, a
+            # ready hand): the others learn only that the table waits, not for whom or why
+            if ask.seat == seat or ask.kind in PUBLIC_ASKS:
+                msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
+                                  "time_left": left}
+            else:
+                msg["waiting"] = {"seat": None, "kind": None, "deadline": None, "time_left": None}
+            if ask.seat == seat and not bot:
+                msg["ask"] = {"hand": g.hand, "seq": ask.seq, "kind": ask.kind, "menu": ask.menu,
+                              "deadline": live.deadline, "time_left": left}
+        return msg
+
+    def waits(self, live: Live, seat: int) -> dict[str, Any]:
+        """Learner mode: the seat's waits now, and per discard of an open `act` ask the waits it leaves."""
+        g = live.game
+        st = g.stepper
+        out: dict[str, Any] = {"type": "waits", "hand": g.hand, "waits": [], "discards": []}
+        if st is None or not st.table.dealt:
+            return out
+        v = view_json(st.view(seat), g.hand)
+        scorer = g.rules.scorer
+        melds = v["melds"][seat]
+        base = {"indicator": v["indicator"], "melds": melds}
+
+        def ask_waits(tiles: list[str]) -> list[Any]:
+            got = scorer.waits({**base, "concealed": "".join(tiles)})
+            return list(got.get("waits") or []) if isinstance(got, dict) and not got.get("error") else []
+
+        tiles = list(v["tiles"])
+        if (len(tiles) + 3 * len(melds)) % 3 == 1:
+            out["waits"] = ask_waits(tiles)
+        ask = g.ask
+        if ask is not None and ask.seat == seat and ask.kind == "act":
+            seen: set[str] = set()
+            for m in ask.menu:
+                if m["type"] == "discard" and m["tile"] not in seen:
+                    seen.add(m["tile"])
+                    rest = list(tiles)
+                    rest.remove(m["tile"])
+                    out["discards"].append({"tile": m["tile"], "waits": ask_waits(rest)})
+        return out
+
+    async def on_answer(self, live: Live, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """A person's answer: an error message, or None (stored, played and told to every socket)."""
+        t0 = time.perf_counter()
+        for k in ("hand", "seq", "choice"):
+            if msg.get(k).__class__ is not int:
+                return _err("malformed", f"{k} is an integer", k)
+        async with live.lock:
+            g = live.game
+            ask = g.ask
+            if g.status not in ("playing", "stopping") or ask is None:
+                return _err("room_over", "the game is over", None)
+            if ask.seat != seat or g.is_bot(seat):
+                return _err("not_your_turn", "no question is open for this seat", None)
+            if msg["hand"] != g.hand:
+                return _err("stale", f"hand {msg['hand']} is not the hand being played (hand {g.hand})", "hand")
+            if msg["seq"] != ask.seq:
+                return _err("stale", f"question {msg['seq']} is not the open one (question {ask.seq})", "seq")
+            if not 0 <= msg["choice"] < len(ask.menu):
+                return _err("bad_choice", f"choice {msg['choice']} is not an index of the menu (0 to {len(ask.menu) - 1})",
+                            "choice")
+            step = g.answer(msg["choice"], msg["seq"])
+            self._after(live, step)
+        self.timings.append(time.perf_counter() - t0)
+        if len(self.timings) > 1_000_000:
+            del self.timings[:500_000]
+        return None
+
+    # ------------------------------------------------------------ the socket
+
+    async def socket(self, ws: WebSocket, room_id: str) -> None:
+        if not origin_ok(ws.headers, self.config.origins):
+            await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
+            return
+        await self.start()
+        live = self.get(room_id)
+        if live is None:
+            await ws.accept()
+            await ws.send_text(json.dumps({"type": "error", "error": _err("not_found", "no such room", None)["error"]}))
+            await ws.close(code=4404)
+            return
+        await ws.accept()
+        bucket = Bucket(self.config.rate, self.config.burst)
+        refused = 0
+        conn: Conn | None = None
+        pending = Conn(ws, None)  # errors before the hello go out through it
+        pending.writer = asyncio.get_running_loop().create_task(pending.write())
+        try:
+            while True:
+                event = await ws.receive()
+                if event["type"] == "websocket.disconnect":
+                    return
+                raw = event.get("text")
+                if raw is None:
+                    data = event.get("bytes") or b""
+                    size = len(data)
+                    raw = None
+                else:
+                    size = len(raw.encode("utf-8")) if len(raw) * 4 > MAX_MESSAGE else len(raw)
+                out = conn or pending
+                err: dict[str, Any] | None = None
+                msg: Any = None
+                if not bucket.take():
+                    err = _err("flood", f"more than {self.config.rate:g} messages a second", None)
+                elif size > MAX_MESSAGE:
+                    err = _err("too_large", f"a message is at most {MAX_MESSAGE} bytes", None)
+                elif raw is None:
+                    err = _err("malformed", "messages are JSON text", None)
+                else:
+                    try:
+                        msg = json.loads(raw)
+                    except ValueError as e:
+                        err = _err("malformed", f"not JSON: {str(e)[:80]}", None)
+                    else:
+                        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                            err = _err("malformed", "a message is a JSON object with a type", "type")
+                if err is None:
+                    typ = msg["type"]
+                    if conn is None:
+                        if typ != "hello":
+                            err = _err("hello_first", "the first message is a hello", "type")
+                        else:
+                            got = await self._hello(live, ws, msg, pending)
+                            if isinstance(got, Conn):
+                                conn = got
+                                continue
+                            err = got
+                    elif typ == "hello":
+                        err = _err("malformed", "hello is sent once", "type")
+                    elif typ == "ping":
+                        conn.send({"type": "pong"})
+                        continue
+                    elif typ == "answer":
+                        if conn.seat is None:
+                            err = _err("not_seated", "a spectator does not answer", None)
+                        else:
+                            err = await self.on_answer(live, conn.seat, msg)
+                    elif typ == "waits":
+                        if conn.seat is None:
+                            err = _err("not_seated", "a spectator has no hand", None)
+                        else:
+                            async with live.lock:
+                                conn.send(self.waits(live, conn.seat))
+                    else:
+                        err = _err("malformed", f"unknown type {typ[:40]!r}", "type")
+                if err is not None:
+                    out.send({"type": "error", **err})
+                    refused += 1
+                    if refused >= MAX_REFUSALS:
+                        await asyncio.sleep(0.05)
+                        await ws.close(code=1008)
+                        return
+        except WebSocketDisconnect:
+            return
+        finally:
+            if conn is not None:
+                live.conns.discard(conn)
+                if conn.writer is not None:
+                    conn.writer.cancel()
+                self._evict(live)
+            if pending.writer is not None:
+                pending.writer.cancel()
+
+    async def _hello(self, live: Live, ws: WebSocket, msg: dict[str, Any], pending: Conn) -> Conn | dict[str, Any]:
+        g = live.game
+        seat: int | None
+        if msg.get("watch") is True and "token" not in msg:
+            seat = None
+            if sum(1 for c in live.conns if c.seat is None) >= SPECTATORS:
+                return _err("too_many", f"a room takes at most {SPECTATORS} spectators", None)
+        else:
+            tok = msg.get("token")
+            if not isinstance(tok, str) or not 0 < len(tok) <= 64:
+                return _err("bad_token", "token is the seat link's token", "token")
+            seat = g.seat_of(tok)
+            if seat is None:
+                return _err("bad_token", "no seat of this room has this token", "token")
+            if sum(1 for c in live.conns if c.seat == seat) >= SEAT_SOCKETS:
+                return _err("too_many", f"a seat takes at most {SEAT_SOCKETS} sockets", None)
+        conn = Conn(ws, seat)
+        conn.out = pending.out  # what was queued before the hello goes first
+        if pending.writer is not None:
+            pending.writer.cancel()
+            pending.writer = None
+        conn.writer = asyncio.get_running_loop().create_task(conn.write())
+        async with live.lock:
+            live.conns.add(conn)
+            conn.send({"type": "welcome", "room": g.id, "seat": seat, "rules": self.summary(live)["rules"],
+                       "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"]})
+            conn.send(self.state(live, seat))
+        return conn
+
+
+# ---------------------------------------------------------------- HTTP
+
+
+def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
+    """Add the tables (the page, the room API, the socket) to an application; rooms resume at start,
+    then `on_start(tables)` (a coroutine function) runs."""
+    tables = Tables(config)
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        async with inner(a) as state:
+            await tables.start()
+            if on_start is not None:
+                await on_start(tables)
+            try:
+                yield state
+            finally:
+                await tables.stop()
+
+    app.router.lifespan_context = lifespan
+    app.state.tables = tables
+    page_headers = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                    "Cache-Control": "no-cache"}
+
+    def page(name: str = "index.html") -> Response:
+        path = (STATIC / name).resolve()
+        if STATIC.resolve() not in path.parents or not path.is_file():
+            if name == "index.html":
+                return Response("<!doctype html><meta charset=utf-8><title>tjmj</title>"
+                                "<p>The table page is not installed (tjmj_dsl/tables/static/ is missing). "
+                                "The room API is at /play/api/config.</p>", media_type="text/html", headers=page_headers)
+            return _json(_err("not_found", "no such file", None), 404)
+        return FileResponse(path, headers=page_headers)
+
+    @app.get("/play", include_in_schema=False)
+    async def play_page() -> Response:
+        return page()
+
+    @app.get("/play/room/{room_id}", include_in_schema=False)
+    async def room_page(room_id: str) -> Response:
+        return page()
+
+    @app.get("/play/static/{name:path}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        return page(name)
+
+    @app.get("/play/api/config", include_in_schema=False)
+    async def api_config() -> Response:
+        return _json({"rules": list(tables.rulesets.info.values()), "bots": tables.bots,
+                      "limits": {"hands": MAX_HANDS, "time_limit": list(TIME_LIMITS),
+                                 "default_time_limit": config.default_time_limit, "message_bytes": MAX_MESSAGE,
+                                 "messages_per_second": config.rate},
+                      "pace": config.pace})
+
+    async def json_body(request: Request) -> Any:
+        if not origin_ok(request.headers, config.origins):
+            raise RoomError("forbidden_origin", "a request from another site's page is refused", None, 403)
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes", None, 413)
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes", None, 413)
+        try:
+            return json.loads(raw)
+        except ValueError as e:
+            raise RoomError("invalid_json", f"the body is not JSON: {str(e)[:80]}", None) from None
+
+    @app.post("/play/api/rooms", include_in_schema=False)
+    async def create_room(request: Request) -> Response:
+        try:
+            body = await json_body(request)
+            await tables.start()
+            return _json(tables.create(body), 201)
+        except RoomError as e:
+            return _json(e.json(), e.status)
+
+    @app.get("/play/api/rooms/{room_id}", include_in_schema=False)
+    async def room_info(room_id: str) -> Response:
+        live = tables.get(room_id)
+        if live is None:
+            return _json(_err("not_found", "no such room", None), 404)
+        return _json(tables.summary(live))
+
+    @app.post("/play/api/rooms/{room_id}/stop", include_in_schema=False)
+    async def stop_room(room_id: str, request: Request) -> Response:
+        try:
+            body = await json_body(request)
+        except RoomError as e:
+            return _json(e.json(), e.status)
+        live = tables.get(room_id)
+        if live is None:
+            return _json(_err("not_found", "no such room", None), 404)
+        tok = body.get("token") if isinstance(body, dict) else None
+        if not isinstance(tok, str) or not live.game.is_owner(tok):
+            return _json(_err("forbidden", "only the room's owner token stops it", "token"), 403)
+        async with live.lock:
+            live.game.stop()
+        return _json({"room": room_id, "status": live.game.status})
+
+    @app.get("/play/api/rooms/{room_id}/hands/{idx}.json", include_in_schema=False)
+    async def hand_record(room_id: str, idx: str) -> Response:
+        if not idx.isdigit() or len(idx) > 6:
+            return _json(_err("not_found", "no such hand", None), 404)
+        rec = tables.store.record(room_id, int(idx)) if len(room_id) <= 64 else None
+        if rec is None:
+            return _json(_err("not_found", "no such finished hand", None), 404)
+        return _json(rec, headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}-hand-{idx}.json"'})
+
+    @app.get("/play/api/rooms/{room_id}/records.jsonl", include_in_schema=False)
+    async def game_records(room_id: str) -> Response:
+        if len(room_id) > 64 or tables.store.room(room_id) is None:
+            return _json(_err("not_found", "no such room", None), 404)
+        lines = [json.dumps(h.record, ensure_ascii=False) + "\n" for h in tables.store.hands(room_id)
+                 if h.status == "done" and h.record is not None]
+        return Response("".join(lines), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}.jsonl"'})
+
+    @app.websocket("/play/ws/{room_id}")
+    async def ws(websocket: WebSocket, room_id: str) -> None:
+        await tables.socket(websocket, room_id)
+
+    return tables
+
+
+def create_app(config: TablesConfig, on_start: Any = None) -> FastAPI:
+    """An application of the tables alone (`tjmj play`)."""
+    app = FastAPI(title="tjmj tables", docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
+    mount(app, config, on_start)
+    return app
+
+
+def mount_config(app: FastAPI, data: dict[str, Any]) -> Tables:
+    """`tjmj serve --tables`: the tables from the serve configuration's JSON (each worker rebuilds it)."""
+    d = dict(data)
+    d["rules"] = tuple(d.get("rules") or (None,))
+    d["origins"] = tuple(d.get("origins") or ())
+    if d.get("bot_command") is not None:
+        d["bot_command"] = tuple(d["bot_command"])
+    return mount(app, TablesConfig(**d))
+
+
+__all__ = ["TablesConfig", "Tables", "mount", "create_app", "origin_ok"]

@@ -1,0 +1,283 @@
+"""One room's game: hands stepped ask by ask, every answer stored before it is played.
+
+A Game holds the hand being played (a Stepper with all four seats stepped, on
+a greenlet: stepper.py)
+and answers its questions: a person's answer comes from the socket layer,
+a bot seat's from the bot Player, asked with the seat's own SeatView while
+the table waits. Whoever answers, the answer is committed to the store
+first, then given to the table; so a Game rebuilt from the store (`load`)
+is the one that was running: the hand re-dealt from its seed and dealer and
+fed the stored answers (the bots asked again on the way, so their own
+state is where it was). Each hand's seed is drawn from the operating
+system (`secrets`), never derived from another; it is published in the
+hand's record once the hand is over, and never before.
+
+This module knows no rule: menus, views and results come from the engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..game.bot import BotProcess, ProcessPlayer
+from ..game.players import make_player
+from ..game.rules import GameRules
+from ..game.seeds import rng
+from ..game.session import record as make_record
+from ..game.step import Ask, Stepper
+from ..game.table import PASS, WIN, Action
+from ..tiles import NAMES
+from .stepper import GreenStepper, stepper
+from .store import HandRow, RoomRow, Store
+
+_KIND = {n: i for i, n in enumerate(NAMES)}
+BOTS = ("random", "value")
+PERSON = "person"
+EXTERNAL = "external"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_seed() -> str:
+    """A hand's seed: 128 bits from the operating system's randomness."""
+    return secrets.token_hex(16)
+
+
+def _action(m: dict[str, Any]) -> Action:
+    if m["type"] == "win":
+        return WIN
+    if m["type"] == "pass":
+        return PASS
+    return (m["type"], _KIND[m["tile"]] if m["tile"] is not None else None)
+
+
+def default_choice(ask: Ask) -> int:
+    """The documented answer for a person out of time: pass a claim; discard the tile just drawn (the
+    last discard of the menu after a pong); no bet (zuozhuang false, lazhuang 0); no tianting."""
+    if ask.kind == "claim":
+        return ask.menu.index({"type": "pass", "tile": None})
+    if ask.kind == "act":
+        drawn = ask.view.get("drawn")
+        discards = [i for i, m in enumerate(ask.menu) if m["type"] == "discard"]
+        for i in discards:
+            if ask.menu[i]["tile"] == drawn:
+                return i
+        return discards[-1]
+    return 0  # zuozhuang, declare_ready: [false, true]; lazhuang: [0, 1, ...]
+
+
+def bot_choice(player: Any, ask: Ask, stepper: Stepper | GreenStepper) -> int:
+    """A bot Player's pick for an open question, by its index in the ask's menu."""
+    view = stepper.view(ask.seat)
+    k = ask.kind
+    if k == "zuozhuang":
+        return ask.menu.index(bool(player.zuozhuang(view)))
+    if k == "declare_ready":
+        return ask.menu.index(bool(player.declare_ready(view)))
+    if k == "lazhuang":
+        return ask.menu.index(int(player.lazhuang(view, len(ask.menu) - 1)))
+    menu = [_action(m) for m in ask.menu]
+    a = player.act(view, menu) if k == "act" else player.claim(view, menu)
+    return menu.index(a)
+
+
+@dataclass
+class Step:
+    """What one answer led to: the hand's record if it ended, the game's status if that changed."""
+
+    record: dict[str, Any] | None = None
+    over: bool = False
+    balances: list[int] | None = None  # the game's totals after the hand
+
+
+class Game:
+    """A room's game, live. Not thread-safe: the socket layer holds the room's lock around it."""
+
+    def __init__(self, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None) -> None:
+        self.store = store
+        self.id = room.id
+        self.config = room.config
+        self.rules = rules
+        self.seat_hashes = room.seat_hashes
+        self.owner_hash = room.owner_hash
+        self.status = room.status
+        self.kinds: list[str] = list(room.config["seats"])
+        self.names: list[str] = list(room.config["names"])
+        self.hands_wanted: int = int(room.config["hands"])
+        self.bot_command = bot_command
+        self.bots: list[Any] = [None] * 4
+        self.hand = -1
+        self.seed = ""
+        self.dealer: int | None = None
+        self.stepper: Stepper | GreenStepper | None = None
+        self.balances = [0, 0, 0, 0]
+        self.finished = 0
+        self.next_dealer: int | None = None
+        self.processes: dict[int, BotProcess] = {}
+        self.pending: list[tuple[int, int, int, int]] = []  # bot answers played, to be stored with the next
+
+    # ------------------------------------------------------------ seats
+
+    def seat_of(self, token: str) -> int | None:
+        h = token_hash(token)
+        for s, got in enumerate(self.seat_hashes):
+            if got is not None and secrets.compare_digest(got, h):
+                return s
+        return None
+
+    def is_owner(self, token: str) -> bool:
+        return secrets.compare_digest(self.owner_hash, token_hash(token))
+
+    def is_bot(self, seat: int) -> bool:
+        return self.kinds[seat] != PERSON
+
+    def _make_bots(self) -> None:
+        for s, kind in enumerate(self.kinds):
+            if kind == PERSON:
+                self.bots[s] = None
+            elif kind == EXTERNAL:  # a process of this room's own, kept for its hands
+                assert self.bot_command is not None
+                proc = self.processes.get(s)
+                if proc is None:
+                    proc = self.processes[s] = BotProcess(self.bot_command, f"room {self.id}, seat {s}'s bot")
+                self.bots[s] = ProcessPlayer(proc, self.hand)
+            else:
+                self.bots[s] = make_player(kind)
+
+    # ------------------------------------------------------------ hands
+
+    @property
+    def ask(self) -> Ask | None:
+        return self.stepper.ask if self.stepper is not None else None
+
+    def _deal(self, idx: int, seed: str, dealer: int | None) -> None:
+        self.hand, self.seed, self.dealer = idx, seed, dealer
+        self.stepper = stepper(self.rules, seed, idx, dealer)
+        self._make_bots()
+        for s, b in enumerate(self.bots):
+            if b is not None:
+                b.begin(self.stepper.view(s), rng(seed, idx, "player", s))
+
+    def start_hand(self) -> None:
+        """Deal the next hand (its seed fresh from the OS), stored before its first question is answered."""
+        idx = self.finished
+        seed = new_seed()
+        dealer = self.next_dealer if idx > 0 else None
+        self.store.add_hand(self.id, idx, seed, dealer)
+        self._deal(idx, seed, dealer)
+
+    def answer(self, choice: int, seq: int, durable: bool = True) -> Step:
+        """Store the answer to the open question, then play it (ValueError, nothing stored, if it is not
+        an answer to it). `durable` False (a bot's answer, which a bot asked again gives again): kept
+        to be stored with the next (`flush`), before anything the table did since is shown to anyone."""
+        st = self.stepper
+        ask = self.ask
+        if st is None or ask is None:
+            raise ValueError("no question is open")
+        if seq != ask.seq:
+            raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
+        if choice.__class__ is not int or not 0 <= choice < len(ask.menu):
+            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {len(ask.menu) - 1})")
+        self.pending.append((self.hand, seq, ask.seat, choice))
+        if durable:
+            self.flush()
+        st.answer(choice, seq)
+        return self._after()
+
+    def bot_pick(self) -> int:
+        """The bot seat's pick for the open question (an external bot's may come from another thread:
+        the table waits; the answer itself is given on the table's own thread, `answer`)."""
+        ask = self.ask
+        assert ask is not None and self.stepper is not None and self.is_bot(ask.seat)
+        return bot_choice(self.bots[ask.seat], ask, self.stepper)
+
+    def bot_answer(self, durable: bool = True) -> Step:
+        """The bot seat's pick for the open question, stored and played."""
+        ask = self.ask
+        assert ask is not None and self.stepper is not None and self.is_bot(ask.seat)
+        return self.answer(bot_choice(self.bots[ask.seat], ask, self.stepper), ask.seq,
+                           durable or self.kinds[ask.seat] == EXTERNAL)
+
+    def flush(self) -> None:
+        """Store the answers kept (in one transaction)."""
+        if self.pending:
+            self.store.add_answers(self.id, self.pending)
+            self.pending = []
+
+    def _after(self) -> Step:
+        st = self.stepper
+        assert st is not None
+        if st.ask is not None:
+            return Step()
+        res = st.result
+        assert res is not None and res.settlement is not None
+        rec = make_record(self.rules, self.seed, self.hand, res, self.player_names(), rotation=self.hand > 0)
+        self.finished += 1
+        self.balances = [a + b for a, b in zip(self.balances, res.settlement["balances"])]
+        self.next_dealer = res.settlement.get("next_dealer")
+        over = self.status == "stopping" or (self.hands_wanted > 0 and self.finished >= self.hands_wanted)
+        if over:
+            self.status = "stopped" if self.status == "stopping" else "over"
+        self.flush()
+        self.store.finish_hand(self.id, self.hand, rec, self.status if over else None)
+        self.stepper = None
+        if not over:
+            self.start_hand()
+        else:
+            self.close()
+        return Step(rec, over, list(self.balances))
+
+    def stop(self) -> None:
+        """End the game after the hand being played."""
+        if self.status == "playing":
+            self.status = "stopping"
+            self.store.set_status(self.id, "stopping")
+
+    def player_names(self) -> list[str]:
+        return [f"{self.kinds[s]}:{self.names[s]}" if self.kinds[s] == PERSON else self.kinds[s] for s in range(4)]
+
+    def close(self) -> None:
+        if self.stepper is not None:
+            self.stepper.close()
+            self.stepper = None
+        for proc in self.processes.values():
+            proc.close()
+        self.processes.clear()
+
+    # ------------------------------------------------------------ from the store
+
+    @classmethod
+    def load(cls, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None) -> "Game":
+        """The room's game as it was: finished hands summed, the open hand replayed from its answers."""
+        g = cls(store, room, rules, bot_command)
+        rows: list[HandRow] = store.hands(room.id)
+        open_row: HandRow | None = None
+        for h in rows:
+            if h.status == "done" and h.record is not None:
+                g.finished += 1
+                g.balances = [a + b for a, b in zip(g.balances, h.record["result"]["balances"])]
+                g.next_dealer = h.record["result"]["next_dealer"]
+            else:
+                open_row = h
+        if g.status not in ("playing", "stopping"):
+            return g
+        if open_row is None:
+            g.start_hand()
+            return g
+        g._deal(open_row.idx, open_row.seed, open_row.dealer)
+        for seq, seat, choice in store.answers(room.id, open_row.idx):
+            ask = g.ask
+            if ask is None or ask.seq != seq or ask.seat != seat:
+                raise RuntimeError(f"room {room.id} hand {open_row.idx}: stored answer {seq} does not follow the hand")
+            if g.is_bot(seat) and g.kinds[seat] != EXTERNAL:
+                bot_choice(g.bots[seat], ask, g.stepper)  # type: ignore[arg-type]  # the bot's own state moves on
+            assert g.stepper is not None
+            g.stepper.answer(choice, seq)
+        if g.ask is None:  # killed between the last answer and the record: finish it now
+            g._after()
+        return g

@@ -1,0 +1,79 @@
+"""The rule sets rooms may use: the operator's list, never a file a web user names.
+
+Each rule file is read once at start; a room names a rule set by its name,
+a profile the file declares and options among the file's declared values;
+the compiled GameRules of each (name, profile, options) are kept.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..api import Scorer
+from ..diagnostics import RuleError
+from ..game.rules import GameRules, GameRulesError, game_rules
+
+
+class RoomError(ValueError):
+    """A room request refused: code, message and the field at fault (the contract's error shape)."""
+
+    def __init__(self, code: str, message: str, field: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.field, self.status = code, message, field, status
+
+    def json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "field": self.field}}
+
+
+def _first_line(e: Exception) -> str:
+    text = e.render() if isinstance(e, RuleError) else str(e)
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    first = lines[0] if lines else str(e)
+    return first.split(": error: ", 1)[-1]
+
+
+class RuleSets:
+    """Rule files by their rule set's name (None: the built-in rules)."""
+
+    def __init__(self, files: list[str | None] | tuple[str | None, ...] = (None,)) -> None:
+        self.files: dict[str, str | None] = {}
+        self.info: dict[str, dict[str, Any]] = {}
+        self.cache: dict[tuple[str, str, str], GameRules] = {}
+        for path in files or (None,):
+            rs = Scorer(path).ruleset
+            self.files[rs.name] = path
+            self.info[rs.name] = {
+                "name": rs.name, "profiles": [p for p, _ in rs.profiles], "default_profile": rs.profile,
+                "options": {o.id: {"values": list(o.choices), "default": o.default} for o in rs.options},
+            }
+            # the page's labels, as the rule file words them (option names, pattern names and English glosses)
+            for o in rs.options:
+                self.info[rs.name]["options"][o.id].update(name=o.name, description=o.description)
+            self.info[rs.name]["patterns"] = [{"id": p.id, "name": p.name, "gloss": p.gloss} for p in rs.patterns]
+        self.default = next(iter(self.files))
+
+    def rules(self, name: str, profile: str | None, options: dict[str, Any]) -> GameRules:
+        """The compiled rules of a room (RoomError naming the field at fault)."""
+        if name not in self.files:
+            raise RoomError("invalid_request", f"no rule set {name!r} here; rule sets: {', '.join(self.files)}", "rules")
+        info = self.info[name]
+        prof = profile or info["default_profile"]
+        if prof not in info["profiles"]:
+            raise RoomError("invalid_request", f"no profile {prof!r}; profiles: {', '.join(info['profiles'])}", "profile")
+        for k, v in options.items():
+            if k not in info["options"]:
+                raise RoomError("invalid_request", f"no option {k!r}; options: {', '.join(info['options'])}",
+                                f"options.{k}")
+            if not isinstance(v, (str, int)) or isinstance(v, bool) or str(v) not in map(str, info["options"][k]["values"]):
+                raise RoomError("invalid_request", f"option {k!r}: {json.dumps(v)[:40]} is not one of "
+                                + ", ".join(map(str, info["options"][k]["values"])), f"options.{k}")
+        key = (name, prof, json.dumps(options, sort_keys=True))
+        got = self.cache.get(key)
+        if got is None:
+            try:
+                got = game_rules(Scorer(self.files[name], prof, dict(options) or None))
+            except (RuleError, GameRulesError) as e:
+                raise RoomError("invalid_request", _first_line(e), "options") from None
+            self.cache[key] = got
+        return got

@@ -1,0 +1,208 @@
+// The lobby: a room is made from what the server declares (GET /play/api/config:
+// rule sets, their profiles and options, the bots, the limits); the answer's
+// seat links and spectator link are shown to pass on.
+import { el } from "./tiles.js";
+
+const API = "/play/api";
+
+/** A labelled <select> of `values` (the first, "" = the server's default, when `def` is given). */
+function select(name, values, { def = undefined, label = name, desc = "" } = {}) {
+  const lab = el("label");
+  const s = el("select");
+  s.name = name;
+  if (def !== undefined) {
+    const o = el("option", "", `默认 default: ${typeof def === "string" ? def : JSON.stringify(def)}`);
+    o.value = "";
+    s.append(o);
+  }
+  for (const v of values) {
+    const o = el("option", "", typeof v === "string" ? v : JSON.stringify(v));
+    o.value = JSON.stringify(v);
+    s.append(o);
+  }
+  lab.append(el("span", "", label), s);
+  if (desc) lab.append(el("span", "desc", desc));
+  return lab;
+}
+
+function number(name, label, { min, max, value }) {
+  const lab = el("label");
+  const i = el("input");
+  Object.assign(i, { type: "number", name, min: String(min), max: String(max), value: String(value), required: true });
+  i.inputMode = "numeric";
+  lab.append(el("span", "", label), i);
+  return lab;
+}
+
+/** The error shape of the contract, as a line of text. */
+function errorText(body, status) {
+  const e = body && body.error;
+  return e ? `${e.message}${e.field ? ` (${e.field})` : ""}` : `HTTP ${status}`;
+}
+
+export async function lobby(app) {
+  document.getElementById("where").textContent = "开房 new room";
+  app.replaceChildren(el("p", "muted", "…"));
+  let config;
+  try {
+    const r = await fetch(`${API}/config`);
+    config = await r.json();
+    if (!r.ok) throw new Error(errorText(config, r.status));
+  } catch (e) {
+    app.replaceChildren(el("p", "error", `The server's config could not be read: ${e.message}`));
+    return;
+  }
+  const form = el("form", "create");
+  form.setAttribute("aria-label", "开房 create a room");
+  const rulesBox = el("fieldset");
+  rulesBox.append(el("legend", "", "规则 Rules"));
+  const ruleNames = config.rules.map((r) => r.name);
+  const ruleSel = select("rules", ruleNames, { label: "规则 rule set" });
+  const ruleDetail = el("div");
+  rulesBox.append(ruleSel, ruleDetail);
+
+  const showRules = () => {
+    const rs = config.rules.find((r) => JSON.stringify(r.name) === ruleSel.querySelector("select").value) || config.rules[0];
+    const top = el("div", "row");
+    top.append(select("profile", rs.profiles, { label: "规则版本 profile", def: rs.default_profile }));
+    const more = el("details");
+    more.append(el("summary", "", "选项 Options (each defaults to the profile's)"));
+    const row = el("div", "row");
+    more.append(row);
+    for (const [id, o] of Object.entries(rs.options || {})) {
+      const label = o.name ? `${o.name} ${id}` : id;
+      if (Array.isArray(o.values)) {
+        const lab = select(`option:${id}`, o.values, { label, def: o.default, desc: o.description || "" });
+        row.append(lab);
+      } else {
+        const lab = el("label");
+        const i = el("input");
+        Object.assign(i, { type: "number", name: `option:${id}`, placeholder: `默认 default: ${JSON.stringify(o.default)}` });
+        if (o.minimum !== undefined) i.min = String(o.minimum);
+        if (o.maximum !== undefined) i.max = String(o.maximum);
+        lab.append(el("span", "", label), i);
+        row.append(lab);
+      }
+    }
+    ruleDetail.replaceChildren(top, more);
+  };
+  ruleSel.querySelector("select").addEventListener("change", showRules);
+  showRules();
+
+  const seatsBox = el("fieldset");
+  seatsBox.append(el("legend", "", "座位 Seats"));
+  const seatRow = el("div", "row");
+  const kinds = ["person", ...config.bots];
+  for (let i = 0; i < 4; i++) {
+    const lab = el("label");
+    const s = el("select");
+    s.name = `seat${i}`;
+    for (const k of kinds) {
+      const o = el("option", "", k === "person" ? "人 person" : `机器人 bot: ${k}`);
+      o.value = k;
+      s.append(o);
+    }
+    s.value = i === 0 ? "person" : (config.bots.includes("value") ? "value" : config.bots[0]);
+    const name = el("input");
+    Object.assign(name, { name: `name${i}`, placeholder: "名字 name (optional)", maxLength: 40, size: 12 });
+    name.setAttribute("aria-label", `座 seat ${i} name`);
+    lab.append(el("span", "", `座 seat ${i}`), s, name);
+    seatRow.append(lab);
+  }
+  seatsBox.append(seatRow);
+
+  const limits = config.limits || {};
+  const gameBox = el("fieldset");
+  gameBox.append(el("legend", "", "牌局 Game"));
+  const gameRow = el("div", "row");
+  gameRow.append(
+    number("hands", `手数 hands (0 = until stopped, at most ${limits.hands ?? 64})`, { min: 0, max: limits.hands ?? 64, value: 4 }),
+    number("time_limit", `时限 seconds per question (${(limits.time_limit || [5, 600]).join("–")})`,
+      { min: (limits.time_limit || [5])[0], max: (limits.time_limit || [5, 600])[1], value: limits.default_time_limit ?? 60 }));
+  gameBox.append(gameRow);
+
+  const submit = el("button", "act", "开房 Create the room");
+  submit.type = "submit";
+  const err = el("p", "error");
+  err.setAttribute("role", "alert");
+  form.append(rulesBox, seatsBox, gameBox, submit, err);
+  const out = el("div");
+  app.replaceChildren(el("h2", "", "开房 Create a room"), form, out);
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    err.textContent = "";
+    const fd = new FormData(form);
+    const body = { rules: JSON.parse(fd.get("rules")), seats: [], names: [], options: {} };
+    if (fd.get("profile")) body.profile = JSON.parse(fd.get("profile"));
+    for (const [k, v] of fd.entries()) {
+      if (k.startsWith("option:") && v !== "") body.options[k.slice(7)] = /^-?\d+$/.test(v) ? Number(v) : JSON.parse(v);
+    }
+    for (let i = 0; i < 4; i++) {
+      body.seats.push(fd.get(`seat${i}`));
+      body.names.push(fd.get(`name${i}`) ? String(fd.get(`name${i}`)) : null);
+    }
+    body.hands = Number(fd.get("hands"));
+    body.time_limit = Number(fd.get("time_limit"));
+    submit.disabled = true;
+    try {
+      const r = await fetch(`${API}/rooms`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const got = await r.json();
+      if (!r.ok) throw new Error(errorText(got, r.status));
+      out.replaceChildren(links(got));
+      out.querySelector("a")?.focus();
+    } catch (e) {
+      err.textContent = `不能开房 The room was not made: ${e.message}`;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+}
+
+/** The new room's links: one per person's seat (each a secret: it plays that seat), the spectators'. */
+function links(room) {
+  const box = el("section", "links");
+  box.setAttribute("aria-label", "房间链接 room links");
+  box.append(el("h2", "", `房间 Room ${room.room}`),
+    el("p", "muted", "Each seat link plays its seat: give it only to that player. 每个座位链接只给该座的人."));
+  const ul = el("ul");
+  for (const s of room.seats) {
+    const li = el("li");
+    li.append(el("strong", "", `座 seat ${s.seat} `), `${s.name} (${s.kind}) `);
+    if (s.link) {
+      const a = el("a", "seat-link", new URL(s.link, location.href).href);
+      a.href = s.link;
+      a.dataset.seat = String(s.seat);
+      li.append(a);
+    }
+    ul.append(li);
+  }
+  const li = el("li");
+  const a = el("a", "watch-link", new URL(room.spectator, location.href).href);
+  a.href = room.spectator;
+  li.append(el("strong", "", "观战 spectators "), a);
+  ul.append(li);
+  box.append(ul);
+  if (room.owner_token) {
+    // the owner's token stays in this page (it stops the game): a button, not a link to share
+    const p = el("p");
+    const stop = el("button", "act pass", "停止 Stop the game after this hand");
+    stop.type = "button";
+    stop.id = "stop-room";
+    const said = el("span", "muted");
+    said.setAttribute("role", "status");
+    stop.addEventListener("click", async () => {
+      try {
+        const r = await fetch(`${API}/rooms/${encodeURIComponent(room.room)}/stop`, {
+          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: room.owner_token }) });
+        const got = await r.json();
+        said.textContent = r.ok ? ` ${got.status}` : ` ${errorText(got, r.status)}`;
+      } catch (e) {
+        said.textContent = ` ${e.message}`;
+      }
+    });
+    p.append(stop, said);
+    box.append(p);
+  }
+  return box;
+}

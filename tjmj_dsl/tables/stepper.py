@@ -1,0 +1,99 @@
+"""game/step.py's Stepper on a greenlet instead of a thread: the same questions,
+the same answers, the same hand, without the operating system in between.
+
+A Stepper's table runs in a thread that waits while a question is open, so
+every answer is two thread handoffs; on a busy machine each waits for the
+scheduler (measured: p99 22.6 ms of a server's 25.7 ms per answer, under a
+run queue of 13 on 2 cores; docs/performance.md). A greenlet is switched to
+and from in the caller's own thread: the table's code runs exactly as in
+the Stepper (the same Table.play, the same relay player, the same `seq`),
+only the hand-over differs. Used when `greenlet` is installed (the play
+extra), the Stepper otherwise; `stepper()` chooses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game.bot import Asking, rules_json, view_json
+from ..game.rules import GameRules
+from ..game.seeds import rng
+from ..game.session import deal_table, settle
+from ..game.step import Ask, Stepper
+from ..game.table import HandResult, SeatView
+
+try:
+    import greenlet
+except ImportError:  # pragma: no cover - the play extra installs it
+    greenlet = None  # type: ignore[assignment]
+
+
+class _Relay(Asking):
+    """Each question goes out to the caller's greenlet; the answer comes back as the switch's value."""
+
+    name = "stepped"
+
+    def __init__(self, hand: int, counter: list[int]) -> None:
+        self.hand, self.counter = hand, counter
+
+    def _ask(self, kind: str, view: SeatView, menu: list[Any]) -> int:
+        self.counter[0] += 1
+        me = greenlet.getcurrent()
+        assert me.parent is not None
+        return int(me.parent.switch(Ask(view.seat, kind, self.counter[0], rules_json(view), view_json(view, self.hand), menu)))
+
+
+class GreenStepper:
+    """One hand of game seed `seed` (hand `hand`, dealt by `dealer` or the seed's), all four seats
+    stepped: `ask`, `answer(choice, seq)`, `view(seat)`, `table`, `result`, `close()` as Stepper's."""
+
+    def __init__(self, rules: GameRules, seed: int | str, hand: int, dealer: int | None = None) -> None:
+        table = deal_table(rules, seed, hand, dealer)
+        self.rules = rules
+        self.table = table
+        self.result: HandResult | None = None
+        self.ask: Ask | None = None
+        relay = _Relay(hand, [0])
+        rngs = [rng(seed, hand, "player", s) for s in range(4)]
+
+        def run() -> HandResult:
+            return settle(rules, table.play([relay] * 4, rngs))
+
+        self._g = greenlet.greenlet(run)
+        self._took(self._g.switch())
+
+    def _took(self, got: Any) -> None:
+        if isinstance(got, Ask):
+            self.ask = got
+        else:
+            self.ask = None
+            self.result = got
+
+    def view(self, seat: int) -> SeatView:
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat {seat!r} is not 0 to 3")
+        return SeatView(self.table, seat)
+
+    def answer(self, choice: int, seq: int | None = None) -> Ask | None:
+        ask = self.ask
+        if ask is None:
+            raise ValueError("the hand is over: there is no question to answer")
+        if seq is not None and seq != ask.seq:
+            raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
+        n = len(ask.menu)
+        if choice.__class__ is not int or not 0 <= choice < n:
+            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
+        self._took(self._g.switch(choice))
+        return self.ask
+
+    def close(self) -> None:
+        if not self._g.dead:
+            self._g.throw(greenlet.GreenletExit)
+        self.ask = None
+
+
+def stepper(rules: GameRules, seed: str, hand: int, dealer: int | None) -> Any:
+    """The stepped hand: on a greenlet when greenlet is installed, else game/step.py's thread."""
+    if greenlet is not None:
+        return GreenStepper(rules, seed, hand, dealer)
+    return Stepper(rules, [None] * 4, seed=seed, hand=hand, dealer=dealer)

@@ -1,0 +1,194 @@
+"""Where the tables live: rooms, hands and answers in SQL (SQLAlchemy Core).
+
+"A game is its seed and its answers": the engine is deterministic, so a hand
+is stored as its seed, its dealer and every answer in order, each committed
+before the table is given it. A server killed at any moment and started
+again rebuilds each open hand by feeding it the stored answers. A finished
+hand also keeps its record (the project's record format) for download.
+
+SQLite (the default, one file, WAL) or PostgreSQL (`postgresql://…`, through
+psycopg 3); the same statements run on both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (Column, Float, Integer, MetaData, String, Table, Text, create_engine, event, insert, select,
+                        update)
+from sqlalchemy.engine import Engine
+
+meta = MetaData()
+
+rooms = Table(
+    "tjmj_rooms", meta,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("config", Text, nullable=False),  # JSON: rules, profile, options, seats, names, hands, time_limit
+    Column("owner_hash", String(64), nullable=False),
+    Column("seat_hashes", Text, nullable=False),  # JSON: four SHA-256 (null for a bot seat)
+    Column("status", String(16), nullable=False),  # playing, stopping, over, stopped
+)
+hands = Table(
+    "tjmj_hands", meta,
+    Column("room", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("seed", String(64), nullable=False),
+    Column("dealer", Integer, nullable=True),  # null: the seed's (hand 0); else the previous hand's next dealer
+    Column("status", String(16), nullable=False),  # open, done
+    Column("record", Text, nullable=True),
+)
+answers = Table(
+    "tjmj_answers", meta,
+    Column("room", String(32), primary_key=True),
+    Column("hand", Integer, primary_key=True, autoincrement=False),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("choice", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def default_path() -> Path:
+    """$XDG_DATA_HOME/tjmj/tables.sqlite3 (~/.local/share/tjmj/… when unset)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tjmj" / "tables.sqlite3"
+
+
+def url_of(db: str | None) -> str:
+    """A database URL from `--db`: a URL as given (postgresql:// is read through psycopg 3), else a
+    SQLite file's path (created with its directory)."""
+    if db and "://" in db:
+        if db.startswith("postgresql://") or db.startswith("postgres://"):
+            return "postgresql+psycopg://" + db.split("://", 1)[1]
+        return db
+    path = Path(db) if db else default_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+@dataclass
+class RoomRow:
+    id: str
+    config: dict[str, Any]
+    owner_hash: str
+    seat_hashes: list[str | None]
+    status: str
+
+
+@dataclass
+class HandRow:
+    idx: int
+    seed: str
+    dealer: int | None
+    status: str
+    record: dict[str, Any] | None
+
+
+class Store:
+    """The rooms, hands and answers of one database."""
+
+    def __init__(self, db: str | None = None) -> None:
+        self.url = url_of(db)
+        self.sqlite = self.url.startswith("sqlite")
+        kw: dict[str, Any] = {"future": True}
+        if self.sqlite:
+            kw["connect_args"] = {"check_same_thread": False}
+        else:
+            kw["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kw)
+        if self.sqlite:
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(conn: Any, _rec: Any) -> None:  # committed = on disk for a killed process (WAL)
+                cur = conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+        meta.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def shown_url(self) -> str:
+        """Where the games are, to print: a SQLite file's path, or the URL without its password."""
+        if self.sqlite:
+            return self.url.split("///", 1)[-1]
+        return self.engine.url.render_as_string(hide_password=True)
+
+    # ------------------------------------------------------------ rooms
+
+    def add_room(self, room_id: str, config: dict[str, Any], owner_hash: str, seat_hashes: list[str | None]) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(rooms).values(id=room_id, created=time.time(), config=json.dumps(config),
+                                           owner_hash=owner_hash, seat_hashes=json.dumps(seat_hashes),
+                                           status="playing"))
+
+    def set_status(self, room_id: str, status: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(rooms).where(rooms.c.id == room_id).values(status=status))
+
+    def room(self, room_id: str) -> RoomRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(rooms).where(rooms.c.id == room_id)).first()
+        return None if r is None else RoomRow(r.id, json.loads(r.config), r.owner_hash, json.loads(r.seat_hashes),
+                                              r.status)
+
+    def open_rooms(self) -> list[str]:
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(select(rooms.c.id).where(rooms.c.status.in_(("playing", "stopping")))
+                                            .order_by(rooms.c.created))]
+
+    def count_open(self) -> int:
+        return len(self.open_rooms())
+
+    # ------------------------------------------------------------ hands and answers
+
+    def add_hand(self, room_id: str, idx: int, seed: str, dealer: int | None) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(hands).values(room=room_id, idx=idx, seed=seed, dealer=dealer, status="open"))
+
+    def finish_hand(self, room_id: str, idx: int, record: dict[str, Any], room_status: str | None = None) -> None:
+        """The hand's record stored, and (in the same transaction) the room's status when the game ends."""
+        with self.engine.begin() as c:
+            c.execute(update(hands).where((hands.c.room == room_id) & (hands.c.idx == idx))
+                      .values(status="done", record=json.dumps(record, ensure_ascii=False)))
+            if room_status is not None:
+                c.execute(update(rooms).where(rooms.c.id == room_id).values(status=room_status))
+
+    def hands(self, room_id: str) -> list[HandRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(hands).where(hands.c.room == room_id).order_by(hands.c.idx)).all()
+        return [HandRow(r.idx, r.seed, r.dealer, r.status, json.loads(r.record) if r.record else None) for r in rows]
+
+    def record(self, room_id: str, idx: int) -> dict[str, Any] | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(hands.c.record).where((hands.c.room == room_id) & (hands.c.idx == idx)
+                                                       & (hands.c.status == "done"))).first()
+        return json.loads(r.record) if r is not None and r.record else None
+
+    def add_answer(self, room_id: str, hand: int, seq: int, seat: int, choice: int) -> None:
+        """One answer, committed before the table is given it."""
+        with self.engine.begin() as c:
+            c.execute(insert(answers).values(room=room_id, hand=hand, seq=seq, seat=seat, choice=choice, at=time.time()))
+
+    def add_answers(self, room_id: str, rows: list[tuple[int, int, int, int]]) -> None:
+        """Answers (hand, seq, seat, choice) in one transaction."""
+        if not rows:
+            return
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(answers), [{"room": room_id, "hand": h, "seq": q, "seat": s, "choice": ch, "at": now}
+                                        for h, q, s, ch in rows])
+
+    def answers(self, room_id: str, hand: int) -> list[tuple[int, int, int]]:
+        """(seq, seat, choice) of a hand, in order."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(answers.c.seq, answers.c.seat, answers.c.choice)
+                             .where((answers.c.room == room_id) & (answers.c.hand == hand)).order_by(answers.c.seq)).all()
+        return [(r.seq, r.seat, r.choice) for r in rows]
