@@ -54,7 +54,7 @@ def start(workers: int) -> tuple[subprocess.Popen[bytes], int]:
             raise SystemExit(f"tjmj serve exited: {proc.stderr.read().decode() if proc.stderr else ''}")
         try:
             with socket.create_connection((HOST, port), timeout=1) as s:
-                s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                s.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                 if s.recv(64).startswith(b"HTTP/1.1 200"):
                     return proc, port
         except OSError:

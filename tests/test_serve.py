@@ -341,7 +341,7 @@ def test_a_client_gone_before_its_body_ends_is_no_error() -> None:
     try:
         for path in ("/score", "/score/batch", "/waits"):
             conn = socket.create_connection(("127.0.0.1", s.port))
-            conn.sendall(f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n".encode() + b'{"id": 1')
+            conn.sendall(f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n".encode() + b'{"id": 1')
             conn.close()
         time.sleep(1.0)
         assert s.call("POST", "/score", OK)[0] == 200
@@ -379,10 +379,11 @@ def test_cors_for_the_configured_origin_only(server: Server) -> None:
     assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
     status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": ORIGIN})
     assert status == 200 and hdrs["access-control-allow-origin"] == ORIGIN
-    status, hdrs, _ = server.call("POST", "/score", OK, {"Origin": "http://elsewhere.example"})
-    assert "access-control-allow-origin" not in hdrs
+    status, hdrs, a = server.call("POST", "/score", OK, {"Origin": "http://elsewhere.example"})
+    assert status == 403 and "access-control-allow-origin" not in hdrs  # refused before any work (issue 34)
+    assert check_answer(a)["error"]["code"] == "cors_refused"
     status, hdrs, a = server.call("OPTIONS", "/score", headers=dict(pre, Origin="http://elsewhere.example"))
-    assert status == 400 and "access-control-allow-origin" not in hdrs
+    assert status == 403 and "access-control-allow-origin" not in hdrs
     assert check_answer(a)["error"]["code"] == "cors_refused" and "origin" in a["error"]["message"]
 
 
@@ -452,10 +453,10 @@ def test_two_workers_answer(tmp_path: Any) -> None:
             assert status == 200 and a["id"] == i and a["fan"] == 2
         pre = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST"}
         status, hdrs, a = s.call("OPTIONS", "/score", headers=pre)
-        assert status == 400 and "access-control-allow-origin" not in hdrs
+        assert status == 403 and "access-control-allow-origin" not in hdrs
         assert check_answer(a)["error"]["code"] == "cors_refused"
-        status, hdrs, _ = s.call("POST", "/score", OK, {"Origin": ORIGIN})
-        assert status == 200 and "access-control-allow-origin" not in hdrs
+        status, hdrs, a = s.call("POST", "/score", OK, {"Origin": ORIGIN})  # no work for another origin's page
+        assert status == 403 and "access-control-allow-origin" not in hdrs and a["error"]["code"] == "cors_refused"
     finally:
         s.stop()
 
@@ -522,7 +523,7 @@ def test_a_batch_stops_when_its_client_goes(server: Server) -> None:
     sets = list(itertools.product(*values.values()))[:50]
     body = "\n".join(json.dumps(dict(OK, options=dict(zip(values, s)))) for s in sets).encode()
     s = socket.create_connection(("127.0.0.1", server.port))
-    s.sendall(b"POST /score/batch HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-ndjson\r\n"
+    s.sendall(b"POST /score/batch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\n"
               b"Content-Length: %d\r\n\r\n" % len(body) + body)
     time.sleep(0.5)
     s.close()

@@ -456,9 +456,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .service import Service
     opts = _options(args.option)
     Service(args.rules, args.profile, opts)  # a bad rule file, profile or option fails here, with every diagnostic
+    from dataclasses import asdict
+    from .guard.limits import from_args
+    limits = asdict(from_args(args, args.host))
     config = Config(rules=os.path.abspath(args.rules) if args.rules else None, profile=args.profile, options=opts,
                     cors=tuple(args.cors_origin or ()), max_body=args.max_body, max_batch=args.max_batch,
-                    tables=_tables_config(args))
+                    guard=limits, tables=_tables_config(args))
     run(config, args.host, args.port, args.workers, args.log_level)
     return EXIT_OK
 
@@ -635,15 +638,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help="the profile in force (a request may name its own)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--cors-origin", action="append", metavar="ORIGIN",
+    from .guard import limits as guard_limits  # the standard library only: no server imported here
+    p.add_argument("--port", type=guard_limits.port_number, default=8000, help="port (default 8000; 1–65535)")
+    p.add_argument("--workers", type=guard_limits.bounded_int(1, 64), default=1,
+                   help="worker processes (default 1; 1–64)")
+    p.add_argument("--cors-origin", action="append", metavar="ORIGIN", type=guard_limits.origin,
                    help="let browser pages from this origin call the service, e.g. https://example.org or * "
-                        "(repeatable; default: none)")
-    p.add_argument("--max-body", type=int, default=1 << 20, metavar="BYTES",
-                   help="largest request body (default 1048576); a larger one gets 413")
-    p.add_argument("--max-batch", type=int, default=10_000, metavar="N",
-                   help="most requests in one POST /score/batch (default 10000)")
+                        "(repeatable; default: none: a request from another origin's page is refused)")
+    p.add_argument("--max-body", type=guard_limits.bounded_int(1, 1 << 30), default=1 << 20, metavar="BYTES",
+                   help="largest request body (default 1048576; at most 1 GiB); a larger one gets 413")
+    p.add_argument("--max-batch", type=guard_limits.bounded_int(1, 1_000_000), default=10_000, metavar="N",
+                   help="most requests in one POST /score/batch (default 10000; at most 1,000,000)")
+    guard_limits.add_arguments(p)
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn's log level (default warning)")
     _table_args(p, serve=True)

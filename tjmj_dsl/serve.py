@@ -15,7 +15,6 @@ import asyncio
 import json
 import os
 import sys
-import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -24,13 +23,14 @@ import jsonschema
 from fastapi import FastAPI, Request
 from starlette.requests import ClientDisconnect
 from fastapi.responses import Response
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .api import names_own_rules
 from .engine.contract import CONTRACT
-from .engine.runtime import (MAX_LINE, MAX_NESTING, UNWRITABLE_ID, answer_one, decode_lines, dumps_answer, jsonl,
-                             loads_request, settle_collector)
+from .engine.runtime import (MAX_LINE, MAX_NESTING, UNWRITABLE_ID, answer_line, answer_one, decode_lines,
+                             dumps_answer, loads_request, settle_collector)
+from .guard import Limits, uvicorn_options, wrap
+from .guard.work import Budget, Busy, Workers
 from .service import Service
 
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
@@ -53,6 +53,16 @@ class Config:
     max_body: int = MAX_BODY
     max_batch: int = MAX_BATCH
     tables: dict[str, Any] | None = None  # `--tables`: the rooms of tjmj_dsl/tables beside the contract (its TablesConfig)
+    guard: dict[str, Any] = field(default_factory=dict)  # the guard's Limits (tjmj_dsl.guard), its fields by name
+
+    def limits(self) -> Limits:
+        """The guard's limits: those set, and --max-body and --cors-origin as the guard's own."""
+        kw = dict(self.guard)
+        for k in ("cors_origins", "allowed_hosts"):
+            if kw.get(k) is not None:
+                kw[k] = tuple(kw[k])
+        kw.update(max_body=self.max_body, cors_origins=tuple(self.cors))
+        return Limits(**kw)
 
 
 def _status(answer: Any) -> int:
@@ -67,8 +77,10 @@ def create_app(config: Config) -> Any:
     service = Service(config.rules, config.profile, config.options)
     limits = {"max_body": config.max_body, "max_batch": config.max_batch, "max_request": MAX_LINE}
     answerers = {kind: service.answerer(kind) for kind, _ in ENDPOINTS}
+    workers = Workers(config.limits())
     # /score/ is no other path than /score: a 404, not a redirect a client would have to follow
     app = FastAPI(title="tjmj", docs_url="/docs", redoc_url=None, redirect_slashes=False)
+    app.state.service = service
     doc = openapi(service, config)
     app.openapi = lambda: doc  # type: ignore[method-assign]
 
@@ -143,8 +155,14 @@ def create_app(config: Config) -> Any:
             data, refused = parse(kind, raw or b"")
             if refused is not None:
                 return reply(refused)
-            if names_own_rules(data):  # off the event loop: the other requests are answered while it compiles
-                return reply(await run_in_threadpool(answer_one, data, answer, refuse), kind=kind)
+            if names_own_rules(data) or kind in ("waits", "settle"):
+                # off the event loop: the other requests are answered while it compiles (about 0.1 s), or
+                # while a hand's waits are worked out (up to some 0.1 s with many huns)
+                try:
+                    return reply(await work(request, lambda budget: answer_one(data, answer, refuse), kind="one"),
+                                 kind=kind)
+                except Busy as e:
+                    return reply(busy(kind, e), e.status)
             if texter is not None:
                 text = text_of(texter, data)
                 if text is not None:  # never a refusal
@@ -162,11 +180,14 @@ def create_app(config: Config) -> Any:
     def refuse_score(i: Any, e: Any) -> Any:
         return service.refuse("score", i, e)
 
-    def array_item(x: Any, size: int) -> str:
+    def array_item(budget: Budget, x: Any, size: int) -> str:
         """The answer's JSON text for one item of a JSON array batch, `size` the bytes of its text in the body."""
         refused = request_too_large("score", size)
         if refused is not None:
             return dumps_answer(refused)
+        over = over_budget(budget, x)
+        if over is not None:
+            return refusal_text(x, over)
         text = text_of(score_texter, x)
         if text is None:
             try:
@@ -175,54 +196,103 @@ def create_app(config: Config) -> Any:
                 text = dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
         return text
 
-    def answer_array(gone: threading.Event, items: list[Any], sizes: list[int]) -> str | None:
+    def over_budget(budget: Budget, x: Any) -> dict[str, Any] | None:
+        """The work_budget error of request `x` when the request carrying it has spent its CPU, or
+        would name one profile/option set too many (each may be a scorer to compile), else None."""
+        why = budget.over()
+        if why is None and names_own_rules(x):
+            why = budget.admit(rule_set_key(x))
+        return None if why is None else {"code": "work_budget", "message": why, "field": None}
+
+    def refusal_text(x: Any, err: dict[str, Any]) -> str:
+        try:
+            return dumps_answer(refuse_score(x.get("id") if isinstance(x, dict) else None, err))
+        except ValueError:
+            return dumps_answer(refuse_score(None, dict(UNWRITABLE_ID)))
+
+    def answer_array(budget: Budget, items: list[Any], sizes: list[int]) -> str | None:
         # each answer's JSON text: the array's text is theirs joined as json.dumps joins them
         out = []
         for x, n in zip(items, sizes):
-            if gone.is_set():
+            if budget.gone.is_set():
                 return None
-            out.append(array_item(x, n))
+            out.append(array_item(budget, x, n))
         return "[" + ", ".join(out) + "]"
 
-    def answer_texts(gone: threading.Event, texts: list[str]) -> str | None:
+    def answer_texts(budget: Budget, texts: list[str]) -> str | None:
         # a JSON array batch, each item read from its own text as a JSONL line is: one that is not
         # JSON this scorer reads is refused on its own, with a position in its text
         out = []
         for t in texts:
-            if gone.is_set():
+            if budget.gone.is_set():
                 return None
             size = len(t.encode("utf-8", "surrogatepass"))
             data, err = (None, None) if request_too_large("score", size) else loads_request(t)
-            out.append(dumps_answer(refuse_score(None, err)) if err else array_item(data, size))
+            out.append(dumps_answer(refuse_score(None, err)) if err else array_item(budget, data, size))
         return "[" + ", ".join(out) + "]"
 
-    def answer_jsonl(gone: threading.Event, lines: list[bytes]) -> str | None:
+    def answer_jsonl(budget: Budget, lines: list[bytes]) -> str | None:
+        def answer(x: Any) -> Any:
+            over = over_budget(budget, x)
+            return score(x) if over is None else refuse_score(x.get("id") if isinstance(x, dict) else None, over)
+
+        def text(x: Any) -> str | None:  # the scorer's own text, unless this request's CPU is spent
+            return None if score_texter is None or budget.over() else score_texter(x)
+
         out = []
-        for line in jsonl(decode_lines(lines), score, refuse_score, score_texter):
-            if gone.is_set():
+        for line in decode_lines(lines):
+            if budget.gone.is_set():
                 return None
-            out.append(line + "\n")
+            a = answer_line(line, answer, refuse_score, text)
+            if a is not None:
+                out.append(a + "\n")
         return "".join(out)
 
-    async def while_connected(request: Request, work: Any, *args: Any) -> Any:
-        """work(gone, *args) off the event loop, `gone` set once the client has closed the connection
-        (looked at every DISCONNECT_POLL seconds): a batch of new option sets, each compiled, is not
-        worked out for no one. None when it stopped so."""
-        gone = threading.Event()
-
-        async def watch() -> None:
-            while not gone.is_set():
+    async def work(request: Request, fn: Any, *args: Any, kind: str = "batch") -> Any:
+        """fn(budget, *args) off the event loop, once the guard's Workers admit it (Busy if not), the
+        budget's `gone` set once the client has closed the connection (looked at every
+        DISCONNECT_POLL seconds): a batch of new option sets, each compiled, is not worked out for
+        no one (fn then answers None)."""
+        async def watch(budget: Budget) -> None:
+            while not budget.gone.is_set():
                 if await request.is_disconnected():
-                    gone.set()
+                    budget.gone.set()
                     return
                 await asyncio.sleep(DISCONNECT_POLL)
 
-        watcher = asyncio.create_task(watch())
-        try:
-            return await run_in_threadpool(work, gone, *args)
-        finally:
-            gone.set()
-            watcher.cancel()
+        client = request.client.host if request.client else ""
+        return await workers.run(client, fn, *args, watch=watch, kind=kind)
+
+    def busy(kind: str, e: Busy) -> dict[str, Any]:
+        return service.refuse(kind, None, {"code": "busy", "message": e.message, "field": None})
+
+    def answer_batch(budget: Budget, raw: bytes, content_type: str) -> Response | None:
+        """The answer to a batch body (read, parsed and answered in a worker thread: a megabyte of
+        JSON is not parsed on the event loop), None when its client left."""
+        if is_array(raw, content_type):  # a JSON array in, a JSON array out
+            items, refused = parse("score", raw, MAX_NESTING + 1)  # the array holds requests nested as a line may be
+            if refused is not None:
+                texts = array_texts(raw)  # JSON, but an item is not JSON this scorer reads (a repeated key, too deep)
+                if texts is None:
+                    return reply(refused)
+                if len(texts) > config.max_batch:
+                    return reply(too_large("score", f"{len(texts)} requests; a batch holds at most {config.max_batch}"))
+                text = answer_texts(budget, texts)
+                return None if text is None else Response(text, media_type="application/json")
+            if not isinstance(items, list):
+                return reply(service.refuse("score", None, {"code": "wrong_type", "message": "a batch is a JSON array or JSONL",
+                                                             "field": None}))
+            if len(items) > config.max_batch:
+                return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
+            # each item's size is that of its text in the body, as a JSONL line's is its bytes
+            sizes = item_sizes(raw, len(items)) if len(raw) > MAX_LINE else [0] * len(items)
+            text = answer_array(budget, items, sizes)
+            return None if text is None else Response(text, media_type="application/json")
+        lines = raw.split(b"\n")
+        if sum(1 for x in lines if x.strip()) > config.max_batch:
+            return reply(too_large("score", f"a batch holds at most {config.max_batch} requests"))
+        text = answer_jsonl(budget, lines)
+        return None if text is None else Response(text, media_type="application/x-ndjson")
 
     @app.post("/score/batch", include_in_schema=False)
     async def batch(request: Request) -> Response:
@@ -231,38 +301,11 @@ def create_app(config: Config) -> Any:
             refused = query_refused(request, "score")
         if refused is not None:
             return reply(refused)
-        raw = raw or b""
-        if is_array(raw, request.headers.get("content-type", "")):  # a JSON array in, a JSON array out
-            items, refused = parse("score", raw, MAX_NESTING + 1)  # the array holds requests nested as a line may be
-            if refused is not None:
-                texts = array_texts(raw)  # JSON, but an item is not JSON this scorer reads (a repeated key, too deep)
-                if texts is None:
-                    return reply(refused)
-                if len(texts) > config.max_batch:
-                    return reply(too_large("score", f"{len(texts)} requests; a batch holds at most {config.max_batch}"))
-                text = await while_connected(request, answer_texts, texts)
-                if text is None:
-                    return Response(status_code=499)
-                return Response(text, media_type="application/json")
-            if not isinstance(items, list):
-                return reply(service.refuse("score", None, {"code": "wrong_type", "message": "a batch is a JSON array or JSONL",
-                                                             "field": None}))
-            if len(items) > config.max_batch:
-                return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
-            # in a worker thread: the event loop answers other requests meanwhile
-            # each item's size is that of its text in the body, as a JSONL line's is its bytes
-            sizes = item_sizes(raw, len(items)) if len(raw) > MAX_LINE else [0] * len(items)
-            text = await while_connected(request, answer_array, items, sizes)
-            if text is None:
-                return Response(status_code=499)  # the client closed the connection: no one reads this
-            return Response(text, media_type="application/json")
-        lines = raw.split(b"\n")
-        if sum(1 for x in lines if x.strip()) > config.max_batch:
-            return reply(too_large("score", f"a batch holds at most {config.max_batch} requests"))
-        text = await while_connected(request, answer_jsonl, lines)
-        if text is None:
-            return Response(status_code=499)
-        return Response(text, media_type="application/x-ndjson")
+        try:
+            res = await work(request, answer_batch, raw or b"", request.headers.get("content-type", ""))
+        except Busy as e:
+            return reply(busy("score", e), e.status)
+        return Response(status_code=499) if res is None else res  # 499: the client closed the connection
 
     @app.api_route("/rules", methods=["GET", "HEAD"], include_in_schema=False)
     async def rules() -> Response:
@@ -335,6 +378,15 @@ def _json_cors(refuse: Any) -> Any:
     return JsonCors
 
 
+def rule_set_key(x: dict[str, Any]) -> str:
+    """One request's profile and options as one text: the distinct sets a request names are counted
+    by it (two spellings of one set count twice: the count can only err on the safe side)."""
+    try:
+        return json.dumps([x.get("profile"), x.get("options")], sort_keys=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr([x.get("profile"), x.get("options")])
+
+
 def is_array(raw: bytes, content_type: str) -> bool:
     """Whether a /score/batch body is a JSON array (else JSONL): JSONL when its
     type says so; else an array when it starts with `[`, unless its first line
@@ -387,12 +439,20 @@ def _item_texts(text: str, count: int) -> list[str]:
 
 
 def app_from_env() -> Any:
-    """The app factory uvicorn calls in each worker: the configuration comes in CONFIG_ENV."""
+    """The app factory uvicorn calls in each worker: the configuration comes in CONFIG_ENV. The app
+    is behind the guard (tjmj_dsl.guard), whose refusals have the shape of a score refusal."""
     data = json.loads(os.environ.get(CONFIG_ENV) or "{}")
     data["cors"] = tuple(data.get("cors") or ())
-    app = create_app(Config(**data))
+    config = Config(**data)
+    app = create_app(config)
+    service = app.state.service
+
+    def refusal(code: str, message: str) -> bytes:
+        return dumps_answer(service.refuse("score", None, {"code": code, "message": message, "field": None})).encode()
+
+    guarded = wrap(app, config.limits(), refusal)
     settle_collector()  # what start-up made (FastAPI, the app, the rules) out of the collector's way
-    return app
+    return guarded
 
 
 def run(config: Config, host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
@@ -404,7 +464,8 @@ def run(config: Config, host: str = "127.0.0.1", port: int = 8000, workers: int 
           f"GET /rules, /health, /openapi.json; POST /score, /score/batch, /waits, /explain, /settle",
           file=sys.stderr, flush=True)
     uvicorn.run("tjmj_dsl.serve:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level, access_log=False, timeout_graceful_shutdown=5)
+                log_level=log_level, access_log=False, timeout_graceful_shutdown=5,
+                **uvicorn_options(config.limits()))
 
 
 def openapi(service: Service, config: Config) -> dict[str, Any]:

@@ -63,7 +63,12 @@ ERRORS = (
     ("not_found", "HTTP: no such path (GET /openapi.json lists them)"),
     ("method_not_allowed", "HTTP: the path takes another method"),
     ("bad_request", "HTTP: a request the service cannot take as HTTP (message: why)"),
-    ("cors_refused", "HTTP: a browser's preflight asks for an origin, method or header the service does not allow"),
+    ("cors_refused", "HTTP: a browser's preflight asks for an origin, method or header the service does not allow, "
+                     "or a request comes from a page of an origin it does not allow"),
+    ("bad_host", "HTTP: the request names a host (its Host header) the server does not answer to"),
+    ("timeout", "HTTP: the request's head or body did not arrive in time"),
+    ("busy", "HTTP: the server or this client has as many connections or requests being worked out as it may"),
+    ("work_budget", "HTTP: the request's work went over its budget (CPU seconds, or distinct profile/option sets)"),
     ("internal_error", "the scorer failed on this request (a bug: please report it)"),
 )
 ERROR_CODES = tuple(e[0] for e in ERRORS)

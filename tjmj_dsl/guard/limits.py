@@ -1,0 +1,132 @@
+"""What one HTTP client may cost a server: the limits of tjmj_dsl.guard, their
+defaults, and the command-line options that set them (argparse types that
+refuse a bad number as a usage error). Standard library only: the CLI builds
+its parser with this module without importing any server."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, fields
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every bound the guard enforces; docs/reliability.md states each one."""
+
+    max_connections: int = 256          # open connections in all (HTTP and WebSocket)
+    max_client_connections: int = 32    # open connections from one client address
+    max_request_line: int = 8192        # bytes of the request line (method, target, version)
+    max_head: int = 16384               # bytes of the request head (request line and headers)
+    max_headers: int = 64               # header fields in one request
+    max_pipeline: int = 8               # requests a connection may send ahead of their answers
+    head_timeout: float = 10.0          # seconds from a connection's opening (or a request's first byte) to its head's end
+    body_timeout: float = 30.0          # seconds from a head's end to its body's end
+    keep_alive: int = 5                 # seconds an idle keep-alive connection is kept
+    max_body: int = 1 << 20             # bytes of one request body (held for a chunked body of unknown length)
+    body_memory: int = 64 << 20         # bytes of request bodies being read, all requests together
+    max_work: int = 2                   # requests worked out in threads at once (about the cores)
+    max_client_work: int = 2            # of those, from one client (working or waiting)
+    work_wait: float = 10.0             # seconds a request waits for a thread before it is refused
+    request_cpu: float = 10.0           # CPU seconds one request's work may take
+    max_rule_sets: int = 16             # distinct profile/option sets one request may name
+    ws_max_message: int = 1 << 20       # bytes of one WebSocket message
+    cors_origins: tuple[str, ...] = ()  # origins (scheme://host[:port]) whose pages may call; "*" any
+    allowed_hosts: tuple[str, ...] | None = ("localhost", "127.0.0.1", "::1")  # Host header names; None: any
+
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+WILDCARD_BINDS = ("0.0.0.0", "::", "")
+
+# (field, flag, type, help): the options `tjmj serve` (and `tjmj play`) take for them
+_INT_OPTIONS: tuple[tuple[str, str, int, int, str], ...] = (
+    ("max_connections", "--max-connections", 1, 10_000, "open connections in all"),
+    ("max_client_connections", "--max-client-connections", 1, 10_000, "open connections from one client address"),
+    ("keep_alive", "--keep-alive", 1, 600, "seconds an idle keep-alive connection is kept"),
+    ("max_work", "--max-work", 1, 64, "requests worked out in threads at once"),
+    ("max_rule_sets", "--max-rule-sets", 1, 10_000, "distinct profile/option sets one request may name"),
+)
+_FLOAT_OPTIONS: tuple[tuple[str, str, float, float, str], ...] = (
+    ("head_timeout", "--head-timeout", 0.1, 3600.0, "seconds a request's head may take to arrive"),
+    ("body_timeout", "--body-timeout", 0.1, 3600.0, "seconds a request's body may take to arrive"),
+    ("request_cpu", "--request-cpu", 0.01, 3600.0, "CPU seconds one request's work may take"),
+)
+
+
+def bounded_int(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a decimal integer in [lo, hi], else a usage error (exit 2, no traceback)."""
+    def parse(text: str) -> int:
+        t = text.strip()
+        if not t.lstrip("+-").isdigit() or not t.isascii() or len(t) > 12:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
+        n = int(t)
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"{n} is not between {lo:,} and {hi:,}")
+        return n
+    parse.__name__ = "integer"
+    return parse
+
+
+def bounded_float(lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse type: a finite number in [lo, hi], else a usage error."""
+    def parse(text: str) -> float:
+        try:
+            x = float(text) if len(text) <= 40 else float("nan")
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not lo <= x <= hi:  # NaN and infinities fail this too
+            raise argparse.ArgumentTypeError(f"{text[:40]} is not between {lo:g} and {hi:g}")
+        return x
+    parse.__name__ = "number"
+    return parse
+
+
+port_number = bounded_int(1, 65535)
+
+
+def origin(text: str) -> str:
+    """An argparse type: an origin as a browser sends it (scheme://host[:port], no path), or *."""
+    t = text.strip()
+    scheme, sep, rest = t.partition("://")
+    if t == "*" or (sep and scheme in ("http", "https") and rest and not any(c in rest for c in "/?#@ ")
+                    and t.isascii()):
+        return t
+    raise argparse.ArgumentTypeError(f"not an origin (scheme://host[:port], or *): {text[:80]!r}")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The guard's options (each with its default in the help)."""
+    d = Limits()
+    for name, flag, lo, hi, what in _INT_OPTIONS:
+        p.add_argument(flag, type=bounded_int(lo, hi), default=getattr(d, name), metavar="N",
+                       help=f"{what} (default {getattr(d, name)}; {lo}–{hi:,})")
+    for name, flag, flo, fhi, what in _FLOAT_OPTIONS:
+        p.add_argument(flag, type=bounded_float(flo, fhi), default=getattr(d, name), metavar="SECONDS",
+                       help=f"{what} (default {getattr(d, name):g})")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a name clients may reach the server by (the Host header; repeatable); default: "
+                        "localhost and the loopback addresses when listening on loopback, any otherwise")
+
+
+def from_args(args: argparse.Namespace, host: str) -> Limits:
+    """The limits the parsed options ask for, serving on `host`."""
+    kw: dict[str, Any] = {name: getattr(args, name) for name, *_ in _INT_OPTIONS + _FLOAT_OPTIONS  # type: ignore[operator]
+                          if getattr(args, name, None) is not None}
+    kw["cors_origins"] = tuple(getattr(args, "cors_origin", None) or ())
+    kw["allowed_hosts"] = allowed_hosts(host, getattr(args, "allow_host", None))
+    return Limits(**kw)
+
+
+def allowed_hosts(bind: str, named: list[str] | None) -> tuple[str, ...] | None:
+    """The Host names a server listening on `bind` answers to: those named, else the loopback names
+    (and `bind` itself) — a page whose name a DNS rebinding points at 127.0.0.1 is not among them —
+    or any (None) when it listens on every address."""
+    if named:
+        return tuple(h.strip().lower().strip("[]") for h in named)
+    if bind in WILDCARD_BINDS:
+        return None
+    return tuple(dict.fromkeys(LOOPBACK_HOSTS + (bind.lower().strip("[]"),)))
+
+
+def field_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(Limits))
