@@ -72,6 +72,7 @@ from ..engine.search import _layout, group_share, resolve
 from ..expr import ast as A
 from ..ir import RuleSet, dump
 from ..passes.atoms import NotAtomic, plan_atoms
+from ..notation import format_hand
 from ..tiles import SUIT_OF, format_tiles, name, parse_tiles
 
 NUM_KINDS = 34
@@ -1094,14 +1095,7 @@ def _hun_spreads(n: int, kinds: tuple[int, ...], rng: random.Random) -> Iterator
 
 def hand_text(req: dict[str, Any]) -> str:
     """A request in the CLI's notation: `345m 123s [5555p] +6s`."""
-    parts = [req["concealed"]] if req.get("concealed") else []
-    for m in req.get("melds") or []:
-        t = parse_tiles(m["tile"])[0]
-        n = 3 if m["type"] == "pung" else 4
-        body = format_tiles([t] * n)
-        parts.append(f"({body})" if m["type"] == "concealed_kong" else f"[{body}]")
-    parts.append("+" + req["draw"])
-    return " ".join(parts)
+    return format_hand(req)
 
 
 class Analysis:
