@@ -874,6 +874,14 @@ class Search:
                 raise KeyError(f"no pattern {p!r}")
         return m, off
 
+    def readings(self) -> Iterator[tuple[int, _Reading]]:
+        """(claimed mask, abstract reading) of the readings of accepted hands the search kept
+        (up to `tries` a mask): their hand-level values are in valid_hands."""
+        self._enumerate()
+        for mask, readings in sorted(self._reading_claims.items()):
+            for r in readings:
+                yield mask, r
+
     def claimable(self) -> dict[frozenset[str], Witness]:
         """Every set of patterns some hand's best reading claims, with a witness."""
         self._enumerate()
