@@ -154,7 +154,7 @@ def refused_table_hands(rs: RuleSet, an: Analysis, module: Any) -> list[Problem]
             why = _why_made(ds, kd, fs)
             out.append(Problem(("request_rules", rid, "error_when"), f"request_rules.{rid}",
                                f"tjmj simulate cannot play these rules {{profile}}: request rule {rid} refuses "
-                               f"{format_hand(req)} (indicator {req['indicator']}{_knobs(req)}), a hand the table "
+                               f"the hand {format_hand(req)} (indicator {req['indicator']}{_knobs(req)}), a hand the table "
                                f"builds{why}",
                                "a request rule may refuse only hands the table never makes: narrow its error_when, "
                                "or change the claims and play that make such hands"))
@@ -341,7 +341,7 @@ def _total(ir: Any, h: Any, fan: int, expr: Expr) -> Any:
 
 
 def _said(req: dict[str, Any], patterns: tuple[str, ...]) -> str:
-    return f"{format_hand(req)} (indicator {req['indicator']}{_knobs(req)}: {' + '.join(patterns)})"
+    return f"the hand {format_hand(req)} (indicator {req['indicator']}{_knobs(req)}: {' + '.join(patterns)})"
 
 
 def _situation(reading: Any) -> str:
