@@ -170,6 +170,9 @@ def test_a_request_rule_check_accepts_refuses_no_hand_the_table_builds(i: int) -
     ({"set": {"play.base_unit": 10**14}}, None, "payment rule win refuses the outcome"),
     ({"settlement": {"outcome_rules": {"no_chan": {"error_when": "chan", "field": "chan", "message": "no"}}}},
      "error_when: chan", "outcome rule no_chan refuses the outcome"),
+    # a value of an option no profile chooses, which `tjmj simulate --option` plays
+    ({"options": {"chan_points": {"values": [1, 2, 10**14]}}, "set": {"play.base_unit": 100}}, None,
+     "with option chan_points=100000000000000: payment rule chan refuses the outcome"),
 ])
 def test_each_class_is_said_at_its_rule_with_a_hand_or_an_outcome(tmp_path, doc: dict, line_of: str | None,
                                                                   says: str) -> None:

@@ -46,8 +46,10 @@ class Problem:
     hint: str
 
 
-def play_checks(res: Resolved, rs: RuleSet, an: Analysis, module: Any) -> list[Diagnostic]:
-    """The warnings of one profile (`module`: its generated scorer)."""
+def play_checks(res: Resolved, rs: RuleSet, an: Analysis, module: Any, scorers: Any = None) -> list[Diagnostic]:
+    """The warnings of one profile (`module`: its generated scorer). With `scorers`
+    (backends/examples.Scorers), each value of an option acting on settlement or play that the
+    profile does not choose is settled too (`tjmj simulate --option` plays it)."""
     if rs.settlement is None or not dict(rs.play):  # nothing the engine plays (play_problems says so)
         return []
     out: list[Problem] = []
@@ -55,6 +57,8 @@ def play_checks(res: Resolved, rs: RuleSet, an: Analysis, module: Any) -> list[D
     totals, problems = table_totals(rs, an)
     out += problems
     out += settlement_refusals(rs, module, totals)
+    if not out and scorers is not None:
+        out += _other_values(rs, scorers, totals)
     return [Diagnostic("warning", "unplayable", p.message.replace("{profile}", f"under profile {rs.profile}"),
                        res.where(p.path) if _has(res, p.path) else res.where(p.path[:2], key=True), p.hint,
                        p.subject) for p in out]
@@ -424,3 +428,24 @@ def settlement_refusals(rs: RuleSet, module: Any, totals: list[int]) -> list[Pro
                         "within 2^53 - 1, no outcome rule refusing what play allows; smaller units or "
                         "multipliers, or an outcome rule only for what the table never makes")]
     return []
+
+
+def _other_values(rs: RuleSet, scorers: Any, totals: list[int]) -> list[Problem]:
+    """The settlement under each value of an option acting on settlement or play, the profile's
+    other choices kept (the first refusal, its message naming the option)."""
+    chosen = dict(rs.choices)
+    for o in rs.options:
+        if o.acts_on not in ("settlement", "play"):
+            continue
+        for v in o.choices:
+            if str(v) == str(chosen.get(o.id)):
+                continue
+            try:
+                other, module = scorers.get(rs.profile or "", {o.id: v})
+            except Exception:  # a value the rules do not compile with: option-broken says so
+                continue
+            for p in settlement_refusals(other, module, totals):
+                return [Problem(p.path, p.subject, p.message.replace("{profile}", f"{{profile}} with option {o.id}={v}"),
+                                p.hint)]
+    return []
+

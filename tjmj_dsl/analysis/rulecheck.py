@@ -102,7 +102,7 @@ def _unplayable(res: Resolved, rs: RuleSet, profile: str, scorers: Scorers) -> l
     module = scorers.get(profile)[1]
     problems = play_problems(rs) or refused_plays(rs, module.score_tiles)
     if not problems:  # the engine takes the rules: what the search finds it would meet at the table
-        return play_checks(res, rs, analyse(rs, rules=module.RULES), module)
+        return play_checks(res, rs, analyse(rs, rules=module.RULES), module, scorers)
     return [Diagnostic("warning", "unplayable", f"tjmj simulate cannot play these rules under profile {profile}: "
                        + "; ".join(m for _, m in problems), res.where(problems[0][0], key=True),
                        "the scorer takes them; the game engine plays only what the rule file's claims and play "
