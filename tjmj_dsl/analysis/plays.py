@@ -245,12 +245,12 @@ def _concrete_hands(rs: RuleSet, tr: int, hcl: int, ds: tuple[tuple[str, bool], 
         more = hcl - huns
         i = 0
         while more > 0 and i < len(concealed):  # hun tiles standing for natural ones, from the front
-            k = next((k for k in reversed(kinds) if room(k, counts) >= 1), None)
-            if k is None:
+            hk = next((k for k in reversed(kinds) if room(k, counts) >= 1), None)
+            if hk is None:
                 break
             counts[concealed[i]] -= 1
-            counts[k] += 1
-            concealed[i] = k
+            counts[hk] += 1
+            concealed[i] = hk
             more -= 1
             i += 1
         if more > 0 or huns > hcl:
