@@ -108,7 +108,8 @@ TABLES = ["fan - {a}", "{a} - fan", "fan * {b}", "fan / {a}", "fan - {a} * len(d
           "fan + {a}"]
 RULES = ["any(g in declared: g.is_pung)", "len(declared) > {n}", 'kong_draw == "concealed"', "huns > {h}",
          "dihu and huns > {n}", "any(g in declared: g.is_kong and g.concealed)", "count(indicator) > 3",
-         "tianhu and dihu", "kong_draw != none and len(declared) > {n}"]
+         "tianhu and dihu", "kong_draw != none and len(declared) > {n}",
+         "count(5m) == 4", "count(1z) == 2 and huns == 0"]  # tile counts: beyond the search's abstraction
 OUTCOME_RULES = [None, "chan", "len(kongs) > {n}", "total > {t}", "zuozhuang", "dealer.lazhuang > 0",
                  'any(k in kongs: k.type == "concealed")']
 

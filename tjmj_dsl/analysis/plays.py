@@ -138,15 +138,18 @@ def refused_table_hands(rs: RuleSet, an: Analysis, module: Any) -> list[Problem]
     out: list[Problem] = []
     said: set[str] = set()
     # the plainest hands first: fewest declared melds and huns, no kong_draw or flag
-    for (tr, hcl, ds, kd, fs), _ in sorted(an.search.refused_hands.items(), key=lambda x: (
-            len(x[0][2]), x[0][1], x[0][3] is not None, len(x[0][4]), repr(x[0]))):
+    found = [(ds, kd, fs, list(_concrete_hands(rs, tr, hcl, ds, kd, fs)))
+             for (tr, hcl, ds, kd, fs), _ in sorted(an.search.refused_hands.items(), key=lambda x: (
+                 len(x[0][2]), x[0][1], x[0][3] is not None, len(x[0][4]), repr(x[0])))]
+    swept = [(ds, kd, fs, [req]) for ds, kd, fs, req in _swept_hands(rs)]
+    for ds, kd, fs, reqs in found + swept:
         if any(d not in melds for d in ds):
             continue
         if kd is not None and not any(kd in melds[d] for d in ds):
             continue
         if fs and (ds or kd is not None or frozenset(fs) not in flag_sets):
             continue
-        for req in _concrete_hands(rs, tr, hcl, ds, kd, fs):
+        for req in reqs:
             answer = module.score(req)
             err = answer.get("error") or {}
             rid = str(err.get("code"))
@@ -183,8 +186,25 @@ def _knobs(req: dict[str, Any]) -> str:
     return "".join(f", {f}" for f in flags) + (f", kong_draw {req['kong_draw']}" if req.get("kong_draw") else "")
 
 
+def _swept_hands(rs: RuleSet) -> Iterator[tuple[tuple[tuple[str, bool], ...], str | None, Any, dict[str, Any]]]:
+    """Beside the search's situations (which a rule reading tile counts or kinds escapes): each
+    declared meld the table makes, of every kind it can be made of, with each kong_draw it allows;
+    each flag set on a hand of every pair. (ds, kd, flags, request)."""
+    melds = table_melds(rs)
+    for (typ, hun), kds in melds.items():
+        for face in range(NUM_KINDS):
+            for kd in [None] + sorted(kds):
+                for req in itertools.islice(_concrete_hands(rs, 0, 4 if hun and typ != "pung" else (3 if hun else 0),
+                                                            ((typ, hun),), kd, (), face), 1):
+                    yield ((typ, hun),), kd, frozenset(), req
+    for fs in [frozenset()] + table_flags(rs):
+        for face in range(NUM_KINDS):
+            for req in itertools.islice(_concrete_hands(rs, 0, 0, (), None, fs, pair_face=face), 1):
+                yield (), None, fs, req
+
+
 def _concrete_hands(rs: RuleSet, tr: int, hcl: int, ds: tuple[tuple[str, bool], ...], kd: str | None,
-                    fs: Any) -> Iterator[dict[str, Any]]:
+                    fs: Any, face: int | None = None, pair_face: int | None = None) -> Iterator[dict[str, Any]]:
     """Winning hands a table could hold with these values: declared melds of their kind (of huns:
     a hun kind with four tiles), the rest chows (or pungs) and a pair of natural tiles, then
     `hcl` hun tiles in all (the winning tile one of them when tr is 2), standing in for natural
@@ -201,9 +221,14 @@ def _concrete_hands(rs: RuleSet, tr: int, hcl: int, ds: tuple[tuple[str, bool], 
         naturals = [k for k in range(NUM_KINDS - 1, -1, -1) if k not in hun_set and k != ind]
         huns = 0
         ok = True
-        for typ, hun in ds:
+        for j, (typ, hun) in enumerate(ds):
             n = 3 if typ == "pung" else 4
             pool = [k for k in reversed(kinds)] if hun else naturals
+            if j == 0 and face is not None:  # a swept meld: this kind, or no hand here
+                if (face in hun_set) != hun or face == ind:
+                    ok = False
+                    break
+                pool = [face]
             face = next((k for k in pool if room(k, counts) >= n), None)
             if face is None:
                 ok = False
@@ -229,7 +254,8 @@ def _concrete_hands(rs: RuleSet, tr: int, hcl: int, ds: tuple[tuple[str, bool], 
             if room(k, counts) >= 3:
                 groups.append([k] * 3)
                 counts[k] += 3
-        pair = next((k for k in naturals if room(k, counts) >= 2), None)
+        pair = next((k for k in ([pair_face] if pair_face is not None else naturals)
+                     if k not in hun_set and room(k, counts) >= 2), None)
         if len(groups) < need or pair is None:
             continue
         counts[pair] += 2
