@@ -197,7 +197,8 @@ def _swept_hands(rs: RuleSet) -> Iterator[tuple[tuple[tuple[str, bool], ...], st
                 for req in itertools.islice(_concrete_hands(rs, 0, 4 if hun and typ != "pung" else (3 if hun else 0),
                                                             ((typ, hun),), kd, (), face), 1):
                     yield ((typ, hun),), kd, frozenset(), req
-    for fs in [frozenset()] + table_flags(rs):
+    none: list[frozenset[str]] = [frozenset()]
+    for fs in none + table_flags(rs):
         for face in range(NUM_KINDS):
             for req in itertools.islice(_concrete_hands(rs, 0, 0, (), None, fs, pair_face=face), 1):
                 yield (), None, fs, req
