@@ -310,6 +310,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.simulate import Bar, Spec, render, run, summarize, _rules
     from .game.players import PLAYERS
     from .game.bot import BotError
+    from .game.table import EngineError
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
@@ -359,6 +360,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except OSError as e:  # the record file's disk is full
         return _os_error(e)
     except (BotError, RuntimeError) as e:  # a bot broke the protocol (the game stops, nothing is guessed for it), or Ray failed
+        print(f"tjmj: error: {e}", file=sys.stderr)
+        return EXIT_FAIL
+    except EngineError as e:  # the rules refused what the table built: which rule, which hand, one line
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
     finally:

@@ -14,6 +14,19 @@ from typing import Any
 from .tiles import FULL_WIDTH, TileError, format_tiles, name, parse_tiles
 
 
+def format_hand(req: dict[str, Any]) -> str:
+    """A request in this notation: `345m 123s [5555p] +6s` (no `+` part when it has no draw)."""
+    parts = [req["concealed"]] if req.get("concealed") else []
+    for m in req.get("melds") or []:
+        t = parse_tiles(m["tile"])[0]
+        n = 3 if m["type"] == "pung" else 4
+        body = format_tiles([t] * n)
+        parts.append(f"({body})" if m["type"] == "concealed_kong" else f"[{body}]")
+    if req.get("draw"):
+        parts.append("+" + req["draw"])
+    return " ".join(parts)
+
+
 def parse_hand(text: str) -> dict[str, Any]:
     """Notation → the request fields concealed, melds, draw (draw may be absent).
     Raises TileError pointing into `text`."""

@@ -198,7 +198,7 @@ def outcome_schema(rs: RuleSet | None = None) -> dict[str, Any]:
             if rs is not None and f == "profile":
                 x = {"enum": [p for p, _ in rs.profiles] + [None]}
         elif t == "integer":
-            x = {"type": ["integer", "null"], "minimum": 0, "maximum": 10 ** 9}
+            x = {"type": ["integer", "null"], "minimum": 0, "maximum": C.MAX_TOTAL}
         props[f] = dict(x, description=meaning)
     return {"type": "object", "additionalProperties": False, "required": [f for f, _, req, _ in C.OUTCOME if req],
             "properties": props,

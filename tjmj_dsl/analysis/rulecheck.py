@@ -19,7 +19,9 @@ from ..passes.lower import lower
 from ..ir import RuleSet
 from ..passes.resolve import Resolved, apply_options
 from .known_check import check_known
+from .plays import play_checks
 from .semantic import check_profile
+from .witness import analyse
 
 
 @dataclass
@@ -97,9 +99,10 @@ def check_file(path: str | None) -> Report:
 def _unplayable(res: Resolved, rs: RuleSet, profile: str, scorers: Scorers) -> list[Diagnostic]:
     """A warning when the game engine cannot play a rule set the scorer takes (what `tjmj
     simulate` would refuse it for), at the rule file's place of the first reason: said, not an error."""
-    problems = play_problems(rs) or refused_plays(rs, scorers.get(profile)[1].score_tiles)
-    if not problems:
-        return []
+    module = scorers.get(profile)[1]
+    problems = play_problems(rs) or refused_plays(rs, module.score_tiles)
+    if not problems:  # the engine takes the rules: what the search finds it would meet at the table
+        return play_checks(res, rs, analyse(rs, rules=module.RULES), module, scorers)
     return [Diagnostic("warning", "unplayable", f"tjmj simulate cannot play these rules under profile {profile}: "
                        + "; ".join(m for _, m in problems), res.where(problems[0][0], key=True),
                        "the scorer takes them; the game engine plays only what the rule file's claims and play "

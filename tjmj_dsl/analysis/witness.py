@@ -72,6 +72,7 @@ from ..engine.search import _layout, group_share, resolve
 from ..expr import ast as A
 from ..ir import RuleSet, dump
 from ..passes.atoms import NotAtomic, plan_atoms
+from ..notation import format_hand
 from ..tiles import SUIT_OF, format_tiles, name, parse_tiles
 
 NUM_KINDS = 34
@@ -873,6 +874,14 @@ class Search:
                 raise KeyError(f"no pattern {p!r}")
         return m, off
 
+    def readings(self) -> Iterator[tuple[int, _Reading]]:
+        """(claimed mask, abstract reading) of the readings of accepted hands the search kept
+        (up to `tries` a mask): their hand-level values are in valid_hands."""
+        self._enumerate()
+        for mask, readings in sorted(self._reading_claims.items()):
+            for r in readings:
+                yield mask, r
+
     def claimable(self) -> dict[frozenset[str], Witness]:
         """Every set of patterns some hand's best reading claims, with a witness."""
         self._enumerate()
@@ -1094,14 +1103,7 @@ def _hun_spreads(n: int, kinds: tuple[int, ...], rng: random.Random) -> Iterator
 
 def hand_text(req: dict[str, Any]) -> str:
     """A request in the CLI's notation: `345m 123s [5555p] +6s`."""
-    parts = [req["concealed"]] if req.get("concealed") else []
-    for m in req.get("melds") or []:
-        t = parse_tiles(m["tile"])[0]
-        n = 3 if m["type"] == "pung" else 4
-        body = format_tiles([t] * n)
-        parts.append(f"({body})" if m["type"] == "concealed_kong" else f"[{body}]")
-    parts.append("+" + req["draw"])
-    return " ".join(parts)
+    return format_hand(req)
 
 
 class Analysis:

@@ -17,6 +17,10 @@ REFUSED = "invalid_request"
 # passes it (the compiler refuses rules it can bound past it, the settlement an outcome that would)
 MAX_EXACT = 2**53 - 1
 PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
+# a win's total (a score table's value): a whole number from the rules' min_fan to MAX_TOTAL. settle() refuses
+# any other (as every backend's does); `tjmj check` warns of a score table a hand can take out of it
+# (unplayable-total), and of a settlement whose payments for an outcome the table can make pass MAX_EXACT
+MAX_TOTAL = 10**9
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import NAMES, TileError, parse_tiles  # tjmj:inline-drop
-from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, PAST_EXACT,  # tjmj:inline-drop
+from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, MAX_TOTAL, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, PAST_EXACT,  # tjmj:inline-drop
                        REFUSED, SEATS)  # tjmj:inline-drop
 from .request import RequestError, _close, _json_type  # tjmj:inline-drop
 from .result import rules_info  # tjmj:inline-drop
@@ -136,8 +136,8 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         if total is None:
             raise RequestError("missing", "total", hint="the winner's score-table total (score()'s `total`)",
                                code="missing_field")
-        if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 10 ** 9:
-            raise RequestError(f"expected a whole number from 0 to 10^9, got {total!r}", "total",
+        if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= MAX_TOTAL:
+            raise RequestError(f"expected a whole number from 0 to {MAX_TOTAL:,}, got {total!r}", "total",
                                code="bad_value" if isinstance(total, int) and not isinstance(total, bool) else "wrong_type")
         if total < rules.min_fan:  # every score table's total of a win is at least its fan, and a win's fan min_fan
             raise RequestError(f"a win's total is at least {rules.min_fan} (the rules' min_fan), got {total}", "total",

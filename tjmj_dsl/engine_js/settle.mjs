@@ -12,7 +12,7 @@ import { rulesInfo } from "./result.mjs";
 import { otherRules, oversized } from "./runtime.mjs";
 import { dictGet, dictHas, dictKeys, isDict, isInt, pyEq, pyRepr, pyStrip, pyStrRepr } from "./pyjson.mjs";
 
-// SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS: the contract's (engine/contract.py)
+// SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, MAX_TOTAL: the contract's (engine/contract.py)
 const MAX_KONGS = 16; // four melds a seat, each at most a kong
 const MAX_LAZHUANG = 62; // far above any rule's limit; keeps pow() of a hostile count small
 
@@ -83,8 +83,8 @@ function parseOutcome(rules, data) {
     o.total = 0;
   } else {
     if (total === null) throw problem("missing", "total", "missing_field", "the winner's score-table total (score()'s `total`)");
-    if (!isInt(total) || !(total >= 0 && total <= 10 ** 9)) {
-      throw problem(`expected a whole number from 0 to 10^9, got ${pyRepr(total)}`, "total", isInt(total) ? "bad_value" : "wrong_type");
+    if (!isInt(total) || !(total >= 0 && total <= MAX_TOTAL)) {
+      throw problem(`expected a whole number from 0 to ${String(MAX_TOTAL).replace(/\B(?=(\d{3})+$)/g, ",")}, got ${pyRepr(total)}`, "total", isInt(total) ? "bad_value" : "wrong_type");
     }
     if (Number(total) < rules.minFan) {  // every score table's total of a win is at least its fan, and a win's fan min_fan
       throw problem(`a win's total is at least ${rules.minFan} (the rules' min_fan), got ${Number(total)}`, "total", "bad_value",

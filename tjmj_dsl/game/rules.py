@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..engine.hand import hun_kinds_of
-from ..tiles import TileError, parse_tile, parse_tiles
+from ..notation import format_hand
+from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES
 from ..ir import NO_KONG, RuleSet
 
@@ -179,7 +180,12 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
         concealed, draw = (parse_tiles("123456789m1p"), parse_tile("1p")) if melds else \
             (parse_tiles("123456789m1234p"), parse_tile("4p"))
         c = score_tiles(concealed, draw, ind, melds, kd, flags)
-        return c.error if c.reason == "invalid_request" else None  # type: ignore[no-any-return]
+        if c.reason != "invalid_request":
+            return None
+        hand = format_hand({"concealed": format_tiles(concealed), "draw": name(draw),
+                            "melds": [{"type": t, "tile": name(k)} for t, k in melds]})
+        knobs = "".join(f", {f}" for f in flags) + (f", kong_draw {kd}" if kd else "")
+        return f"{c.error} (the hand {hand} (indicator {name(ind)}{knobs}))"
 
     if offered.get("hun_pung"):
         why = refused([("pung", hun)], None, ())

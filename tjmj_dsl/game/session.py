@@ -5,13 +5,15 @@ a tile of the wall."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from ..notation import format_hand
 from ..tiles import NAMES
 from .record import FORMAT, event_json
 from .rules import GameRules
 from .seeds import rng
-from .table import HandResult, Player, Table
+from .table import EngineError, HandResult, Player, Table
 
 TILESET = tuple(k for k in range(34) for _ in range(4))
 
@@ -49,11 +51,19 @@ def play(rules: GameRules, seed: int | str, hand: int, players: list[Player], de
 
 
 def settle(rules: GameRules, res: HandResult) -> HandResult:
-    st = rules.scorer.settle(res.outcome())
+    outcome = res.outcome()
+    st = rules.scorer.settle(outcome)
     if st.get("error"):
-        raise RuntimeError(f"the settlement refused the table's outcome: {st['error']}")
+        err = st["error"]
+        won = ""
+        if res.winner is not None and res.request is not None and res.claim is not None:
+            won = (f" (the winner's hand {format_hand(res.request)}, indicator {res.request['indicator']}: total "
+                   f"{res.claim.total} by score table {rules.scorer.ruleset.score_table})")
+        raise EngineError(f"the settlement refused the table's outcome {json.dumps(outcome, ensure_ascii=False)}{won}: "
+                          f"{err.get('code')} ({err.get('message')}); `tjmj check` warns of settlements that refuse outcomes "
+                          "the table makes")
     if sum(st["balances"]) != 0:
-        raise RuntimeError(f"the balances {st['balances']} do not sum to 0")
+        raise EngineError(f"the balances {st['balances']} do not sum to 0")
     res.settlement = st
     return res
 

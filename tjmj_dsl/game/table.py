@@ -19,6 +19,7 @@ from itertools import compress
 from typing import Any, Protocol
 
 from ..engine.result import Claim
+from ..notation import format_hand
 from ..tiles import NAMES
 from .rules import REQUEST_MELD_TYPES, GameRules
 from .shape import completing, part_key, short, shortfalls
@@ -37,7 +38,19 @@ class IllegalAction(ValueError):
 
 
 class EngineError(RuntimeError):
-    """The scorer refused a request the table built: a bug of the engine or the rules."""
+    """The scorer (or the settlement) refused what the table built: rules `tjmj check` warns of
+    as unplayable, or a bug of the engine. Its message names the rule and the hand (or outcome)."""
+
+
+def refusal_text(answer: Any, request: dict[str, Any], seat: int, what: str = "score") -> str:
+    """One line: which rule refused which hand the table built (`answer`: the scorer's refusal)."""
+    err = answer.get("error") or {} if isinstance(answer, dict) else {}
+    hand = format_hand(request)
+    flags = sorted(k for k, v in request.items() if v is True)
+    extra = "".join(f", {k}" for k in flags) + (f", kong_draw {request['kong_draw']}" if request.get("kong_draw") else "")
+    return (f"the scorer refused the table's {what} request for seat {seat}: rule {err.get('code')} "
+            f"({err.get('message')}) refused {hand} (indicator {request['indicator']}{extra}); "
+            "`tjmj check` warns of rules that refuse hands the table builds")
 
 
 class Player(Protocol):
@@ -342,14 +355,15 @@ class Table:
         conc.remove(drawn)
         kd = self.rules.kong_draw(kong_type) if kong_type is not None else None
         claim = self.rules.scorer.score_tiles(conc, drawn, self.indicator, self.request_melds(s), kd, flags)
+        request = {"concealed": "".join(NAMES[k] for k in conc),
+                   "melds": [{"type": t, "tile": NAMES[k]} for t, k in self.request_melds(s)],
+                   "draw": NAMES[drawn], "indicator": NAMES[self.indicator], "kong_draw": kd,
+                   **{f: True for f in flags}}
         if claim.reason == "invalid_request":
-            raise EngineError(f"the scorer refused the table's request for seat {s}: {claim.error}")
+            raise EngineError(refusal_text(self.rules.scorer.score(request), request, s))
         if not claim.win:
             return None
-        self._offer = claim, {"concealed": "".join(NAMES[k] for k in conc),
-                            "melds": [{"type": t, "tile": NAMES[k]} for t, k in self.request_melds(s)],
-                            "draw": NAMES[drawn], "indicator": NAMES[self.indicator], "kong_draw": kd,
-                            **{f: True for f in flags}}
+        self._offer = claim, request
         return claim
 
     def _claim_menu(self, d: int, t: int) -> tuple[int, list[Action]]:
@@ -431,7 +445,7 @@ class Table:
         w = self.rules.scorer.waits(req)
         got = w.get("waits") if isinstance(w, dict) else w
         if isinstance(w, dict) and w.get("error"):
-            raise EngineError(f"the scorer refused the table's waits request for seat {s}: {w['error']}")
+            raise EngineError(refusal_text(w, req, s, "waits"))
         return list(got or [])
 
 

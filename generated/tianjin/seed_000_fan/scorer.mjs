@@ -25,6 +25,7 @@ const SEATS = 4;
 const KONG_TYPES = ["exposed", "added", "concealed", "hun"];
 const OUTCOME_FIELDS = ["id", "dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "xianggong", "profile", "options"];
 const OUTCOME_KONG_FIELDS = ["seat", "type", "tile", "won"];
+const MAX_TOTAL = 1000000000;
 
 
 // ---- inlined from tjmj_dsl/engine_js/pyjson.mjs ----
@@ -3054,7 +3055,7 @@ function drained(output) {
 // Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won].
 
 
-// SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS: the contract's (engine/contract.py)
+// SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, MAX_TOTAL: the contract's (engine/contract.py)
 const MAX_KONGS = 16; // four melds a seat, each at most a kong
 const MAX_LAZHUANG = 62; // far above any rule's limit; keeps pow() of a hostile count small
 
@@ -3125,8 +3126,8 @@ function parseOutcome(rules, data) {
     o.total = 0;
   } else {
     if (total === null) throw problem("missing", "total", "missing_field", "the winner's score-table total (score()'s `total`)");
-    if (!isInt(total) || !(total >= 0 && total <= 10 ** 9)) {
-      throw problem(`expected a whole number from 0 to 10^9, got ${pyRepr(total)}`, "total", isInt(total) ? "bad_value" : "wrong_type");
+    if (!isInt(total) || !(total >= 0 && total <= MAX_TOTAL)) {
+      throw problem(`expected a whole number from 0 to ${String(MAX_TOTAL).replace(/\B(?=(\d{3})+$)/g, ",")}, got ${pyRepr(total)}`, "total", isInt(total) ? "bad_value" : "wrong_type");
     }
     if (Number(total) < rules.minFan) {  // every score table's total of a win is at least its fan, and a win's fan min_fan
       throw problem(`a win's total is at least ${rules.minFan} (the rules' min_fan), got ${Number(total)}`, "total", "bad_value",

@@ -299,6 +299,10 @@ REFUSED = "invalid_request"
 # passes it (the compiler refuses rules it can bound past it, the settlement an outcome that would)
 MAX_EXACT = 2**53 - 1
 PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backend holds exactly"
+# a win's total (a score table's value): a whole number from the rules' min_fan to MAX_TOTAL. settle() refuses
+# any other (as every backend's does); `tjmj check` warns of a score table a hand can take out of it
+# (unplayable-total), and of a settlement whose payments for an outcome the table can make pass MAX_EXACT
+MAX_TOTAL = 10**9
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
@@ -3440,8 +3444,8 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         if total is None:
             raise RequestError("missing", "total", hint="the winner's score-table total (score()'s `total`)",
                                code="missing_field")
-        if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 10 ** 9:
-            raise RequestError(f"expected a whole number from 0 to 10^9, got {total!r}", "total",
+        if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= MAX_TOTAL:
+            raise RequestError(f"expected a whole number from 0 to {MAX_TOTAL:,}, got {total!r}", "total",
                                code="bad_value" if isinstance(total, int) and not isinstance(total, bool) else "wrong_type")
         if total < rules.min_fan:  # every score table's total of a win is at least its fan, and a win's fan min_fan
             raise RequestError(f"a win's total is at least {rules.min_fan} (the rules' min_fan), got {total}", "total",
