@@ -2613,9 +2613,9 @@ function prepare(rules) {
 
 const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
 
-/** The refusal of a request mapping that, written as JSON, would be over MAX_LINE bytes or nested over
- * MAX_NESTING deep (what a JSONL line of it would get), or null: as runtime.py's oversized, counted
- * alike, stopping at the limit. */
+/** The refusal of a request mapping whose most compact JSON text would be over MAX_LINE bytes, or that is
+ * nested over MAX_NESTING deep (what a JSONL line of it would get), or null: as runtime.py's oversized,
+ * counted alike, stopping at the limit. */
 function oversized(data) {
   if (!isDict(data)) return null;
   let size = 0;
@@ -2626,20 +2626,20 @@ function oversized(data) {
     else if (Array.isArray(x) || isDict(x)) {
       if (depth > MAX_NESTING) return { ...NESTED };
       if (Array.isArray(x)) {
-        size += 2 + 2 * x.length;
+        size += 1 + x.length; // its brackets and commas
         for (const v of x) stack.push([v, depth + 1]);
       } else {
         const entries = dictEntries(x);
-        size += 2 + 2 * entries.length;
+        size += 1 + entries.length;
         for (const [k, v] of entries) {
-          size += (typeof k === "string" ? k.length : 8) + 2;
+          size += (typeof k === "string" ? k.length : 1) + 3; // the key, its quotes, the colon
           stack.push([v, depth + 1]);
         }
       }
-    } else if (typeof x === "bigint") size += Math.floor(((x < 0n ? -x : x).toString(2).length * 30103) / 100000) + 2;
+    } else if (typeof x === "bigint") size += Math.floor(((x < 0n ? -x : x).toString(2).length * 30103) / 100000) + 1;
     else if (typeof x === "number" && Number.isInteger(x)) {
-      size += Math.floor((Math.abs(x) === 0 ? 0 : Math.floor(Math.log2(Math.abs(x))) + 1) * 30103 / 100000) + 2;
-    } else size += 5;
+      size += Math.floor((Math.abs(x) === 0 ? 0 : Math.floor(Math.log2(Math.abs(x))) + 1) * 30103 / 100000) + 1;
+    } else size += 1;
     if (size > MAX_LINE) {
       return { code: "too_large", message: `the request is over ${MAX_LINE} bytes as JSON; a request is at most ${MAX_LINE} (as a JSONL line is)`, field: null };
     }

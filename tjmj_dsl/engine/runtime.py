@@ -86,7 +86,9 @@ def oversized(data: Any) -> dict | None:  # type: ignore[type-arg]
     over MAX_NESTING deep — what a JSONL line or an HTTP request of it would get — or None. A
     program's mapping is bounded as a line is, before any work whose cost grows with it (a hundred
     thousand options, a megabyte of tiles, an id nested a thousand deep). Its size is counted as
-    json.dumps would write it, stopping at the limit: the walk costs at most about MAX_LINE steps."""
+    the most compact JSON text of it would have (no spaces, no escapes: what any text of it has at
+    least, so a request a line may carry is never refused here), stopping at the limit: the walk
+    costs at most about MAX_LINE steps."""
     size = 0
     stack = [(data, 1)]
     while stack:
@@ -97,17 +99,17 @@ def oversized(data: Any) -> dict | None:  # type: ignore[type-arg]
         elif c is dict or c is list or c is tuple:
             if depth > MAX_NESTING:
                 return dict(NESTED)
-            size += 2 + 2 * len(x)
+            size += 1 + len(x)  # its brackets and commas
             if c is dict:
                 for k, v in x.items():
-                    size += (len(k) if k.__class__ is str else 8) + 2
+                    size += (len(k) if k.__class__ is str else 1) + 3  # the key, its quotes, the colon
                     stack.append((v, depth + 1))
             else:
                 stack.extend((v, depth + 1) for v in x)
         elif c is int:
-            size += x.bit_length() * 30103 // 100000 + 2  # its decimal digits, about
+            size += x.bit_length() * 30103 // 100000 + 1  # its decimal digits, at least
         else:
-            size += 5
+            size += 1
         if size > MAX_LINE:
             return {"code": "too_large", "message": f"the request is over {MAX_LINE} bytes as JSON; a request is at "
                     f"most {MAX_LINE} (as a JSONL line is)", "field": None}

@@ -14,6 +14,7 @@ import sys
 import webbrowser
 from typing import Any
 
+from ..guard import Limits, uvicorn_options, wrap
 from .app import TablesConfig, create_app
 from .rulesets import RoomError
 
@@ -55,8 +56,12 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
     config = TablesConfig(db=db, pace=pace, rules=(rules,), default_time_limit=time_limit, rate=rate,
                           burst=max(1, int(2 * rate)))
     app = create_app(config, on_start)
-    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, ws_max_size=65_536,
-                                           ws_per_message_deflate=False,  # the views are small; zlib cost more than it saved
-                                           timeout_graceful_shutdown=3, lifespan="on"))
+    # behind the same guard as `tjmj serve` (Host and Origin checks, bounded heads, bodies and timeouts). Its
+    # connection caps are the whole server's here: on the loopback address every client has one address, so a
+    # cap per client would be a cap on all; a page of another site is refused by Host/Origin, not by counting
+    limits = Limits(max_connections=1024, max_client_connections=1024, ws_max_message=65_536)
+    options = dict(uvicorn_options(limits), ws_per_message_deflate=False)  # the views are small; zlib cost more than it saved
+    server = uvicorn.Server(uvicorn.Config(wrap(app, limits), log_level=log_level, access_log=False,
+                                           timeout_graceful_shutdown=3, lifespan="on", **options))
     server.run(sockets=[sock])
     return 0
