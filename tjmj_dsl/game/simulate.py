@@ -20,7 +20,7 @@ from typing import Any, Callable, TextIO
 
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
-from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, kill_all, running
+from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, finish_all, kill_all, running
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
@@ -83,11 +83,15 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
     spec, a, b = args
     rules = _rules(spec)
     try:
-        return [hand_summary(rules, spec, i) for i in range(a, b)]
-    finally:
-        # a bot process plays one chunk (its asks counted from 1): what it answers, even a bot that
-        # keeps state, is the same for any --jobs, and no worker leaves one running
+        part = [hand_summary(rules, spec, i) for i in range(a, b)]
+    except BaseException:
         close_all()
+        raise
+    # a bot process plays one chunk (its asks counted from 1): what it answers, even a bot that
+    # keeps state, is the same for any --jobs, and no worker leaves one running; one that wrote
+    # a line more than it was asked for is said here
+    finish_all()
+    return part
 
 
 def _worker_started(bots: bool) -> None:
@@ -150,8 +154,10 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
                     summ, line = hand_summary(rules, spec, i, dealer)
                     dealer = summ["next_dealer"]
                     part.append((summ, line))
-            finally:
-                close_all()  # a bot process plays one chunk, as without --rotate
+            except BaseException:
+                close_all()
+                raise
+            finish_all()  # a bot process plays one chunk, as without --rotate
             take(part)
     elif jobs <= 1 or len(chunks) <= 1:
         for c in chunks:
