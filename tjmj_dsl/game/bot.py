@@ -42,7 +42,7 @@ import signal
 import subprocess
 import sys
 import threading
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from ..engine.runtime import dumps_answer, loads_request
 from ..tiles import NAMES
@@ -78,7 +78,7 @@ class _Turn:
         self.written = 0  # asks whose writing has begun (by the writer)
         self.taken = 0  # lines taken as answers
         self.in_line = False  # the reader has begun a line and not ended it
-        self.asks: BinaryIO | None = None  # the bot's input: an ask still in it is unread
+        self.asks: IO[bytes] | None = None  # the bot's input: an ask still in it is unread
 
     def answer_due(self) -> bool:
         """Whether a line beginning now answers an ask (under the lock): an ask is sent and
