@@ -103,8 +103,11 @@ def _worker_started(bots: bool) -> None:
     its bots and leaves at once. Not by unwinding (sys.exit): a worker's exit then waits for its result queue
     to be flushed to a parent that no longer reads it, and the run hung."""
     signal.signal(signal.SIGINT, _parent_answers)
-    if bots:
-        signal.signal(signal.SIGTERM, _worker_ended)
+    if hasattr(signal, "SIGHUP"):  # a terminal's hang-up reaches the group: the parent answers it, as Ctrl-C
+        signal.signal(signal.SIGHUP, _parent_answers)
+    # the pool's own way to end a worker: at once (a worker forked from a parent that answers
+    # SIGTERM by raising would print a traceback)
+    signal.signal(signal.SIGTERM, _worker_ended if bots else signal.SIG_DFL)
 
 
 def _parent_answers(*_: Any) -> None:
@@ -117,8 +120,10 @@ def _worker_ended(*_: Any) -> None:
 
 
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
-        progress: Callable[[int, int], None] | None = None, out: TextIO | None = None) -> tuple[list[dict[str, Any]], float]:
-    """Play hands start .. start+hands-1; write record lines to `out` in hand order.
+        progress: Callable[[int, int], None] | None = None, out: Any = None,
+        dealer: int | None = None) -> tuple[list[dict[str, Any]], float]:
+    """Play hands start .. start+hands-1; write record lines to `out` in hand order (`dealer`:
+    with rotate, the first one's dealer, the hand before's next dealer; None: by turns).
     Returns the summaries in hand order and the seconds spent."""
     _rules(spec)  # build (and check) the rules before any worker starts; forked workers inherit them
     chunks = [(spec, a, min(a + CHUNK, start + hands)) for a in range(start, start + hands, CHUNK)]
@@ -137,16 +142,16 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
             progress(done, hands)
 
     try:
-        _play(spec, chunks, jobs, take)
+        _play(spec, chunks, jobs, take, dealer)
     finally:
         close_all()  # the bots this process started (a worker's see their input end with it)
     return summaries, time.perf_counter() - t0
 
 
 def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
-          take: Callable[[list[tuple[dict[str, Any], str | None]]], None]) -> None:
+          take: Callable[[list[tuple[dict[str, Any], str | None]]], None], dealer: int | None = None) -> None:
     if spec.rotate:  # one game: each hand's dealer is the last one's next dealer, so hand after hand
-        rules, dealer = _rules(spec), None
+        rules = _rules(spec)
         for _, a, b in chunks:
             part = []
             try:
