@@ -195,3 +195,22 @@ def test_a_bot_that_writes_no_line_more_plays_on(tmp_path: Any) -> None:
                           "--bot", f"2={sys.executable} {bot} 100000"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.skipif(not botmod.keeper_usable(), reason="the keeper (Linux) watches for its table's end")
+def test_a_table_killed_outright_leaves_no_bot_helper(tmp_path: Any) -> None:
+    """The run itself killed with SIGKILL (nothing of it runs to clean up): each keeper sees its
+    table gone and kills what its bot started."""
+    bot, log = tmp_path / "bot.py", tmp_path / "pids"
+    bot.write_text(SPAWNER, encoding="utf-8")
+    p = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "simulate", "--hands", "5000",
+                          "--bot", f"1={sys.executable} {bot} setsid exit {log}",
+                          "--bot", f"3={sys.executable} {bot} background exit {log}"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while len(_pids(log)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    p.kill()
+    p.wait()
+    pids = _pids(log)
+    assert len(pids) >= 2 and not _left(pids), "helpers left running after the table was killed"

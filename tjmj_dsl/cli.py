@@ -205,6 +205,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     if windows_device(args.name):
         return _usage(f"NAME names generated/NAME/, and Windows keeps {args.name!r} for a device: pick another")
     target = os.path.join(args.dir, f"{args.name}.yaml")
+    if not args.base.startswith("builtin:") and _same_file(target, args.base):  # --force or not: never over its input
+        return _usage(f"{target} is the rule file it changes (--from {args.base}): pick another NAME or --dir")
     if os.path.exists(target) and not args.force:
         print(f"tjmj: error: {target} exists (--force writes over it)", file=sys.stderr)
         return EXIT_FAIL

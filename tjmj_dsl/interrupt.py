@@ -3,7 +3,8 @@ Interrupted (a KeyboardInterrupt, so every `except KeyboardInterrupt` and cleanu
 Ctrl-C handles them), and the command exits 128 + the signal's number (130, 143, 129) with one
 line. A signal that is ignored when the command starts (`nohup` ignores SIGHUP) stays ignored.
 Within `holding()` (a record line being written) the signal waits for the section's end, so
-what was written is whole lines."""
+what was written is whole lines; a second one does not wait (a write that never ends, to a pipe
+nobody reads, can still be stopped)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,8 @@ _pending: int | None = None
 
 def _raise(signum: int, frame: Any) -> None:
     global _pending
-    if _held:
-        if _pending is None:
-            _pending = signum
+    if _held and _pending is None:  # the first waits for the section's end; a second one does not (a write stuck on a full pipe)
+        _pending = signum
         return
     raise Interrupted(signum)
 

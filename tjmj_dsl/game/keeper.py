@@ -108,7 +108,10 @@ def main(argv: list[str]) -> int:
         if os.getppid() != parent:  # the table ended before PR_SET_PDEATHSIG was set
             raise _End
         try:
-            bot = os.posix_spawnp(command[0], command, dict(os.environ))
+            # the signals Python ignores for itself (SIGPIPE, SIGXFSZ) at their defaults for the bot,
+            # as subprocess.Popen restores them
+            defaults = {getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ") if hasattr(signal, n)}
+            bot = os.posix_spawnp(command[0], command, dict(os.environ), setsigdef=defaults)
         except OSError as e:
             os.write(status_fd, f"{e.strerror or e}".encode("utf-8", "replace"))
             return 127
