@@ -52,6 +52,10 @@ def helper(kind):
         note(subprocess.Popen([sys.executable, "-c",
              "import subprocess, sys, time; open(sys.argv[1], 'a').write(str(subprocess.Popen(['sleep', '1000']).pid) + '\\n'); time.sleep(1000)",
              log]).pid)
+        for _ in range(600):  # the grandchild started (and logged) before the bot plays
+            if len(open(log).read().split()) >= 2:
+                break
+            time.sleep(0.05)
 
 helper(spawn)
 n = 0
