@@ -63,6 +63,42 @@ silence:
     assert "note: silenced no-fan-change menqing" in out and "the club wants exactly that" in out
 
 
+def test_a_warning_names_its_code_subject_and_the_silence_entry_that_answers_it(tmp_path: Any) -> None:
+    # the line check prints is pasted into the file as it stands: --strict then passes
+    path = overlay(tmp_path, MENQING_ADD)
+    code, out, _ = run(["check", path])
+    fixes = [line for line in out.splitlines() if line.startswith("code: ")]
+    assert fixes and all("silence: {" in f for f in fixes), out
+    assert "code: no-fan-change, subject: menqing;" in out
+    entries: dict[str, dict[str, str]] = {}
+    import yaml
+    for f in fixes:
+        entry = yaml.safe_load(f.split("add to the rule file: ", 1)[1])["silence"]
+        for c, subjects in entry.items():
+            entries.setdefault(c, {}).update(subjects)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("\n" + yaml.safe_dump({"silence": entries}, allow_unicode=True))
+    code, out, _ = run(["check", "--strict", path])
+    assert code == 0, out
+    assert out.count("note: silenced ") == len(fixes)
+
+
+def test_the_examples_pass_strict() -> None:
+    examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".yaml"))
+    assert len(examples) >= 5
+    for name in examples:
+        code, out, err = run(["check", "--strict", os.path.join(ROOT, "examples", name)])
+        assert code == 0, name + out + err
+
+
+def test_the_seeds_errata_are_one_line_each_and_said_to_be_expected() -> None:
+    code, out, _ = run(["check"])
+    notes = [line for line in out.splitlines() if "note: " in line]
+    assert code == 0 and len(notes) == 6, out
+    assert all(line.endswith("(a known erratum of the printed table: expected)") for line in notes)
+    assert len(out.splitlines()) == 7  # the six notes and `ok`
+
+
 def test_a_silence_entry_that_silences_nothing_is_a_warning(tmp_path: Any) -> None:
     path = overlay(tmp_path, """
 silence:

@@ -192,3 +192,19 @@ def test_jsonl_over_a_pipe_answers_as_line_by_line() -> None:
     bad = [i for i, (a, b) in enumerate(zip(piped, in_process)) if a != b]
     assert [json.loads(piped[i])["error"]["code"] for i in bad] == ["not_utf8"]  # read as "?" in process: not JSON
     assert json.loads(piped[8])["error"]["code"] == "too_large"  # 200 kB: past the line limit (65,536 bytes)
+
+
+def test_tjmj_alone_lists_the_commands_and_first_steps() -> None:
+    code, out, err = run([])
+    assert code == 2 and "required" not in err
+    for cmd in ("check", "compile", "score", "waits", "simulate", "replay", "serve"):
+        assert f"\n    {cmd} " in err, cmd
+    assert "first steps:" in err and 'tjmj score "' in err
+
+
+def test_a_refused_option_is_not_placed_in_a_pseudo_file() -> None:
+    for opt in ("jin_gang=5", "nope=1"):
+        code, out, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", opt])
+        assert code == 1 and err.startswith("error: ") and "<options>" not in err, err
+    code, out, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", "jin_gang=5"])
+    assert "is not one of 'forbidden', '4', '8'" in err  # the fix: the values there are

@@ -98,7 +98,7 @@ def test_did_you_mean_names_every_equally_close_name() -> None:
 def test_a_wrong_profile_name_points_at_what_was_typed() -> None:
     code, _, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--profile", "seed-01"])
     assert code == 1
-    assert err.startswith("<command line>:1:1: error: no profile 'seed-01'") and "did you mean 'seed-001'?" in err
+    assert err.startswith("error: no profile 'seed-01'") and "did you mean 'seed-001'?" in err
     assert "default_profile" not in err
 
 

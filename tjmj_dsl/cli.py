@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 from typing import Any
@@ -177,11 +178,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .analysis.rulecheck import check_file
     report = check_file(_rules_arg(args))
     for w in report.warnings:
-        _say(w.render(report.sources.get(w.pos.file) if w.pos else None))
+        _say(w.render(report.sources.get(w.pos.file) if w.pos else None) + "\n" + _silence_line(w))
     for w, reason in report.silenced:
         _say(f"note: silenced {w.code} {w.subject}: {w.message}\n  because: {reason}")
-    for n in report.notes:
-        _say(n.render().replace("warning: ", "note: ", 1))
+    for n in report.notes:  # the seeds' errata: expected, one line each (the why is in the rulebook's errata)
+        where = f"{n.pos.file}:{n.pos.line}:{n.pos.col}: " if n.pos else ""
+        _say(f"{where}note: {n.message} (a known erratum of the printed table: expected)")
     counts = [f"{len(report.profiles)} profile(s)"]
     if report.warnings:
         counts.append(f"{len(report.warnings)} warning(s)")
@@ -194,6 +196,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     print(f"{report.file}: ok ({', '.join(counts)})")
     return EXIT_OK
+
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.=-]*$")
+
+
+def _silence_line(w: Any) -> str:
+    """What answers a warning on purpose: its code and subject as the rule file's `silence:` entry
+    (YAML flow style, pasteable), or why it cannot be silenced."""
+    if not w.subject or w.code == "silence-unused":
+        return f"code: {w.code} (not silenceable: fix it as the hint says)"
+    subject = w.subject if _PLAIN_KEY.match(w.subject) else json.dumps(w.subject, ensure_ascii=False)
+    return (f"code: {w.code}, subject: {subject}; to accept it on purpose, add to the rule file: "
+            f"silence: {{{w.code}: {{{subject}: \"why\"}}}}")
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -528,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import cli_args as A
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
     ap.add_argument("--version", action="version", version=f"tjmj {__version__}")
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")  # none given: main() shows the commands
 
     p = sub.add_parser("check", help="check a rule file (every profile) and its known values")
     p.add_argument("rules", nargs="?", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
@@ -643,7 +658,12 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # tile names and messages are Chinese: always UTF-8
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:  # `tjmj` alone: what there is to do, not `required: cmd`
+        print(parser.format_help() + "\nfirst steps:\n  " + EXAMPLES["score"].split("\n")[0] + "\n  tjmj check --strict"
+              "\n  tjmj COMMAND --help   (each ends with examples)", file=sys.stderr)
+        return 2
     from .interrupt import ended_by, install
     restore = install()  # SIGTERM and SIGHUP end a command as Ctrl-C does
     try:

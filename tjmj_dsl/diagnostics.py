@@ -29,7 +29,7 @@ class Diagnostic:
 
     def render(self, source: str | None = None) -> str:
         head = f"{self.severity}: {self.message}"
-        if self.pos is not None:
+        if self.pos is not None and not self.pos.file.startswith("<"):  # <options>, <command line>: no file to point into
             head = f"{self.pos.file}:{self.pos.line}:{self.pos.col}: {head}"
         out = [head]
         if self.pos is not None and source is not None:

@@ -160,30 +160,3 @@ def rows_of(res: Any) -> list[Row]:
 
 def rows_for(rules_path: str | None, profile: str) -> list[Row]:
     return [r for r in _known_rows(rules_path) if r.profile == profile]
-
-
-def check_known(rules_path: str | None) -> list[Diagnostic]:
-    """One warning per erratum row (printed X, the rules give Y, why), and one
-    per row whose printed value the rules do not give and that is not marked."""
-    from .api import Scorer
-    from .compiler import builtin_rules_path
-    path = rules_path or builtin_rules_path()
-    out: list[Diagnostic] = []
-    scorers: dict[str, Scorer] = {}
-    for row in _known_rows(rules_path):
-        if row.profile not in scorers:
-            scorers[row.profile] = Scorer(path, row.profile)
-        if row.request is None:
-            out.append(Diagnostic("warning", "erratum", f"{row.source} {row.item} {row.name}{' ' + row.variant if row.variant else ''}: "
-                                  f"printed {row.printed}, but the hand cannot exist", row.pos, row.why))
-            continue
-        got = scorers[row.profile].score(row.request)
-        value = got["total"] if got["win"] else None
-        if row.erratum:
-            out.append(Diagnostic("warning", "erratum", f"{row.source} {row.item} {row.name}{' ' + row.variant if row.variant else ''}: "
-                                  f"printed {row.printed}, the rules give {row.expected}", row.pos, row.why))
-        if value != row.expected:
-            out.append(Diagnostic("warning", "disagree", f"{row.id}: the table expects {row.expected}, the rules give {value}"
-                                  + (f" ({got['error']['message']})" if got.get("error") else ""), row.pos,
-                                  "fix the hand, or mark the row with an erratum saying why the print is wrong"))
-    return out

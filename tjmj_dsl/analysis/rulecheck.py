@@ -18,7 +18,7 @@ from ..diagnostics import Diagnostic, RuleError
 from ..passes.lower import lower
 from ..ir import RuleSet
 from ..passes.resolve import Resolved, apply_options
-from ..known import check_known
+from .known_check import check_known
 from .semantic import check_profile
 
 

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from ..engine import contract
-from ..expr.emit_js import JS_ATTRS, JsEmitter, js_comment, js_literal_text, js_string
+from ..expr.emit_js import JS_ATTRS, JsEmitter, js_comment, js_string, js_value
 from ..expr.vocabulary import HAND_VARS, elem
 from ..ir import RuleSet
 from ..passes.atoms import NotAtomic, atom_tests
@@ -28,11 +28,6 @@ INLINED = ("pyjson.mjs", "tiles.mjs", "request.mjs", "hand.mjs", "expr.mjs", "se
            "runtime.mjs", "settle.mjs", "notation.mjs")
 WIDE = 31  # from this many atom bits on, a group mask is a BigInt
 WIDE_PATTERNS = 30  # past this many patterns (or conflicts), pattern masks are BigInts
-
-
-def js_value(x: Any) -> str:
-    """Plain data (str, int, bool, None, lists/tuples, dicts with str keys) as a JavaScript literal."""
-    return js_literal_text(json.dumps(x, ensure_ascii=False))
 
 
 @lru_cache(maxsize=1)

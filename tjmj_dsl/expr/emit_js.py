@@ -8,6 +8,7 @@ the algebra, `d_<name>(h, melds, pair, groups, …)` for a definition."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..inert import inert
 
@@ -68,6 +69,11 @@ def js_literal_text(text: str) -> str:
     if text.isprintable() and "<" not in text:
         return text
     return "".join(c if c.isprintable() and c != "<" else _js_escape(c) for c in text)
+
+
+def js_value(x: Any) -> str:
+    """Plain data (str, int, bool, None, lists/tuples, dicts with str keys) as a JavaScript literal."""
+    return js_literal_text(json.dumps(x, ensure_ascii=False))
 
 
 def _js_escape(c: str) -> str:

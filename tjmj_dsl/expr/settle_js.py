@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
-from .emit_js import JS_ATTRS, JsEmitter, _PRIMITIVE
+from .emit_js import JS_ATTRS, JsEmitter, _PRIMITIVE, js_value
 from .settle import KONG, SEAT, SETTLE_ATTRS, SETTLE_VARS
 from .vocabulary import ANY, TILE
 
@@ -34,7 +34,6 @@ class JsSettleEmitter(JsEmitter):
         return t.rstrip("?") in _PRIMITIVE or t.rstrip("?") == SEAT
 
     def emit(self, n: A.Node, bound: frozenset[str] = frozenset()) -> str:
-        from ..backends.jsgen import js_value
         if isinstance(n, A.Name) and n.id not in bound:
             if n.id in SETTLE_VARS:
                 return f"o.{n.id}"

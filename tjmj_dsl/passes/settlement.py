@@ -6,7 +6,7 @@ vocabulary (expr/settle.py); problems are positioned in the rule file."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import tiles
 from ..diagnostics import did_you_mean
@@ -18,8 +18,18 @@ from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
 from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
 from .limits import MAX_OUTCOME_COST, cost, definition_costs, size
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .lower import _Lowering
+from .resolve import Resolved
+
+
+class _Lowering(Protocol):
+    """What this pass asks of passes/lower.py's lowering (a protocol, so that this module does not
+    import the one that imports it)."""
+
+    res: Resolved
+
+    def error(self, path: tuple[Any, ...], msg: str, hint: str = "", code: str = "rule", key: bool = False) -> None: ...
+
+    def _at(self, doc: Any, dpath: tuple[Any, ...], start: int, end: int, msg: str, hint: str, code: str) -> None: ...
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
 _FOR_RE = re.compile(r"^(\s*)([a-z][a-z0-9_]*)(\s+in\s+)(.*)$", re.S)
