@@ -187,14 +187,41 @@ def _end_pool(pool: Any, grace: float = 5.0) -> None:
     seconds killed outright. A worker's SIGTERM handler (_worker_started) runs at the worker's
     next Python step: one landing just as the worker blocks on the pool's task queue is acted on
     only when that wait ends, which terminate's wait for it never lets happen. Such a worker is
-    between chunks, its bots already closed (_chunk), so killing it leaves none running."""
+    between chunks, its bots already closed (_chunk), so killing it leaves none running.
+    A worker killed at any point (a SIGTERM sent to the whole process group, as a terminal or
+    `kill -TERM -PGID` does, ends each worker where it stands) may die holding the lock of the
+    task queue (an idle worker waits for a task holding it) or of the result queue; terminate()
+    then waits for that lock for ever. Once every worker is dead, a lock still held is a dead
+    worker's: it is released, and terminate() goes on."""
     ender = threading.Thread(target=pool.terminate, name="tjmj pool end", daemon=True)
     ender.start()
     ender.join(grace)
-    if ender.is_alive():
-        for p in mp.active_children():
+    if not ender.is_alive():
+        return
+    for p in mp.active_children():
+        p.kill()
+    for _ in range(600):
+        for p in mp.active_children():  # a worker the pool started meanwhile (it replaces the dead ones)
             p.kill()
-        ender.join()
+        for lock in (getattr(pool._inqueue, "_rlock", None), getattr(pool._outqueue, "_wlock", None)):  # noqa: SLF001
+            _free(lock)
+        ender.join(0.1)
+        if not ender.is_alive():
+            return
+    ender.join()
+
+
+def _free(lock: Any) -> None:
+    """Release a lock only a dead worker can hold (every worker killed)."""
+    if lock is None:
+        return
+    try:
+        if lock.acquire(False):
+            lock.release()  # it was free
+        else:
+            lock.release()  # held by the dead
+    except (ValueError, OSError, AssertionError):
+        pass
 
 
 def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> dict[str, Any]:
