@@ -342,3 +342,22 @@ def test_every_numeric_argument_has_a_type() -> None:
             continue  # serve's arguments are checked by serve's own code
         for a in sp._actions:
             assert a.type not in (int, float), (cmd, a.option_strings)
+
+
+@posix
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_ends_a_jsonl_batch_as_ctrl_c_does(sig: int) -> None:
+    """Not simulate alone: `tjmj score --jsonl` waiting for its input ends on SIGTERM or SIGHUP with
+    128 + the signal and one line, having answered what it was given."""
+    p = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "score", "--jsonl"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(b'{"id": 1, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}\n')
+    p.stdin.flush()
+    first = p.stdout.readline()  # answered: the batch is waiting for the next line
+    assert json.loads(first)["id"] == 1
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 128 + sig
+    assert err.decode().splitlines() == [f"tjmj: interrupted ({signal.Signals(sig).name})"]
