@@ -483,11 +483,22 @@ def running(seat: int, command: tuple[str, ...], timeout: float = DEFAULT_TIMEOU
 
 
 def kill_all() -> None:
-    """Kill every bot this process started, with what each started, at once (a worker being ended)."""
+    """Kill every bot this process started, with what each started, at once (a worker being ended),
+    and wait a moment for them to be gone: a bot that outlived its pipes would meet them closed
+    (a Python bot prints a BrokenPipeError's traceback)."""
+    import time
+    ended = []
     for b in list(_RUNNING.values()):
         proc = b._proc  # noqa: SLF001
         if proc is not None and b.pid == os.getpid():
             _kill(proc, b.kept)
+            ended.append(proc)
+    deadline = time.monotonic() + 1.0
+    for proc in ended:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
 
 
 def finish_all() -> None:

@@ -192,7 +192,7 @@ def _end_pool(pool: Any, grace: float = 5.0) -> None:
     `kill -TERM -PGID` does, ends each worker where it stands) may die holding the lock of the
     task queue (an idle worker waits for a task holding it) or of the result queue; terminate()
     then waits for that lock for ever. Once every worker is dead, a lock still held is a dead
-    worker's: it is released, and terminate() goes on."""
+    worker's: it is released, and terminate() goes on (waited for 10 s at most in all)."""
     ender = threading.Thread(target=pool.terminate, name="tjmj pool end", daemon=True)
     ender.start()
     ender.join(grace)
@@ -200,7 +200,7 @@ def _end_pool(pool: Any, grace: float = 5.0) -> None:
         return
     for p in mp.active_children():
         p.kill()
-    for _ in range(600):
+    for _ in range(100):
         for p in mp.active_children():  # a worker the pool started meanwhile (it replaces the dead ones)
             p.kill()
         for lock in (getattr(pool._inqueue, "_rlock", None), getattr(pool._outqueue, "_wlock", None)):  # noqa: SLF001
@@ -208,7 +208,9 @@ def _end_pool(pool: Any, grace: float = 5.0) -> None:
         ender.join(0.1)
         if not ender.is_alive():
             return
-    ender.join()
+    # still stuck (a result half written by a worker killed mid-write keeps the pool's reader
+    # waiting): every worker is dead and the run is ending, so the pool's threads (daemons) are
+    # left to end with the process rather than waited for
 
 
 def _free(lock: Any) -> None:
