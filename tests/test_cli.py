@@ -119,8 +119,8 @@ def test_check_and_variants() -> None:
 
 @pytest.mark.parametrize("args", [["check", "no/such.yaml"], ["score", "1m +1m", "-i", "1m", "--rules", "no/such.yaml"]])
 def test_missing_file(args: list[str]) -> None:
-    code, _, err = run(args)
-    assert code == 1 and "No such file" in err and "Traceback" not in err
+    code, _, err = run(args)  # a usage error (cli_args.py), the path named
+    assert code == 2 and "no such file: 'no/such.yaml'" in err and "Traceback" not in err
 
 
 def test_jsonl_line_that_is_not_utf8_is_one_error() -> None:

@@ -220,6 +220,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     if windows_device(args.name):
         return _usage(f"NAME names generated/NAME/, and Windows keeps {args.name!r} for a device: pick another")
     target = os.path.join(args.dir, f"{args.name}.yaml")
+    if not args.base.startswith("builtin:") and _same_file(target, args.base):  # --force or not: never over its input
+        return _usage(f"{target} is the rule file it changes (--from {args.base}): pick another NAME or --dir")
     if os.path.exists(target) and not args.force:
         print(f"tjmj: error: {target} exists (--force writes over it)", file=sys.stderr)
         return EXIT_FAIL
@@ -307,10 +309,13 @@ MAX_BOT_TIMEOUT = 3600.0
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
-    from .game.simulate import Bar, Spec, render, run, summarize, _rules
+    from .game.simulate import CHUNK, Bar, Spec, render, run, summarize, _rules
     from .game.players import PLAYERS
     from .game.bot import BotError
     from .game.table import EngineError
+    from .game.runfile import RecordWriter, RunFileError, check_target, inputs_of, read_kept
+    from .compiler import builtin_rules_path, read_rules
+    from .interrupt import ended_by
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
@@ -326,37 +331,59 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if int(seat) in bots:
             return _usage(f"--bot names seat {int(seat)} twice")
         bots[int(seat)] = argv
-    if not 0 < args.bot_timeout <= MAX_BOT_TIMEOUT:
-        return _usage(f"--bot-timeout takes more than 0 and at most {MAX_BOT_TIMEOUT:g} seconds")
     players = tuple("bot" if s in bots else p for s, p in enumerate(players))
-    if not 0 <= args.hands <= MAX_HANDS or not 1 <= args.jobs <= MAX_JOBS:
-        return _usage(f"--hands takes 0 to {MAX_HANDS:,} and --jobs 1 to {MAX_JOBS}")
-    if len(args.seed) > MAX_SEED:
-        return _usage(f"--seed takes at most {MAX_SEED} characters")
-    if args.engine == "ray" and (bots or args.rotate):
-        return _usage("--engine ray plays neither --bot (a process of this machine) nor --rotate (one game)")
-    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(args.record),
+    from .cli_args import seed_of
+    seed = seed_of(args.seed)
+    if args.engine == "ray" and (bots or args.rotate or args.resume):
+        return _usage("--engine ray plays neither --bot (a process of this machine), --rotate (one game) nor --resume")
+    # --resume FILE goes on in FILE, or (with --record OUT) writes FILE's hands and the rest to OUT
+    target = args.record or args.resume
+    in_place = bool(args.resume) and (not args.record or os.path.abspath(args.record) == os.path.abspath(args.resume))
+    if args.resume and args.record and not in_place and _same_file(args.record, args.resume):
+        in_place = True
+    spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(target),
                 args.rotate, tuple(sorted(bots.items())), args.bot_timeout)
     try:
         rules = _rules(spec)
     except GameRulesError as e:
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
+    kept = None
+    out: RecordWriter | None = None
     try:
-        out = open(args.record, "w", encoding="utf-8", newline="\n") if args.record else None
+        if target:
+            rule_paths = read_rules(args.rules or builtin_rules_path()).paths
+            others = [args.resume] if args.resume and not in_place else []
+            check_target(target, inputs_of(rule_paths, bots.values(), others), args.force, in_place)
+        if args.resume:
+            kept = read_kept(args.resume, rules, seed, list(players), args.rotate, args.hands, CHUNK if bots else None)
+            if kept.hands and not bots:  # the last kept hand, played again, is the one in the file
+                _check_last(spec, rules, kept, args.resume)
+        if target:
+            out = RecordWriter.open(target, args.force, kept.offset if kept is not None and in_place else None)
+            if kept is not None and not in_place:
+                for line in kept.lines:
+                    out.write(line.decode("utf-8"))
+    except RunFileError as e:
+        if out is not None:
+            out.close()
+        return _usage(str(e))
     except OSError as e:
-        print(f"tjmj: error: --record {args.record}: {e.strerror}", file=sys.stderr)
+        if out is not None:
+            out.close()
+        print(f"tjmj: error: {'--record ' + target if target else ''} {e.filename or ''}: {e.strerror or e}"
+              .replace("  ", " ").replace(" :", ":"), file=sys.stderr)
         return EXIT_FAIL
+    start = kept.hands if kept is not None else 0
     bar = Bar(sys.stderr)
+    progress = (lambda d, n: bar(d + start, n + start)) if start else bar
     try:
         try:
-            summaries, secs = run(spec, args.hands, args.jobs, progress=bar, out=out, engine=args.engine,
+            summaries, secs = run(spec, args.hands - start, args.jobs, start=start, progress=progress, out=out,
+                                  dealer=kept.dealer if kept is not None else None, engine=args.engine,
                                   address=args.address)
         finally:
             bar.end()  # an error, or `interrupted`, said next on a line of its own
-        if out is not None:
-            out.flush()
     except OSError as e:  # the record file's disk is full
         return _os_error(e)
     except (BotError, RuntimeError) as e:  # a bot broke the protocol (the game stops, nothing is guessed for it), or Ray failed
@@ -365,21 +392,55 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except EngineError as e:  # the rules refused what the table built: which rule, which hand, one line
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
+    except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM, SIGHUP: the file holds whole hands, and says how to go on
+        code, words = ended_by(e)
+        if out is not None and target:
+            n = out.lines + (start if in_place else 0)
+            print(f"tjmj: {words}: {target} holds hands 0-{n - 1} ({n}); the same command with --resume {target} "
+                  "goes on" if n else f"tjmj: {words}: {target} holds no hand yet", file=sys.stderr)
+        else:
+            print(f"tjmj: {words}", file=sys.stderr)
+        return code
     finally:
         if out is not None:
             try:
                 out.close()
             except OSError:
                 pass
+    if kept is not None:
+        summaries = kept.summaries + summaries
     stats = summarize(spec, summaries, rules)
     jobs = 1 if args.rotate else args.jobs  # one game is played hand after hand
-    timing = {"seconds": round(secs, 3), "hands_per_second": round(args.hands / secs, 1) if secs else None, "jobs": jobs}
+    played = args.hands - start
+    timing = {"seconds": round(secs, 3), "hands_per_second": round(played / secs, 1) if secs else None, "jobs": jobs}
     if args.json:
         print(json.dumps({"stats": stats, "timing": timing}, ensure_ascii=False))
     else:
         _say(render(stats))
-        print(f"time: {timing['seconds']} s, {timing['hands_per_second']} hands/s with {jobs} job(s)")
+        print(f"time: {timing['seconds']} s, {timing['hands_per_second']} hands/s with {jobs} job(s)"
+              + ((f" (hands {start}-{args.hands - 1}; 0-{start - 1} from {args.resume})" if start < args.hands
+                  else f" (every hand from {args.resume})") if start else ""))
     return EXIT_OK
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_last(spec: Any, rules: Any, kept: Any, path: str) -> None:
+    """The last hand kept from a stopped run's file, played again: the same line, or RunFileError
+    (the file was written by another command: players, options, or another version)."""
+    from .game.runfile import RunFileError
+    from .game.simulate import hand_summary
+    i = kept.hands - 1
+    dealer = kept.summaries[-2]["next_dealer"] if spec.rotate and i > 0 else None
+    _, line = hand_summary(rules, spec, i, dealer)
+    if line is None or (line + "\n").encode("utf-8") != kept.lines[-1]:
+        raise RunFileError(f"--resume {path}: hand {i} as recorded is not the hand this command plays "
+                           "(resume with the command that wrote it)")
 
 
 MAX_RECORD = 1 << 20  # bytes of one record line (a hand's record is about 10 KB)
@@ -547,41 +608,42 @@ def cmd_impact(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
+    from . import cli_args as A
     ap = argparse.ArgumentParser(prog="tjmj", description="Tianjin Mahjong rules as data: check, compile, score.")
     ap.add_argument("--version", action="version", version=f"tjmj {__version__}")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")  # none given: main() shows the commands
 
     p = sub.add_parser("check", help="check a rule file (every profile) and its known values")
-    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
-    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
+    p.add_argument("rules", nargs="?", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", type=A.input_file, help="the same, as an option")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) on any warning, known-value mismatches included")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("init", help="start a house variant: write NAME.yaml, a commented overlay of the rules")
     p.add_argument("name", help="the variant's id (a-z, 0-9, _): the file NAME.yaml and generated/NAME/")
-    p.add_argument("--from", dest="base", default="builtin:tianjin",
+    p.add_argument("--from", dest="base", default="builtin:tianjin", type=A.rules_source,
                    help="the rules it changes: builtin:tianjin (default) or a rule file")
-    p.add_argument("--dir", default=".", help="where to write NAME.yaml (default: here)")
+    p.add_argument("--dir", default=".", type=A.output_dir, help="where to write NAME.yaml (default: here)")
     p.add_argument("--force", action="store_true", help="write over an existing NAME.yaml")
     p.set_defaults(run=cmd_init)
 
     p = sub.add_parser("compile", help="generate the scorer, tests and rulebooks (md, html) of every profile")
-    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
-    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
-    p.add_argument("--out", default="generated", help="output directory (default: generated)")
+    p.add_argument("rules", nargs="?", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", type=A.input_file, help="the same, as an option")
+    p.add_argument("--out", default="generated", type=A.output_dir, help="output directory (default: generated)")
     p.add_argument("--check", action="store_true", help="regenerate in memory; fail if anything differs")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("docs", help="write the rulebooks (rulebook.md, rulebook.html) of every profile, or of one")
-    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
-    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
+    p.add_argument("rules", nargs="?", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", type=A.input_file, help="the same, as an option")
     p.add_argument("--profile", help="only this profile's rulebook")
-    p.add_argument("--out", default="generated", help="output directory (default: generated)")
+    p.add_argument("--out", default="generated", type=A.output_dir, help="output directory (default: generated)")
     p.set_defaults(run=cmd_docs)
 
     p = sub.add_parser("variants", help="list the options (variants) and profiles of a rule file")
-    p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
-    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option")
+    p.add_argument("rules", nargs="?", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", type=A.input_file, help="the same, as an option")
     p.set_defaults(run=cmd_variants)
 
     for name, helptext in (("score", "score a hand"), ("explain", "score a hand and show how: every pattern, claimed or why not"),
@@ -592,7 +654,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--kong-draw", choices=("exposed", "concealed", "hun"), help="the winning tile replaced a kong (杠开)")
         p.add_argument("--flag", action="append", metavar="NAME",
                        help="a request flag of the rule file, e.g. tianhu (天和), dihu (地和); repeatable")
-        p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+        p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
         p.add_argument("--profile", help="a profile of the rule file (default: its default_profile)")
         p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
         p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -600,25 +662,33 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(run=lambda a, n=name: cmd_score(a, n))
 
     p = sub.add_parser("simulate", help="play many hands with bots and summarize them")
-    p.add_argument("--hands", type=int, default=100, help="how many hands (default 100)")
-    p.add_argument("--seed", default="0", help="the game seed: hand i is played from (seed, i) (default 0)")
+    p.add_argument("--hands", type=A.int_in(0, MAX_HANDS), default=100, help="how many hands (default 100)")
+    p.add_argument("--seed", default="0", type=A.text_of(MAX_SEED),
+                   help="the game seed: hand i is played from (seed, i) (default 0); ASCII digits name an integer")
     p.add_argument("--players", default="value,value,value,value",
                    help="the players of seats 0-3: random or value (default value,value,value,value)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (the results do not depend on it)")
+    p.add_argument("--jobs", type=A.int_in(1, MAX_JOBS), default=1, help="worker processes (the results do not depend on it)")
     p.add_argument("--bot", action="append", metavar="SEAT=COMMAND",
                    help="seat 0-3 played by a program in any language, started by COMMAND (split as a shell would, "
                         "run without one): it reads one JSON ask per line and answers {\"choice\": i} (README: "
                         "A bot in any language; schemas/bot-ask.schema.json); repeatable")
-    p.add_argument("--bot-timeout", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--bot-timeout", type=A.seconds(0, MAX_BOT_TIMEOUT), default=10.0, metavar="SECONDS",
                    help="how long a bot may take over one answer (default 10)")
     p.add_argument("--rotate", action="store_true",
                    help="one game: the deal passes as the rules' rotation says (hand i+1 is dealt by hand i's next "
                         "dealer), hand after hand in one process; default: the deal passes seat to seat, hand by hand, from the seed's first dealer (drawn at random)")
-    p.add_argument("--record", metavar="FILE.jsonl", help="write one record per hand (see schemas/record.schema.json)")
+    p.add_argument("--record", metavar="FILE.jsonl", type=A.output_file,
+                   help="write one record per hand (see schemas/record.schema.json); never over an existing file "
+                        "(unless --force) nor over one of the run's inputs")
+    p.add_argument("--force", action="store_true", help="let --record write over an existing file")
+    p.add_argument("--resume", metavar="FILE.jsonl", type=A.input_file,
+                   help="go on with a stopped run recorded in FILE (the same command otherwise): its complete hands "
+                        "are kept and the run goes on after them, in FILE (or into --record); the file is the "
+                        "one an unstopped run writes")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local processes, or Ray tasks on a Ray cluster (pip install tjmj[cluster]): the same hands")
     p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
-    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -631,10 +701,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_impact)
 
     p = sub.add_parser("replay", help="play recorded hands again and check every action and result")
-    p.add_argument("file", help="a record file (JSONL) from simulate --record, or - for stdin")
-    p.add_argument("--hand", type=int, help="only the hand with this number")
+    p.add_argument("file", type=A.input_file_or_stdin, help="a record file (JSONL) from simulate --record, or - for stdin")
+    p.add_argument("--hand", type=A.int_in(0, MAX_HANDS), help="only the hand with this number")
     p.add_argument("--show", action="store_true", help="print each hand turn by turn")
-    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("serve", help="serve the rules over HTTP: POST /score, /score/batch, /waits, /explain, "
                                      "/settle; GET /rules, /health, /openapi.json")
@@ -685,6 +755,8 @@ def main(argv: list[str] | None = None) -> int:
         print(parser.format_help() + "\nfirst steps:\n  " + EXAMPLES["score"].split("\n")[0] + "\n  tjmj check --strict"
               "\n  tjmj COMMAND --help   (each ends with examples)", file=sys.stderr)
         return 2
+    from .interrupt import ended_by, install
+    restore = install()  # SIGTERM and SIGHUP end a command as Ctrl-C does
     try:
         return int(args.run(args))
     except RuleError as e:
@@ -698,9 +770,12 @@ def main(argv: list[str] | None = None) -> int:
         from .engine.runtime import _quiet_stdout
         _quiet_stdout()
         return EXIT_OK
-    except KeyboardInterrupt:
-        print("tjmj: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as e:
+        code, words = ended_by(e)
+        print(f"tjmj: {words}", file=sys.stderr)
+        return code
+    finally:
+        restore()
 
 
 if __name__ == "__main__":

@@ -19,8 +19,15 @@ A bot is input like any other: an answer that is not one line of JSON (at
 most MAX_REPLY bytes), names no index of the menu, comes later than the
 timeout, or never comes because the bot exited, stops the game with a
 BotError saying which seat, which ask and what was wrong; nothing is guessed
-for a bot. A bot is started by its argument list (no shell) once per process
+for a bot. So does a line that arrives while no ask is waiting for one (ahead
+of its ask, or a second answer to one): it is never taken as the answer to a
+later ask. A bot is started by its argument list (no shell) once per process
 that plays and asked hand after hand; it should exit when its input ends.
+
+Everything a bot starts ends with it, whether it exits, is killed or
+lingers: on Linux it runs under a keeper (game/keeper.py, a child subreaper
+that kills every descendant the bot leaves, one in a session of its own
+too); elsewhere in a process group of its own, killed as a group.
 """
 
 from __future__ import annotations
@@ -29,10 +36,13 @@ import atexit
 import json
 import os
 import queue
+import select
+import shutil
 import signal
 import subprocess
+import sys
 import threading
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from ..engine.runtime import dumps_answer, loads_request
 from ..tiles import NAMES
@@ -46,6 +56,58 @@ ACTION_TYPES = ("discard", "win", "concealed_kong", "added_kong", "pong", "kong"
 MAX_REPLY = 65_536  # bytes of one answer line; an answer is about 15
 UNREAD = 16  # asks waiting to be written (beyond the pipe's buffer), and answers read ahead, held at most
 DEFAULT_TIMEOUT = 10.0  # seconds a bot may take over one answer
+KEEPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keeper.py")
+
+
+class _Early(bytes):
+    """A line the reader read while no ask was waiting for it."""
+
+
+def keeper_usable() -> bool:
+    """A bot runs under the keeper (game/keeper.py) where Linux's child subreaper and /proc are."""
+    return sys.platform.startswith("linux") and os.path.isdir("/proc/self") and bool(sys.executable)
+
+
+class _Turn:
+    """Whose line it is: asks written and answers taken, counted. A line read when every written
+    ask has its answer is no answer (it came ahead of its ask, or is a second one)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sent = 0  # asks counted to be sent (by ask())
+        self.written = 0  # asks whose writing has begun (by the writer)
+        self.taken = 0  # lines taken as answers
+        self.in_line = False  # the reader has begun a line and not ended it
+        self.asks: IO[bytes] | None = None  # the bot's input: an ask still in it is unread
+
+    def answer_due(self) -> bool:
+        """Whether a line beginning now answers an ask (under the lock): an ask is sent and
+        written, and the bot has read all of it (nothing left in its input's pipe)."""
+        if self.taken >= self.sent or self.taken >= self.written:
+            return False
+        asks = self.asks
+        return asks is None or asks.closed or _unread(asks.fileno()) == 0
+
+    def send(self, fd: int) -> bool:
+        """Count an ask sent, unless the bot has written anything no ask waited for (a line begun,
+        or bytes waiting in its output: written before this ask): False then."""
+        with self.lock:
+            if self.in_line or _unread(fd) > 0:
+                return False
+            self.sent += 1
+            return True
+
+
+def _unread(fd: int) -> int:
+    """Bytes waiting in a pipe (FIONREAD; 0 where it cannot be asked)."""
+    try:
+        import fcntl
+        import termios
+        buf = bytearray(4)
+        fcntl.ioctl(fd, termios.FIONREAD, buf)
+        return int.from_bytes(buf, sys.byteorder)
+    except (ImportError, OSError, AttributeError):
+        return 0
 
 
 class BotError(RuntimeError):
@@ -103,21 +165,58 @@ class BotProcess:
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._asks: queue.Queue[bytes | None] = queue.Queue()
         self._reader: threading.Thread | None = None
+        self._turn = _Turn()
+        self.kept = False  # started under the keeper
+        self.extra: bytes | None = None  # a line the bot wrote beyond its answers, found as it was closed
+
+    def _popen(self) -> subprocess.Popen[bytes]:
+        """The bot started, under the keeper where it can be (which says whether the bot started)."""
+        pipes: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "bufsize": 0,
+                                 "start_new_session": True}
+        if not keeper_usable():
+            self.kept = False
+            return subprocess.Popen(self.command, **pipes)
+        r, w = os.pipe()
+        try:
+            proc = subprocess.Popen([sys.executable, "-I", "-S", KEEPER, str(w), *self.command], pass_fds=(w,), **pipes)
+        finally:
+            os.close(w)
+        try:
+            said = b""
+            while True:  # `ok`, or why the bot could not be started, then the end
+                part = os.read(r, 4096)
+                if not part:
+                    break
+                said += part
+        finally:
+            os.close(r)
+        if said != b"ok":
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    stream.close()
+            raise OSError(0, said.decode("utf-8", "replace") or f"its keeper ended (status {proc.returncode})")
+        self.kept = True
+        return proc
 
     def _start(self) -> subprocess.Popen[bytes]:
+        if shutil.which(self.command[0]) is None:  # said at once, as Popen says it
+            why = "Permission denied" if os.path.exists(self.command[0]) and "/" in self.command[0] else "No such file or directory"
+            raise BotError(f"{self.label}: cannot start {' '.join(self.command)!r}: {why}")
         try:  # a session of its own: a bot started through a wrapper (sh, npx) ends with all it started
-            proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                                    start_new_session=True)
+            proc = self._popen()
         except OSError as e:
             raise BotError(f"{self.label}: cannot start {' '.join(self.command)!r}: {e.strerror or e}") from None
         assert proc.stdout is not None and proc.stdin is not None
         # both ways bounded: a bot that answers ahead, or does not read its asks, holds no more than these
         self._lines, self._asks = queue.Queue(maxsize=UNREAD), queue.Queue(maxsize=UNREAD)
-        self._reader = threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True)
+        self._turn = _Turn()
+        self._turn.asks = proc.stdin
+        self._reader = threading.Thread(target=_read_lines, args=(proc.stdout, self._lines, self._turn), daemon=True)
         self._reader.start()
         # asks are written by a thread of their own: a bot that stops reading cannot hold the table
         # past the answer's timeout
-        threading.Thread(target=_write_lines, args=(proc.stdin, self._asks), daemon=True).start()
+        threading.Thread(target=_write_lines, args=(proc.stdin, self._asks, self._turn), daemon=True).start()
         self._proc = proc
         return proc
 
@@ -129,8 +228,11 @@ class BotProcess:
         where = f"{self.label}, " + (f"hand {hand}, " if hand is not None else "") + f"ask {self.seq} ({ask})"
         msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "rules": rules, "view": view, "menu": menu}
         try:
+            assert proc.stdout is not None
             try:
-                self._asks.put_nowait((dumps_answer(msg) + "\n").encode("utf-8"))
+                # not sent past a line the bot began unasked: that line, handed on as _Early, is refused below
+                if self._turn.send(proc.stdout.fileno()):
+                    self._asks.put_nowait((dumps_answer(msg) + "\n").encode("utf-8"))
             except queue.Full:
                 raise BotError(f"{where}: the bot does not read its input ({UNREAD} asks waiting)") from None
             try:
@@ -144,6 +246,9 @@ class BotProcess:
                     code = None
                 raise BotError(f"{where}: " + (f"the bot has exited (status {code}) without answering" if code is not None
                                                else "the bot closed its output without answering"))
+            if isinstance(line, _Early):
+                raise BotError(f"{where}: a line came while no ask was waiting for one (an answer ahead of its ask, "
+                               f"or a second answer): {_short(line)}")
             if not line.endswith(b"\n"):
                 raise BotError(f"{where}: an answer line longer than {MAX_REPLY:,} bytes")
             return _choice(where, line, len(menu), self.seq)
@@ -158,26 +263,50 @@ class BotProcess:
         if proc is None or self.pid != os.getpid():
             return
         if kill:
-            _kill(proc)
+            _kill(proc, self.kept)
         _drain(self._asks)
         self._asks.put(None)  # the writer closes the bot's input after what it has
         try:
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            _kill(proc)
-            proc.wait()
+            _kill(proc, self.kept)
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # a keeper that does not end (never seen): its group killed
+                _kill(proc, False)
+                proc.wait()
+        _kill(proc, False)  # what is left of its group (a bot that exited, leaving a child behind)
         reader = self._reader
         for _ in range(100):  # a reader waiting to hand over an answer reads on to the bot's end
-            _drain(self._lines)
+            for line in _drain(self._lines):
+                if line is not None and self.extra is None and not kill:
+                    self.extra = bytes(line)  # every ask had its answer: a line more is none
             if reader is None:
                 break
             reader.join(0.02)
             if not reader.is_alive():
                 break
 
+    def finish(self) -> None:
+        """Close the bot after its last ask; BotError if it wrote a line more than it was asked for
+        (a line ahead of an ask, or a second answer, that no later ask came to refuse)."""
+        self.close()
+        extra, self.extra = self.extra, None
+        if extra is not None:
+            raise BotError(f"{self.label}, after its last ask (ask {self.seq}): a line came while no ask was waiting "
+                           f"for one (an answer ahead of its ask, or a second answer): {_short(extra)}")
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the bot's session (the bot and what it started), or the bot alone where that is not possible."""
+
+def _kill(proc: subprocess.Popen[bytes], kept: bool) -> None:
+    """Kill the bot and what it started: its keeper told to (it kills every descendant, even one in
+    a session of its own), else the bot's session (process group), or the bot alone where that is
+    not possible."""
+    if kept:
+        try:
+            proc.send_signal(signal.SIGTERM)
+        except OSError:
+            pass
+        return
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (OSError, AttributeError):
@@ -213,13 +342,17 @@ def _json_short(x: Any) -> str:
     return shown if len(shown) <= 40 else shown[:39] + "…"
 
 
-def _write_lines(stream: BinaryIO, asks: queue.Queue[bytes | None]) -> None:
-    """Write each ask to the bot; None (or a bot gone) ends it, closing the bot's input."""
+def _write_lines(stream: BinaryIO, asks: queue.Queue[bytes | None], turn: _Turn) -> None:
+    """Write each ask to the bot; None (or a bot gone) ends it, closing the bot's input (an ask is
+    counted sent by ask(), before it is handed here, and written as its writing begins: from then
+    on the pipe's unread bytes say whether the bot has read it)."""
     try:
         while True:
             data = asks.get()
             if data is None:
                 break
+            with turn.lock:
+                turn.written += 1
             stream.write(data)
             stream.flush()
     except (OSError, ValueError):  # the bot has exited: the answer's wait says so
@@ -231,24 +364,53 @@ def _write_lines(stream: BinaryIO, asks: queue.Queue[bytes | None]) -> None:
             pass
 
 
-def _drain(q: queue.Queue[Any]) -> None:
+def _drain(q: queue.Queue[Any]) -> list[Any]:
+    got = []
     while True:
         try:
-            q.get_nowait()
+            got.append(q.get_nowait())
         except queue.Empty:
-            return
+            return got
 
 
-def _read_lines(stream: BinaryIO, out: queue.Queue[bytes | None]) -> None:
+def _read_lines(stream: BinaryIO, out: queue.Queue[bytes | None], turn: _Turn) -> None:
     """The bot's answers, line by line (each at most MAX_REPLY bytes; a longer one arrives cut,
-    without its line break), then None when the bot's output ends."""
+    without its line break), then None when the bot's output ends. Each line is told answer or
+    not as its first byte is there to read, before it is read: one that starts while every ask
+    sent has its answer, or before the bot has read all of its ask, is handed on as _Early (and
+    nothing after it is read), and the ask
+    refuses it, never takes it as its answer. `turn.in_line` says a line has begun and not ended
+    (Turn.pending: ask() refuses to be sent past one)."""
+    fd = stream.fileno()
+    poller = select.poll() if hasattr(select, "poll") else None
+    if poller is not None:
+        poller.register(fd, select.POLLIN)
+    buf = b""
     try:
         while True:
-            line = stream.readline(MAX_REPLY + 1)
-            if not line:
+            if not buf and poller is not None:
+                poller.poll()  # a byte to read (or the end), not read yet: ask() sees it pending
+            with turn.lock:
+                early = not turn.answer_due()
+                if not early:
+                    turn.taken += 1
+                turn.in_line = True
+            while b"\n" not in buf and len(buf) <= MAX_REPLY:
+                part = os.read(fd, 65_536)
+                if not part:
+                    break
+                buf += part
+            if not buf:
+                break  # the end
+            cut = buf.find(b"\n", 0, MAX_REPLY + 1)
+            line, buf = (buf[:cut + 1], buf[cut + 1:]) if cut >= 0 else (buf[:MAX_REPLY + 1], b"")
+            with turn.lock:
+                turn.in_line = bool(buf)  # what is left has begun the next line
+            if early:
+                out.put(_Early(line))
                 break
             out.put(line)
-            if not line.endswith(b"\n"):  # cut: the answer is refused, and nothing after it is read
+            if cut < 0:  # cut (or the output ended mid-line): the answer is refused, nothing after it read
                 break
     except (OSError, ValueError):
         pass
@@ -321,11 +483,36 @@ def running(seat: int, command: tuple[str, ...], timeout: float = DEFAULT_TIMEOU
 
 
 def kill_all() -> None:
-    """Kill every bot this process started, with what each started, at once (a worker being ended)."""
+    """Kill every bot this process started, with what each started, at once (a worker being ended),
+    and wait a moment for them to be gone: a bot that outlived its pipes would meet them closed
+    (a Python bot prints a BrokenPipeError's traceback)."""
+    import time
+    ended = []
     for b in list(_RUNNING.values()):
         proc = b._proc  # noqa: SLF001
         if proc is not None and b.pid == os.getpid():
-            _kill(proc)
+            _kill(proc, b.kept)
+            ended.append(proc)
+    deadline = time.monotonic() + 1.0
+    for proc in ended:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def finish_all() -> None:
+    """End every bot this process started, after their last asks: BotError for the first that
+    wrote a line more than it was asked for (every bot is closed all the same)."""
+    failed: BotError | None = None
+    for b in list(_RUNNING.values()):
+        try:
+            b.finish()
+        except BotError as e:
+            failed = failed or e
+    _RUNNING.clear()  # the next chunk's bots are new processes, their asks counted from 1
+    if failed is not None:
+        raise failed
 
 
 @atexit.register

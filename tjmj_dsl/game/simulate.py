@@ -20,7 +20,7 @@ from typing import Any, Callable, TextIO
 
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
-from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, kill_all, running
+from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, finish_all, kill_all, running
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
@@ -84,11 +84,15 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
     spec, a, b = args
     rules = _rules(spec)
     try:
-        return [hand_summary(rules, spec, i) for i in range(a, b)]
-    finally:
-        # a bot process plays one chunk (its asks counted from 1): what it answers, even a bot that
-        # keeps state, is the same for any --jobs, and no worker leaves one running
+        part = [hand_summary(rules, spec, i) for i in range(a, b)]
+    except BaseException:
         close_all()
+        raise
+    # a bot process plays one chunk (its asks counted from 1): what it answers, even a bot that
+    # keeps state, is the same for any --jobs, and no worker leaves one running; one that wrote
+    # a line more than it was asked for is said here
+    finish_all()
+    return part
 
 
 def _worker_started(bots: bool) -> None:
@@ -100,8 +104,11 @@ def _worker_started(bots: bool) -> None:
     its bots and leaves at once. Not by unwinding (sys.exit): a worker's exit then waits for its result queue
     to be flushed to a parent that no longer reads it, and the run hung."""
     signal.signal(signal.SIGINT, _parent_answers)
-    if bots:
-        signal.signal(signal.SIGTERM, _worker_ended)
+    if hasattr(signal, "SIGHUP"):  # a terminal's hang-up reaches the group: the parent answers it, as Ctrl-C
+        signal.signal(signal.SIGHUP, _parent_answers)
+    # the pool's own way to end a worker: at once (a worker forked from a parent that answers
+    # SIGTERM by raising would print a traceback)
+    signal.signal(signal.SIGTERM, _worker_ended if bots else signal.SIG_DFL)
 
 
 def _parent_answers(*_: Any) -> None:
@@ -114,9 +121,11 @@ def _worker_ended(*_: Any) -> None:
 
 
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
-        progress: Callable[[int, int], None] | None = None, out: TextIO | None = None,
-        engine: str = "local", address: str | None = None) -> tuple[list[dict[str, Any]], float]:
-    """Play hands start .. start+hands-1; write record lines to `out` in hand order.
+        progress: Callable[[int, int], None] | None = None, out: Any = None,
+        dealer: int | None = None, engine: str = "local", address: str | None = None
+        ) -> tuple[list[dict[str, Any]], float]:
+    """Play hands start .. start+hands-1; write record lines to `out` in hand order (`dealer`:
+    with rotate, the first one's dealer, the hand before's next dealer; None: by turns).
     Returns the summaries in hand order and the seconds spent. engine "ray": the chunks
     are Ray tasks on the Ray cluster at `address` (None: a local one), the same hands."""
     _rules(spec)  # build (and check) the rules before any worker starts; forked workers inherit them
@@ -139,16 +148,16 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         if engine == "ray":
             _play_ray(spec, chunks, address, take)
         else:
-            _play(spec, chunks, jobs, take)
+            _play(spec, chunks, jobs, take, dealer)
     finally:
         close_all()  # the bots this process started (a worker's see their input end with it)
     return summaries, time.perf_counter() - t0
 
 
 def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
-          take: Callable[[list[tuple[dict[str, Any], str | None]]], None]) -> None:
+          take: Callable[[list[tuple[dict[str, Any], str | None]]], None], dealer: int | None = None) -> None:
     if spec.rotate:  # one game: each hand's dealer is the last one's next dealer, so hand after hand
-        rules, dealer = _rules(spec), None
+        rules = _rules(spec)
         for _, a, b in chunks:
             part = []
             try:
@@ -156,8 +165,10 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
                     summ, line = hand_summary(rules, spec, i, dealer)
                     dealer = summ["next_dealer"]
                     part.append((summ, line))
-            finally:
-                close_all()  # a bot process plays one chunk, as without --rotate
+            except BaseException:
+                close_all()
+                raise
+            finish_all()  # a bot process plays one chunk, as without --rotate
             take(part)
     elif jobs <= 1 or len(chunks) <= 1:
         for c in chunks:
@@ -211,14 +222,43 @@ def _end_pool(pool: Any, grace: float = 5.0) -> None:
     seconds killed outright. A worker's SIGTERM handler (_worker_started) runs at the worker's
     next Python step: one landing just as the worker blocks on the pool's task queue is acted on
     only when that wait ends, which terminate's wait for it never lets happen. Such a worker is
-    between chunks, its bots already closed (_chunk), so killing it leaves none running."""
+    between chunks, its bots already closed (_chunk), so killing it leaves none running.
+    A worker killed at any point (a SIGTERM sent to the whole process group, as a terminal or
+    `kill -TERM -PGID` does, ends each worker where it stands) may die holding the lock of the
+    task queue (an idle worker waits for a task holding it) or of the result queue; terminate()
+    then waits for that lock for ever. Once every worker is dead, a lock still held is a dead
+    worker's: it is released, and terminate() goes on (waited for 10 s at most in all)."""
     ender = threading.Thread(target=pool.terminate, name="tjmj pool end", daemon=True)
     ender.start()
     ender.join(grace)
-    if ender.is_alive():
-        for p in mp.active_children():
+    if not ender.is_alive():
+        return
+    for p in mp.active_children():
+        p.kill()
+    for _ in range(100):
+        for p in mp.active_children():  # a worker the pool started meanwhile (it replaces the dead ones)
             p.kill()
-        ender.join()
+        for lock in (getattr(pool._inqueue, "_rlock", None), getattr(pool._outqueue, "_wlock", None)):  # noqa: SLF001
+            _free(lock)
+        ender.join(0.1)
+        if not ender.is_alive():
+            return
+    # still stuck (a result half written by a worker killed mid-write keeps the pool's reader
+    # waiting): every worker is dead and the run is ending, so the pool's threads (daemons) are
+    # left to end with the process rather than waited for
+
+
+def _free(lock: Any) -> None:
+    """Release a lock only a dead worker can hold (every worker killed)."""
+    if lock is None:
+        return
+    try:
+        if lock.acquire(False):
+            lock.release()  # it was free
+        else:
+            lock.release()  # held by the dead
+    except (ValueError, OSError, AssertionError):
+        pass
 
 
 def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> dict[str, Any]:
