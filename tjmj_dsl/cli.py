@@ -549,11 +549,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
     """The tables' options (tjmj play, and tjmj serve --tables)."""
+    from . import cli_args as A
     p.add_argument("--db", metavar="PATH|URL", help="the games' database: a SQLite file (default: "
                    "$XDG_DATA_HOME/tjmj/tables.sqlite3) or postgresql://user@host/db")
-    p.add_argument("--bot-pace", type=float, default=0.6, metavar="SECONDS",
+    p.add_argument("--bot-pace", type=A.number_in(0, 60, " seconds"), default=0.6, metavar="SECONDS",
                    help="how long a bot waits before it answers (default 0.6; 0: at once)")
-    p.add_argument("--table-rate", type=float, default=10.0, metavar="N",
+    p.add_argument("--table-rate", type=A.number_in(0.001, 1e9), default=10.0, metavar="N",
                    help="messages a second one socket may send (default 10, bursts of twice that; "
                         "scripted clients of a load test need more)")
     if serve:
@@ -731,10 +732,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play in the browser: a table server on this machine, you and three bots")
     p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="the profile played (default: the rules' default)")
-    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--port", type=A.int_in(0, 65535), default=0, help="port on 127.0.0.1 (default: a free one)")
     p.add_argument("--no-browser", action="store_true", help="print the link only")
-    p.add_argument("--hands", type=int, default=8, help="hands in the game (default 8; 0: until stopped)")
-    p.add_argument("--time-limit", type=float, default=600.0, metavar="SECONDS",
+    p.add_argument("--hands", type=A.int_in(0, 64), default=8, help="hands in the game (default 8; 0: until stopped)")
+    p.add_argument("--time-limit", type=A.number_in(1, 600, " seconds"), default=600.0, metavar="SECONDS",
                    help="time for each of your answers before the default action is taken (default 600)")
     _table_args(p, serve=False)
     p.set_defaults(run=cmd_play)

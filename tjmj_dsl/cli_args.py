@@ -38,6 +38,17 @@ def seconds(lo: float, hi: float) -> Callable[[str], float]:
     return parse
 
 
+def number_in(lo: float, hi: float, unit: str = "") -> Callable[[str], float]:
+    """A number from lo to hi (both included), in plain decimal (no nan, inf or exponent)."""
+    def parse(text: str) -> float:
+        v = float(text) if _FLOAT.match(text) and len(text) <= 20 else math.nan
+        if not (math.isfinite(v) and lo <= v <= hi):
+            raise argparse.ArgumentTypeError(f"takes a number from {lo:g} to {hi:g}{unit}, got {text!r}")
+        return v
+    parse.__name__ = "number"
+    return parse
+
+
 def text_of(most: int) -> Callable[[str], str]:
     """Text of at most `most` characters, without control characters (a seed, a name)."""
     def parse(text: str) -> str:

@@ -11,6 +11,7 @@ import sys
 import time
 from typing import Any
 
+from .. import cli_args as A
 from ..game.rules import GameRulesError
 from .analyze import analyze, walls_of
 from .arms import MAX_ARMS, ArmError, compile_arm, parse_arm
@@ -32,18 +33,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: the rules as they are)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=PROFILE_OR_OPTIONS",
                    help="a variant, as --base, named NAME (repeatable), e.g. jin8=jin_gang=8 or house=house.yaml")
-    p.add_argument("--hands", type=int, default=200, help="walls (seeded hands), each played seated four ways (default 200)")
-    p.add_argument("--seed", default="0", help="the game seed (default 0)")
+    p.add_argument("--hands", type=A.int_in(2, MAX_WALLS), default=200, help="walls (seeded hands), each played seated four ways (default 200)")
+    p.add_argument("--seed", default="0", type=A.text_of(MAX_SEED), help="the game seed (default 0)")
     p.add_argument("--players", default="value,value,value,value",
                    help=f"the main player mix, 4 of {', '.join(IMPACT_PLAYERS)} (default value x4)")
     p.add_argument("--no-skill", action="store_true",
                    help="skip the skill measures (value v random, value v a player that never claims)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (the report does not depend on it)")
+    p.add_argument("--jobs", type=A.int_in(1, MAX_JOBS), default=1, help="worker processes (the report does not depend on it)")
     p.add_argument("--engine", choices=ENGINES, default="local", help="local processes, or Ray tasks (pip install tjmj[cluster])")
     p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
-    p.add_argument("--out", default="impact-report", help="directory for report.{json,md,html} and the chunks a "
+    p.add_argument("--out", default="impact-report", type=A.output_dir, help="directory for report.{json,md,html} and the chunks a "
                    "stopped run resumes from (default impact-report)")
-    p.add_argument("--chunks", metavar="DIR", help="where finished chunks are kept (default OUT/chunks); studies that "
+    p.add_argument("--chunks", metavar="DIR", type=A.output_dir, help="where finished chunks are kept (default OUT/chunks); studies that "
                    "share one reuse each other's arms (a chunk is keyed by rules, options, players, seed and walls)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
