@@ -536,3 +536,23 @@ def test_a_scorer_answers_a_requests_rules_as_one_built_for_them(request: dict[s
     assert got == own.score(request)
     assert got["rules"]["profile"] == (pick["profile"] or "seed-001")
 
+
+
+# ---------------------------------------------------------------- su_value (issue 36, item 11)
+
+@pytest.mark.parametrize("value", [2, 4, "4"])
+def test_su_value(value: Any) -> None:
+    # rulebook §5: 素 multiplies; 素提溜 = 1 × v, 素5 = 3 × v, 杠开素提溜 = 1 × v × 2
+    v = int(value)
+    opts = {"su_value": value}
+    assert won(score(PLAIN, options=opts), v)
+    assert won(score("123s 46m EEE 77s 678s +5m", options=opts), 3 * v)
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", options=opts), 2 * v)
+    assert won(score(ZHUO5_ON_8P, options=opts), 3)  # a hun is held: no 素, untouched
+
+
+def test_su_value_default_is_2_and_unknown_values_are_refused() -> None:
+    assert dict(load_rules(None).choices)["su_value"] == 2
+    with pytest.raises(RuleError) as e:
+        load_rules(None, options={"su_value": 3})
+    assert "su_value" in e.value.render() and "2, 4" in e.value.render()
