@@ -332,6 +332,7 @@ def test_min_fan_default_is_2() -> None:
     ("dealer_rotation", "seed-000", "dealer_rotation", "seed-000"),
     ("last_tiles_claims", "allowed", "no_claim_in_last_tiles", 1),
     ("last_tiles_claims", "refused", "no_claim_in_last_tiles", 4),
+    ("last_tiles_claims", "final_discard", "no_claim_in_last_tiles", 0),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
     rs = load_rules(None, options={option: value})

@@ -1,0 +1,91 @@
+"""The club variants of issue 36, each an option of rules/tianjin.yaml: played by the engine (its
+records replay), and no Python line of the package names one (the rule file says them all).
+
+Expected plays are derived from the options' rulebook entries (§7, §8), not from the engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+import pytest
+
+from conftest import run
+from gamekit import Bot, play, rules
+from test_game import _wall_with_head_draws
+from tjmj_dsl.game.replay import Replayer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def replays(rec: dict[str, Any]) -> bool:
+    """The record replays to itself (Replayer raises ReplayDiff on the first difference)."""
+    rec = {**json.loads(json.dumps(rec)), "seed": None}  # a fixed wall, not a seed's: the record's own deal
+    table, again = Replayer().check(rec)
+    return table is not None and again is not None and again["result"] == rec["result"]
+
+
+# ---------------------------------------------------------------- last_tiles_claims=final_discard (item 10)
+
+# seat 2 holds 1s1s (or 1s1s1s); seat 3 draws the last live tile, a 1s, and discards it
+FINAL_1S = {2: "1s1s 2s 3s 4s 5s 6s 7s 8s 9s 1m 2m 3m"}
+FINAL_1S_KONG = {2: "1s1s1s 3s 4s 5s 6s 7s 8s 9s 1m 2m 3m"}
+
+
+@pytest.mark.parametrize("option, offered", [("allowed", False), ("refused", False), ("final_discard", True)])
+def test_the_final_discard_is_offered_only_under_final_discard(option: str, offered: bool) -> None:
+    bots = [Bot(), Bot(), Bot(plan=[("pong", "1s")]), Bot()]
+    _, rec = play(rules(last_tiles_claims=option), _wall_with_head_draws(0, FINAL_1S, {78: "1s"}), 0, bots)
+    pongs = [e for e in rec["events"] if e["type"] == "pong"]
+    assert (pongs == [{"seat": 2, "type": "pong", "tile": "1s", "from": 3}]) is offered, rec["events"][-4:]
+    # the hand is drawn either way: after the pong seat 2 discards, and no tile is left to draw
+    assert rec["result"]["winner"] is None
+    if offered:
+        assert rec["events"][-1]["type"] == "discard" and rec["events"][-1]["seat"] == 2
+    assert replays(rec)
+
+
+def test_the_final_discard_may_be_konged_under_final_discard() -> None:
+    bots = [Bot(), Bot(), Bot(plan=[("kong", "1s")]), Bot()]
+    _, rec = play(rules(last_tiles_claims="final_discard"), _wall_with_head_draws(0, FINAL_1S_KONG, {78: "1s"}), 0, bots)
+    assert {"seat": 2, "type": "kong", "tile": "1s", "from": 3} in rec["events"]
+    # the kong is paid (明杠, 1 from each of the other three) and the hand is drawn
+    assert rec["result"]["kongs"][0]["seat"] == 2 and rec["result"]["balances"][2] == 3
+    assert replays(rec)
+
+
+def test_simulate_plays_final_discard_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "final.jsonl")
+    code, _, err = run(["simulate", "--hands", "6", "--seed", "5", "--option", "last_tiles_claims=final_discard",
+                        "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    assert all(r["rules"]["options"]["last_tiles_claims"] == "final_discard" for r in recs)
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
+# ---------------------------------------------------------------- no Python names a variant
+
+# the options and the words of their choices that issue 36 added; the rule file says what they mean
+VARIANT_WORDS = ("su_value", "final_discard")
+
+
+def test_no_python_line_names_a_variant() -> None:
+    pkg = os.path.join(ROOT, "tjmj_dsl")
+    bad = []
+    words = re.compile(r"\b(" + "|".join(VARIANT_WORDS) + r")\b")
+    for root, dirs, names in os.walk(pkg):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for n in names:
+            if not n.endswith((".py", ".mjs", ".js", ".lark")):
+                continue
+            p = os.path.join(root, n)
+            with open(p, encoding="utf-8") as f:
+                for i, line in enumerate(f, 1):
+                    if words.search(line):
+                        bad.append(f"{os.path.relpath(p, ROOT)}:{i}: {line.strip()[:100]}")
+    assert not bad, "\n".join(bad)
