@@ -333,6 +333,8 @@ def test_min_fan_default_is_2() -> None:
     ("last_tiles_claims", "allowed", "no_claim_in_last_tiles", 1),
     ("last_tiles_claims", "refused", "no_claim_in_last_tiles", 4),
     ("last_tiles_claims", "final_discard", "no_claim_in_last_tiles", 0),
+    ("hun_claim_kong", "allowed", "hun_kong_exposed_as", "exposed"),
+    ("hun_claim_kong", "refused", "hun_kong_exposed_as", "none"),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
     rs = load_rules(None, options={option: value})
@@ -557,3 +559,15 @@ def test_su_value_default_is_2_and_unknown_values_are_refused() -> None:
     with pytest.raises(RuleError) as e:
         load_rules(None, options={"su_value": 3})
     assert "su_value" in e.value.render() and "2, 4" in e.value.render()
+
+
+def test_hun_claim_kong_refused_refuses_the_exposed_kong_of_huns_and_no_other() -> None:
+    # rulebook §7 hun_claim_kong: refused takes away the kong of a discarded hun (a 明杠 of huns), nothing else
+    off = {"hun_claim_kong": "refused"}
+    assert won(score(JIN_GANG_EXPOSED, kong_draw="exposed"), 2)
+    r = score(JIN_GANG_EXPOSED, kong_draw="exposed", options=off)
+    assert refused(r) and r["error"]["code"] == "hun_claim_kong_refused"
+    assert won(score(JIN_GANG, kong_draw="hun", options=off), 2)            # 金杠: four held, no claim
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", options=off), 4)    # a kong of non-hun tiles
+    rs = load_rules(None, options=off)
+    assert rs.claims_offered()["hun_kong"] is False and dict(rs.claims)["hun_kong"] is False

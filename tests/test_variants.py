@@ -16,6 +16,7 @@ from conftest import run
 from gamekit import Bot, play, rules
 from test_game import _wall_with_head_draws
 from tjmj_dsl.game.replay import Replayer
+from tjmj_dsl.tiles import parse_tile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -68,10 +69,46 @@ def test_simulate_plays_final_discard_and_replay_verifies(tmp_path: Any) -> None
     assert code == 0, out + err
 
 
+# ---------------------------------------------------------------- hun_claim_kong (item 1)
+
+# indicator N: the huns are N and E. Seat 2 holds three E; seat 1 draws the fourth E and discards it.
+THREE_HUNS = {2: "EEE 1s 2s 3s 4s 5s 6s 7s 1m 2m 3m"}
+
+
+@pytest.mark.parametrize("option, konged", [("allowed", True), ("refused", False)])
+def test_a_discarded_hun_is_konged_only_where_allowed(option: str, konged: bool) -> None:
+    bots = [Bot(), Bot(), Bot(plan=[("kong", "E")]), Bot()]
+    _, rec = play(rules(hun_claim_kong=option), _wall_with_head_draws(0, THREE_HUNS, {0: "E"}), 0, bots)
+    assert {"seat": 1, "type": "discard", "tile": "E"} in rec["events"]
+    claims = [m for k, _, m in bots[2].menus if k == "claim"]
+    # allowed: pass or kong (a pung of huns is never offered); refused: no claim is offered at all
+    assert claims == ([[("pass", None), ("kong", parse_tile("E"))]] if konged else [])
+    assert any(e["type"] == "kong" for e in rec["events"]) is konged
+    assert replays(rec)
+
+
+def test_refused_keeps_the_jin_gang_of_four_huns_held() -> None:
+    # four E held (huns under indicator N): the concealed kong is still offered under refused
+    hands = {0: "EEEE 1s 2s 3s 4s 5s 6s 7s 1m 2m 3m"}
+    bots = [Bot(plan=[("concealed_kong", "E")]), Bot(), Bot(), Bot()]
+    _, rec = play(rules(hun_claim_kong="refused"), _wall_with_head_draws(0, hands, {0: "9m"}), 0, bots)
+    assert {"seat": 0, "type": "concealed_kong", "tile": "E"} in rec["events"]
+    assert rec["result"]["kongs"][0]["type"] == "hun"
+    assert replays(rec)
+
+
+def test_simulate_plays_hun_claim_kong_refused_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "hk.jsonl")
+    code, _, err = run(["simulate", "--hands", "6", "--seed", "9", "--option", "hun_claim_kong=refused", "--record", path])
+    assert code == 0, err
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
-VARIANT_WORDS = ("su_value", "final_discard")
+VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong")
 
 
 def test_no_python_line_names_a_variant() -> None:
