@@ -335,6 +335,8 @@ def test_min_fan_default_is_2() -> None:
     ("last_tiles_claims", "final_discard", "no_claim_in_last_tiles", 0),
     ("hun_claim_kong", "allowed", "hun_kong_exposed_as", "exposed"),
     ("hun_claim_kong", "refused", "hun_kong_exposed_as", "none"),
+    ("hun_discard", "xianggong", "may_discard_hun", True),
+    ("hun_discard", "refused", "may_discard_hun", False),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
     rs = load_rules(None, options={option: value})
@@ -343,7 +345,7 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
     # the others keep their defaults
     defaults = {"chan_points": 1, "dealer_rotation": "seed-001", "no_claim_in_last_tiles": 1,
                 "may_zuozhuang": True, "lazhuang_max": 2, "deal_start": 1, "replacement_at_indicator": "take",
-                "hun_discard_bars_win": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
+                "hun_discard_bars_win": True, "may_discard_hun": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
                 "hun_kong_exposed_as": "exposed", "hun_kong_concealed_as": "hun", "hun_kong_added_as": "added",
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
                 "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",

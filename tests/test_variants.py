@@ -16,6 +16,7 @@ from conftest import run
 from gamekit import Bot, play, rules
 from test_game import _wall_with_head_draws
 from tjmj_dsl.game.replay import Replayer
+from tjmj_dsl.game.table import Table
 from tjmj_dsl.tiles import parse_tile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -105,10 +106,59 @@ def test_simulate_plays_hun_claim_kong_refused_and_replay_verifies(tmp_path: Any
     assert code == 0, out + err
 
 
+# ---------------------------------------------------------------- hun_discard (item 5)
+
+# indicator N: the huns are N and E. Seat 1 draws an E first thing, and holds tiles of its own besides.
+DRAWS_A_HUN = {1: "1s 2s 3s 4s 5s 6s 7s 1m 2m 3m 4m 5m 6m"}
+
+
+@pytest.mark.parametrize("option, offered", [("xianggong", True), ("refused", False)])
+def test_a_hun_is_offered_as_a_discard_only_under_xianggong(option: str, offered: bool) -> None:
+    bots = [Bot(), Bot(), Bot(), Bot()]  # each discards the tile it drew when the menu has it
+    _, rec = play(rules(hun_discard=option), _wall_with_head_draws(0, DRAWS_A_HUN, {0: "E"}), 0, bots)
+    e = parse_tile("E")
+    first = next(m for k, d, m in bots[1].menus if k == "act" and d == e)
+    assert (("discard", e) in first) is offered
+    assert {"seat": 1, "type": "discard", "tile": "E"} in rec["events"][:8] if offered else \
+        all(not (ev["type"] == "discard" and ev["tile"] in ("E", "N")) for ev in rec["events"])
+    assert rec["result"]["xianggong"] == ([1] if offered else [])  # the seats that are 小相公
+    assert replays(rec)
+
+
+def test_when_only_huns_are_left_a_hun_must_go() -> None:
+    # decision hun_discard_forced: a hand holding nothing but huns is offered them (and the
+    # discard makes its player 小相公, as every hun discard does)
+    gr = rules(hun_discard="refused")
+    table = Table(gr, _wall_with_head_draws(0, DRAWS_A_HUN, {0: "E"}), 0, ((1, 1), (1, 1)))
+    e, n, one = parse_tile("E"), parse_tile("N"), parse_tile("1s")
+    only_huns = [0] * 34
+    only_huns[e] = only_huns[n] = 1
+    assert table._discards(only_huns) == [("discard", e), ("discard", n)]
+    mixed = list(only_huns)
+    mixed[one] = 1
+    assert table._discards(mixed) == [("discard", one)]
+    # the built-in default (hun_discard=xianggong) offers every tile held
+    assert Table(rules(), _wall_with_head_draws(0, DRAWS_A_HUN, {0: "E"}), 0, ((1, 1), (1, 1)))._discards(mixed) == \
+        [("discard", one), ("discard", e), ("discard", n)]
+
+
+def test_simulate_plays_hun_discard_refused_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "hd.jsonl")
+    code, _, err = run(["simulate", "--hands", "8", "--seed", "3", "--players", "random,random,random,random", "--option",
+                        "hun_discard=refused", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    # random players discard whatever the menu offers: still no one discards a hun
+    assert recs and all(r["result"]["xianggong"] == [] for r in recs)
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
-VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong")
+VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_discard")
 
 
 def test_no_python_line_names_a_variant() -> None:

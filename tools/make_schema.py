@@ -117,6 +117,7 @@ play = {
         "no_claim_in_last_tiles": {"type": "integer", "minimum": 0, "maximum": 136,
                                    "description": "no pong or exposed kong once fewer live tiles than this are left"},
         "hun_discard_bars_win": {"type": "boolean", "description": "小相公: discarding a hun bars the player from winning"},
+        "may_discard_hun": {"type": "boolean", "description": "a hun may be discarded (false: the menu offers a hun only when every tile the player could discard is one)"},
         "added_kong_as": {"enum": ["exposed", "concealed"], "description": "the kong_points key and kong_draw of an added kong (补杠)"},
         "added_kong_from_hand": {"type": "boolean", "description": "an added kong may use a tile held before the draw"},
         **{f"hun_kong_{made}_as": {"enum": [*KONG_TYPES, NO_KONG],
