@@ -98,6 +98,18 @@ def test_refused_keeps_the_jin_gang_of_four_huns_held() -> None:
     assert replays(rec)
 
 
+def test_check_names_the_conflict_of_hun_claim_kong_refused_with_a_pung_of_huns(tmp_path: Any) -> None:
+    # a club that lets a pung of huns be claimed and refuses the kong of a discarded hun: the pung's
+    # added kong (补杠) is a kong of a claimed hun too, which the option's request rule refuses
+    p = tmp_path / "club.yaml"
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  claims.hun_pung: true\n"
+                 "  options.hun_claim_kong.default: refused\n", encoding="utf-8")
+    code, out, err = run(["check", "--strict", str(p)])
+    said = out + err
+    assert code != 0 and "play.hun_kong_added_as lets a kong of huns be made, but a hand with one is refused" in said
+    assert "option hun_claim_kong" in said
+
+
 def test_simulate_plays_hun_claim_kong_refused_and_replay_verifies(tmp_path: Any) -> None:
     path = str(tmp_path / "hk.jsonl")
     code, _, err = run(["simulate", "--hands", "6", "--seed", "9", "--option", "hun_claim_kong=refused", "--record", path])
@@ -158,7 +170,8 @@ def test_simulate_plays_hun_discard_refused_and_replay_verifies(tmp_path: Any) -
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
-VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_discard")
+VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
+                 "hun_discard_forced")
 
 
 def test_no_python_line_names_a_variant() -> None:
