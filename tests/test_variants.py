@@ -15,7 +15,9 @@ import pytest
 from conftest import run
 from gamekit import Bot, play, rules
 from test_game import _wall_with_head_draws
+from tjmj_dsl import Scorer
 from tjmj_dsl.game.replay import Replayer
+from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.game.table import Table
 from tjmj_dsl.tiles import parse_tile
 
@@ -167,11 +169,83 @@ def test_simulate_plays_hun_discard_refused_and_replay_verifies(tmp_path: Any) -
     assert code == 0, out + err
 
 
+# ---------------------------------------------------------------- hun_wait_counts: the winning condition win_when (item 2)
+
+NOT_COUNTED = {"hun_wait_counts": "not_counted"}
+# (hand, kong_draw, fan, wins under not_counted): rulebook §7 hun_wait_counts, the fan without 混吊/双混吊 >= 2
+WAIT_HANDS = [
+    ("345m 123s EEE 456s 7p +N", None, 2, False),              # bare 混吊: 1 without it
+    ("345m 123s EEE 66s 7p 8p +N", None, 2, False),            # bare 双混吊
+    ("345m 123s EEE 77m 45s +6s", None, 2, True),              # 素提溜
+    ("345m 123s 456s 7p [EEEE] +N", "exposed", 4, True),       # 杠开 混吊 提溜: 杠开提溜 is 2
+    ("123s 456s 789s EEE 7p +N", None, 8, True),               # 混吊龙: 龙 is 4
+    ("123s EEE 66s 789s 7p 8p +5m", None, 6, True),            # 双混捉5: 捉5 is 3
+]
+
+
+@pytest.fixture(scope="module")
+def not_counted_dir(tmp_path_factory: Any) -> str:
+    """A club's rules with hun_wait_counts=not_counted by default, compiled to both backends (a
+    generated scorer answers under the options it was compiled with)."""
+    from tjmj_dsl.api import compile_rules
+    d = tmp_path_factory.mktemp("nowait")
+    p = d / "nowait.yaml"
+    p.write_text("extends: builtin:tianjin\nname: nowait\nset:\n  options.hun_wait_counts.default: not_counted\n",
+                 encoding="utf-8")
+    compile_rules(str(p), str(d / "gen"))
+    return str(d / "gen" / "nowait")
+
+
+@pytest.mark.parametrize("hand, kd, fan, wins", WAIT_HANDS)
+def test_hun_wait_not_counted_in_both_backends(hand: str, kd: str | None, fan: int, wins: bool,
+                                               not_counted_dir: str) -> None:
+    from test_js import NODE, run_both
+    req = {**parse_hand(hand), "indicator": "7p", "kong_draw": kd}
+    counted = Scorer().score(req)
+    assert counted["win"] is True and counted["fan"] == fan
+    r = Scorer(options=NOT_COUNTED).score(req)
+    assert (r["win"], r["fan"]) == (wins, fan)
+    if not wins:
+        assert r["reason"] == "below_min_fan" and "winning condition" in r["message"]
+    if NODE is not None:
+        line = json.dumps(req, ensure_ascii=False).encode()
+        got = json.loads(run_both(not_counted_dir, [line])[0])
+        assert (got["win"], got["fan"]) == (wins, fan)
+
+
+def test_random_requests_under_win_when_answer_alike_in_python_and_javascript(not_counted_dir: str) -> None:
+    from test_js import NODE, run_both
+    from tests.jsdiff import request_lines
+    if NODE is None:
+        pytest.skip("node is not installed")
+    lines = request_lines(36, 1500, [], {})
+    answers = [json.loads(a) for a in run_both(not_counted_dir, lines)]
+    assert sum(1 for a in answers if "winning condition" in (a.get("message") or "")) > 5
+    assert sum(1 for a in answers if a.get("win")) > 200
+
+
+@pytest.mark.parametrize("when, words", [
+    ("fan >= min_fann", ["win_when", "min_fann", "did you mean 'min_fan'?"]),
+    ("product(mull) >= 2", ["win_when", "mull", "did you mean 'mul'?"]),
+    ("fan + 1", ["win_when", "the winning condition"]),
+    ("any(x in add: x > 2)", ["win_when"]),
+    ("count(5m) > 0", ["win_when"]),
+])
+def test_a_bad_winning_condition_is_refused_with_a_position(tmp_path: Any, when: str, words: list[str]) -> None:
+    p = tmp_path / "w.yaml"
+    p.write_text(f"extends: builtin:tianjin\nname: w\nset:\n  win_when: {json.dumps(when)}\n", encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    said = out + err
+    assert code != 0 and "w.yaml:4:" in said, said
+    for w in words:
+        assert w in said, said
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
 VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
-                 "hun_discard_forced")
+                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted")
 
 
 def test_no_python_line_names_a_variant() -> None:

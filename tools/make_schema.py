@@ -224,6 +224,7 @@ schema = {
                           "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
                           "description": "boolean request fields the expressions may read, with what they mean"},
         "min_fan": {"type": "integer", "minimum": 0},
+        "win_when": {**expr, "description": "the winning condition over the claimed reading: the algebra's pattern kinds (lists of the claimed values), fan and min_fan; absent: fan >= min_fan"},
         "kong_points": {"type": "object", "additionalProperties": False, "required": ["exposed", "concealed", "hun"],
                         "properties": {k: {"type": "integer", "minimum": 0} for k in ("exposed", "concealed", "hun")}},
         "kong_names": {"type": "object", "additionalProperties": False,
