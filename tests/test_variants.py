@@ -224,6 +224,22 @@ def test_random_requests_under_win_when_answer_alike_in_python_and_javascript(no
     assert sum(1 for a in answers if a.get("win")) > 200
 
 
+def test_simulate_plays_hun_wait_not_counted_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "nw.jsonl")
+    code, _, err = run(["simulate", "--hands", "6", "--seed", "11", "--option", "hun_wait_counts=not_counted",
+                        "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    # no winner's hand is a bare 混吊 or 双混吊 (its fan without them is at least 2)
+    for r in recs:
+        if r["result"]["winner"] is not None:
+            pats = r["result"]["score"]["result"]["patterns"]
+            assert set(pats) - {"tiliu", "hundiao", "shuanghun"}, pats
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
 @pytest.mark.parametrize("when, words", [
     ("fan >= min_fann", ["win_when", "min_fann", "did you mean 'min_fan'?"]),
     ("product(mull) >= 2", ["win_when", "mull", "did you mean 'mul'?"]),
