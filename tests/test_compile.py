@@ -131,5 +131,5 @@ def test_an_overlay_compiles_beside_its_base_not_over_it(tmp_path: str) -> None:
     # an overlay without a name of its own is named after its file
     unnamed = os.path.join(str(tmp_path), "my-house.yaml")
     with open(unnamed, "w", encoding="utf-8") as f:
-        f.write(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nset:\n  patterns.su.value: 3\n")
+        f.write(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nset:\n  patterns.hundiao.value: 3\n")
     assert any(os.sep + "my_house" + os.sep in w for w in compile_rules(unnamed, out))

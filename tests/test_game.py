@@ -323,11 +323,11 @@ def test_no_pung_of_huns_but_a_kong_of_three() -> None:
     assert Scorer().settle({**drawn, "kongs": [{"seat": 2, "type": "hun", "tile": "8p"}]})["balances"] == [-4, -4, 12, -4]
 
 
-@pytest.mark.parametrize("option, claims", [("allowed", 2), ("refused", 1)])
+@pytest.mark.parametrize("option, claims", [("allowed", 2), ("refused", 1), ("final_discard", 3)])
 def test_last_tiles_claims(option: str, claims: int) -> None:
     # seat 2 holds 9p9p and 1s1s; a 9p is discarded with 8 live tiles left and again with 2 left; then
     # seat 3 draws the last live tile, a 1s, and discards it: that discard ends the hand unclaimed
-    # whatever the option
+    # (offered to seat 2 only under final_discard, where seat 2 passes it)
     hands = {2: "9p9p 1s1s 3s 4s 5s 6s 7s 8s 1m 2m 3m"}
     # head draw j is taken by seat (1 + j) % 4, leaving 79 - (j + 1) live tiles
     draws_at = {70: "9p", 76: "9p", 78: "1s"}

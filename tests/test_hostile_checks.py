@@ -165,7 +165,7 @@ EXPRS = st.recursive(
 def test_fuzz_an_overlay(tmp_path_factory: pytest.TempPathFactory, when: str, value: object) -> None:
     """Any overlay of a pattern: refused with a position, or both backends build and agree."""
     d = str(tmp_path_factory.mktemp("o"))
-    path = _write(d, {"set": {"patterns.su.when": when, "patterns.su.value": value}})
+    path = _write(d, {"set": {"patterns.hundiao.when": when, "patterns.hundiao.value": value}})
     try:
         load_rules(path)
     except RuleError as e:

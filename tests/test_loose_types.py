@@ -34,7 +34,7 @@ def _overlay(tmp: str, sets: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("path, value", [
     ("options.hun_kinds.default", 3.0), ("patterns.long.value", 4.0), ("options.min_fan.default", 1.0),
-    ("kong_points.exposed", 1.0), ("patterns.su.value", True), ("options.first_draw_multiplier.values", [4, 5.0]),
+    ("kong_points.exposed", 1.0), ("patterns.hundiao.value", True), ("options.first_draw_multiplier.values", [4, 5.0]),
     ("options.tianting.default", False), ("options.min_fan.default", "1.0"),
 ])
 def test_a_rule_file_number_that_is_not_an_integer_is_refused(tmp_path: str, path: str, value: Any) -> None:

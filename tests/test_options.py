@@ -332,6 +332,11 @@ def test_min_fan_default_is_2() -> None:
     ("dealer_rotation", "seed-000", "dealer_rotation", "seed-000"),
     ("last_tiles_claims", "allowed", "no_claim_in_last_tiles", 1),
     ("last_tiles_claims", "refused", "no_claim_in_last_tiles", 4),
+    ("last_tiles_claims", "final_discard", "no_claim_in_last_tiles", 0),
+    ("hun_claim_kong", "allowed", "hun_kong_exposed_as", "exposed"),
+    ("hun_claim_kong", "refused", "hun_kong_exposed_as", "none"),
+    ("hun_discard", "xianggong", "may_discard_hun", True),
+    ("hun_discard", "refused", "may_discard_hun", False),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
     rs = load_rules(None, options={option: value})
@@ -340,7 +345,7 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
     # the others keep their defaults
     defaults = {"chan_points": 1, "dealer_rotation": "seed-001", "no_claim_in_last_tiles": 1,
                 "may_zuozhuang": True, "lazhuang_max": 2, "deal_start": 1, "replacement_at_indicator": "take",
-                "hun_discard_bars_win": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
+                "hun_discard_bars_win": True, "may_discard_hun": True, "added_kong_as": "exposed", "added_kong_from_hand": True,
                 "hun_kong_exposed_as": "exposed", "hun_kong_concealed_as": "hun", "hun_kong_added_as": "added",
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
                 "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",
@@ -536,3 +541,35 @@ def test_a_scorer_answers_a_requests_rules_as_one_built_for_them(request: dict[s
     assert got == own.score(request)
     assert got["rules"]["profile"] == (pick["profile"] or "seed-001")
 
+
+
+# ---------------------------------------------------------------- su_value (issue 36, item 11)
+
+@pytest.mark.parametrize("value", [2, 4, "4"])
+def test_su_value(value: Any) -> None:
+    # rulebook §5: 素 multiplies; 素提溜 = 1 × v, 素5 = 3 × v, 杠开素提溜 = 1 × v × 2
+    v = int(value)
+    opts = {"su_value": value}
+    assert won(score(PLAIN, options=opts), v)
+    assert won(score("123s 46m EEE 77s 678s +5m", options=opts), 3 * v)
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", options=opts), 2 * v)
+    assert won(score(ZHUO5_ON_8P, options=opts), 3)  # a hun is held: no 素, untouched
+
+
+def test_su_value_default_is_2_and_unknown_values_are_refused() -> None:
+    assert dict(load_rules(None).choices)["su_value"] == 2
+    with pytest.raises(RuleError) as e:
+        load_rules(None, options={"su_value": 3})
+    assert "su_value" in e.value.render() and "2, 4" in e.value.render()
+
+
+def test_hun_claim_kong_refused_refuses_the_exposed_kong_of_huns_and_no_other() -> None:
+    # rulebook §7 hun_claim_kong: refused takes away the kong of a discarded hun (a 明杠 of huns), nothing else
+    off = {"hun_claim_kong": "refused"}
+    assert won(score(JIN_GANG_EXPOSED, kong_draw="exposed"), 2)
+    r = score(JIN_GANG_EXPOSED, kong_draw="exposed", options=off)
+    assert refused(r) and r["error"]["code"] == "hun_claim_kong_refused"
+    assert won(score(JIN_GANG, kong_draw="hun", options=off), 2)            # 金杠: four held, no claim
+    assert won(score(KONG_EXPOSED, kong_draw="exposed", options=off), 4)    # a kong of non-hun tiles
+    rs = load_rules(None, options=off)
+    assert rs.claims_offered()["hun_kong"] is False and dict(rs.claims)["hun_kong"] is False

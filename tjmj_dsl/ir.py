@@ -16,7 +16,7 @@ NO_KONG = "none"  # play.hun_kong_<way>_as: a kong of hun tiles may not be made 
 class Expr:
     text: str
     ast: A.Node
-    scope: str  # hand | decomp | algebra | total
+    scope: str  # hand | decomp | algebra | win | total
     pos: Pos | None = field(default=None, compare=False)
 
 
@@ -247,6 +247,8 @@ class RuleSet:
     # force or not: what an answer under another profile or options of the same file may carry
     any_pattern_ids: tuple[str, ...] = ()
     any_rule_ids: tuple[str, ...] = ()
+    # the winning condition (rule file's win_when) over the claimed reading: None is its default form, fan >= min_fan
+    win_when: Expr | None = None
     kong_names: tuple[tuple[str, str], ...] = ()  # kind of kong (exposed, added, concealed, hun) → its name
     outcome_names: tuple[tuple[str, str], ...] = ()  # a fact of a settlement outcome (zuozhuang, drawn, …) → its name
 

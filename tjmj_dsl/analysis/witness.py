@@ -67,7 +67,7 @@ from ..backends.codegen import generate_scorer, load_generated
 from ..engine import runtime
 from ..engine.hand import CHOW, KONG, PAIR, PUNG, Hand, copy_hand, make_group, new_hand
 from ..engine.request import KONG_DRAWS, RequestError, parse_request
-from ..engine.result import claim_display
+from ..engine.result import claim_display, wins
 from ..engine.search import _layout, group_share, resolve
 from ..expr import ast as A
 from ..ir import RuleSet, dump
@@ -792,13 +792,13 @@ class Search:
 
     def _witness(self, req: dict[str, Any], best: tuple[int, int, int], h: Hand) -> Witness:
         fan, _, mask = best
-        win = fan >= self.R.min_fan
+        win = wins(self.R, mask, fan)
         total = self.R.total(h, fan) if win else 0
         return Witness(self._names(mask), req, hand_text(req), fan, total, win, claim_display(self.R, mask)[0])
 
     def _as_reading_witness(self, req: dict[str, Any], mask: int) -> Witness:
         fan = self.R.fan(mask)
-        return Witness(self._names(mask), req, hand_text(req), fan, 0, fan >= self.R.min_fan,
+        return Witness(self._names(mask), req, hand_text(req), fan, 0, wins(self.R, mask, fan),
                        claim_display(self.R, mask)[0])
 
     def _names(self, mask: int) -> tuple[str, ...]:

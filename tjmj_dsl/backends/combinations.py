@@ -131,7 +131,7 @@ def score(mod: Any, request: dict[str, Any], key: str) -> Score | None:
         return None
     mask, fan, h = got
     R = mod.RULES
-    win = fan >= R.min_fan
+    win = bool(mod.wins(R, mask, fan))
     return Score(fan, str(mod.claim_display(R, mask)[0]), win, int(R.total(h, fan)) if win else 0)
 
 

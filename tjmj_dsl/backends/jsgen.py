@@ -142,6 +142,7 @@ def _generate_js(rs: RuleSet) -> str:
         "requires": "[" + ", ".join(f"{r}n" if wide_masks else str(r) for r in tables["requires"]) + "]",
         "wideMasks": "true" if wide_masks else "false",
         "conflicts": js_value(tables["conflicts"]), "plan": js_value(tables["plan"]),
+        "winPlan": js_value(tables["win_plan"]), "winText": js_value(tables["win_text"]),
     }
     return _env("js").get_template("scorer.mjs.j2").render(
         source=js_comment(rs.source_file), sha256=rs.source_sha256, name=js_comment(rs.name),

@@ -64,6 +64,9 @@ def static_tables(rs: RuleSet) -> dict[str, Any]:
         "requires": requires,
         "conflicts": conflicts,
         "plan": algebra_plan(rs.algebra.ast),
+        # the winning condition (win_when) as a plan over the claimed kinds, fan and min_fan; None: fan >= min_fan
+        "win_plan": algebra_plan(rs.win_when.ast) if rs.win_when is not None else None,
+        "win_text": rs.win_when.text if rs.win_when is not None else "",
     }
 
 
@@ -87,6 +90,7 @@ def expression_types(rs: RuleSet) -> dict[int, str]:
         for c in p.conflicts:
             run(c.unless, "decomp")
     run(rs.algebra, "algebra")
+    run(rs.win_when, "win")
     run(rs.free_when, "hand")
     run(rs.total, "total")
     for r in rs.request_rules:

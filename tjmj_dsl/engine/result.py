@@ -268,13 +268,24 @@ def claim_display(rules: Any, mask: int) -> tuple:  # type: ignore[type-arg]
     return got
 
 
+def wins(rules: Any, mask: int, fan: int) -> bool:
+    """Whether the claimed reading `mask` (worth `fan`) wins: the rule file's win_when over the
+    claimed patterns' values by kind, fan and min_fan, or its default form fan >= min_fan."""
+    plan = rules.win_plan
+    if plan is None:
+        return fan >= rules.min_fan  # type: ignore[no-any-return]
+    by_kind = _claimed_by_kind(rules, mask)
+    by_kind["fan"], by_kind["min_fan"] = fan, rules.min_fan
+    return bool(render(plan, by_kind)[0])
+
+
 def claim_of(rules: Any, best: Any, h: Hand) -> Claim:
     """The Claim of the best reading `best` (None: no shape) of hand h: a win
-    needs the rules' minimum fan, and only a win has a total."""
+    needs the rules' winning condition (win_when; by default the minimum fan), and only a win has a total."""
     if best is None:
         return _NO_SHAPE
     fan = best[0]
-    win = fan >= rules.min_fan
+    win = fan >= rules.min_fan if rules.win_plan is None else wins(rules, best[2], fan)
     total = rules.total(h, fan) if win else 0
     key = (best[2], fan, total)  # Claims are immutable: one object per distinct claim
     c = rules.claim_objs.get(key)
@@ -327,7 +338,8 @@ def _answer_fields(rules: Any, h: Hand, best: Any) -> dict:  # type: ignore[type
            "hun_kinds": list(rules.hun_names[h.indicator]), "decomposition": []}
     if c.reason:
         res["reason"] = c.reason
-        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win"
+        res["message"] = f"fan {c.fan} is below the {rules.min_fan} needed to win" if c.fan < rules.min_fan or \
+            not rules.win_text else f"the winning condition {rules.win_text} does not hold for this hand"
     return res
 
 
@@ -372,7 +384,7 @@ def _kit_key(rules: Any, h: Hand, best: Any) -> tuple:  # type: ignore[type-arg]
     if best is None:
         return (h.t, h.indicator)
     fan = best[0]
-    return (best[2], fan, rules.total(h, fan) if fan >= rules.min_fan else 0, h.t, h.indicator)
+    return (best[2], fan, rules.total(h, fan) if wins(rules, best[2], fan) else 0, h.t, h.indicator)
 
 
 def _result(rules: Any, req_id: Any, h: Hand, best: Any, groups: Any) -> dict:  # type: ignore[type-arg]

@@ -203,12 +203,22 @@ export function makeClaim(win, fan, total, patterns, reason = null, error = null
 
 const NO_SHAPE = makeClaim(false, 0, 0, [], "no_winning_shape");
 
+/** Whether the claimed reading `mask` (worth `fan`) wins: the rule file's win_when over the claimed
+ * patterns' values by kind, fan and min_fan, or its default form fan >= min_fan. */
+export function wins(rules, mask, fan) {
+  if (rules.winPlan === null) return fan >= rules.minFan;
+  const byKind = claimedByKind(rules, mask);
+  byKind.fan = fan;
+  byKind.min_fan = rules.minFan;
+  return pyTruthy(render(rules.winPlan, byKind)[0]);
+}
+
 /** The claim of the best reading `best` (null: no shape) of hand h: a win needs
  * the rules' minimum fan, and only a win has a total. */
 export function claimOf(rules, best, h) {
   if (best === null) return NO_SHAPE;
   const fan = best[0];
-  const win = fan >= rules.minFan;
+  const win = rules.winPlan === null ? fan >= rules.minFan : wins(rules, best[2], fan);
   const total = win ? rules.total(h, fan) : 0;
   let byTotal = best[4]; // the claim's Claim objects by total, kept on the claim (resolve() makes it with two free slots)
   if (byTotal === null) best[4] = byTotal = new Map();
@@ -257,7 +267,8 @@ export function result(rules, reqId, h, best, groups, display = true) {
   if (display) res.decomposition = decomposition(h, groups);
   if (c.reason) {
     res.reason = c.reason;
-    res.message = `fan ${c.fan} is below the ${rules.minFan} needed to win`;
+    res.message = c.fan < rules.minFan || !rules.winText ? `fan ${c.fan} is below the ${rules.minFan} needed to win`
+      : `the winning condition ${rules.winText} does not hold for this hand`;
   }
   return res;
 }

@@ -47,6 +47,8 @@ def scope_vars(scope: str, kinds: tuple[str, ...] = (), flags: tuple[str, ...] =
         return {**hand, **{k: v.type for k, v in TOTAL_VARS.items()}}
     if scope == "algebra":
         return {"true": BOOL, "false": BOOL, **{k: list_of(INT) for k in kinds}}
+    if scope == "win":  # the winning condition: the algebra's lists of the claimed values, the fan, min_fan
+        return {"true": BOOL, "false": BOOL, **{k: list_of(INT) for k in kinds}, "fan": INT, "min_fan": INT}
     raise ValueError(scope)
 
 

@@ -22,6 +22,7 @@ REQUEST_MELD_TYPES = {"pung": "pung", "exposed": "kong", "added": "kong", "conce
 # play: keys the engine reads, with the type each must have
 PLAY_KEYS: dict[str, type] = {
     "deal_start": int, "replacement_at_indicator": str, "no_claim_in_last_tiles": int, "hun_discard_bars_win": bool,
+    "may_discard_hun": bool,
     "added_kong_as": str, "added_kong_from_hand": bool, "first_draw_ends_on_meld": bool, "may_zuozhuang": bool,
     "lazhuang_max": int, "dealer_first_draw_flag": str, "first_draw_flag": str, "ready_declaration_flag": str,
     **{f"hun_kong_{way}_as": str for way in KONG_WAYS},
@@ -67,6 +68,7 @@ class GameRules:
     take_at_indicator: bool
     no_claim_in_last_tiles: int
     hun_discard_bars_win: bool
+    may_discard_hun: bool  # false: a hun is offered as a discard only when every tile that could go is one
     added_kong_as: str
     added_kong_from_hand: bool
     hun_kong_as: tuple[tuple[str, str], ...]  # how a kong of huns was made (exposed, concealed, added) → its kong type
@@ -227,6 +229,7 @@ def game_rules(scorer: Scorer) -> GameRules:
         hun_kong=offered["hun_kong"], deal_start=play["deal_start"],
         take_at_indicator=play["replacement_at_indicator"] == "take",
         no_claim_in_last_tiles=play["no_claim_in_last_tiles"], hun_discard_bars_win=play["hun_discard_bars_win"],
+        may_discard_hun=play["may_discard_hun"],
         added_kong_as=play["added_kong_as"], added_kong_from_hand=play["added_kong_from_hand"],
         hun_kong_as=tuple((made, play[f"hun_kong_{made}_as"]) for made in KONG_WAYS),
         first_draw_ends_on_meld=play["first_draw_ends_on_meld"], may_zuozhuang=play["may_zuozhuang"],

@@ -314,12 +314,21 @@ class Table:
 
     # ---------------------------------------------------------------- menus
 
+    def _discards(self, c: list[int]) -> list[Action]:
+        """The discards of a hand with these counts: any tile held, less the huns where play.may_discard_hun
+        is false, unless every tile held is a hun (then a hun must go)."""
+        menu = list(compress(DISCARD, c))
+        if self.rules.may_discard_hun:
+            return menu
+        hun_set = self.hun_set
+        return [a for a in menu if a[1] not in hun_set] or menu
+
     def _act_menu(self, s: int, drawn: int | None, kong_type: str | None, after_pong: bool) -> list[Action]:
         c = self.counts[s]
         if after_pong:
-            return list(compress(DISCARD, c))
+            return self._discards(c)
         ready = self.ready[s]
-        menu = [DISCARD[drawn]] if ready and drawn is not None else list(compress(DISCARD, c))  # tianting: no changes
+        menu = [DISCARD[drawn]] if ready and drawn is not None else self._discards(c)  # tianting: no changes
         r = self.rules
         if drawn is not None and not (r.hun_discard_bars_win and self.xianggong[s]) \
                 and short(self.keys[s], self.huns[s], r.chow_melds) == 0:

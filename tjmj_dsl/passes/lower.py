@@ -193,8 +193,8 @@ def lower(res: Resolved) -> RuleSet:
     def_types: dict[str, str] = {}
 
     def env(scope: str, extra: dict[str, str] | None = None) -> Env:
-        return Env({**scope_vars(scope, kinds, flags), **(extra or {})}, defs_n if scope != "algebra" else {}, def_scope,
-                   def_types)
+        return Env({**scope_vars(scope, kinds, flags), **(extra or {})}, defs_n if scope not in ("algebra", "win") else {},
+                   def_scope, def_types)
 
     definitions = []
     for name in _callees_first(bodies, def_keys):  # a call's type is its body's: those called first
@@ -244,6 +244,7 @@ def lower(res: Resolved) -> RuleSet:
                                     when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
 
     algebra = lw.expr(("algebra",), "algebra", env("algebra"), INT, "the algebra")
+    win_when = _win_when(lw, d, env("win"))
     # patterns that free the winning tile must be decidable before decomposing
     free_parts = []
     for pid in enabled:
@@ -341,7 +342,7 @@ def lower(res: Resolved) -> RuleSet:
         flags=tuple((str(k), str(v)) for k, v in (d.get("request_flags") or {}).items()), min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
         kong_names=tuple((str(k), str(v)) for k, v in (d.get("kong_names") or {}).items()),
         outcome_names=tuple((str(k), str(v)) for k, v in (d.get("outcome_names") or {}).items()),
-        kind_docs=tuple(str(v) for v in d["pattern_kinds"].values()), algebra=algebra,
+        kind_docs=tuple(str(v) for v in d["pattern_kinds"].values()), algebra=algebra, win_when=win_when,
         definitions=tuple(definitions), patterns=tuple(patterns), free_when=free, score_table=table, total=total,
         request_rules=tuple(rules), claims=tuple((d.get("claims") or {}).items()),
         play=tuple((d.get("play") or {}).items()), options=tuple(options),
@@ -356,6 +357,29 @@ def lower(res: Resolved) -> RuleSet:
         overrides=tuple(res.overrides.items()),
         prose=prose,
     )
+
+
+# the winning condition's default form: the least fan (a rule file may write win_when instead)
+DEFAULT_WIN = "fan >= min_fan"
+
+
+def _win_when(lw: Any, d: dict[str, Any], env: Env) -> Expr | None:
+    """The rule file's win_when, checked in the win scope (None: absent or its default form, fan >= min_fan).
+    Like the algebra it is evaluated by the algebra's plan: a construct that plan cannot take is an error here."""
+    if "win_when" not in d or str(d["win_when"]).strip() == DEFAULT_WIN:
+        return None
+    e = lw.expr(("win_when",), "win", env, BOOL, "the winning condition")
+    if e is None:
+        return None
+    from ..backends.tables import algebra_plan  # the plan both engines evaluate
+    try:
+        algebra_plan(e.ast)
+    except ValueError as err:
+        lw.error(("win_when",), f"win_when: {err}".replace("the algebra cannot", "the winning condition cannot"),
+                 "use the algebra's pattern kinds, fan, min_fan, numbers, arithmetic, comparisons, and/or/not, "
+                 "x if c else y, and sum/product/len/min/max of a kind")
+        return None
+    return e
 
 
 def _bound_algebra(lw: Any, algebra: Expr | None, patterns: list[Pattern], kinds: Any) -> int | None:
