@@ -14,9 +14,8 @@ from typing import Any
 from tjmj_dsl.game.bot import ask_schema
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as _f:
-    README = _f.read()
-SECTION = README[README.index("### A bot in any language"):README.index("### Adding an example")]
+with open(os.path.join(ROOT, "docs", "use", "bots.md"), encoding="utf-8") as _f:
+    SECTION = _f.read()  # the bots page of the documentation site (it was the README's section)
 EXAMPLES = re.findall(r"```json\n(.*?)```", SECTION, re.S)
 BOT = re.findall(r"```py\n(.*?)```", SECTION, re.S)[0]
 

@@ -160,9 +160,15 @@ def _readme_json() -> list[Any]:
 def test_every_json_answer_in_the_readme_follows_its_schema() -> None:
     shown = _readme_json()
     assert len(shown) >= 3
+    bot = {}
+    for name in ("bot-ask", "bot-reply"):  # the bot protocol's messages, shown on the bots page
+        with open(os.path.join(ROOT, "schemas", f"{name}.schema.json"), encoding="utf-8") as f:
+            bot[name] = json.load(f)
     for x in shown:
         if "contract" in x:
             check_answer(x)
+        elif "protocol" in x or set(x) == {"choice"}:
+            assert valid(bot["bot-ask"], x) or valid(bot["bot-reply"], x), x
         else:
             assert valid(GENERIC["score-request"], x) or valid(GENERIC["waits-request"], x), x
 
