@@ -148,3 +148,29 @@ def test_the_page_scores_its_own_examples(browser, profile: str) -> None:  # typ
     assert "invalid request" in page.inner_text("#score-result")  # 4 tiles: not a hand
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize("profile", sorted(PAGES))
+def test_rulebook_fits_a_phone_and_keeps_words_whole(browser, profile: str) -> None:  # type: ignore[no-untyped-def]
+    """At 390 px nothing scrolls sideways (a table's rows become cards of `column: value` lines); on a
+    desktop no table header breaks inside a word; the scoring box keeps each flag's checkbox beside
+    its name."""
+    url = "file://" + os.path.join(ROOT, PAGES[profile])
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url, wait_until="load")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("[...document.querySelectorAll('.tw')].filter(d => d.scrollWidth > d.clientWidth + 1).length") == 0
+    labelled = page.evaluate("[...document.querySelectorAll('.tw td')].filter(td => td.dataset.label).length")
+    assert labelled > 50
+    # each flag's checkbox and the flag's name start on one line
+    gaps = page.evaluate("""[...document.querySelectorAll('#scorer label.flag')].map(l => {
+        const box = l.querySelector('input').getBoundingClientRect(), name = l.querySelector('code').getBoundingClientRect();
+        return Math.abs((box.top + box.bottom) / 2 - (name.top + name.bottom) / 2); })""")
+    assert gaps and max(gaps) < 12, gaps
+    page.set_viewport_size({"width": 1280, "height": 900})
+    # a header's code (a setting's or option's name) is never broken inside the word
+    broken = page.evaluate("""[...document.querySelectorAll('th code')].filter(c => c.getClientRects().length > 1)
+        .map(c => c.textContent)""")
+    assert broken == []
+    page.close()

@@ -32,9 +32,11 @@ h1{font-size:1.7rem;line-height:1.25;margin:.5rem 0}
 h2{font-size:1.35rem;border-bottom:2px solid var(--accent);padding-bottom:.2rem;margin-top:2.2rem}
 h3{font-size:1.12rem;margin-top:1.6rem}
 h4{font-size:1rem;margin-top:1.2rem}
+h1,h2,h3,h4{overflow-wrap:anywhere}
 p{margin:.55rem 0}
 .sub{color:var(--muted)}
-code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.88em;background:#f3f1ea;padding:.05em .3em;border-radius:.2em;overflow-wrap:anywhere}
+code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.88em;background:#f3f1ea;padding:.05em .3em;border-radius:.2em;overflow-wrap:break-word}
+th code{white-space:nowrap}
 nav.toc{background:var(--paper);border:1px solid var(--line);border-radius:.4rem;padding:.4rem 1rem}
 nav.toc ol{margin:.3rem 0;padding-left:1.4rem}
 a{color:#1a4f8b}
@@ -74,7 +76,11 @@ p.sets{font-size:.9em}
 .verdict-win{color:#2e6b2e;font-weight:700}.verdict-no{color:var(--win);font-weight:700}
 .erratum{color:var(--win);font-weight:700}
 footer{margin-top:3rem;color:var(--muted);font-size:.85em;border-top:1px solid var(--line);padding-top:.6rem}
-@media (max-width:36rem){body{padding:.6rem .6rem 2rem;font-size:15px}.tile{font-size:.9rem}h2{font-size:1.2rem}}
+@media (max-width:36rem){.tw table,.tw tbody,.tw tr,.tw td{display:block;width:100%;box-sizing:border-box}
+ .tw tr:first-child{display:none}.tw tr{border:1px solid var(--line);border-radius:.3rem;margin:.45rem 0;background:#fff}
+ .tw td{border:0;border-bottom:1px dotted var(--line);padding:.25rem .5rem}.tw td:last-child{border-bottom:0}
+ .tw td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
+ body{padding:.6rem .6rem 2rem;font-size:15px}.tile{font-size:.9rem}h2{font-size:1.2rem}}
 @media print{
  @page{margin:14mm}
  body{max-width:none;padding:0;font-size:10.5pt;color:#000}
@@ -94,6 +100,19 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'n
 def e(s: str) -> str:
     """Text as HTML shows it: escaped, and only what a document can show of it (inert.shown)."""
     return escape(shown(s), quote=True)
+
+
+def _plain(items: Inlines) -> str:
+    """The text of inlines, without markup (a column's name as a cell's data-label)."""
+    out = []
+    for x in items:
+        if isinstance(x, str):
+            out.append(x)
+        elif isinstance(x, Code):
+            out.append(x.text)
+        elif hasattr(x, "items"):
+            out.append(_plain(x.items))
+    return "".join(out)
 
 
 def tile(k: int) -> str:
@@ -164,8 +183,11 @@ def block(b: Block, out: list[str]) -> None:
         out.append(f"<{tag}>" + "".join(f"<li>{inlines(i)}</li>" for i in b.items) + f"</{tag}>")
     elif isinstance(b, Table):
         rows = ["<tr>" + "".join(f"<th>{inlines(h)}</th>" for h in b.head) + "</tr>"]
+        # each cell carries its column's name: on a phone a row is shown as a card of "name: value" lines
+        labels = [e(_plain(h)) for h in b.head]
         for r in b.rows:
-            rows.append("<tr>" + "".join(f"<td>{inlines(c)}</td>" for c in r) + "</tr>")
+            rows.append("<tr>" + "".join(f'<td data-label="{labels[i] if i < len(labels) else ""}">{inlines(c)}</td>'
+                                         for i, c in enumerate(r)) + "</tr>")
         ident = f' id="{e(anchor(b.id))}"' if b.id else ""
         cls = f' class="{e(b.cls)}"' if b.cls else ""
         out.append(f'<div class="tw"><table{ident}{cls}>' + "".join(rows) + "</table></div>")

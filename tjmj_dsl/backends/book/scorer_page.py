@@ -27,6 +27,8 @@ CSS = """
 #scorer #hand{flex:1 1 14rem}
 #scorer #indicator{width:5.5rem}
 #scorer .flags{display:flex;flex-wrap:wrap;gap:.2rem .9rem}
+#scorer label.flag{flex-wrap:nowrap;align-items:baseline}
+#scorer label.flag span{flex:1 1 auto;min-width:0}
 #scorer .palette{display:flex;flex-wrap:wrap;gap:.15rem;margin:.4rem 0}
 #scorer .palette button{padding:0;border:0;background:none;cursor:pointer}
 #scorer .tools{display:flex;flex-wrap:wrap;gap:.4rem .9rem;align-items:center;margin:.3rem 0}
@@ -54,8 +56,8 @@ def page_script(module_js: str) -> str:
 
 def section(rs: RuleSet) -> str:
     """The scorer's section: the form, the tile palette, where the result goes."""
-    flags = "".join(f'<label><input type="checkbox" data-flag="{e(f)}"> <code>{e(f)}</code> {e(meaning)}</label>'
-                    for f, meaning in rs.flags)
+    flags = "".join(f'<label class="flag"><input type="checkbox" data-flag="{e(f)}"> <span><code>{e(f)}</code> '
+                    f'{e(meaning)}</span></label>' for f, meaning in rs.flags)
     palette = "".join(f'<button type="button" data-tile="{k}" title="{e(_name(k))}">{tile(k)}</button>' for k in range(34))
     names = dict(rs.kong_names)  # the kinds of kong, as the rule file calls them
     return "\n".join([
