@@ -599,6 +599,8 @@ EXAMPLES = {
     "play": "tjmj play\n  tjmj play --no-browser --db games.sqlite3 --bot-pace 0",
     "serve": "tjmj serve --port 8000\n"
              "  curl -s localhost:8000/score -d '{\"concealed\": \"345m123sEEE77m45s\", \"draw\": \"6s\", \"indicator\": \"7p\"}'",
+    "impact": "tjmj impact --variant jin8=jin_gang=8 --hands 400 --seed 1 --jobs 2\n"
+              "  tjmj impact --base seed-000-fan --variant house=house.yaml --hands 1000 --out report",
 }
 
 
