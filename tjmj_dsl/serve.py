@@ -98,7 +98,7 @@ def create_app(config: Config) -> Any:
     async def body(request: Request, kind: str) -> tuple[bytes | None, Any]:
         """(the body, None), or (None, the refusal) when it is over the limit."""
         declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > config.max_body:
+        if declared.isascii() and declared.isdigit() and int(declared) > config.max_body:
             return None, too_large(kind, f"the body has {declared} bytes; the limit is {config.max_body}")
         chunks = []
         n = 0

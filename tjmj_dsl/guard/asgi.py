@@ -24,7 +24,10 @@ def _split_host(host: str) -> tuple[str, int | None]:
         name, port = host.split(":")
     else:
         name, port = host, ""
-    return name, (int(port) if port.isdigit() and len(port) <= 5 else None)
+    if not port:
+        return name, None
+    # a port that is not ASCII digits ('²' is a digit to str.isdigit, not to int) matches no origin's
+    return name, (int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else -1)
 
 
 def _host_name(host: str) -> str:
