@@ -13,6 +13,7 @@ Surfaces, each in a process of its own (so its peak memory is its own):
            hand indexes, stop tokens (benchmarks/fuzz_tables.py)
   tables-ws  its WebSocket: hellos with right, wrong and other seats' tokens, answers right, stale and
            mistyped, deep nesting, bytes, floods, many sockets; no seat ever sees another's hidden tiles
+  serve    `tjmj serve --tables` over raw HTTP: odd methods, paths, Host/Origin headers, lengths, bodies
 An input is a crash when anything but the documented outcome happens (a
 TileError; an answer of strict JSON; a RuleError; a scorer that agrees with
 the interpreter), a hang when it takes longer than --hang seconds.
@@ -266,8 +267,14 @@ def surface_tables_ws(rng: random.Random) -> Callable[[], None]:
     return tables_ws(rng)
 
 
+def surface_serve(rng: random.Random) -> Callable[[], None]:
+    from benchmarks.fuzz_tables import surface_serve as serve
+    return serve(rng)
+
+
 SURFACES = {"hand": surface_hand, "jsonl": surface_jsonl, "rules": surface_rules, "overlay": surface_overlay,
-            "tables": surface_tables, "tables-ws": surface_tables_ws}
+            "tables": surface_tables, "tables-ws": surface_tables_ws,
+            "serve": surface_serve}
 
 
 def run_surface(name: str, seconds: float, hang: float, seed: int) -> dict[str, Any]:

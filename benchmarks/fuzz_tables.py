@@ -14,7 +14,11 @@ import atexit
 import json
 import os
 import random
+import socket
+import subprocess
+import sys
 import tempfile
+import time
 from typing import Any, Callable
 
 import httpx
@@ -22,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.hostile import PAYLOADS
-from tests.tablekit import PlayServer
+from tests.tablekit import PlayServer, free_port
 
 TIMEOUT = 10.0  # seconds: any one request or socket read
 SEATS = ["person", "random", "value", "defensive", "bot", "", None, 0, ["person"], {"a": 1}]
@@ -318,4 +322,102 @@ def surface_tables_ws(rng: random.Random, srv: PlayServer | None = None) -> Call
     return one
 
 
-__all__ = ["surface_tables", "surface_tables_ws", "start_server", "check_message", "room_body"]
+
+
+# ---------------------------------------------------------------- tjmj serve over raw HTTP
+
+def start_serve() -> tuple[subprocess.Popen[bytes], int]:
+    """`tjmj serve --tables` on a free port of 127.0.0.1, its own database; stopped at exit."""
+    port = free_port()
+    d = tempfile.mkdtemp(prefix="tjmj-fuzz-serve-")
+    proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--port", str(port), "--tables", "--db",
+                             os.path.join(d, "s.db"), "--bot-pace", "0", "--head-timeout", "2", "--body-timeout", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    atexit.register(proc.kill)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                return proc, port
+        except httpx.HTTPError:
+            time.sleep(0.3)
+    raise RuntimeError("tjmj serve did not start")
+
+
+PATHS = ["/score", "/waits", "/explain", "/settle", "/score/batch", "/health", "/play/api/rooms", "/nothing", "/score?x=1",
+         "//score", "/score/", "/%00", "/play/api/rooms/x/hands/².json"]
+REQ = {"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}
+
+
+def http_request(rng: random.Random, port: int) -> bytes:
+    """A raw HTTP/1.1 request: odd methods, paths, Host and Origin headers, lengths and bodies."""
+    r = rng.random()
+    if r < 0.5:
+        body = json.dumps(REQ if rng.random() < 0.5 else [REQ] * rng.randrange(4)).encode()
+    elif r < 0.7:
+        body = _nested(rng)[:rng.choice([100, 4000, 20000])]
+    elif r < 0.8:
+        body = json.dumps(_hostile(rng)).encode()
+    else:
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
+    method = rng.choice([b"POST"] * 6 + [b"GET", b"PUT", b"OPTIONS", b"HEAD", b"DELETE", b"P\xc3\xb6ST"])
+    host = f"127.0.0.1:{port}".encode() if rng.random() < 0.6 else rng.choice([b"127.0.0.1:\xb2", b"localhost", b"[::1]:" + str(port).encode(),
+                       b"evil.example", b"127.0.0.1:99999999", b"127.0.0.1:", b""])
+    headers = [b"Host: " + host, b"Content-Type: " + rng.choice([b"application/json", b"text/plain", b"\xff"])]
+    if rng.random() < 0.3:
+        headers.append(b"Origin: " + rng.choice([b"http://127.0.0.1", b"null", b"http://evil.example",
+                                                 b"http://127.0.0.1:" + str(port).encode(), b"http://[::1", b"\xb2"]))
+    length = rng.random()
+    if length < 0.8:
+        headers.append(b"Content-Length: " + str(len(body)).encode())
+    elif length < 0.9:
+        headers.append(b"Content-Length: " + rng.choice([b"-1", b"\xb2", b"1e3", b"99999999999999999999", b"0, 5"]))
+    else:
+        headers.append(b"Transfer-Encoding: chunked")
+        body = hex(len(body))[2:].encode() + b"\r\n" + body + b"\r\n0\r\n\r\n"
+    if rng.random() < 0.1:
+        headers.append(rng.choice([b"X-" + b"a" * 9000 + b": 1", b"Bad Header: 1", b"Connection: close"]))
+    path = (rng.choice(PATHS[:5]) if rng.random() < 0.6 else rng.choice(PATHS)).encode()
+    return method + b" " + path + b" HTTP/1.1\r\n" + b"\r\n".join(headers) + b"\r\nConnection: close\r\n\r\n" + body
+
+
+def _read_all(s: socket.socket) -> bytes:
+    out = b""
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except (TimeoutError, ConnectionResetError):
+            return out
+        if not chunk:
+            return out
+        out += chunk
+
+
+def surface_serve(rng: random.Random, port: int | None = None) -> Callable[[], None]:
+    """`tjmj serve`: raw HTTP requests; each answered (or the connection closed) in time, never a 5xx,
+    a JSON answer's refusal in the contract's shape."""
+    if port is None:
+        port = start_serve()[1]
+
+    def one() -> None:
+        data = http_request(rng, port)
+        with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as s:
+            s.settimeout(TIMEOUT)
+            try:
+                s.sendall(data)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # refused before the whole request was sent (its head too large): allowed
+            got = _read_all(s)
+        if not got:
+            return  # closed without an answer (a head past the limit, a malformed start): allowed
+        head, _, body = got.partition(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        assert status < 500, got[:400]
+        assert b"Traceback" not in got and b"internal_error" not in got, got[:400]
+        if status >= 400 and body[:1] == b"{":
+            e = json.loads(body)["error"]
+            assert {"code", "message", "field"} <= set(e), body[:300]
+    return one
+
+
+__all__ = ["surface_tables", "surface_tables_ws", "surface_serve", "start_server", "start_serve", "check_message", "room_body"]

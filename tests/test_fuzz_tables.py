@@ -105,3 +105,17 @@ def test_generated_socket_inputs_hold(server: Any) -> None:
     for _ in range(60):
         one()
     assert server.proc.poll() is None
+
+
+def test_generated_raw_http_to_serve_holds() -> None:
+    # among them Host ports of superscript digits beside an Origin: a 500 before the guard's fix
+    from benchmarks.fuzz_tables import start_serve, surface_serve
+    proc, port = start_serve()
+    try:
+        one = surface_serve(random.Random(5), port)
+        for _ in range(300):
+            one()
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+        proc.wait()
