@@ -683,6 +683,11 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         except ValueError as e:
             raise RoomError("invalid_json", f"the body is not JSON: {str(e)[:80]}", None) from None
 
+    def refused(e: RoomError) -> Response:
+        # a body refused unread (413) leaves the rest of it on the connection, which the server then closes:
+        # `Connection: close` says so, or a keep-alive client sends its next request into a reset
+        return _json(e.json(), e.status, {"Connection": "close"} if e.status == 413 else None)
+
     @app.post("/play/api/rooms", include_in_schema=False)
     async def create_room(request: Request) -> Response:
         try:
@@ -690,7 +695,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             await tables.start()
             return _json(tables.create(body), 201)
         except RoomError as e:
-            return _json(e.json(), e.status)
+            return refused(e)
 
     @app.get("/play/api/rooms/{room_id}", include_in_schema=False)
     async def room_info(room_id: str) -> Response:
@@ -704,7 +709,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         try:
             body = await json_body(request)
         except RoomError as e:
-            return _json(e.json(), e.status)
+            return refused(e)
         live = tables.get(room_id)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
