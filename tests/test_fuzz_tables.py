@@ -135,3 +135,31 @@ def test_a_body_refused_unread_closes_its_connection_and_says_so(server: Any) ->
             got += s.recv(65536)
     head = got.split(b"\r\n\r\n")[0].lower()
     assert head.startswith(b"http/1.1 413") and b"\r\nconnection: close" in head, head
+
+
+def test_serve_says_connection_close_with_a_413() -> None:
+    # as the tables' room API: `tjmj serve` refused a body over --max-body without `Connection: close`
+    import socket
+
+    from benchmarks.fuzz_tables import start_serve
+    proc, port = start_serve()
+    try:
+        body = b"[" + b" " * 1_100_000 + b"]"
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(b"POST /score HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: %d\r\n\r\n" % (port, len(body)))
+            try:
+                s.sendall(body)
+            except OSError:
+                pass  # refused before the whole body went out
+            got = b""
+            while b"\r\n\r\n" not in got:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+        head = got.split(b"\r\n\r\n")[0].lower()
+        assert head.startswith(b"http/1.1 413") and b"\r\nconnection: close" in head, head
+    finally:
+        proc.kill()
+        proc.wait()

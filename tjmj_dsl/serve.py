@@ -90,7 +90,11 @@ def create_app(config: Config) -> Any:
         except ValueError:  # NaN or Infinity in the id
             answer = service.refuse(kind, None, dict(UNWRITABLE_ID))
             text, status = dumps_answer(answer), 400
-        return Response(text, status_code=status or _status(answer), media_type="application/json")
+        status = status or _status(answer)
+        # a 413's body may be left unread on the connection, which the server then closes: say so (a
+        # keep-alive client's next request on it would be reset)
+        return Response(text, status_code=status, media_type="application/json",
+                        headers={"Connection": "close"} if status == 413 else None)
 
     def too_large(kind: str, what: str) -> dict[str, Any]:
         return service.refuse(kind, None, {"code": "too_large", "message": what, "field": None})
