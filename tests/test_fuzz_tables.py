@@ -163,3 +163,19 @@ def test_serve_says_connection_close_with_a_413() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_request_refused_by_its_origin_says_connection_close(server: Any) -> None:
+    # was: the guard's 403 (before the body is read) came without `Connection: close`, and the connection
+    # was closed: the fuzz's keep-alive client had its next request reset (1 in 51,004 inputs)
+    import socket
+    port = int(server.base.rsplit(":", 1)[1])
+    body = b'{"names": ["' + b"x" * 10_000 + b'"]}'
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /play/api/rooms HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://evil.example\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (port, len(body)))
+        got = b""
+        while b"\r\n\r\n" not in got:
+            got += s.recv(65536)
+    head = got.split(b"\r\n\r\n")[0].lower()
+    assert head.startswith(b"http/1.1 403") and b"\r\nconnection: close" in head, head

@@ -134,8 +134,11 @@ class Guard:
 
     async def _answer(self, send: Any, status: int, code: str, message: str) -> None:
         body = self.refusal(code, message)
+        # refused before its body was read: the connection is closed after this answer, and says so (a
+        # keep-alive client's next request on it would be reset)
         await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
 
     async def _deny_handshake(self, scope: dict[str, Any], receive: Any, send: Any, status: int, code: str,
