@@ -9,6 +9,11 @@ Surfaces, each in a process of its own (so its peak memory is its own):
   jsonl    one JSONL line (runtime.answer + dump, the generated scorer): random bytes, JSON values, mutated requests
   rules    a whole rule file: tianjin.yaml with random mutations (lines dropped, doubled, swapped, hostile text)
   overlay  an overlay of the built-in rules: random `set:` paths and values, random expressions
+  tables   the table server's room API (a real `tjmj play` on 127.0.0.1): hostile room requests, ids,
+           hand indexes, stop tokens (benchmarks/fuzz_tables.py)
+  tables-ws  its WebSocket: hellos with right, wrong and other seats' tokens, answers right, stale and
+           mistyped, deep nesting, bytes, floods, many sockets; no seat ever sees another's hidden tiles
+  serve    `tjmj serve --tables` over raw HTTP: odd methods, paths, Host/Origin headers, lengths, bodies
 An input is a crash when anything but the documented outcome happens (a
 TileError; an answer of strict JSON; a RuleError; a scorer that agrees with
 the interpreter), a hang when it takes longer than --hang seconds.
@@ -252,7 +257,24 @@ def surface_overlay(rng: random.Random) -> Callable[[], None]:
     return one
 
 
-SURFACES = {"hand": surface_hand, "jsonl": surface_jsonl, "rules": surface_rules, "overlay": surface_overlay}
+def surface_tables(rng: random.Random) -> Callable[[], None]:
+    from benchmarks.fuzz_tables import surface_tables as tables
+    return tables(rng)
+
+
+def surface_tables_ws(rng: random.Random) -> Callable[[], None]:
+    from benchmarks.fuzz_tables import surface_tables_ws as tables_ws
+    return tables_ws(rng)
+
+
+def surface_serve(rng: random.Random) -> Callable[[], None]:
+    from benchmarks.fuzz_tables import surface_serve as serve
+    return serve(rng)
+
+
+SURFACES = {"hand": surface_hand, "jsonl": surface_jsonl, "rules": surface_rules, "overlay": surface_overlay,
+            "tables": surface_tables, "tables-ws": surface_tables_ws,
+            "serve": surface_serve}
 
 
 def run_surface(name: str, seconds: float, hang: float, seed: int) -> dict[str, Any]:

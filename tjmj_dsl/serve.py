@@ -90,7 +90,11 @@ def create_app(config: Config) -> Any:
         except ValueError:  # NaN or Infinity in the id
             answer = service.refuse(kind, None, dict(UNWRITABLE_ID))
             text, status = dumps_answer(answer), 400
-        return Response(text, status_code=status or _status(answer), media_type="application/json")
+        status = status or _status(answer)
+        # a 413's body may be left unread on the connection, which the server then closes: say so (a
+        # keep-alive client's next request on it would be reset)
+        return Response(text, status_code=status, media_type="application/json",
+                        headers={"Connection": "close"} if status == 413 else None)
 
     def too_large(kind: str, what: str) -> dict[str, Any]:
         return service.refuse(kind, None, {"code": "too_large", "message": what, "field": None})
@@ -98,7 +102,7 @@ def create_app(config: Config) -> Any:
     async def body(request: Request, kind: str) -> tuple[bytes | None, Any]:
         """(the body, None), or (None, the refusal) when it is over the limit."""
         declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > config.max_body:
+        if declared.isascii() and declared.isdigit() and int(declared) > config.max_body:
             return None, too_large(kind, f"the body has {declared} bytes; the limit is {config.max_body}")
         chunks = []
         n = 0

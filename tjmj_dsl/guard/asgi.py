@@ -24,7 +24,10 @@ def _split_host(host: str) -> tuple[str, int | None]:
         name, port = host.split(":")
     else:
         name, port = host, ""
-    return name, (int(port) if port.isdigit() and len(port) <= 5 else None)
+    if not port:
+        return name, None
+    # a port that is not ASCII digits ('²' is a digit to str.isdigit, not to int) matches no origin's
+    return name, (int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else -1)
 
 
 def _host_name(host: str) -> str:
@@ -131,8 +134,11 @@ class Guard:
 
     async def _answer(self, send: Any, status: int, code: str, message: str) -> None:
         body = self.refusal(code, message)
+        # refused before its body was read: the connection is closed after this answer, and says so (a
+        # keep-alive client's next request on it would be reset)
         await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
 
     async def _deny_handshake(self, scope: dict[str, Any], receive: Any, send: Any, status: int, code: str,

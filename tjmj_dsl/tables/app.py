@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..game.bot import view_json
@@ -82,6 +83,14 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 
 def _err(code: str, message: str, field: str | None = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "field": field}}
+
+
+def loads(raw: str | bytes) -> Any:
+    """json.loads, with nesting too deep for the parser (a RecursionError) a ValueError like any bad JSON."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def origin_ok(headers: Any, allowed: tuple[str, ...]) -> bool:
@@ -520,7 +529,7 @@ class Tables:
                     err = _err("malformed", "messages are JSON text", None)
                 else:
                     try:
-                        msg = json.loads(raw)
+                        msg = loads(raw)
                     except ValueError as e:
                         err = _err("malformed", f"not JSON: {str(e)[:80]}", None)
                     else:
@@ -670,9 +679,14 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             if len(raw) > MAX_BODY:
                 raise RoomError("too_large", f"a body is at most {MAX_BODY} bytes", None, 413)
         try:
-            return json.loads(raw)
+            return loads(raw)
         except ValueError as e:
             raise RoomError("invalid_json", f"the body is not JSON: {str(e)[:80]}", None) from None
+
+    def refused(e: RoomError) -> Response:
+        # a body refused unread (413) leaves the rest of it on the connection, which the server then closes:
+        # `Connection: close` says so, or a keep-alive client sends its next request into a reset
+        return _json(e.json(), e.status, {"Connection": "close"} if e.status == 413 else None)
 
     @app.post("/play/api/rooms", include_in_schema=False)
     async def create_room(request: Request) -> Response:
@@ -681,7 +695,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             await tables.start()
             return _json(tables.create(body), 201)
         except RoomError as e:
-            return _json(e.json(), e.status)
+            return refused(e)
 
     @app.get("/play/api/rooms/{room_id}", include_in_schema=False)
     async def room_info(room_id: str) -> Response:
@@ -695,7 +709,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         try:
             body = await json_body(request)
         except RoomError as e:
-            return _json(e.json(), e.status)
+            return refused(e)
         live = tables.get(room_id)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
@@ -708,7 +722,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
 
     @app.get("/play/api/rooms/{room_id}/hands/{idx}.json", include_in_schema=False)
     async def hand_record(room_id: str, idx: str) -> Response:
-        if not idx.isdigit() or len(idx) > 6:
+        if not idx.isascii() or not idx.isdigit() or len(idx) > 6:
             return _json(_err("not_found", "no such hand", None), 404)
         rec = tables.store.record(room_id, int(idx)) if len(room_id) <= 64 else None
         if rec is None:
@@ -734,6 +748,14 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
 def create_app(config: TablesConfig, on_start: Any = None) -> FastAPI:
     """An application of the tables alone (`tjmj play`)."""
     app = FastAPI(title="tjmj tables", docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # an unknown path or method: the contract's error shape, as every other refusal (not {"detail": ...})
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "invalid_request")
+        return _json(_err(code, f"{request.method} {request.url.path[:100]}: {exc.detail}", None), exc.status_code,
+                     dict(exc.headers or {}))
+
     mount(app, config, on_start)
     return app
 
