@@ -14,12 +14,12 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from docs_pages import RULEBOOKS, ROOT, pages, repo_files  # noqa: E402
+from docs_pages import ROOT, pages, repo_files, rulebooks  # noqa: E402
 
 from mkdocs.structure.files import File, Files  # noqa: E402
 
 LINK = re.compile(r"(\]\()([^)\s]+)(\))")
-BOOKS = {f"generated/{folder}/rulebook.md": f"play/rulebook-{profile}.md" for profile, folder in RULEBOOKS}
+BOOKS = {f"generated/{folder}/rulebook.md": f"play/rulebook-{profile}.md" for profile, folder in rulebooks()}
 
 
 def on_files(files: Files, config: Any) -> Files:

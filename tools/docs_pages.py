@@ -10,10 +10,23 @@ import json
 import os
 from typing import Any
 
-import yaml
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RULEBOOKS = (("seed-001", "tianjin"), ("seed-000-fan", "tianjin/seed_000_fan"), ("seed-000-coins", "tianjin/seed_000_coins"))
+sys.path.insert(0, ROOT)
+from tjmj_dsl.backends.book.markdown import esc  # noqa: E402  (rule-file text as inert Markdown, as the rulebook writes it)
+from tjmj_dsl.backends.outputs import profile_dir  # noqa: E402
+from tjmj_dsl.compiler import read_rules  # noqa: E402
+
+
+def rulebooks() -> list[tuple[str, str]]:
+    """(profile, its folder under generated/) of the built-in rules, the default profile first, as
+    `tjmj compile` lays them out."""
+    data = read_rules(None).data
+    profiles = list(data.get("profiles") or {})
+    default = data.get("default_profile") or profiles[0]
+    ordered = [default] + [p for p in profiles if p != default]
+    return [(p, profile_dir(str(data["name"]), p, default)) for p in ordered]
 
 
 def _read(rel: str) -> str:
@@ -94,7 +107,7 @@ def schemas_reference() -> str:
 
 
 def decisions_page() -> str:
-    d = yaml.safe_load(_read("rules/tianjin.yaml"))
+    d = read_rules(None).data
     out = ["# Decisions and errata", "",
            "The rules come from two Chinese rule texts, cited by name in the rule file's `sources:`. Where they are "
            "unclear or disagree, the rule file says what was decided, in its `decisions:` section (and a comment "
@@ -102,15 +115,15 @@ def decisions_page() -> str:
            "is written from [rules/tianjin.yaml](../../rules/tianjin.yaml) each time the site is built; each rulebook "
            "prints them too.", "", "## Sources", ""]
     for k, v in (d.get("sources") or {}).items():
-        out.append(f"- **{k}**: {_cell(v)}")
+        out.append(f"- **{esc(k)}**: {esc(str(v))}")
     out += ["", "## Decisions", ""]
     for k, v in (d.get("decisions") or {}).items():
-        out += [f"### {_cell(v.get('title', k))}", "", f"`{k}` (chapter {v.get('chapter', '—')})", "",
-                _cell(v.get("text", "")), "", f"Source: {_cell(v.get('source', ''))}", ""]
+        out += [f"### {esc(str(v.get('title', k)))}", "", f"{esc(k)} (chapter {esc(str(v.get('chapter', '—')))})", "",
+                esc(str(v.get("text", ""))), "", f"Source: {esc(str(v.get('source', '')))}", ""]
     out += ["## Errata", ""]
     for k, v in (d.get("errata") or {}).items():
-        out += [f"### `{k}`", "", f"{_cell(v.get('source', ''))} prints: {_cell(v.get('printed', ''))}", "",
-                _cell(v.get("decision", "")), ""]
+        out += [f"### {esc(k)}", "", f"{esc(str(v.get('source', '')))} prints: {esc(str(v.get('printed', '')))}", "",
+                esc(str(v.get("decision", ""))), ""]
     return "\n".join(out)
 
 
@@ -129,7 +142,7 @@ def pages() -> dict[str, str]:
     """Site path → Markdown, for every page written at build time."""
     out = {"design/reference.md": rule_file_reference(), "use/schemas.md": schemas_reference(),
            "decisions/all.md": decisions_page(), "internals/layers.md": layers_page()}
-    for profile, folder in RULEBOOKS:
+    for profile, folder in rulebooks():
         out[f"play/rulebook-{profile}.md"] = rulebook_page(profile, folder)
     return out
 

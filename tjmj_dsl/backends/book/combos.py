@@ -12,8 +12,8 @@ from typing import Any
 from ...known import Row
 from ...tiles import parse_tile
 from ..combinations import Group, Reader, Shown, Verdicts, mask_of, names_of, order
-from .content import Builder, hand_groups
-from .model import Block, Code, Details, Em, Inline, Inlines, Link, MiniHand, Para, Section, Strong, Table, TileRef, anchor
+from .content import Builder
+from .model import Block, Code, Details, Em, Inline, Inlines, Link, MiniHand, Para, Section, Strong, Table, TileRef, anchor, hand_groups
 
 # the witness search's reason codes (analysis/witness.py), in the order shown, in words
 REASONS = {

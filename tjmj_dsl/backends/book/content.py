@@ -15,7 +15,7 @@ from ...tiles import ALL_KINDS, NUM_KINDS, chinese, parse_tile
 from ..examples import Scored, Scorers, _value_key, error_text
 from . import turns
 from .model import (Block, Book, Bullets, Code, Em, Group, Hand, Inline, Inlines, Link, Para, Section, Slot,
-                    Strong, Table, TileRef, TileRow, anchor)
+                    Strong, Table, TileRef, TileRow, anchor, hand_groups)
 
 # generic mahjong table mechanics: what each claim key of the rule file means ({exposed}: the rule file's
 # name of an exposed kong, {hun_claim}: of the kind of kong a claimed hun makes, play.hun_kong_exposed_as)
@@ -52,16 +52,6 @@ def _t(*items: Inline) -> Inlines:
 
 def tiles_of(text: str) -> list[int]:
     return [parse_tile(x) for x in text.split()] if text else []
-
-
-def hand_groups(res: dict[str, Any]) -> tuple[Group, ...]:
-    groups = []
-    for g in res.get("decomposition") or ():
-        slots = []
-        for i, (face, tile, hun) in enumerate(zip(g["faces"], g["tiles"], g["huns"])):
-            slots.append(Slot(parse_tile(tile), parse_tile(face), bool(hun), g.get("winning_slot") == i))
-        groups.append(Group(tuple(slots), str(g["meld"]), bool(g["declared"]), bool(g["concealed"])))
-    return tuple(groups)
 
 
 def pattern_names(rs: RuleSet, ids: Sequence[str]) -> str:
@@ -508,7 +498,7 @@ class Builder:
         sections = [Section("about", ("关于 About this rulebook",), tuple(intro))]
         if self.inp.hand is not None:
             played, why = self.inp.hand
-            sections.append(turns.section(self, played, why, hand_groups))
+            sections.append(turns.section(self, played, why))
         sections += [self.tiles(), self.huns(), self.melds(), self.patterns(), self.combining(), self.scoring(),
                      self.options(), self.play(), self.settlement(), self.errata()]
         if self.inp.combos is not None:

@@ -102,19 +102,6 @@ def e(s: str) -> str:
     return escape(shown(s), quote=True)
 
 
-def _plain(items: Inlines) -> str:
-    """The text of inlines, without markup (a column's name as a cell's data-label)."""
-    out = []
-    for x in items:
-        if isinstance(x, str):
-            out.append(x)
-        elif isinstance(x, Code):
-            out.append(x.text)
-        elif hasattr(x, "items"):
-            out.append(_plain(x.items))
-    return "".join(out)
-
-
 def tile(k: int) -> str:
     """One tile as styled HTML: the rank (Chinese numeral) over the suit, or the honor's character."""
     suit = SUIT_OF[k]
@@ -184,7 +171,7 @@ def block(b: Block, out: list[str]) -> None:
     elif isinstance(b, Table):
         rows = ["<tr>" + "".join(f"<th>{inlines(h)}</th>" for h in b.head) + "</tr>"]
         # each cell carries its column's name: on a phone a row is shown as a card of "name: value" lines
-        labels = [e(_plain(h)) for h in b.head]
+        labels = [e(text_of(h)) for h in b.head]
         for r in b.rows:
             rows.append("<tr>" + "".join(f'<td data-label="{labels[i] if i < len(labels) else ""}">{inlines(c)}</td>'
                                          for i, c in enumerate(r)) + "</tr>")

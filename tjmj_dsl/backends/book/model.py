@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
+
+from ...tiles import parse_tile
 
 
 @dataclass(frozen=True)
@@ -157,3 +159,14 @@ def text_of(items: Inlines) -> str:
         elif isinstance(i, MiniHand):
             out.append(" ".join(chinese(s.tile) for g in i.groups for s in g.slots))
     return "".join(out)
+
+
+def hand_groups(res: dict[str, Any]) -> tuple[Group, ...]:
+    """A scorer answer's decomposition as the book draws it: its groups, each slot's tile, face, hun and winning mark."""
+    groups = []
+    for g in res.get("decomposition") or ():
+        slots = []
+        for i, (face, tile, hun) in enumerate(zip(g["faces"], g["tiles"], g["huns"])):
+            slots.append(Slot(parse_tile(tile), parse_tile(face), bool(hun), g.get("winning_slot") == i))
+        groups.append(Group(tuple(slots), str(g["meld"]), bool(g["declared"]), bool(g["concealed"])))
+    return tuple(groups)

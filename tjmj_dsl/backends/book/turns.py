@@ -9,12 +9,12 @@ book is the same bytes on every build. Rules the engine cannot play get a senten
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from ...ir import RuleSet
 from ...tiles import parse_tile
-from .model import Block, Bullets, Code, Details, Em, Group, Hand, Inline, Inlines, Para, Section, Slot, Strong, Table, \
-    TileRef, TileRow
+from .model import (Block, Bullets, Code, Details, Em, Group, Hand, Inline, Inlines, Para, Section, Slot, Strong, Table,
+                    TileRef, TileRow, hand_groups)
 
 SEED = "rulebook"
 SEARCH = 60  # hands looked at, at most (a value player's hand costs a few milliseconds)
@@ -34,6 +34,7 @@ def played_hand(rs: RuleSet, module: Any) -> tuple[dict[str, Any] | None, str]:
     from ...game.players import ValuePlayer
     from ...game.rules import GameRulesError, game_rules
     from ...game.session import play, record
+    from ...game.table import EngineError
     try:
         rules = game_rules(_Seated(rs, module))
     except GameRulesError as e:
@@ -43,7 +44,7 @@ def played_hand(rs: RuleSet, module: Any) -> tuple[dict[str, Any] | None, str]:
     for hand in range(SEARCH):
         try:
             res = play(rules, SEED, hand, [ValuePlayer() for _ in range(4)])
-        except Exception as e:  # noqa: BLE001 - rules the engine cannot settle: the book says so, it does not fail
+        except (EngineError, RuntimeError) as e:  # rules the table or the settlement refuses: the book says so
             return None, f"the game engine stopped on hand {hand}: {e}"
         rec = record(rules, SEED, hand, res, ["value"] * 4)
         types = {e["type"] for e in rec["events"]}
@@ -64,34 +65,21 @@ def _group(tile: str, n: int, kind: str, concealed: bool) -> Group:
     return Group(tuple(Slot(k, k, False, False) for _ in range(n)), kind, True, concealed)
 
 
-class _Hand:
-    """One seat's tiles as the events change them."""
 
-    def __init__(self, dealt: list[str]) -> None:
-        self.tiles = list(dealt)
-        self.melds: list[tuple[str, str]] = []  # (event type, tile)
-
-    def apply(self, e: dict[str, Any]) -> None:
-        t, typ = e["tile"], e["type"]
-        if typ == "draw":
-            self.tiles.append(t)
-        elif typ == "discard":
-            self.tiles.remove(t)
-        elif typ in ("pong", "kong"):
-            for _ in range(2 if typ == "pong" else 3):
-                self.tiles.remove(t)
-            self.melds.append((typ, t))
-        elif typ == "concealed_kong":
-            for _ in range(4):
-                self.tiles.remove(t)
-            self.melds.append((typ, t))
-        elif typ == "added_kong":
-            self.tiles.remove(t)
-            self.melds = [("kong", m) if (k, m) == ("pong", t) else (k, m) for k, m in self.melds]
+# a seat's concealed tiles leave by these events, so many of the event's tile each
+_LEAVE = {"discard": 1, "pong": 2, "kong": 3, "concealed_kong": 4, "added_kong": 1}
 
 
-def section(builder: Any, rec: dict[str, Any] | None, why: str, hand_groups: Callable[[dict[str, Any]], tuple[Group, ...]]
-            ) -> Section:
+def _after(tiles: list[str], e: dict[str, Any]) -> None:
+    """A seat's concealed tiles after its own event `e` (a draw adds the tile, a discard or a meld removes
+    what it takes from the hand)."""
+    if e["type"] == "draw":
+        tiles.append(e["tile"])
+    for _ in range(_LEAVE.get(e["type"], 0)):
+        tiles.remove(e["tile"])
+
+
+def section(builder: Any, rec: dict[str, Any] | None, why: str) -> Section:
     """The hand told turn by turn (builder: the rulebook's Builder, for names and result lines). It says
     what the record shows and names the rules' own words (kong names, outcome names, patterns); what
     a bet or a pattern is worth is left to the chapters that give the rules."""
@@ -102,7 +90,7 @@ def section(builder: Any, rec: dict[str, Any] | None, why: str, hand_groups: Cal
     kong_word = {"kong": builder.kong_name("exposed"), "concealed_kong": builder.kong_name("concealed"),
                  "added_kong": builder.kong_name("added")}
     dealer, res, events = rec["dealer"], rec["result"], rec["events"]
-    hands = [_Hand(d) for d in rec["deal"]]
+    hands = [list(d) for d in rec["deal"]]
     winner = res["winner"]
     you = winner if winner is not None else dealer
     parts: list[Section] = []
@@ -142,9 +130,8 @@ def section(builder: Any, rec: dict[str, Any] | None, why: str, hand_groups: Cal
     shown_turn = shown_pong = shown_kong = False
     for i, e in enumerate(events):
         s, typ = e["seat"], e["type"]
-        before = list(hands[s].tiles)
-        if typ != "win":
-            hands[s].apply(e)
+        before = list(hands[s])
+        _after(hands[s], e)
         nxt = events[i + 1] if i + 1 < len(events) else None
         if typ == "draw" and s == you and not shown_turn and nxt is not None and nxt["type"] == "discard" \
                 and nxt["seat"] == s:
