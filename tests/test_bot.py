@@ -24,7 +24,7 @@ from gamekit import rules as game_rules_of
 from tjmj_dsl.game.bot import BotError, BotProcess, ProcessPlayer
 from tjmj_dsl.game.players import ValuePlayer
 from tjmj_dsl.game.session import play
-from tjmj_dsl.game.simulate import _end_pool
+from tjmj_dsl.game.simulate import end_pool
 from tjmj_dsl.game.table import PASS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -410,7 +410,7 @@ def test_a_failed_runs_pool_ends_even_when_a_worker_misses_its_sigterm() -> None
     assert len(workers) == 2
     pool.map_async(time.sleep, [60, 60], chunksize=1)
     time.sleep(0.5)  # both workers asleep in a task
-    ender = threading.Thread(target=_end_pool, args=(pool, 0.5), daemon=True)
+    ender = threading.Thread(target=end_pool, args=(pool, 0.5), daemon=True)
     ender.start()
     ender.join(20)
     ended = not ender.is_alive()

@@ -254,3 +254,30 @@ def test_an_unwritable_out_is_said_without_a_traceback(tmp_path: object, capsys:
     assert main(["impact", "--hands", "2", "--no-skill", "--out", os.path.join(blocker, "sub")]) == 1
     err = capsys.readouterr().err
     assert "tjmj: error:" in err and "Traceback" not in err
+
+
+def _sigterm_handler(_: int) -> str:
+    import signal
+    return repr(signal.getsignal(signal.SIGTERM))
+
+
+def test_pool_workers_end_at_terminate_whatever_the_command_does_with_sigterm() -> None:
+    # a run's pool (simulate's and impact's: game.simulate.worker_pool) forked from a command that answers
+    # SIGTERM by raising (interrupt.install, as `tjmj` does): a worker waiting for a task ran that handler
+    # only when the wait ended, so terminate() waited for it for ever (an impact run of the suite hung so)
+    import signal
+    import threading
+    from tjmj_dsl import interrupt
+    from tjmj_dsl.game.simulate import worker_pool
+    restore = interrupt.install()
+    try:
+        pool = worker_pool(2)
+        try:
+            assert set(pool.map(_sigterm_handler, range(4))) == {repr(signal.SIG_DFL)}
+        finally:
+            ender = threading.Thread(target=pool.terminate, daemon=True)
+            ender.start()
+            ender.join(30)
+            assert not ender.is_alive()
+    finally:
+        restore()

@@ -111,6 +111,16 @@ def _worker_started(bots: bool) -> None:
     signal.signal(signal.SIGTERM, _worker_ended if bots else signal.SIG_DFL)
 
 
+def worker_pool(jobs: int, bots: bool = False) -> Any:
+    """A pool of `jobs` worker processes for chunks of hands (simulate's, impact's): forked where the
+    system can, each set up by _worker_started, so that the pool's terminate() ends a worker at once
+    even when the command answers SIGTERM by raising (interrupt.py: a forked worker inherits that
+    handler, which runs only once the worker's wait for a task ends, and a terminate() waited for it
+    for ever). End it with close() and join() when every chunk is played, with end_pool() when not."""
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    return ctx.Pool(jobs, initializer=_worker_started, initargs=(bots,))
+
+
 def _parent_answers(*_: Any) -> None:
     """A worker's SIGINT: nothing (the parent ends the pool)."""
 
@@ -174,16 +184,14 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
         for c in chunks:
             take(_chunk(c))
     else:
-        methods = mp.get_all_start_methods()
-        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        pool = ctx.Pool(jobs, initializer=_worker_started, initargs=(bool(spec.bots),))
+        pool = worker_pool(jobs, bool(spec.bots))
         try:
             for part in pool.imap(_chunk, chunks):
                 take(part)
         except BaseException:
-            _end_pool(pool)
+            end_pool(pool)
             raise
-        # every chunk played: the workers leave by the pool's own word (no signal, see _end_pool)
+        # every chunk played: the workers leave by the pool's own word (no signal, see end_pool)
         pool.close()
         pool.join()
 
@@ -217,7 +225,7 @@ def _play_ray(spec: Spec, chunks: list[tuple[Spec, int, int]], address: str | No
         take(ray.get(ref))
 
 
-def _end_pool(pool: Any, grace: float = 5.0) -> None:
+def end_pool(pool: Any, grace: float = 5.0) -> None:
     """End a pool whose run failed: pool.terminate(), and a worker still alive after `grace`
     seconds killed outright. A worker's SIGTERM handler (_worker_started) runs at the worker's
     next Python step: one landing just as the worker blocks on the pool's task queue is acted on

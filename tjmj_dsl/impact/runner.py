@@ -5,11 +5,11 @@ wall order, so the report is byte-identical for any engine and job count."""
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
+from ..game.simulate import end_pool, worker_pool
 from .chunk import Task, play_chunk, seatings
 from .store import Store
 
@@ -30,11 +30,15 @@ def _local(todo: list[Task], jobs: int) -> Iterator[tuple[Task, list[dict[str, A
         for t in todo:
             yield t, play_chunk(t)
         return
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(min(jobs, len(todo))) as pool:
+    pool = worker_pool(min(jobs, len(todo)))
+    try:
         for t, walls in zip(todo, pool.imap(play_chunk, todo)):
             yield t, walls
+    except BaseException:  # a chunk failed, Ctrl-C or a signal, or the caller stopped reading
+        end_pool(pool)
+        raise
+    pool.close()  # every chunk played: the workers leave by the pool's own word
+    pool.join()
 
 
 def _ray(todo: list[Task], address: str | None) -> Iterator[tuple[Task, list[dict[str, Any]]]]:
