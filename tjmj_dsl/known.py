@@ -135,7 +135,8 @@ def load_known(path: str, display: str | None = None, via: Pos | None = None) ->
     return rows
 
 
-def _known_rows(rules_path: str | None) -> list[Row]:
+def known_rows(rules_path: str | None) -> list[Row]:
+    """Every known-values row of a rule file (the built-in one when None), every table."""
     from .compiler import builtin_rules_path, read_rules
     return rows_of(read_rules(rules_path or builtin_rules_path()))
 
@@ -159,4 +160,4 @@ def rows_of(res: Any) -> list[Row]:
 
 
 def rows_for(rules_path: str | None, profile: str) -> list[Row]:
-    return [r for r in _known_rows(rules_path) if r.profile == profile]
+    return [r for r in known_rows(rules_path) if r.profile == profile]

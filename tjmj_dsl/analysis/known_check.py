@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..api import Scorer
 from ..compiler import builtin_rules_path
 from ..diagnostics import Diagnostic
-from ..known import _known_rows
+from ..known import known_rows
 
 
 def check_known(rules_path: str | None) -> list[Diagnostic]:
@@ -17,7 +17,7 @@ def check_known(rules_path: str | None) -> list[Diagnostic]:
     path = rules_path or builtin_rules_path()
     out: list[Diagnostic] = []
     scorers: dict[str, Scorer] = {}
-    for row in _known_rows(rules_path):
+    for row in known_rows(rules_path):
         if row.profile not in scorers:
             scorers[row.profile] = Scorer(path, row.profile)
         if row.request is None:
