@@ -176,13 +176,9 @@ class Game:
         an answer to it). `durable` False (a bot's answer, which a bot asked again gives again): kept
         to be stored with the next (`flush`), before anything the table did since is shown to anyone."""
         st = self.stepper
-        ask = self.ask
-        if st is None or ask is None:
+        if st is None:
             raise ValueError("no question is open")
-        if seq != ask.seq:
-            raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
-        if choice.__class__ is not int or not 0 <= choice < len(ask.menu):
-            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {len(ask.menu) - 1})")
+        ask = st.check(choice, seq)
         self.pending.append((self.hand, seq, ask.seat, choice))
         if durable:
             self.flush()
