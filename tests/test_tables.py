@@ -232,6 +232,17 @@ def test_a_bad_room_request_is_refused_with_its_field(client: TestClient, body: 
     assert r.json()["error"]["field"] == field
 
 
+@pytest.mark.parametrize("body,field", [
+    ({"rules": "r" * 9000}, "rules"),
+    ({"profile": "p" * 9000}, "profile"),
+    ({"options": {"o" * 9000: 1}}, "options." + "o" * 40),
+])
+def test_a_long_name_refused_is_not_echoed_whole(client: TestClient, body: Any, field: str) -> None:
+    r = client.post("/play/api/rooms", json={"seats": ["person"] * 4, **body})
+    assert r.status_code == 400 and r.json()["error"]["field"] == field
+    assert len(r.text) < 1000  # the name shown cut, not the 9,000 characters sent
+
+
 def test_bodies_too_large_or_not_json_and_other_sites_are_refused(client: TestClient) -> None:
     r = client.post("/play/api/rooms", content=b"{" + b" " * 20000 + b"}")
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
