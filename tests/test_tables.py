@@ -131,6 +131,19 @@ def test_a_spectator_and_a_stranger_are_refused_what_a_seat_may_do(client: TestC
                     break
 
 
+def test_the_welcome_gives_the_rule_files_names_for_the_page_to_show(client: TestClient) -> None:
+    import os
+
+    import yaml
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules", "tianjin.yaml")
+    with open(path, encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        w = hello(ws, None)
+    assert w["names"] == {"kong": doc["kong_names"], "outcome": doc["outcome_names"]}
+
+
 def test_a_flood_is_refused_and_a_socket_refused_too_often_is_closed(tmp_path: Any) -> None:
     with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as client:  # the default rate
         flood(client)

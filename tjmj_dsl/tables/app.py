@@ -38,7 +38,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..game.bot import view_json
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
-from .rulesets import RoomError, RuleSets
+from .rulesets import RoomError, RuleSets, rule_names
 from .stepper import greenlet
 from .store import Store
 from .views import public_json
@@ -607,6 +607,7 @@ class Tables:
         async with live.lock:
             live.conns.add(conn)
             conn.send({"type": "welcome", "room": g.id, "seat": seat, "rules": self.summary(live)["rules"],
+                       "names": rule_names(g.rules),
                        "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"]})
             conn.send(self.state(live, seat))
         return conn

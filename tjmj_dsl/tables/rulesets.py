@@ -26,6 +26,13 @@ class RoomError(ValueError):
         return {"error": {"code": self.code, "message": self.message, "field": self.field}}
 
 
+def rule_names(rules: GameRules) -> dict[str, dict[str, str]]:
+    """What the rule file calls each kind of kong and each fact of an outcome (kong_names,
+    outcome_names): the page's labels for them, never its own."""
+    rs = rules.scorer.ruleset
+    return {"kong": dict(rs.kong_names), "outcome": dict(rs.outcome_names)}
+
+
 def _first_line(e: Exception) -> str:
     text = e.render() if isinstance(e, RuleError) else str(e)
     lines = [ln for ln in text.splitlines() if ln.strip()]

@@ -47,6 +47,15 @@ def _rules() -> dict[str, Any]:
                                                           "sha256": {"type": "string"}, "options": {"type": "object"}})
 
 
+def _names() -> dict[str, Any]:
+    words = {"type": "object", "additionalProperties": {"type": "string"}}
+    return _obj(["kong", "outcome"], {
+        "kong": {**words, "description": "each kind of kong (exposed, added, concealed, hun) by the rule file's name"},
+        "outcome": {**words, "description": "each fact of an outcome (zuozhuang, lazhuang, chan, xianggong, drawn) "
+                                            "by the rule file's name"}},
+        description="the rule file's words for what the page shows (its kong_names and outcome_names)")
+
+
 def _seats() -> dict[str, Any]:
     return {"type": "array", "minItems": 4, "maxItems": 4, "items": _obj(
         ["seat", "kind", "name", "connected"], {"seat": _seat, "kind": {"type": "string"}, "name": {"type": "string"},
@@ -101,9 +110,10 @@ def server_message_schema() -> dict[str, Any]:
         "hand": {"type": "integer"}, "seq": {"type": "integer", "minimum": 1},
         "kind": menu_ask["properties"]["ask"], "menu": menu_ask["properties"]["menu"], **clock})
     return {"oneOf": [
-        _obj(["type", "room", "seat", "rules", "seats", "hands", "time_limit"], {
+        _obj(["type", "room", "seat", "rules", "names", "seats", "hands", "time_limit"], {
             "type": {"const": "welcome"}, "room": {"type": "string"}, "seat": {"oneOf": [_seat, {"type": "null"}]},
-            "rules": _rules(), "seats": _seats(), "hands": {"type": "integer"}, "time_limit": {"type": "number"}}),
+            "rules": _rules(), "names": _names(), "seats": _seats(), "hands": {"type": "integer"},
+            "time_limit": {"type": "number"}}),
         _obj(["type", "hand", "status", "balances", "view", "concealed", "public", "waiting", "ask"], {
             "type": {"const": "state"}, "hand": {"type": "integer"},
             "status": {"enum": ["playing", "stopping", "over", "stopped"]}, "balances": _four_ints,
