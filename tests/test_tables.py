@@ -363,6 +363,35 @@ def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory
         assert conn.closed
 
 
+def test_a_room_read_again_from_the_store_is_driven_and_a_finished_one_leaves_memory_again(client: TestClient) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    over = new_room(client, seats=["random"] * 4, hands=1)["room"]
+    for _ in range(600):
+        if over not in tables.live:
+            break
+        time.sleep(0.05)
+    assert over not in tables.live
+    assert client.get(f"/play/api/rooms/{over}").json()["status"] == "over"  # read from the store ...
+    for _ in range(100):
+        if over not in tables.live:
+            break
+        time.sleep(0.05)
+    assert over not in tables.live  # ... and not kept: each room ever looked up would stay in memory
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    rid = room["room"]
+    gone = tables.live.pop(rid)  # as a room the server does not hold (its resume at start failed)
+
+    async def drop() -> None:
+        assert gone.task is not None
+        gone.task.cancel()
+
+    client.portal.call(drop)  # type: ignore[union-attr]
+    with client.websocket_connect(f"/play/ws/{rid}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        live = tables.live[rid]
+        assert live is not gone and live.task is not None and not live.task.done()  # its bots will play
+
+
 def test_the_greenlet_stepper_plays_the_thread_steppers_hands_ask_for_ask() -> None:
     import random
     from tjmj_dsl.api import Scorer

@@ -300,18 +300,11 @@ class Tables:
         return [{"seat": s, "kind": g.kinds[s], "name": g.names[s], "connected": s in on} for s in range(4)]
 
     def get(self, room_id: str) -> Live | None:
+        """The room, live; one not in memory read from the store as a resumed room is (with its driver,
+        which plays an open game on and drops a finished one from memory again)."""
         if not isinstance(room_id, str) or len(room_id) > 64:
             return None
-        live = self.live.get(room_id)
-        if live is None:
-            row = self.store.room(room_id)
-            if row is None:
-                return None
-            c = row.config
-            live = Live(Game.load(self.store, row, self.rulesets.rules(c["rules"], c["profile"], c["options"]),
-                                  self.config.bot_command))
-            self.live[room_id] = live
-        return live
+        return self.live.get(room_id) or self._resume(room_id)
 
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
