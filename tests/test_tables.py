@@ -225,6 +225,38 @@ def test_learner_mode_gives_the_waits_of_each_discard(client: TestClient) -> Non
             ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": pick}))
 
 
+def test_learner_mode_asked_again_of_one_position_asks_the_scorer_once(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "value", "value", "value"], hands=1)
+    scorer = client.app.state.tables.live[room["room"]].game.rules.scorer  # type: ignore[attr-defined]
+    asked: list[Any] = []
+    real = scorer.waits
+    scorer.waits = lambda q: asked.append(q) or real(q)  # counted, on this test's rules alone
+    try:
+        with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+            hello(ws, room["seats"][0]["token"])
+            acts = 0
+            while acts < 2:
+                st = until_person(ws, {0})
+                assert st["type"] == "state"
+                ask = st["ask"]
+                if ask["kind"] == "act":
+                    acts += 1
+                    ws.send_text(json.dumps({"type": "waits"}))
+                    first = ws.receive_json()
+                    n = len(asked)
+                    assert n >= len(first["discards"]) > 0  # this position worked out by the scorer
+                    for _ in range(3):
+                        ws.send_text(json.dumps({"type": "waits"}))
+                        assert ws.receive_json() == first
+                    assert len(asked) == n  # ... once
+                pick = next((i for i, m in enumerate(ask["menu"]) if m == {"type": "pass", "tile": None}), 0)
+                if ask["kind"] == "act":
+                    pick = next(i for i, m in enumerate(ask["menu"]) if m["type"] == "discard")
+                ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": pick}))
+    finally:
+        del scorer.waits
+
+
 @pytest.mark.parametrize("body,field,code", [
     ({"seats": ["person", "value", "value"]}, "seats", 400),
     ({"seats": ["person", "value", "value", "/bin/sh"]}, "seats[3]", 400),

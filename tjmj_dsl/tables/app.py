@@ -171,6 +171,7 @@ class Live:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
+    waits: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # per seat: (position, its answer)
 
 
 class Tables:
@@ -430,6 +431,13 @@ class Tables:
         out: dict[str, Any] = {"type": "waits", "hand": g.hand, "waits": [], "discards": []}
         if st is None or not st.table.dealt:
             return out
+        # asked again of the same position (a page reloaded, a client that repeats itself): the answer
+        # already worked out, so each seat costs the scorer one answer per move, however often it asks
+        ask = g.ask
+        position = (g.hand, len(st.table.events), ask.seq if ask is not None else None)
+        got = live.waits.get(seat)
+        if got is not None and got[0] == position:
+            return got[1]
         v = view_json(st.view(seat), g.hand)
         scorer = g.rules.scorer
         melds = v["melds"][seat]
@@ -442,7 +450,6 @@ class Tables:
         tiles = list(v["tiles"])
         if (len(tiles) + 3 * len(melds)) % 3 == 1:
             out["waits"] = ask_waits(tiles)
-        ask = g.ask
         if ask is not None and ask.seat == seat and ask.kind == "act":
             seen: set[str] = set()
             for m in ask.menu:
@@ -451,6 +458,7 @@ class Tables:
                     rest = list(tiles)
                     rest.remove(m["tile"])
                     out["discards"].append({"tile": m["tile"], "waits": ask_waits(rest)})
+        live.waits[seat] = (position, out)
         return out
 
     async def on_answer(self, live: Live, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
