@@ -43,8 +43,9 @@ def _public() -> dict[str, Any]:
 
 
 def _rules() -> dict[str, Any]:
-    return _obj(["name", "profile", "sha256", "options"], {"name": {"type": "string"}, "profile": {"type": "string"},
-                                                          "sha256": {"type": "string"}, "options": {"type": "object"}})
+    """The rules in force, as an ask names them (the bot protocol's, never null here)."""
+    got = ask_schema()["properties"]["rules"]["oneOf"]
+    return copy.deepcopy(next(x for x in got if x.get("type") == "object"))
 
 
 def _names() -> dict[str, Any]:
