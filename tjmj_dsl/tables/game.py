@@ -68,7 +68,7 @@ def default_choice(ask: Ask) -> int:
             if ask.menu[i]["tile"] == drawn:
                 return i
         return discards[-1]
-    return 0  # zuozhuang, declare_ready: [false, true]; lazhuang: [0, 1, ...]
+    return ask.menu.index(0 if ask.kind == "lazhuang" else False)  # no bet, no declaration: by value, not by place
 
 
 def bot_choice(player: Any, ask: Ask, stepper: Stepper | GreenStepper) -> int:
