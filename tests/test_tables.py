@@ -131,6 +131,19 @@ def test_a_spectator_and_a_stranger_are_refused_what_a_seat_may_do(client: TestC
                     break
 
 
+def test_the_welcome_gives_the_rule_files_names_for_the_page_to_show(client: TestClient) -> None:
+    import os
+
+    import yaml
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules", "tianjin.yaml")
+    with open(path, encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        w = hello(ws, None)
+    assert w["names"] == {"kong": doc["kong_names"], "outcome": doc["outcome_names"]}
+
+
 def test_a_flood_is_refused_and_a_socket_refused_too_often_is_closed(tmp_path: Any) -> None:
     with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as client:  # the default rate
         flood(client)
@@ -212,6 +225,38 @@ def test_learner_mode_gives_the_waits_of_each_discard(client: TestClient) -> Non
             ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": pick}))
 
 
+def test_learner_mode_asked_again_of_one_position_asks_the_scorer_once(client: TestClient) -> None:
+    room = new_room(client, seats=["person", "value", "value", "value"], hands=1)
+    scorer = client.app.state.tables.live[room["room"]].game.rules.scorer  # type: ignore[attr-defined]
+    asked: list[Any] = []
+    real = scorer.waits
+    scorer.waits = lambda q: asked.append(q) or real(q)  # counted, on this test's rules alone
+    try:
+        with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+            hello(ws, room["seats"][0]["token"])
+            acts = 0
+            while acts < 2:
+                st = until_person(ws, {0})
+                assert st["type"] == "state"
+                ask = st["ask"]
+                if ask["kind"] == "act":
+                    acts += 1
+                    ws.send_text(json.dumps({"type": "waits"}))
+                    first = ws.receive_json()
+                    n = len(asked)
+                    assert n >= len(first["discards"]) > 0  # this position worked out by the scorer
+                    for _ in range(3):
+                        ws.send_text(json.dumps({"type": "waits"}))
+                        assert ws.receive_json() == first
+                    assert len(asked) == n  # ... once
+                pick = next((i for i, m in enumerate(ask["menu"]) if m == {"type": "pass", "tile": None}), 0)
+                if ask["kind"] == "act":
+                    pick = next(i for i, m in enumerate(ask["menu"]) if m["type"] == "discard")
+                ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": pick}))
+    finally:
+        del scorer.waits
+
+
 @pytest.mark.parametrize("body,field,code", [
     ({"seats": ["person", "value", "value"]}, "seats", 400),
     ({"seats": ["person", "value", "value", "/bin/sh"]}, "seats[3]", 400),
@@ -230,6 +275,17 @@ def test_a_bad_room_request_is_refused_with_its_field(client: TestClient, body: 
     r = client.post("/play/api/rooms", json=body)
     assert r.status_code == code
     assert r.json()["error"]["field"] == field
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"rules": "r" * 9000}, "rules"),
+    ({"profile": "p" * 9000}, "profile"),
+    ({"options": {"o" * 9000: 1}}, "options." + "o" * 40),
+])
+def test_a_long_name_refused_is_not_echoed_whole(client: TestClient, body: Any, field: str) -> None:
+    r = client.post("/play/api/rooms", json={"seats": ["person"] * 4, **body})
+    assert r.status_code == 400 and r.json()["error"]["field"] == field
+    assert len(r.text) < 1000  # the name shown cut, not the 9,000 characters sent
 
 
 def test_bodies_too_large_or_not_json_and_other_sites_are_refused(client: TestClient) -> None:
@@ -337,6 +393,35 @@ def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory
 
         client.portal.call(pile_up)  # type: ignore[union-attr]  # in the server's loop
         assert conn.closed
+
+
+def test_a_room_read_again_from_the_store_is_driven_and_a_finished_one_leaves_memory_again(client: TestClient) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    over = new_room(client, seats=["random"] * 4, hands=1)["room"]
+    for _ in range(600):
+        if over not in tables.live:
+            break
+        time.sleep(0.05)
+    assert over not in tables.live
+    assert client.get(f"/play/api/rooms/{over}").json()["status"] == "over"  # read from the store ...
+    for _ in range(100):
+        if over not in tables.live:
+            break
+        time.sleep(0.05)
+    assert over not in tables.live  # ... and not kept: each room ever looked up would stay in memory
+    room = new_room(client, seats=["person", "random", "random", "random"])
+    rid = room["room"]
+    gone = tables.live.pop(rid)  # as a room the server does not hold (its resume at start failed)
+
+    async def drop() -> None:
+        assert gone.task is not None
+        gone.task.cancel()
+
+    client.portal.call(drop)  # type: ignore[union-attr]
+    with client.websocket_connect(f"/play/ws/{rid}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        live = tables.live[rid]
+        assert live is not gone and live.task is not None and not live.task.done()  # its bots will play
 
 
 def test_the_greenlet_stepper_plays_the_thread_steppers_hands_ask_for_ask() -> None:

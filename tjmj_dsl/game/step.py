@@ -50,6 +50,39 @@ class Ask:
         return {"protocol": PROTOCOL, "ask": self.kind, "seq": self.seq, "rules": self.rules, "view": self.view,
                 "menu": self.menu}
 
+    @classmethod
+    def new(cls, kind: str, view: SeatView, menu: list[Any], counter: list[int], hand: int | None) -> "Ask":
+        """The next question of a hand (`counter` holds the last seq): how every stepped seat's relay asks."""
+        counter[0] += 1
+        return cls(view.seat, kind, counter[0], rules_json(view), view_json(view, hand), menu)
+
+
+class Stepped:
+    """What a stepped hand (this module's Stepper, tables/stepper.py's GreenStepper) shares: the open
+    question `ask`, the `table`, each seat's `view`, and the check of an answer before it is played."""
+
+    table: Table
+    ask: Ask | None
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` sees now. Read it only while a question is open (the table waits then), or once
+        the hand is over: a server builds each seat's screen, and asks its own bots, from it."""
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat {seat!r} is not 0 to 3")
+        return SeatView(self.table, seat)
+
+    def check(self, choice: int, seq: int | None = None) -> Ask:
+        """The open question, if `choice` answers it (and `seq`, given, is its number); else ValueError."""
+        ask = self.ask
+        if ask is None:
+            raise ValueError("the hand is over: there is no question to answer")
+        if seq is not None and seq != ask.seq:
+            raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
+        n = len(ask.menu)
+        if choice.__class__ is not int or not 0 <= choice < n:
+            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
+        return ask
+
 
 class _Abandoned(BaseException):
     """Ends the table's thread when the hand is given up (not an Exception: no player catches it)."""
@@ -67,8 +100,7 @@ class _Relay(Asking):
         self.out, self.inp, self.hand, self.counter = out, inp, hand, counter
 
     def _ask(self, kind: str, view: SeatView, menu: list[Any]) -> int:
-        self.counter[0] += 1
-        self.out.put(Ask(view.seat, kind, self.counter[0], rules_json(view), view_json(view, self.hand), menu))
+        self.out.put(Ask.new(kind, view, menu, self.counter, self.hand))
         got = self.inp.get()
         if got is _ABANDON:
             raise _Abandoned
@@ -80,7 +112,7 @@ class _Done:
         self.result, self.error = result, error
 
 
-class Stepper:
+class Stepper(Stepped):
     """One hand, stepped: `players[s]` None for each seat whose questions come out of `ask`.
 
     Stepper(rules, players, seed=S, hand=i) plays hand i of game seed S (as `tjmj simulate --seed S`
@@ -141,27 +173,13 @@ class Stepper:
         self.ask = got
         return got
 
-    def view(self, seat: int) -> SeatView:
-        """What `seat` sees now. Read it only while a question is open (the table's thread waits then),
-        or once the hand is over: a server builds each seat's screen, and asks its own bots, from it."""
-        if not 0 <= seat < 4:
-            raise ValueError(f"seat {seat!r} is not 0 to 3")
-        return SeatView(self.table, seat)
-
     def answer(self, choice: int, seq: int | None = None) -> Ask | None:
         """Answer the open question with the index of the pick in its menu; the next question (None:
         the hand is over, `result` holds it). With `seq`, the question answered must be that one (a
         server answering what it showed a player). A choice off the menu, or another question's seq,
         raises ValueError and leaves the question open."""
         with self._lock:
-            ask = self.ask
-            if ask is None:
-                raise ValueError("the hand is over: there is no question to answer")
-            if seq is not None and seq != ask.seq:
-                raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
-            n = len(ask.menu)
-            if choice.__class__ is not int or not 0 <= choice < n:
-                raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
+            self.check(choice, seq)
             self._inp.put(choice)
             return self._next()
 

@@ -38,7 +38,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..game.bot import view_json
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
-from .rulesets import RoomError, RuleSets
+from .rulesets import RoomError, RuleSets, rule_names
 from .stepper import greenlet
 from .store import Store
 from .views import public_json
@@ -171,6 +171,7 @@ class Live:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
+    waits: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # per seat: (position, its answer)
 
 
 class Tables:
@@ -300,18 +301,11 @@ class Tables:
         return [{"seat": s, "kind": g.kinds[s], "name": g.names[s], "connected": s in on} for s in range(4)]
 
     def get(self, room_id: str) -> Live | None:
+        """The room, live; one not in memory read from the store as a resumed room is (with its driver,
+        which plays an open game on and drops a finished one from memory again)."""
         if not isinstance(room_id, str) or len(room_id) > 64:
             return None
-        live = self.live.get(room_id)
-        if live is None:
-            row = self.store.room(room_id)
-            if row is None:
-                return None
-            c = row.config
-            live = Live(Game.load(self.store, row, self.rulesets.rules(c["rules"], c["profile"], c["options"]),
-                                  self.config.bot_command))
-            self.live[room_id] = live
-        return live
+        return self.live.get(room_id) or self._resume(room_id)
 
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
@@ -437,6 +431,13 @@ class Tables:
         out: dict[str, Any] = {"type": "waits", "hand": g.hand, "waits": [], "discards": []}
         if st is None or not st.table.dealt:
             return out
+        # asked again of the same position (a page reloaded, a client that repeats itself): the answer
+        # already worked out, so each seat costs the scorer one answer per move, however often it asks
+        ask = g.ask
+        position = (g.hand, len(st.table.events), ask.seq if ask is not None else None)
+        got = live.waits.get(seat)
+        if got is not None and got[0] == position:
+            return got[1]
         v = view_json(st.view(seat), g.hand)
         scorer = g.rules.scorer
         melds = v["melds"][seat]
@@ -449,7 +450,6 @@ class Tables:
         tiles = list(v["tiles"])
         if (len(tiles) + 3 * len(melds)) % 3 == 1:
             out["waits"] = ask_waits(tiles)
-        ask = g.ask
         if ask is not None and ask.seat == seat and ask.kind == "act":
             seen: set[str] = set()
             for m in ask.menu:
@@ -458,6 +458,7 @@ class Tables:
                     rest = list(tiles)
                     rest.remove(m["tile"])
                     out["discards"].append({"tile": m["tile"], "waits": ask_waits(rest)})
+        live.waits[seat] = (position, out)
         return out
 
     async def on_answer(self, live: Live, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
@@ -607,6 +608,7 @@ class Tables:
         async with live.lock:
             live.conns.add(conn)
             conn.send({"type": "welcome", "room": g.id, "seat": seat, "rules": self.summary(live)["rules"],
+                       "names": rule_names(g.rules),
                        "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"]})
             conn.send(self.state(live, seat))
         return conn

@@ -68,7 +68,7 @@ def default_choice(ask: Ask) -> int:
             if ask.menu[i]["tile"] == drawn:
                 return i
         return discards[-1]
-    return 0  # zuozhuang, declare_ready: [false, true]; lazhuang: [0, 1, ...]
+    return ask.menu.index(0 if ask.kind == "lazhuang" else False)  # no bet, no declaration: by value, not by place
 
 
 def bot_choice(player: Any, ask: Ask, stepper: Stepper | GreenStepper) -> int:
@@ -176,13 +176,9 @@ class Game:
         an answer to it). `durable` False (a bot's answer, which a bot asked again gives again): kept
         to be stored with the next (`flush`), before anything the table did since is shown to anyone."""
         st = self.stepper
-        ask = self.ask
-        if st is None or ask is None:
+        if st is None:
             raise ValueError("no question is open")
-        if seq != ask.seq:
-            raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
-        if choice.__class__ is not int or not 0 <= choice < len(ask.menu):
-            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {len(ask.menu) - 1})")
+        ask = st.check(choice, seq)
         self.pending.append((self.hand, seq, ask.seat, choice))
         if durable:
             self.flush()

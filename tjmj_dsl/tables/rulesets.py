@@ -26,6 +26,13 @@ class RoomError(ValueError):
         return {"error": {"code": self.code, "message": self.message, "field": self.field}}
 
 
+def rule_names(rules: GameRules) -> dict[str, dict[str, str]]:
+    """What the rule file calls each kind of kong and each fact of an outcome (kong_names,
+    outcome_names): the page's labels for them, never its own."""
+    rs = rules.scorer.ruleset
+    return {"kong": dict(rs.kong_names), "outcome": dict(rs.outcome_names)}
+
+
 def _first_line(e: Exception) -> str:
     text = e.render() if isinstance(e, RuleError) else str(e)
     lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -54,17 +61,18 @@ class RuleSets:
         self.default = next(iter(self.files))
 
     def rules(self, name: str, profile: str | None, options: dict[str, Any]) -> GameRules:
-        """The compiled rules of a room (RoomError naming the field at fault)."""
+        """The compiled rules of a room (RoomError naming the field at fault; a name the request gave is
+        shown cut to 40 characters, as the room API shows every value it refuses)."""
         if name not in self.files:
-            raise RoomError("invalid_request", f"no rule set {name!r} here; rule sets: {', '.join(self.files)}", "rules")
+            raise RoomError("invalid_request", f"no rule set {name[:40]!r} here; rule sets: {', '.join(self.files)}", "rules")
         info = self.info[name]
         prof = profile or info["default_profile"]
         if prof not in info["profiles"]:
-            raise RoomError("invalid_request", f"no profile {prof!r}; profiles: {', '.join(info['profiles'])}", "profile")
+            raise RoomError("invalid_request", f"no profile {prof[:40]!r}; profiles: {', '.join(info['profiles'])}", "profile")
         for k, v in options.items():
             if k not in info["options"]:
-                raise RoomError("invalid_request", f"no option {k!r}; options: {', '.join(info['options'])}",
-                                f"options.{k}")
+                raise RoomError("invalid_request", f"no option {k[:40]!r}; options: {', '.join(info['options'])}",
+                                f"options.{k[:40]}")
             if not isinstance(v, (str, int)) or isinstance(v, bool) or str(v) not in map(str, info["options"][k]["values"]):
                 raise RoomError("invalid_request", f"option {k!r}: {json.dumps(v)[:40]} is not one of "
                                 + ", ".join(map(str, info["options"][k]["values"])), f"options.{k}")

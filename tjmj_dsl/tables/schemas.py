@@ -43,8 +43,18 @@ def _public() -> dict[str, Any]:
 
 
 def _rules() -> dict[str, Any]:
-    return _obj(["name", "profile", "sha256", "options"], {"name": {"type": "string"}, "profile": {"type": "string"},
-                                                          "sha256": {"type": "string"}, "options": {"type": "object"}})
+    """The rules in force, as an ask names them (the bot protocol's, never null here)."""
+    got = ask_schema()["properties"]["rules"]["oneOf"]
+    return copy.deepcopy(next(x for x in got if x.get("type") == "object"))
+
+
+def _names() -> dict[str, Any]:
+    words = {"type": "object", "additionalProperties": {"type": "string"}}
+    return _obj(["kong", "outcome"], {
+        "kong": {**words, "description": "each kind of kong (exposed, added, concealed, hun) by the rule file's name"},
+        "outcome": {**words, "description": "each fact of an outcome (zuozhuang, lazhuang, chan, xianggong, drawn) "
+                                            "by the rule file's name"}},
+        description="the rule file's words for what the page shows (its kong_names and outcome_names)")
 
 
 def _seats() -> dict[str, Any]:
@@ -101,9 +111,10 @@ def server_message_schema() -> dict[str, Any]:
         "hand": {"type": "integer"}, "seq": {"type": "integer", "minimum": 1},
         "kind": menu_ask["properties"]["ask"], "menu": menu_ask["properties"]["menu"], **clock})
     return {"oneOf": [
-        _obj(["type", "room", "seat", "rules", "seats", "hands", "time_limit"], {
+        _obj(["type", "room", "seat", "rules", "names", "seats", "hands", "time_limit"], {
             "type": {"const": "welcome"}, "room": {"type": "string"}, "seat": {"oneOf": [_seat, {"type": "null"}]},
-            "rules": _rules(), "seats": _seats(), "hands": {"type": "integer"}, "time_limit": {"type": "number"}}),
+            "rules": _rules(), "names": _names(), "seats": _seats(), "hands": {"type": "integer"},
+            "time_limit": {"type": "number"}}),
         _obj(["type", "hand", "status", "balances", "view", "concealed", "public", "waiting", "ask"], {
             "type": {"const": "state"}, "hand": {"type": "integer"},
             "status": {"enum": ["playing", "stopping", "over", "stopped"]}, "balances": _four_ints,

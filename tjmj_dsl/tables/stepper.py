@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game.bot import Asking, rules_json, view_json
+from ..game.bot import Asking
 from ..game.rules import GameRules
 from ..game.seeds import rng
 from ..game.session import deal_table, settle
-from ..game.step import Ask, Stepper
+from ..game.step import Ask, Stepped, Stepper
 from ..game.table import HandResult, SeatView
 
 try:
@@ -37,15 +37,15 @@ class _Relay(Asking):
         self.hand, self.counter = hand, counter
 
     def _ask(self, kind: str, view: SeatView, menu: list[Any]) -> int:
-        self.counter[0] += 1
         me = greenlet.getcurrent()
         assert me.parent is not None
-        return int(me.parent.switch(Ask(view.seat, kind, self.counter[0], rules_json(view), view_json(view, self.hand), menu)))
+        return int(me.parent.switch(Ask.new(kind, view, menu, self.counter, self.hand)))
 
 
-class GreenStepper:
+class GreenStepper(Stepped):
     """One hand of game seed `seed` (hand `hand`, dealt by `dealer` or the seed's), all four seats
-    stepped: `ask`, `answer(choice, seq)`, `view(seat)`, `table`, `result`, `close()` as Stepper's."""
+    stepped: `ask`, `answer(choice, seq)`, `view(seat)`, `table`, `result`, `close()` as Stepper's
+    (the view and the answer's check are Stepper's own: game/step.py's Stepped)."""
 
     def __init__(self, rules: GameRules, seed: int | str, hand: int, dealer: int | None = None) -> None:
         table = deal_table(rules, seed, hand, dealer)
@@ -69,20 +69,8 @@ class GreenStepper:
             self.ask = None
             self.result = got
 
-    def view(self, seat: int) -> SeatView:
-        if not 0 <= seat < 4:
-            raise ValueError(f"seat {seat!r} is not 0 to 3")
-        return SeatView(self.table, seat)
-
     def answer(self, choice: int, seq: int | None = None) -> Ask | None:
-        ask = self.ask
-        if ask is None:
-            raise ValueError("the hand is over: there is no question to answer")
-        if seq is not None and seq != ask.seq:
-            raise ValueError(f"question {seq!r} is not the open one (question {ask.seq})")
-        n = len(ask.menu)
-        if choice.__class__ is not int or not 0 <= choice < n:
-            raise ValueError(f"choice {choice!r} is not an index of the menu (0 to {n - 1})")
+        self.check(choice, seq)
         self._took(self._g.switch(choice))
         return self.ask
 
@@ -92,7 +80,7 @@ class GreenStepper:
         self.ask = None
 
 
-def stepper(rules: GameRules, seed: str, hand: int, dealer: int | None) -> Any:
+def stepper(rules: GameRules, seed: str, hand: int, dealer: int | None) -> GreenStepper | Stepper:
     """The stepped hand: on a greenlet when greenlet is installed, else game/step.py's thread."""
     if greenlet is not None:
         return GreenStepper(rules, seed, hand, dealer)

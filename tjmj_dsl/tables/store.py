@@ -144,9 +144,6 @@ class Store:
             return [r.id for r in c.execute(select(rooms.c.id).where(rooms.c.status.in_(("playing", "stopping")))
                                             .order_by(rooms.c.created))]
 
-    def count_open(self) -> int:
-        return len(self.open_rooms())
-
     # ------------------------------------------------------------ hands and answers
 
     def add_hand(self, room_id: str, idx: int, seed: str, dealer: int | None) -> None:
@@ -172,13 +169,8 @@ class Store:
                                                        & (hands.c.status == "done"))).first()
         return json.loads(r.record) if r is not None and r.record else None
 
-    def add_answer(self, room_id: str, hand: int, seq: int, seat: int, choice: int) -> None:
-        """One answer, committed before the table is given it."""
-        with self.engine.begin() as c:
-            c.execute(insert(answers).values(room=room_id, hand=hand, seq=seq, seat=seat, choice=choice, at=time.time()))
-
     def add_answers(self, room_id: str, rows: list[tuple[int, int, int, int]]) -> None:
-        """Answers (hand, seq, seat, choice) in one transaction."""
+        """Answers (hand, seq, seat, choice) in one transaction, committed before the table is given the last."""
         if not rows:
             return
         now = time.time()

@@ -70,19 +70,9 @@ export async function lobby(app) {
     const row = el("div", "row");
     more.append(row);
     for (const [id, o] of Object.entries(rs.options || {})) {
+      // every option declares its values (the config's `values`): one select each
       const label = o.name ? `${o.name} ${id}` : id;
-      if (Array.isArray(o.values)) {
-        const lab = select(`option:${id}`, o.values, { label, def: o.default, desc: o.description || "" });
-        row.append(lab);
-      } else {
-        const lab = el("label");
-        const i = el("input");
-        Object.assign(i, { type: "number", name: `option:${id}`, placeholder: `默认 default: ${JSON.stringify(o.default)}` });
-        if (o.minimum !== undefined) i.min = String(o.minimum);
-        if (o.maximum !== undefined) i.max = String(o.maximum);
-        lab.append(el("span", "", label), i);
-        row.append(lab);
-      }
+      row.append(select(`option:${id}`, o.values, { label, def: o.default, desc: o.description || "" }));
     }
     ruleDetail.replaceChildren(top, more);
   };
@@ -136,7 +126,7 @@ export async function lobby(app) {
     const body = { rules: JSON.parse(fd.get("rules")), seats: [], names: [], options: {} };
     if (fd.get("profile")) body.profile = JSON.parse(fd.get("profile"));
     for (const [k, v] of fd.entries()) {
-      if (k.startsWith("option:") && v !== "") body.options[k.slice(7)] = /^-?\d+$/.test(v) ? Number(v) : JSON.parse(v);
+      if (k.startsWith("option:") && v !== "") body.options[k.slice(7)] = JSON.parse(v);
     }
     for (let i = 0; i < 4; i++) {
       body.seats.push(fd.get(`seat${i}`));

@@ -3,8 +3,7 @@
 // them, the formula, every payment with its reason and formula, the balances.
 import { el, tileSlot, tileLabel } from "./tiles.js";
 
-const REASON = { win: "和 win", kong: "杠 kong", chan: "铲 chan" };
-const KONG = { exposed: "明杠 exposed", added: "补杠 added", concealed: "暗杠 concealed", hun: "金杠 hun kong" };
+const REASON = { win: "和 win", kong: "杠 kong" };  // chan: the rule file's word (names.outcome)
 const GROUP = { chow: "顺子 chow", pung: "刻子 pung", kong: "杠 kong", pair: "将 pair" };
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
@@ -25,7 +24,10 @@ function group(g) {
   return box;
 }
 
-export function endPanel(msg, glosses, seatName, hunKinds = null) {
+/** The panel; `word(group, id)` is what the rule file calls a kind of kong ("kong") or a fact of an
+ * outcome ("outcome"): the page names no rule of its own. */
+export function endPanel(msg, glosses, seatName, hunKinds = null, word = (group, id) => id) {
+  const reason = (r) => REASON[r] || (r === "chan" ? `${word("outcome", "chan")} chan` : r);
   const rec = msg.record;
   const res = rec.result;
   const box = el("section", "end");
@@ -33,7 +35,7 @@ export function endPanel(msg, glosses, seatName, hunKinds = null) {
   box.dataset.hand = String(msg.hand);
   box.setAttribute("aria-label", `第${msg.hand + 1}手结果 result of hand ${msg.hand + 1}`);
   const title = res.winner == null
-    ? `第${msg.hand + 1}手 Hand ${msg.hand + 1}: 荒庄 drawn hand, no winner`
+    ? `第${msg.hand + 1}手 Hand ${msg.hand + 1}: ${word("outcome", "drawn")} drawn hand, no winner`
     : `第${msg.hand + 1}手 Hand ${msg.hand + 1}: ${seatName(res.winner)} 和 wins`;
   const h = el("h2", "", title);
   h.id = "end-title";
@@ -69,10 +71,10 @@ export function endPanel(msg, glosses, seatName, hunKinds = null) {
   }
   const facts = [];
   if (res.kongs && res.kongs.length) {
-    facts.push("杠 kongs: " + res.kongs.map((k) => `${seatName(k.seat)} ${KONG[k.type] || k.type} ${tileLabel(k.tile)} (${k.points})${k.won ? " 杠开" : ""}`).join("; "));
+    facts.push("杠 kongs: " + res.kongs.map((k) => `${seatName(k.seat)} ${word("kong", k.type)} ${k.type} ${tileLabel(k.tile)} (${k.points})${k.won ? " → 和 won on its replacement" : ""}`).join("; "));
   }
-  if (res.chan) facts.push("铲 chan: the three followed the dealer's first discard");
-  if (res.xianggong && res.xianggong.length) facts.push("小相公 discarded a hun: " + res.xianggong.map(seatName).join(", "));
+  if (res.chan) facts.push(`${word("outcome", "chan")} chan`);
+  if (res.xianggong && res.xianggong.length) facts.push(`${word("outcome", "xianggong")} xianggong: ` + res.xianggong.map(seatName).join(", "));
   if (res.ready && res.ready.length) facts.push("天听 declared ready: " + res.ready.map(seatName).join(", "));
   for (const f of facts) box.append(el("p", "", f));
 
@@ -89,7 +91,7 @@ export function endPanel(msg, glosses, seatName, hunKinds = null) {
     tr.className = "payment";
     Object.assign(tr.dataset, { from: String(p.from), to: String(p.to), amount: String(p.amount), reason: p.reason });
     tr.append(el("td", "", seatName(p.from)), el("td", "", seatName(p.to)), el("td", "n", String(p.amount)),
-      el("td", "", REASON[p.reason] || p.reason));
+      el("td", "", reason(p.reason)));
     const fr = el("tr", "formula-row");
     const f = el("td", "f", p.formula || "");
     f.colSpan = 4;

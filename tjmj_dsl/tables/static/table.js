@@ -20,14 +20,17 @@ const EVENT = {
 const ASK = {
   act: "轮到你 Your turn: discard (click a tile) or act",
   claim: "要这张吗? Claim this discard?",
-  zuozhuang: "坐庄? Sit as dealer?",
-  lazhuang: "拉庄? Raise the bet on the dealer?",
+  zuozhuang: (w) => `${w("outcome", "zuozhuang")}? Sit as dealer?`,
+  lazhuang: (w) => `${w("outcome", "lazhuang")}? Raise the bet on the dealer?`,
   declare_ready: "天听? Declare ready?",
 };
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
 const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
-const KIND = { act: "出牌 to play", claim: "碰杠 to claim", zuozhuang: "坐庄 to sit", lazhuang: "拉庄 to bet", declare_ready: "天听 ready?" };
+const KIND = {
+  act: "出牌 to play", claim: "碰杠 to claim", zuozhuang: (w) => `${w("outcome", "zuozhuang")} to sit`,
+  lazhuang: (w) => `${w("outcome", "lazhuang")} to bet`, declare_ready: "天听 ready?",
+};
 
 export function table(app, room) {
   const frag = new URLSearchParams(location.hash.slice(1));
@@ -40,6 +43,10 @@ export function table(app, room) {
     sent: null, deadline: null, waitDeadline: null, liveStart: {}, learner: localStorage.getItem(LEARN_KEY) === "1",
     waitsKey: null, waitsAsked: [], error: null, huns: {},
   };
+  /** What the rule file calls a kind of kong or a fact of an outcome (the welcome's names), else its id. */
+  const word = (group, id) => (S.welcome && S.welcome.names && S.welcome.names[group] && S.welcome.names[group][id]) || id;
+  /** A question's label from ASK or KIND (some are worded with the rule file's names). */
+  const said = (labels, kind) => { const x = labels[kind]; return typeof x === "function" ? x(word) : x || kind; };
   const statusEl = document.getElementById("status");
   const setStatus = (text, bad = false) => { statusEl.textContent = text; statusEl.className = bad ? "bad" : ""; };
   document.getElementById("where").textContent = `房间 room ${room}` + (watching ? " · 观战 spectator" : "");
@@ -146,7 +153,7 @@ export function table(app, room) {
   function announce() {
     const v = S.state.table;
     const e = v && v.events && v.events[v.events.length - 1];
-    if (S.state.ask) live.textContent = ASK[S.state.ask.kind] || S.state.ask.kind;
+    if (S.state.ask) live.textContent = said(ASK, S.state.ask.kind);
     else if (e && e.type !== "draw") live.textContent = `${seatName(e.seat)} ${EVENT[e.type] || e.type} ${e.tile ? tileLabel(e.tile) : ""}`;
   }
 
@@ -197,7 +204,7 @@ export function table(app, room) {
     const seats = [];
     for (let s = 0; s < 4; s++) seats.push(seatBox(s, POS[(s - me + 4) % 4], pub, view));
     board.replaceChildren(...seats, centerBox(pub));
-    endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, patternLabels(), seatName, S.huns[S.handEnd.hand])] : []),
+    endBox.replaceChildren(...(S.handEnd ? [endPanel(S.handEnd, patternLabels(), seatName, S.huns[S.handEnd.hand], word)] : []),
       ...(S.gameEnd ? [gameEndBox()] : []));
     // keyboard: a new question takes the focus (the drawn tile, else its first answer) unless the
     // player is elsewhere on the page; otherwise the focused control keeps it through the redraw
@@ -247,10 +254,10 @@ export function table(app, room) {
         meter.append(bar);
         const n = el("span", "big", String(pub.live_left));
         n.id = "live-left";
-        box.append(el("span", "label", "余牌 live tiles"), n, meter, el("span", "muted small", "0 = 荒庄 drawn hand"));
+        box.append(el("span", "label", "余牌 live tiles"), n, meter, el("span", "muted small", `0 = ${word("outcome", "drawn")} drawn hand`));
         parts.push(box);
       }
-      parts.push(item("庄 dealer", `${seatName(pub.dealer)}${pub.zuozhuang ? " · 坐庄 sits" : ""}`));
+      parts.push(item("庄 dealer", `${seatName(pub.dealer)}${pub.zuozhuang ? ` · ${word("outcome", "zuozhuang")} sits` : ""}`));
     }
     const learn = el("label", "item");
     const cb = el("input");
@@ -291,11 +298,11 @@ export function table(app, room) {
     if (sw && sw.kind !== "person") who.append(el("span", "badge bet", `机器人 bot ${sw.kind}`));
     if (sw && sw.kind === "person" && sw.connected === false) who.append(el("span", "badge off", "离线 offline"));
     if (pub.dealer === s) who.append(el("span", "badge dealer", "庄 dealer"));
-    if (pub.lazhuang[s]) who.append(el("span", "badge bet", `拉庄 ×${pub.lazhuang[s]}`));
-    if (pub.xianggong[s]) who.append(el("span", "badge xg", "小相公 may not win"));
+    if (pub.lazhuang[s]) who.append(el("span", "badge bet", `${word("outcome", "lazhuang")} ×${pub.lazhuang[s]}`));
+    if (pub.xianggong[s]) who.append(el("span", "badge xg", `${word("outcome", "xianggong")} may not win`));
     if (pub.ready[s]) who.append(el("span", "badge ready", "听 ready"));
     if (waiting) {
-      const t = el("span", "badge turn", "轮到 " + (KIND[st.waiting.kind] || st.waiting.kind || ""));
+      const t = el("span", "badge turn", "轮到 " + (st.waiting.kind ? said(KIND, st.waiting.kind) : ""));
       if (S.waitDeadline != null) t.append(" ", timerEl(S.waitDeadline));
       who.append(t);
     }
@@ -407,7 +414,7 @@ export function table(app, room) {
     }
     bar.dataset.kind = ask.kind;
     bar.dataset.seq = String(ask.seq);
-    bar.append(el("span", "prompt", ASK[ask.kind] || ask.kind));
+    bar.append(el("span", "prompt", said(ASK, ask.kind)));
     const last = st.table.last_discard;
     if (ask.kind === "claim" && last) {
       const what = el("span", "claimed");
@@ -427,9 +434,9 @@ export function table(app, room) {
     b.type = "button";
     b.dataset.choice = String(i);
     let text;
-    if (kind === "zuozhuang") text = a ? "坐庄 sit (zuozhuang)" : "不坐 don't sit";
+    if (kind === "zuozhuang") text = a ? `${word("outcome", "zuozhuang")} sit (zuozhuang)` : "不坐 don't sit";
     else if (kind === "declare_ready") text = a ? "天听 declare ready" : "不听 don't declare";
-    else if (kind === "lazhuang") text = a === 0 ? "不拉 no raise" : `拉庄 ×${a} raise`;
+    else if (kind === "lazhuang") text = a === 0 ? "不拉 no raise" : `${word("outcome", "lazhuang")} ×${a} raise`;
     else {
       const [zh, en] = ACTION[a.type] || [a.type, a.type];
       text = `${zh} ${en}`;
@@ -517,7 +524,7 @@ export function table(app, room) {
       });
       c.append(ol);
     } else if (!pub.indicator) {
-      c.append(el("div", "last", "下注 the bets (坐庄, 拉庄) come before the deal"));
+      c.append(el("div", "last", `下注 the bets (${word("outcome", "zuozhuang")}, ${word("outcome", "lazhuang")}) come before the deal`));
     }
     if (S.state.status && S.state.status !== "playing") c.append(el("div", "badge off", S.state.status));
     return c;
