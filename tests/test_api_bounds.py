@@ -124,3 +124,47 @@ def test_the_javascript_scorer_refuses_alike(tmp_path: Any) -> None:
     for (name, request_, _), errors in zip(CASES, got):
         assert errors == [sc.score(dict(request_))["error"], sc.waits(dict(request_))["error"],
                           sc.settle(dict(request_))["error"]], name
+
+
+def _at_size(n: int, fill: str) -> dict[str, Any]:
+    """HAND with an id of `fill` characters whose most compact JSON text is exactly n characters (code points)."""
+    empty = len(json.dumps(dict(HAND, id=""), separators=(",", ":"), ensure_ascii=False))
+    return dict(HAND, id=fill * (n - empty))
+
+
+# requests where a count in UTF-16 units, or a bit length from Math.log2, would tell the two scorers apart
+BORDER = [
+    ("astral id at the limit", _at_size(MAX_LINE, "\U0001F600"), None),
+    ("astral id one past it", _at_size(MAX_LINE + 1, "\U0001F600"), "too_large"),
+    ("accented id one past it", _at_size(MAX_LINE + 1, "é"), "too_large"),
+    ("ids of 2^53 - 1", dict(HAND, id=[2**53 - 1] * ((MAX_LINE - 100) // 17)), None),
+    ("a top-level list", ["x" * (MAX_LINE + 10)], "too_large"),  # not a mapping: score measures it as a line
+]
+
+
+@pytest.mark.parametrize("name, request_, code", BORDER, ids=[b[0] for b in BORDER])
+def test_the_count_is_the_compact_texts_characters(name: str, request_: Any, code: str | None) -> None:
+    got = Scorer().score(request_)
+    assert (got.get("error") or {}).get("code") == code, got.get("error")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (tools/setup_test_deps.py installs Debian's nodejs)")
+def test_the_javascript_scorer_counts_as_python_does(tmp_path: Any) -> None:
+    """engine_js's oversized counts a text in code points (not UTF-16 units) and an integer by its exact bit
+    length (Math.log2 rounds 2^53 - 1 up to 53), and measures score()'s request whatever its type."""
+    sc = Scorer()
+    path = tmp_path / "border.json"
+    path.write_text(json.dumps([b[1] for b in BORDER], ensure_ascii=False), encoding="utf-8")
+    script = tmp_path / "border.mjs"
+    scorer = os.path.join(ROOT, "generated", "tianjin", "scorer.mjs")
+    script.write_text(
+        f"import {{ score, waits, settle }} from {json.dumps(scorer)};\n"
+        "import { readFileSync } from 'node:fs';\n"
+        f"const reqs = JSON.parse(readFileSync({json.dumps(str(path))}, 'utf8'));\n"
+        "const out = reqs.map((r) => [score(r), waits(r), settle(r)].map((a) => a.error ?? null));\n"
+        "process.stdout.write(JSON.stringify(out));\n", encoding="utf-8")
+    res = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    for (name, request_, _), errors in zip(BORDER, json.loads(res.stdout)):
+        assert errors == [sc.score(request_).get("error"), sc.waits(request_).get("error"),
+                          sc.settle(request_).get("error")], name

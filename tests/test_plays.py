@@ -224,3 +224,20 @@ def test_settle_takes_totals_from_min_fan_to_max_total_and_the_schema_says_so() 
     schema = json.dumps(outcome_schema())
     assert f'"maximum": {MAX_TOTAL}' in schema
     assert MAX_TOTAL < MAX_EXACT
+
+
+# ---- a win is what the winning condition says (win_when), not the least fan -----------------------------
+
+def test_a_hand_the_winning_condition_refuses_is_not_a_win_to_check(tmp_path) -> None:
+    """win_when fan >= 3: a fan-2 hand does not win, so its total 0 is never settled; the table plays."""
+    path = _write(str(tmp_path), {"set": {"win_when": "fan >= 3"}, "score_tables": {"separate": "3 * fan - 6"}})
+    assert not _unplayable(path)
+    _plays_or_is_refused(path, 5)
+
+
+def test_a_win_below_min_fan_that_the_winning_condition_allows_is_said(tmp_path) -> None:
+    """win_when fan >= 1: a fan-1 hand wins, and its total 1 is below min_fan (2), which settle() refuses."""
+    path = _write(str(tmp_path), {"set": {"win_when": "fan >= 1"}, "score_tables": {"separate": "fan"}})
+    found = _unplayable(path)
+    assert found and "score table separate shows 1 for" in found[0].message, found
+    _witness_holds(path, found[0].message)

@@ -217,7 +217,10 @@ schema = {
                 "properties": {"kinds": {"type": "integer", "minimum": 0, "maximum": 4},
                                "cycles": {"type": "array", "items": {"type": "array", "items": tile, "minItems": 1}}}},
         "melds": {"type": "object", "additionalProperties": False, "required": ["chow", "pung", "kong"],
-                  "properties": {"chow": {"type": "boolean"}, "pung": {"type": "boolean"}, "kong": {"type": "boolean"}}},
+                  "properties": {"chow": {"type": "boolean"},
+                                 **{k: {"const": True, "description": "always true: every hand is read with pungs and "
+                                        "kongs (the engine's shapes); only chows may be turned off"}
+                                    for k in ("pung", "kong")}}},
         "claims": {"type": "object", "additionalProperties": {"type": "boolean"},
                    "propertyNames": {"enum": ["chow", "pung", "kong", "win_on_discard", "rob_kong", "hun_pung", "hun_kong"]}},
         "request_flags": {"type": "object", "additionalProperties": text,

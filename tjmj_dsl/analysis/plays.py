@@ -26,12 +26,13 @@ from ..diagnostics import Diagnostic
 from ..engine import runtime
 from ..engine.contract import KONG_TYPES, MAX_TOTAL
 from ..engine.hand import hun_kinds_of
-from ..engine.request import RequestError, parse_request
+from ..engine.result import wins
+from ..game.rules import kong_draw_of
 from ..ir import NO_KONG, Expr, RuleSet
 from ..notation import format_hand
 from ..passes.resolve import Resolved
 from ..tiles import format_tiles, name
-from .witness import Analysis
+from .witness import Analysis, best_of
 
 NUM_KINDS = 34
 MAX_CONCRETE = 24  # concrete hands tried for one abstract reading whose total leaves the range
@@ -54,7 +55,7 @@ def play_checks(res: Resolved, rs: RuleSet, an: Analysis, module: Any, scorers: 
         return []
     out: list[Problem] = []
     out += refused_table_hands(rs, an, module)
-    totals, problems = table_totals(rs, an)
+    totals, problems = table_totals(rs, an, module.RULES)
     out += problems
     out += settlement_refusals(rs, module, totals)
     if not out and scorers is not None:
@@ -75,10 +76,6 @@ def _has(res: Resolved, path: tuple[str, ...]) -> bool:
 
 # ---- what the table makes -------------------------------------------------------------------
 
-def _kong_draw(typ: str, play: dict[str, Any]) -> str:
-    return str(play.get("added_kong_as", "exposed")) if typ == "added" else typ
-
-
 def table_melds(rs: RuleSet) -> dict[tuple[str, bool], set[str]]:
     """The declared melds a table makes, (request type, of huns) → the kong_draws a win on its
     replacement carries (empty for a pung)."""
@@ -90,17 +87,18 @@ def table_melds(rs: RuleSet) -> dict[tuple[str, bool], set[str]]:
         out[("pung", True)] = set()
     if not claims.get("kong"):
         return out
-    out[("kong", False)] = {"exposed"} | ({_kong_draw("added", play)} if claims.get("pung") else set())
+    added = str(play["added_kong_as"])  # play_problems found every play key the engine reads
+    out[("kong", False)] = {"exposed"} | ({kong_draw_of("added", added)} if claims.get("pung") else set())
     out[("concealed_kong", False)] = {"concealed"}
     hun_kong: set[str] = set()
     if offered.get("hun_kong") and play.get("hun_kong_exposed_as") != NO_KONG:
-        hun_kong.add(_kong_draw(str(play["hun_kong_exposed_as"]), play))
+        hun_kong.add(kong_draw_of(str(play["hun_kong_exposed_as"]), added))
     if offered.get("hun_pung") and play.get("hun_kong_added_as") != NO_KONG:
-        hun_kong.add(_kong_draw(str(play["hun_kong_added_as"]), play))
+        hun_kong.add(kong_draw_of(str(play["hun_kong_added_as"]), added))
     if hun_kong:
         out[("kong", True)] = hun_kong
     if play.get("hun_kong_concealed_as") != NO_KONG:
-        out[("concealed_kong", True)] = {_kong_draw(str(play.get("hun_kong_concealed_as")), play)}
+        out[("concealed_kong", True)] = {kong_draw_of(str(play["hun_kong_concealed_as"]), added)}
     return out
 
 
@@ -297,26 +295,27 @@ def _out_of_range(total: Any, rs: RuleSet) -> bool:
     return isinstance(total, bool) or not isinstance(total, int) or not rs.min_fan <= total <= MAX_TOTAL
 
 
-def table_totals(rs: RuleSet, an: Analysis) -> tuple[list[int], list[Problem]]:
+def table_totals(rs: RuleSet, an: Analysis, R: Any) -> tuple[list[int], list[Problem]]:
     """(the in-range totals of the table in force the search saw, a Problem for each score table of
     the file a winning hand takes out of [min_fan, MAX_TOTAL]). The hands: every witness of a claim
     (its best reading), then every abstract reading's hand-level values with its fan, made
-    concrete when its total leaves the range (the reading's fan may not be its hand's best)."""
+    concrete when its total leaves the range (the reading's fan may not be its hand's best). `R`: the
+    RULES of rs's scorer, whose winning condition says which hands win (the search may be another
+    profile's that claims alike: an.claimable() judges its witnesses by rs)."""
     s = an.search
     ir = interpreter(rs)
-    R = s.R
-    found = s.claimable()
+    found = an.claimable()
     seen: list[int] = []
     problems: list[Problem] = []
     for tid, expr in rs.score_tables:
         bad: tuple[str, int, int] | None = None  # (hand said, fan, total)
         for w in sorted(found.values(), key=lambda w: (w.fan, len(w.hand), w.hand)):  # the plainest first
-            got = _best(R, w.request)
+            if not w.win:  # the witness's best reading, judged by the winning condition (win_when)
+                continue
+            got = best_of(R, w.request)
             if got is None:
                 continue
-            fan, h = got
-            if fan < rs.min_fan:
-                continue
+            fan, h = w.fan, got[1]
             total = _total(ir, h, fan, expr)
             if tid == rs.score_table and not _out_of_range(total, rs):
                 seen.append(int(total))  # type: ignore[arg-type]
@@ -325,7 +324,7 @@ def table_totals(rs: RuleSet, an: Analysis) -> tuple[list[int], list[Problem]]:
         if bad is None:
             for mask, reading in s.readings():
                 fan = R.fan(mask)
-                if fan < rs.min_fan:
+                if not wins(R, mask, fan):
                     continue
                 hand = s.valid_hands.get(reading.state[2:] + (reading.kong_draw, reading.flags))
                 if hand is None:
@@ -351,19 +350,6 @@ def table_totals(rs: RuleSet, an: Analysis) -> tuple[list[int], list[Problem]]:
     return seen, problems
 
 
-def _best(R: Any, req: dict[str, Any]) -> tuple[int, Any] | None:
-    try:
-        r = parse_request(req, True, R.flags, R.copies)
-    except RequestError:
-        return None
-    assert r.draw is not None
-    h = runtime.make_hand(R, r, r.draw)
-    if R.request_errors(h):
-        return None
-    best, _, bh = runtime.best_claim(R, h)
-    return None if best is None else (best[0], bh)
-
-
 def _total(ir: Any, h: Any, fan: int, expr: Expr) -> Any:
     try:
         return ir.total(h, fan, expr)
@@ -386,13 +372,13 @@ def _situation(reading: Any) -> str:
 
 def _concrete_total(rs: RuleSet, s: Any, ir: Any, R: Any, reading: Any, expr: Expr) -> tuple[str, int, Any] | None:
     for req in itertools.islice(s._concrete(reading), MAX_CONCRETE):
-        got = _best(R, req)
-        if got is None or got[0] < rs.min_fan:
+        got = best_of(R, req)
+        if got is None or not wins(R, got[0][2], got[0][0]):
             continue
-        total = _total(ir, got[1], got[0], expr)
+        total = _total(ir, got[1], got[0][0], expr)
         if _out_of_range(total, rs):
             r = runtime.score_request(R, req)
-            return _said(req, tuple(r.get("patterns") or ())), got[0], total
+            return _said(req, tuple(r.get("patterns") or ())), got[0][0], total
     return None
 
 
@@ -403,9 +389,8 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     none; 坐庄 when play allows it; 拉庄 every non-dealer the most play allows; 铲; no kong, four
     kongs of a kind at one seat (the winner's last won on its replacement), four at every seat."""
     play = dict(rs.play)
-    lz = play.get("lazhuang_max")
-    lz = lz if isinstance(lz, int) and not isinstance(lz, bool) and 0 <= lz <= 62 else 0
-    zz = [True, False] if play.get("may_zuozhuang") is True else [False]
+    lz = int(play["lazhuang_max"])  # an int (play_problems), from 0 to 8 (the schema)
+    zz = [True, False] if play["may_zuozhuang"] else [False]
     top = max(totals, default=rs.min_fan)
     low = min(totals, default=rs.min_fan)
     types = table_kong_types(rs)
@@ -417,7 +402,7 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
         tile = iter(range(NUM_KINDS))
         seats = [] if kongs_of is None else (range(4) if kongs_of == "every" else [winner if winner is not None else 1])
         for seat in seats:
-            typ = (max(types, key=lambda t: dict(rs.kong_points).get(_kong_draw(t, play), 0))
+            typ = (max(types, key=lambda t: dict(rs.kong_points).get(kong_draw_of(t, str(play["added_kong_as"])), 0))
                    if kongs_of == "every" else kongs_of)
             n = min(4, hun_kongs) if typ not in ("exposed", "added", "concealed") else 4
             for i in range(n):

@@ -777,17 +777,10 @@ class Search:
         self.scored += 1
         if self.scored > MAX_SCORED:
             raise _Spent()
-        try:
-            r = parse_request(req, True, self.R.flags, self.R.copies)
-        except RequestError:
+        got = best_of(self.R, req)
+        if got is None:
             return None
-        assert r.draw is not None
-        h = runtime.make_hand(self.R, r, r.draw)
-        if self.R.request_errors(h):
-            return None
-        best, _, bh = runtime.best_claim(self.R, h)
-        if best is None:
-            return None
+        best, bh, h = got
         return self._witness(req, best, bh), best[2], h.huns
 
     def _witness(self, req: dict[str, Any], best: tuple[int, int, int], h: Hand) -> Witness:
@@ -1101,6 +1094,22 @@ def _hun_spreads(n: int, kinds: tuple[int, ...], rng: random.Random) -> Iterator
         yield [rng.choice(kinds) for _ in range(n)]
 
 
+def best_of(R: Any, req: dict[str, Any]) -> tuple[tuple[int, int, int], Hand, Hand] | None:
+    """(the best reading's claim (fan, _, claimed mask), the hand as that reading reads it, the
+    hand) of a request with a draw, as the scorer `R` finds them; None when it is refused or has
+    no winning shape."""
+    try:
+        r = parse_request(req, True, R.flags, R.copies)
+    except RequestError:
+        return None
+    assert r.draw is not None
+    h = runtime.make_hand(R, r, r.draw)
+    if R.request_errors(h):
+        return None
+    best, _, bh = runtime.best_claim(R, h)
+    return None if best is None else (best, bh, h)
+
+
 def hand_text(req: dict[str, Any]) -> str:
     """A request in the CLI's notation: `345m 123s [5555p] +6s`."""
     return format_hand(req)
@@ -1108,14 +1117,14 @@ def hand_text(req: dict[str, Any]) -> str:
 
 class Analysis:
     """One rule set's view of a Search: the claims are the search's, the totals and
-    wins of the witnesses this rule set's (its score table and least fan)."""
+    wins of the witnesses this rule set's (its score table, least fan and winning condition)."""
 
     def __init__(self, rs: RuleSet, search: Search) -> None:
         self.rs = rs
         self.search = search
         self.ids = search.ids
-        same = (rs.total.text, rs.min_fan, rs.kong_points) == (search.rs.total.text, search.rs.min_fan,
-                                                               search.rs.kong_points)
+        same = (rs.total.text, rs.min_fan, _win_text(rs), rs.kong_points) == (
+            search.rs.total.text, search.rs.min_fan, _win_text(search.rs), search.rs.kong_points)
         self._R: Any = search.R if same else None
         self._mine: dict[int, Any] = {}
 
@@ -1156,6 +1165,12 @@ class Analysis:
             got = self._mine[id(v)] = Witness(v.patterns, v.request, v.hand, r["fan"], r["total"], r["win"],
                                               r["formula"])
         return got
+
+
+def _win_text(rs: RuleSet) -> str:
+    """The winning condition (win_when; "" for its default form): a witness wins by it, so two rule sets
+    claiming alike but winning apart do not share their witnesses' wins."""
+    return rs.win_when.text if rs.win_when is not None else ""
 
 
 def claims_key(rs: RuleSet) -> str:

@@ -1,5 +1,5 @@
 """The plain data both backends hand to engine/: pattern tables,
-claim bindings, the algebra's render plan. One function, so the interpreter
+claim bindings, the algebra's render plan (expr/plan.py). One function, so the interpreter
 and the generated scorer cannot differ in them."""
 
 from __future__ import annotations
@@ -8,32 +8,8 @@ from typing import Any
 
 from ..expr import ast as A
 from ..expr.check import Checker, Env, scope_vars
+from ..expr.plan import algebra_plan
 from ..ir import RuleSet
-
-
-def algebra_plan(n: A.Node) -> tuple[Any, ...]:
-    """The algebra as nested tuples for engine.result.render."""
-    if isinstance(n, A.Num):
-        return ("num", n.value)
-    if isinstance(n, A.Name):
-        if n.id in ("true", "false"):
-            return ("num", int(n.id == "true"))
-        return ("kind", n.id)
-    if isinstance(n, A.Call):
-        return ("agg", n.func, algebra_plan(n.args[0]))
-    if isinstance(n, A.IfElse):
-        return ("if", algebra_plan(n.cond), algebra_plan(n.then), algebra_plan(n.other))
-    if isinstance(n, A.BinOp):
-        return ("bin", n.op, algebra_plan(n.left), algebra_plan(n.right))
-    if isinstance(n, A.Not):
-        return ("not", algebra_plan(n.operand))
-    if isinstance(n, A.Neg):
-        return ("neg", algebra_plan(n.operand))
-    if isinstance(n, A.BoolOp):
-        return ("bool", n.op, tuple(algebra_plan(i) for i in n.items))
-    if isinstance(n, A.Compare):
-        return ("cmp", n.op, algebra_plan(n.left), algebra_plan(n.right))
-    raise ValueError(f"the algebra cannot use {type(n).__name__} here")
 
 
 def static_tables(rs: RuleSet) -> dict[str, Any]:

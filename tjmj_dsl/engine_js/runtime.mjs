@@ -66,38 +66,57 @@ export function prepare(rules) {
 
 const requestId = (data) => (isDict(data) ? dictGet(data, "id") : null);
 
-/** The refusal of a request mapping whose most compact JSON text would be over MAX_LINE bytes, or that is
- * nested over MAX_NESTING deep (what a JSONL line of it would get), or null: as runtime.py's oversized,
- * counted alike, stopping at the limit. */
+/** The refusal of a request (any value: a mapping, as the waits and settle answers measure, or not) whose
+ * most compact JSON text would be over MAX_LINE bytes, or that is nested over MAX_NESTING deep (what a JSONL
+ * line of it would get), or null: as runtime.py's oversized, counted alike (a text in code points, an
+ * integer by its exact bit length), stopping at the limit. */
 export function oversized(data) {
-  if (!isDict(data)) return null;
   let size = 0;
   const stack = [[data, 1]];
   while (stack.length) {
     const [x, depth] = stack.pop();
-    if (typeof x === "string") size += x.length + 2;
+    if (typeof x === "string") size += codePointCount(x) + 2;
     else if (Array.isArray(x) || isDict(x)) {
       if (depth > MAX_NESTING) return { ...NESTED };
+      const n = Array.isArray(x) ? x.length : x instanceof Map ? x.size : Object.keys(x).length;
+      size += 1 + n; // its brackets and commas
+      if (size > MAX_LINE) break; // before walking its items
       if (Array.isArray(x)) {
-        size += 1 + x.length; // its brackets and commas
         for (const v of x) stack.push([v, depth + 1]);
       } else {
-        const entries = dictEntries(x);
-        size += 1 + entries.length;
-        for (const [k, v] of entries) {
-          size += (typeof k === "string" ? k.length : 1) + 3; // the key, its quotes, the colon
+        for (const [k, v] of dictEntries(x)) {
+          size += (typeof k === "string" ? codePointCount(k) : 1) + 3; // the key, its quotes, the colon
           stack.push([v, depth + 1]);
         }
       }
-    } else if (typeof x === "bigint") size += Math.floor(((x < 0n ? -x : x).toString(2).length * 30103) / 100000) + 1;
-    else if (typeof x === "number" && Number.isInteger(x)) {
-      size += Math.floor((Math.abs(x) === 0 ? 0 : Math.floor(Math.log2(Math.abs(x))) + 1) * 30103 / 100000) + 1;
+    } else if (typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x))) {
+      size += Math.floor((intBitLength(x) * 30103) / 100000) + 1; // its decimal digits, at least
     } else size += 1;
-    if (size > MAX_LINE) {
-      return { code: "too_large", message: `the request is over ${MAX_LINE} bytes as JSON; a request is at most ${MAX_LINE} (as a JSONL line is)`, field: null };
+    if (size > MAX_LINE) break;
+  }
+  if (size <= MAX_LINE) return null;
+  return { code: "too_large", message: `the request is over ${MAX_LINE} bytes as JSON; a request is at most ${MAX_LINE} (as a JSONL line is)`, field: null };
+}
+
+/** Python's len(s): code points, a surrogate pair one (a text longer than 2 * MAX_LINE is over the limit
+ * whatever it holds: its UTF-16 length, halved, is counted without a walk). */
+function codePointCount(s) {
+  if (s.length > 2 * MAX_LINE) return s.length >> 1;
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
     }
   }
-  return null;
+  return n;
+}
+
+/** Python's int.bit_length() of an integer (a number or a BigInt): exact, as Math.log2 is not near 2**53. */
+function intBitLength(x) {
+  if (typeof x === "bigint") return x === 0n ? 0 : (x < 0n ? -x : x).toString(2).length;
+  return x === 0 ? 0 : Math.abs(x).toString(2).length;
 }
 
 /** A request mapping → a result object. Never throws for a bad request: the result says what is wrong. */
@@ -286,7 +305,7 @@ export function scoreParsed(rules, req, display = true) {
 /** Every tile that wins the 13-tile hand, each with its fan: the waits answer
  * {contract, rules, id, waits}, or a refusal in the same shape. */
 export function waitsRequest(rules, data) {
-  const big = oversized(data);
+  const big = isDict(data) ? oversized(data) : null; // as runtime.py's _waits_request: a mapping is measured
   if (big !== null) return waitsRefusal(rules, null, big);
   const reqId = requestId(data);
   const err = otherRules(rules, data);

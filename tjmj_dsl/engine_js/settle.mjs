@@ -208,7 +208,7 @@ const PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every 
 /** An outcome mapping → {contract, rules, id, payments, balances, next_dealer, kongs,
  * unpaid}; a bad outcome gets reason "invalid_request" and `error` (never an exception). */
 export function settleIn(rules, data) {
-  const big = oversized(data);
+  const big = isDict(data) ? oversized(data) : null; // as settle.py's settle_in: a mapping is measured
   if (big !== null) return refused(rules, null, big);
   const reqId = isDict(data) ? dictGet(data, "id") : null;
   const s = rules.settlement;

@@ -15,6 +15,7 @@ from ..expr import ast as A
 from ..expr.check import Checker, Env, Problem, _a, bool_hint, definition_uses, int_hint, scope_vars
 from ..expr.derived import expand
 from ..expr.parser import ExprError, parse
+from ..expr.plan import algebra_plan
 from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUANTS
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from ..layout import windows_device
@@ -371,11 +372,10 @@ def _win_when(lw: Any, d: dict[str, Any], env: Env) -> Expr | None:
     e = lw.expr(("win_when",), "win", env, BOOL, "the winning condition")
     if e is None:
         return None
-    from ..backends.tables import algebra_plan  # the plan both engines evaluate
     try:
-        algebra_plan(e.ast)
+        algebra_plan(e.ast, "the winning condition")  # the plan both engines evaluate
     except ValueError as err:
-        lw.error(("win_when",), f"win_when: {err}".replace("the algebra cannot", "the winning condition cannot"),
+        lw.error(("win_when",), f"win_when: {err}",
                  "use the algebra's pattern kinds, fan, min_fan, numbers, arithmetic, comparisons, and/or/not, "
                  "x if c else y, and sum/product/len/min/max of a kind")
         return None
