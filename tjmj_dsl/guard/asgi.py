@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from .limits import Limits
 
-Refusal = Callable[[str, str], bytes]
+Refusal = Callable[[str, str], bytes]  # (code, message) → the JSON body of a refusal
 SMALL_BODY = 65536  # bytes: a body this small (one request) is not counted against body_memory
 
 
@@ -160,4 +160,5 @@ class Guard:
 
 
 def refusal_json(code: str, message: str) -> bytes:
+    """The guard's refusal when its app gives none of its own: the contract's error shape."""
     return json.dumps({"error": {"code": code, "message": message, "field": None}}).encode("utf-8")

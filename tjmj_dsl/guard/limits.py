@@ -6,7 +6,7 @@ its parser with this module without importing any server."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable
 
 
@@ -127,6 +127,3 @@ def allowed_hosts(bind: str, named: list[str] | None) -> tuple[str, ...] | None:
         return None
     return tuple(dict.fromkeys(LOOPBACK_HOSTS + (bind.lower().strip("[]"),)))
 
-
-def field_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(Limits))
