@@ -546,7 +546,9 @@ BAD_NUMBERS = [["--port", "0"], ["--port", "65536"], ["--port", "-1"], ["--port"
                ["--max-batch", "0"], ["--max-connections", "0"], ["--max-client-connections", "-3"],
                ["--keep-alive", "0"], ["--head-timeout", "nan"], ["--head-timeout", "inf"], ["--body-timeout", "0"],
                ["--request-cpu", "-1"], ["--max-rule-sets", "x"], ["--max-work", "99999999999999999999"],
-               ["--cors-origin", "evil.example"], ["--cors-origin", "http://a.example/path"]]
+               ["--cors-origin", "evil.example"], ["--cors-origin", "http://a.example/path"],
+               # as every other command's numbers (tjmj_dsl.cli_args): ASCII digits, plain decimal
+               ["--head-timeout", "\u0661"], ["--body-timeout", "1_0"], ["--request-cpu", "1e1"], ["--port", "+80"]]
 
 
 @pytest.mark.parametrize("args", BAD_NUMBERS, ids=[" ".join(a) for a in BAD_NUMBERS])

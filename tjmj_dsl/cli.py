@@ -516,8 +516,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"tjmj: error: `tjmj serve` needs the serve extra ({e.name} is missing): pip install -e '.[serve]'",
               file=sys.stderr)
         return EXIT_FAIL
-    if args.workers < 1 or args.max_body < 1 or args.max_batch < 1:
-        return _usage("--workers, --max-body and --max-batch take a positive number")
     from .service import Service
     opts = _options(args.option)
     Service(args.rules, args.profile, opts)  # a bad rule file, profile or option fails here, with every diagnostic
@@ -716,15 +714,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     from .guard import limits as guard_limits  # the standard library only: no server imported here
-    p.add_argument("--port", type=guard_limits.port_number, default=8000, help="port (default 8000; 1–65535)")
-    p.add_argument("--workers", type=guard_limits.bounded_int(1, 64), default=1,
+    p.add_argument("--port", type=A.int_in(1, 65535), default=8000, help="port (default 8000; 1–65535)")
+    p.add_argument("--workers", type=A.int_in(1, 64), default=1,
                    help="worker processes (default 1; 1–64)")
     p.add_argument("--cors-origin", action="append", metavar="ORIGIN", type=guard_limits.origin,
                    help="let browser pages from this origin call the service, e.g. https://example.org or * "
                         "(repeatable; default: none: a request from another origin's page is refused)")
-    p.add_argument("--max-body", type=guard_limits.bounded_int(1, 1 << 30), default=1 << 20, metavar="BYTES",
+    p.add_argument("--max-body", type=A.int_in(1, 1 << 30), default=1 << 20, metavar="BYTES",
                    help="largest request body (default 1048576; at most 1 GiB); a larger one gets 413")
-    p.add_argument("--max-batch", type=guard_limits.bounded_int(1, 1_000_000), default=10_000, metavar="N",
+    p.add_argument("--max-batch", type=A.int_in(1, 1_000_000), default=10_000, metavar="N",
                    help="most requests in one POST /score/batch (default 10000; at most 1,000,000)")
     guard_limits.add_arguments(p)
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
