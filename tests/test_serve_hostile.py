@@ -548,7 +548,8 @@ BAD_NUMBERS = [["--port", "0"], ["--port", "65536"], ["--port", "-1"], ["--port"
                ["--request-cpu", "-1"], ["--max-rule-sets", "x"], ["--max-work", "99999999999999999999"],
                ["--cors-origin", "evil.example"], ["--cors-origin", "http://a.example/path"],
                # as every other command's numbers (tjmj_dsl.cli_args): ASCII digits, plain decimal
-               ["--head-timeout", "\u0661"], ["--body-timeout", "1_0"], ["--request-cpu", "1e1"], ["--port", "+80"]]
+               ["--head-timeout", "\u0661"], ["--body-timeout", "1_0"], ["--request-cpu", "1e1"], ["--port", "+80"],
+               ["--table-origin", "club.example"], ["--table-origin", "*"]]  # the tables' check takes no *
 
 
 @pytest.mark.parametrize("args", BAD_NUMBERS, ids=[" ".join(a) for a in BAD_NUMBERS])
@@ -641,3 +642,17 @@ def test_a_cross_origin_websocket_handshake_is_refused_by_the_server(server: Ser
         status, _, a = response(read_all(s))
         s.close()
         assert status == 403 and isinstance(a, dict) and a["error"]["code"] == code, a
+
+
+def test_a_table_origin_passes_the_guard_of_serve_tables() -> None:
+    """`tjmj serve --tables --table-origin https://club.example` (docs/play/table.md: the public origin
+    behind a proxy): the guard in front lets that origin's pages through to the tables (whose own
+    check admits them); another origin's pages are still refused before any work."""
+    from tjmj_dsl.guard.asgi import refused_origin
+    from tjmj_dsl.serve import Config
+    limits = Config(tables={"origins": ["https://club.example"]}).limits()
+    scope = {"type": "http", "scheme": "http", "method": "POST"}
+    for origin, refused in ((b"https://club.example", False), (b"https://evil.example", True)):
+        why = refused_origin(limits, scope, {b"host": b"127.0.0.1:8000", b"origin": origin})
+        assert (why is not None) == refused, (origin, why)
+        assert why is None or why[1] == "cors_refused"

@@ -561,7 +561,8 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                        help="a rule file rooms may use (repeatable; default: the built-in rules)")
         p.add_argument("--table-bot", metavar="COMMAND",
                        help="the program an `external` bot seat runs (the bot protocol; split on spaces, no shell)")
-        p.add_argument("--table-origin", action="append", metavar="ORIGIN",
+        from .guard.limits import page_origin
+        p.add_argument("--table-origin", action="append", metavar="ORIGIN", type=page_origin,
                        help="a page origin allowed beside the server's own (behind a proxy: https://club.example)")
         p.add_argument("--max-rooms", type=int, default=1000, help="rooms played at once (default 1000)")
 

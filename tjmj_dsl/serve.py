@@ -56,12 +56,15 @@ class Config:
     guard: dict[str, Any] = field(default_factory=dict)  # the guard's Limits (tjmj_dsl.guard), its fields by name
 
     def limits(self) -> Limits:
-        """The guard's limits: those set, and --max-body and --cors-origin as the guard's own."""
+        """The guard's limits: those set, and --max-body and --cors-origin as the guard's own. The
+        tables' --table-origin pages pass the guard too (the tables' own check admits them to the
+        tables only): the guard, in front of every path, must not refuse what the tables allow."""
         kw = dict(self.guard)
         for k in ("cors_origins", "allowed_hosts"):
             if kw.get(k) is not None:
                 kw[k] = tuple(kw[k])
-        kw.update(max_body=self.max_body, cors_origins=tuple(self.cors))
+        tables = tuple((self.tables or {}).get("origins") or ())
+        kw.update(max_body=self.max_body, cors_origins=tuple(dict.fromkeys(tuple(self.cors) + tables)))
         return Limits(**kw)
 
 

@@ -57,12 +57,16 @@ _FLOAT_OPTIONS: tuple[tuple[str, str, float, float, str], ...] = (
 
 def origin(text: str) -> str:
     """An argparse type: an origin as a browser sends it (scheme://host[:port], no path), or *."""
+    return "*" if text.strip() == "*" else page_origin(text)
+
+
+def page_origin(text: str) -> str:
+    """An argparse type: one origin as a browser sends it (scheme://host[:port], no path), not *."""
     t = text.strip()
     scheme, sep, rest = t.partition("://")
-    if t == "*" or (sep and scheme in ("http", "https") and rest and not any(c in rest for c in "/?#@ ")
-                    and t.isascii()):
+    if sep and scheme in ("http", "https") and rest and not any(c in rest for c in "/?#@ ") and t.isascii():
         return t
-    raise argparse.ArgumentTypeError(f"not an origin (scheme://host[:port], or *): {text[:80]!r}")
+    raise argparse.ArgumentTypeError(f"not an origin (scheme://host[:port]): {text[:80]!r}")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
