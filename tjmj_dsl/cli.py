@@ -721,8 +721,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cors-origin", action="append", metavar="ORIGIN", type=guard_limits.origin,
                    help="let browser pages from this origin call the service, e.g. https://example.org or * "
                         "(repeatable; default: none: a request from another origin's page is refused)")
-    p.add_argument("--max-body", type=A.int_in(1, 1 << 30), default=1 << 20, metavar="BYTES",
-                   help="largest request body (default 1048576; at most 1 GiB); a larger one gets 413")
+    p.add_argument("--max-body", type=A.int_in(1, 1 << 30), default=guard_limits.Limits.max_body, metavar="BYTES",
+                   help=f"largest request body (default {guard_limits.Limits.max_body}; at most 1 GiB); a larger one gets 413")
     p.add_argument("--max-batch", type=A.int_in(1, 1_000_000), default=10_000, metavar="N",
                    help="most requests in one POST /score/batch (default 10000; at most 1,000,000)")
     guard_limits.add_arguments(p)

@@ -34,7 +34,7 @@ from .guard.work import Budget, Busy, Workers
 from .service import Service
 
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
-MAX_BODY = 1 << 20  # bytes of one request body, batches included
+MAX_BODY = Limits.max_body  # bytes of one request body, batches included (the guard's bound: one number)
 MAX_BATCH = 10_000  # requests in one batch
 DISCONNECT_POLL = 0.2  # seconds: while a batch is answered, how often the service looks whether its client is still there
 ENDPOINTS = (("score", "/score"), ("waits", "/waits"), ("explain", "/explain"), ("settle", "/settle"))
