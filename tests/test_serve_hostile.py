@@ -80,12 +80,13 @@ def response(raw: bytes) -> tuple[int, dict[str, str], Any]:
     return status, headers, json.loads(body[:n])
 
 
-def refused(raw: bytes, status: int, code: str, says_close: bool = True) -> dict[str, Any]:
-    """The refusal in `raw`: its status, the contract's shape, its code; the connection closed."""
+def refused(raw: bytes, status: int, code: str) -> dict[str, Any]:
+    """The refusal in `raw`: its status, the contract's shape, its code; the connection closed, and
+    the answer says so (every refusal here, the guard's and the app's 413 alike)."""
     got, headers, a = response(raw)
     assert isinstance(a, dict), raw[:300]
     assert (got, a["error"]["code"]) == (status, code), (got, a)
-    assert headers.get("connection") == "close" or status in (403, 503) or not says_close
+    assert headers.get("connection") == "close", headers
     return check_answer(a)  # type: ignore[no-any-return]
 
 
@@ -577,7 +578,7 @@ def test_an_answer_before_the_body_ends_closes_the_connection(server: Server) ->
     s = connect(server, "127.0.0.6")
     s.sendall(b"POST /score HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000000\r\n\r\n" + b" " * 1000)
     t = time.monotonic()
-    a = refused(read_all(s), 413, "too_large", says_close=False)  # the app's answer; the protocol closes after it
+    a = refused(read_all(s), 413, "too_large")  # the app's answer, and the connection closed after it
     s.close()
     assert time.monotonic() - t < BODY_TIMEOUT and "2000000" in a["error"]["message"]
 
