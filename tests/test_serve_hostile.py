@@ -657,3 +657,23 @@ def test_a_table_origin_passes_the_guard_of_serve_tables() -> None:
         why = refused_origin(limits, scope, {b"host": b"127.0.0.1:8000", b"origin": origin})
         assert (why is not None) == refused, (origin, why)
         assert why is None or why[1] == "cors_refused"
+
+
+SAME_ORIGIN = [  # (Origin, Host, scheme): whether the page is the server's own, by the guard and the tables alike
+    ("http://localhost", "localhost:80", "http", True), ("http://localhost:80", "localhost", "http", True),
+    ("https://club.example", "club.example", "https", True), ("https://club.example", "club.example", "http", False),
+    ("http://club.example", "club.example", "wss", False), ("http://[::1]:8000", "[::1]:8000", "ws", True),
+    ("http://localhost:8001", "localhost:8000", "http", False), ("null", "localhost", "http", False),
+]
+
+
+@pytest.mark.parametrize("origin, host, scheme, own", SAME_ORIGIN)
+def test_the_tables_and_the_guard_agree_on_a_servers_own_page(origin: str, host: str, scheme: str, own: bool) -> None:
+    from tjmj_dsl.guard import Limits
+    from tjmj_dsl.guard.asgi import refused_origin
+    from tjmj_dsl.tables.app import origin_ok
+    headers = {"origin": origin, "host": host}
+    assert origin_ok(headers, (), scheme) == own
+    limits = Limits(allowed_hosts=None)
+    scope = {"type": "http", "scheme": scheme, "method": "POST"}
+    assert (refused_origin(limits, scope, {k.encode(): v.encode() for k, v in headers.items()}) is None) == own

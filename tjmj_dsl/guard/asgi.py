@@ -55,7 +55,7 @@ def refused_origin(limits: Limits, scope: dict[str, Any], headers: dict[bytes, b
         if anyone or o in limits.cors_origins:
             return None
         scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
-        if _same_origin(o, scheme, host):
+        if same_origin(o, scheme, host):
             return None
         return 403, "cors_refused", (f"a page of the origin {o[:100]!r} may not call this server (--cors-origin names "
                                      f"the origins that may)")
@@ -67,7 +67,7 @@ def refused_origin(limits: Limits, scope: dict[str, Any], headers: dict[bytes, b
     return None
 
 
-def _same_origin(origin: str, scheme: str, host: str) -> bool:
+def same_origin(origin: str, scheme: str, host: str) -> bool:
     """Whether a page of `origin` is this server's own page, reached as `host` over `scheme`."""
     try:
         u = urlsplit(origin)
