@@ -550,7 +550,8 @@ BAD_NUMBERS = [["--port", "0"], ["--port", "65536"], ["--port", "-1"], ["--port"
                ["--cors-origin", "evil.example"], ["--cors-origin", "http://a.example/path"],
                # as every other command's numbers (tjmj_dsl.cli_args): ASCII digits, plain decimal
                ["--head-timeout", "\u0661"], ["--body-timeout", "1_0"], ["--request-cpu", "1e1"], ["--port", "+80"],
-               ["--table-origin", "club.example"], ["--table-origin", "*"]]  # the tables' check takes no *
+               ["--table-origin", "club.example"], ["--table-origin", "*"],  # the tables' check takes no *
+               ["--max-rooms", "0"], ["--max-rooms", "-5"], ["--max-rooms", "\u0663"]]
 
 
 @pytest.mark.parametrize("args", BAD_NUMBERS, ids=[" ".join(a) for a in BAD_NUMBERS])
