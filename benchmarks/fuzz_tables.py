@@ -429,8 +429,8 @@ def surface_serve(rng: random.Random, port: int | None = None) -> Callable[[], N
         status = int(head.split(b" ", 2)[1])
         assert status < 500, got[:400]
         assert b"Traceback" not in got and b"internal_error" not in got, got[:400]
-        if status >= 400 and body[:1] == b"{":
-            e = json.loads(body)["error"]
+        if status >= 400 and not data.startswith(b"HEAD "):  # a HEAD's answer has no body
+            e = json.loads(body)["error"]  # every refusal is JSON (was: checked only when it began with '{')
             assert {"code", "message", "field"} <= set(e), body[:300]
     return one
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from benchmarks.fuzz_tables import start_server, surface_tables, surface_tables_ws
+from benchmarks.fuzz_tables import start_serve, start_server, surface_serve, surface_tables, surface_tables_ws
 from tjmj_dsl.guard import Limits
 from tjmj_dsl.guard.asgi import refused_origin
 from tjmj_dsl.tables.app import TablesConfig, create_app
@@ -31,6 +31,18 @@ def room(client: TestClient) -> dict[str, Any]:
     r = client.post("/play/api/rooms", json={"seats": ["person", "random", "random", "random"], "time_limit": 600})
     assert r.status_code == 201
     return dict(r.json())
+
+
+def _head(s: Any) -> bytes:
+    """The head of the answer on socket `s`, lower-cased: what came before the blank line (all
+    that came, if the server closed first: the test then fails on it instead of waiting for ever)."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    return got.split(b"\r\n\r\n")[0].lower()
 
 
 def _shape(r: Any, status: int, code: str) -> None:
@@ -107,18 +119,22 @@ def test_generated_socket_inputs_hold(server: Any) -> None:
     assert server.proc.poll() is None
 
 
-def test_generated_raw_http_to_serve_holds() -> None:
-    # among them Host ports of superscript digits beside an Origin: a 500 before the guard's fix
-    from benchmarks.fuzz_tables import start_serve, surface_serve
+@pytest.fixture(scope="module")
+def serve() -> Iterator[Any]:
+    """`tjmj serve --tables` (benchmarks.fuzz_tables.start_serve): (its process, its port)."""
     proc, port = start_serve()
-    try:
-        one = surface_serve(random.Random(5), port)
-        for _ in range(300):
-            one()
-        assert proc.poll() is None
-    finally:
-        proc.kill()
-        proc.wait()
+    yield proc, port
+    proc.kill()
+    proc.wait()
+
+
+def test_generated_raw_http_to_serve_holds(serve: Any) -> None:
+    # among them Host ports of superscript digits beside an Origin: a 500 before the guard's fix
+    proc, port = serve
+    one = surface_serve(random.Random(5), port)
+    for _ in range(300):
+        one()
+    assert proc.poll() is None
 
 
 def test_a_body_refused_unread_closes_its_connection_and_says_so(server: Any) -> None:
@@ -130,39 +146,25 @@ def test_a_body_refused_unread_closes_its_connection_and_says_so(server: Any) ->
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"POST /play/api/rooms HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
                   b"Content-Length: %d\r\n\r\n" % (port, len(body)) + body)
-        got = b""
-        while b"\r\n\r\n" not in got:
-            got += s.recv(65536)
-    head = got.split(b"\r\n\r\n")[0].lower()
+        head = _head(s)
     assert head.startswith(b"http/1.1 413") and b"\r\nconnection: close" in head, head
 
 
-def test_serve_says_connection_close_with_a_413() -> None:
+def test_serve_says_connection_close_with_a_413(serve: Any) -> None:
     # as the tables' room API: `tjmj serve` refused a body over --max-body without `Connection: close`
     import socket
 
-    from benchmarks.fuzz_tables import start_serve
-    proc, port = start_serve()
-    try:
-        body = b"[" + b" " * 1_100_000 + b"]"
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-            s.sendall(b"POST /score HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: %d\r\n\r\n" % (port, len(body)))
-            try:
-                s.sendall(body)
-            except OSError:
-                pass  # refused before the whole body went out
-            got = b""
-            while b"\r\n\r\n" not in got:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                got += chunk
-        head = got.split(b"\r\n\r\n")[0].lower()
-        assert head.startswith(b"http/1.1 413") and b"\r\nconnection: close" in head, head
-    finally:
-        proc.kill()
-        proc.wait()
+    port = serve[1]
+    body = b"[" + b" " * 1_100_000 + b"]"
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /score HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % (port, len(body)))
+        try:
+            s.sendall(body)
+        except OSError:
+            pass  # refused before the whole body went out
+        head = _head(s)
+    assert head.startswith(b"http/1.1 413") and b"\r\nconnection: close" in head, head
 
 
 def test_a_request_refused_by_its_origin_says_connection_close(server: Any) -> None:
@@ -174,8 +176,5 @@ def test_a_request_refused_by_its_origin_says_connection_close(server: Any) -> N
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"POST /play/api/rooms HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://evil.example\r\n"
                   b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (port, len(body)))
-        got = b""
-        while b"\r\n\r\n" not in got:
-            got += s.recv(65536)
-    head = got.split(b"\r\n\r\n")[0].lower()
+        head = _head(s)
     assert head.startswith(b"http/1.1 403") and b"\r\nconnection: close" in head, head

@@ -80,12 +80,13 @@ def response(raw: bytes) -> tuple[int, dict[str, str], Any]:
     return status, headers, json.loads(body[:n])
 
 
-def refused(raw: bytes, status: int, code: str, says_close: bool = True) -> dict[str, Any]:
-    """The refusal in `raw`: its status, the contract's shape, its code; the connection closed."""
+def refused(raw: bytes, status: int, code: str) -> dict[str, Any]:
+    """The refusal in `raw`: its status, the contract's shape, its code; the connection closed, and
+    the answer says so (every refusal here, the guard's and the app's 413 alike)."""
     got, headers, a = response(raw)
     assert isinstance(a, dict), raw[:300]
     assert (got, a["error"]["code"]) == (status, code), (got, a)
-    assert headers.get("connection") == "close" or status in (403, 503) or not says_close
+    assert headers.get("connection") == "close", headers
     return check_answer(a)  # type: ignore[no-any-return]
 
 
@@ -546,7 +547,11 @@ BAD_NUMBERS = [["--port", "0"], ["--port", "65536"], ["--port", "-1"], ["--port"
                ["--max-batch", "0"], ["--max-connections", "0"], ["--max-client-connections", "-3"],
                ["--keep-alive", "0"], ["--head-timeout", "nan"], ["--head-timeout", "inf"], ["--body-timeout", "0"],
                ["--request-cpu", "-1"], ["--max-rule-sets", "x"], ["--max-work", "99999999999999999999"],
-               ["--cors-origin", "evil.example"], ["--cors-origin", "http://a.example/path"]]
+               ["--cors-origin", "evil.example"], ["--cors-origin", "http://a.example/path"],
+               # as every other command's numbers (tjmj_dsl.cli_args): ASCII digits, plain decimal
+               ["--head-timeout", "\u0661"], ["--body-timeout", "1_0"], ["--request-cpu", "1e1"], ["--port", "+80"],
+               ["--table-origin", "club.example"], ["--table-origin", "*"],  # the tables' check takes no *
+               ["--max-rooms", "0"], ["--max-rooms", "-5"], ["--max-rooms", "\u0663"]]
 
 
 @pytest.mark.parametrize("args", BAD_NUMBERS, ids=[" ".join(a) for a in BAD_NUMBERS])
@@ -574,7 +579,7 @@ def test_an_answer_before_the_body_ends_closes_the_connection(server: Server) ->
     s = connect(server, "127.0.0.6")
     s.sendall(b"POST /score HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000000\r\n\r\n" + b" " * 1000)
     t = time.monotonic()
-    a = refused(read_all(s), 413, "too_large", says_close=False)  # the app's answer; the protocol closes after it
+    a = refused(read_all(s), 413, "too_large")  # the app's answer, and the connection closed after it
     s.close()
     assert time.monotonic() - t < BODY_TIMEOUT and "2000000" in a["error"]["message"]
 
@@ -639,3 +644,37 @@ def test_a_cross_origin_websocket_handshake_is_refused_by_the_server(server: Ser
         status, _, a = response(read_all(s))
         s.close()
         assert status == 403 and isinstance(a, dict) and a["error"]["code"] == code, a
+
+
+def test_a_table_origin_passes_the_guard_of_serve_tables() -> None:
+    """`tjmj serve --tables --table-origin https://club.example` (docs/play/table.md: the public origin
+    behind a proxy): the guard in front lets that origin's pages through to the tables (whose own
+    check admits them); another origin's pages are still refused before any work."""
+    from tjmj_dsl.guard.asgi import refused_origin
+    from tjmj_dsl.serve import Config
+    limits = Config(tables={"origins": ["https://club.example"]}).limits()
+    scope = {"type": "http", "scheme": "http", "method": "POST"}
+    for origin, refused in ((b"https://club.example", False), (b"https://evil.example", True)):
+        why = refused_origin(limits, scope, {b"host": b"127.0.0.1:8000", b"origin": origin})
+        assert (why is not None) == refused, (origin, why)
+        assert why is None or why[1] == "cors_refused"
+
+
+SAME_ORIGIN = [  # (Origin, Host, scheme): whether the page is the server's own, by the guard and the tables alike
+    ("http://localhost", "localhost:80", "http", True), ("http://localhost:80", "localhost", "http", True),
+    ("https://club.example", "club.example", "https", True), ("https://club.example", "club.example", "http", False),
+    ("http://club.example", "club.example", "wss", False), ("http://[::1]:8000", "[::1]:8000", "ws", True),
+    ("http://localhost:8001", "localhost:8000", "http", False), ("null", "localhost", "http", False),
+]
+
+
+@pytest.mark.parametrize("origin, host, scheme, own", SAME_ORIGIN)
+def test_the_tables_and_the_guard_agree_on_a_servers_own_page(origin: str, host: str, scheme: str, own: bool) -> None:
+    from tjmj_dsl.guard import Limits
+    from tjmj_dsl.guard.asgi import refused_origin
+    from tjmj_dsl.tables.app import origin_ok
+    headers = {"origin": origin, "host": host}
+    assert origin_ok(headers, (), scheme) == own
+    limits = Limits(allowed_hosts=None)
+    scope = {"type": "http", "scheme": scheme, "method": "POST"}
+    assert (refused_origin(limits, scope, {k.encode(): v.encode() for k, v in headers.items()}) is None) == own

@@ -516,8 +516,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"tjmj: error: `tjmj serve` needs the serve extra ({e.name} is missing): pip install -e '.[serve]'",
               file=sys.stderr)
         return EXIT_FAIL
-    if args.workers < 1 or args.max_body < 1 or args.max_batch < 1:
-        return _usage("--workers, --max-body and --max-batch take a positive number")
     from .service import Service
     opts = _options(args.option)
     Service(args.rules, args.profile, opts)  # a bad rule file, profile or option fails here, with every diagnostic
@@ -563,9 +561,11 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                        help="a rule file rooms may use (repeatable; default: the built-in rules)")
         p.add_argument("--table-bot", metavar="COMMAND",
                        help="the program an `external` bot seat runs (the bot protocol; split on spaces, no shell)")
-        p.add_argument("--table-origin", action="append", metavar="ORIGIN",
+        from .guard.limits import page_origin
+        p.add_argument("--table-origin", action="append", metavar="ORIGIN", type=page_origin,
                        help="a page origin allowed beside the server's own (behind a proxy: https://club.example)")
-        p.add_argument("--max-rooms", type=int, default=1000, help="rooms played at once (default 1000)")
+        p.add_argument("--max-rooms", type=A.int_in(1, 100_000), default=1000,
+                       help="rooms played at once (default 1000; 1–100,000)")
 
 
 
@@ -574,8 +574,6 @@ def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     if args.workers != 1:
         raise SystemExit("tjmj: error: --tables plays every room in one process: --workers 1")
-    if args.bot_pace < 0 or args.bot_pace > 60:
-        raise SystemExit("tjmj: error: --bot-pace is 0 to 60 seconds")
     rules = [os.path.abspath(r) for r in args.table_rules] if args.table_rules else [None]
     return {"db": args.db, "rules": rules, "pace": args.bot_pace,
             "bot_command": args.table_bot.split() if args.table_bot else None,
@@ -716,15 +714,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     from .guard import limits as guard_limits  # the standard library only: no server imported here
-    p.add_argument("--port", type=guard_limits.port_number, default=8000, help="port (default 8000; 1–65535)")
-    p.add_argument("--workers", type=guard_limits.bounded_int(1, 64), default=1,
+    p.add_argument("--port", type=A.int_in(1, 65535), default=8000, help="port (default 8000; 1–65535)")
+    p.add_argument("--workers", type=A.int_in(1, 64), default=1,
                    help="worker processes (default 1; 1–64)")
     p.add_argument("--cors-origin", action="append", metavar="ORIGIN", type=guard_limits.origin,
                    help="let browser pages from this origin call the service, e.g. https://example.org or * "
                         "(repeatable; default: none: a request from another origin's page is refused)")
-    p.add_argument("--max-body", type=guard_limits.bounded_int(1, 1 << 30), default=1 << 20, metavar="BYTES",
-                   help="largest request body (default 1048576; at most 1 GiB); a larger one gets 413")
-    p.add_argument("--max-batch", type=guard_limits.bounded_int(1, 1_000_000), default=10_000, metavar="N",
+    p.add_argument("--max-body", type=A.int_in(1, 1 << 30), default=guard_limits.Limits.max_body, metavar="BYTES",
+                   help=f"largest request body (default {guard_limits.Limits.max_body}; at most 1 GiB); a larger one gets 413")
+    p.add_argument("--max-batch", type=A.int_in(1, 1_000_000), default=10_000, metavar="N",
                    help="most requests in one POST /score/batch (default 10000; at most 1,000,000)")
     guard_limits.add_arguments(p)
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),

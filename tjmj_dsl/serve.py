@@ -34,7 +34,7 @@ from .guard.work import Budget, Busy, Workers
 from .service import Service
 
 CONFIG_ENV = "TJMJ_SERVE_CONFIG"
-MAX_BODY = 1 << 20  # bytes of one request body, batches included
+MAX_BODY = Limits.max_body  # bytes of one request body, batches included (the guard's bound: one number)
 MAX_BATCH = 10_000  # requests in one batch
 DISCONNECT_POLL = 0.2  # seconds: while a batch is answered, how often the service looks whether its client is still there
 ENDPOINTS = (("score", "/score"), ("waits", "/waits"), ("explain", "/explain"), ("settle", "/settle"))
@@ -56,12 +56,15 @@ class Config:
     guard: dict[str, Any] = field(default_factory=dict)  # the guard's Limits (tjmj_dsl.guard), its fields by name
 
     def limits(self) -> Limits:
-        """The guard's limits: those set, and --max-body and --cors-origin as the guard's own."""
+        """The guard's limits: those set, and --max-body and --cors-origin as the guard's own. The
+        tables' --table-origin pages pass the guard too (the tables' own check admits them to the
+        tables only): the guard, in front of every path, must not refuse what the tables allow."""
         kw = dict(self.guard)
         for k in ("cors_origins", "allowed_hosts"):
             if kw.get(k) is not None:
                 kw[k] = tuple(kw[k])
-        kw.update(max_body=self.max_body, cors_origins=tuple(self.cors))
+        tables = tuple((self.tables or {}).get("origins") or ())
+        kw.update(max_body=self.max_body, cors_origins=tuple(dict.fromkeys(tuple(self.cors) + tables)))
         return Limits(**kw)
 
 
@@ -97,7 +100,7 @@ def create_app(config: Config) -> Any:
                         headers={"Connection": "close"} if status == 413 else None)
 
     def too_large(kind: str, what: str) -> dict[str, Any]:
-        return service.refuse(kind, None, {"code": "too_large", "message": what, "field": None})
+        return refusal(service, kind, "too_large", what)
 
     async def body(request: Request, kind: str) -> tuple[bytes | None, Any]:
         """(the body, None), or (None, the refusal) when it is over the limit."""
@@ -268,7 +271,7 @@ def create_app(config: Config) -> Any:
         return await workers.run(client, fn, *args, watch=watch, kind=kind)
 
     def busy(kind: str, e: Busy) -> dict[str, Any]:
-        return service.refuse(kind, None, {"code": "busy", "message": e.message, "field": None})
+        return refusal(service, kind, "busy", e.message)
 
     def answer_batch(budget: Budget, raw: bytes, content_type: str) -> Response | None:
         """The answer to a batch body (read, parsed and answered in a worker thread: a megabyte of
@@ -284,8 +287,7 @@ def create_app(config: Config) -> Any:
                 text = answer_texts(budget, texts)
                 return None if text is None else Response(text, media_type="application/json")
             if not isinstance(items, list):
-                return reply(service.refuse("score", None, {"code": "wrong_type", "message": "a batch is a JSON array or JSONL",
-                                                             "field": None}))
+                return reply(refusal(service, "score", "wrong_type", "a batch is a JSON array or JSONL"))
             if len(items) > config.max_batch:
                 return reply(too_large("score", f"{len(items)} requests; a batch holds at most {config.max_batch}"))
             # each item's size is that of its text in the body, as a JSONL line's is its bytes
@@ -328,7 +330,7 @@ def create_app(config: Config) -> Any:
                    405: "this path takes another method (POST for answers, GET for /rules and /health)"}.get(
                        status, "bad request")
         kind = {"/waits": "waits", "/settle": "settle"}.get(path, "score")
-        res = reply(service.refuse(kind, None, {"code": code, "message": message, "field": None}), status)
+        res = reply(refusal(service, kind, code, message), status)
         for k, v in (headers or {}).items():
             if k.lower() == "allow":
                 res.headers["Allow"] = v
@@ -352,8 +354,7 @@ def create_app(config: Config) -> Any:
 
     # always: with no --cors-origin no origin is allowed, and a browser's preflight is refused as such
     # (cors_refused), not answered 405 as an OPTIONS request the service does not serve
-    refuse_preflight = (lambda why: service.refuse("score", None, {"code": "cors_refused", "field": None,
-                                                                   "message": why}))
+    refuse_preflight = (lambda why: refusal(service, "score", "cors_refused", why))
     app.add_middleware(_json_cors(refuse_preflight), allow_origins=list(config.cors),
                        allow_methods=["GET", "POST"], allow_headers=["*"], max_age=600)
     if config.tables is not None:  # the tables (/play, the room API, the sockets): their own module
@@ -380,6 +381,12 @@ def _json_cors(refuse: Any) -> Any:
             return out
 
     return JsonCors
+
+
+def refusal(service: Service, kind: str, code: str, message: str) -> dict[str, Any]:
+    """`kind`'s answer refusing a request as a whole (no id, no field at fault): every refusal of
+    the service's own (too large, busy, an HTTP error, the guard's) is built here."""
+    return service.refuse(kind, None, {"code": code, "message": message, "field": None})
 
 
 def rule_set_key(x: dict[str, Any]) -> str:
@@ -451,10 +458,10 @@ def app_from_env() -> Any:
     app = create_app(config)
     service = app.state.service
 
-    def refusal(code: str, message: str) -> bytes:
-        return dumps_answer(service.refuse("score", None, {"code": code, "message": message, "field": None})).encode()
+    def guard_refusal(code: str, message: str) -> bytes:
+        return dumps_answer(refusal(service, "score", code, message)).encode()
 
-    guarded = wrap(app, config.limits(), refusal)
+    guarded = wrap(app, config.limits(), guard_refusal)
     settle_collector()  # what start-up made (FastAPI, the app, the rules) out of the collector's way
     return guarded
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .limits import Limits, add_arguments, bounded_float, bounded_int, from_args, origin, port_number
+from .limits import Limits, add_arguments, from_args, origin
 
-__all__ = ["Limits", "add_arguments", "bounded_float", "bounded_int", "from_args", "origin", "port_number", "wrap",
-           "uvicorn_options"]
+__all__ = ["Limits", "add_arguments", "from_args", "origin", "wrap", "uvicorn_options"]
 
 PROTOCOL = "tjmj_dsl.guard.protocol:GuardedHttpToolsProtocol"
 SWITCH_INTERVAL = 0.001  # seconds (sys.setswitchinterval) in a guarded server's process

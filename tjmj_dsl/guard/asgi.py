@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from .limits import Limits
 
-Refusal = Callable[[str, str], bytes]
+Refusal = Callable[[str, str], bytes]  # (code, message) → the JSON body of a refusal
 SMALL_BODY = 65536  # bytes: a body this small (one request) is not counted against body_memory
 
 
@@ -55,7 +55,7 @@ def refused_origin(limits: Limits, scope: dict[str, Any], headers: dict[bytes, b
         if anyone or o in limits.cors_origins:
             return None
         scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
-        if _same_origin(o, scheme, host):
+        if same_origin(o, scheme, host):
             return None
         return 403, "cors_refused", (f"a page of the origin {o[:100]!r} may not call this server (--cors-origin names "
                                      f"the origins that may)")
@@ -67,7 +67,7 @@ def refused_origin(limits: Limits, scope: dict[str, Any], headers: dict[bytes, b
     return None
 
 
-def _same_origin(origin: str, scheme: str, host: str) -> bool:
+def same_origin(origin: str, scheme: str, host: str) -> bool:
     """Whether a page of `origin` is this server's own page, reached as `host` over `scheme`."""
     try:
         u = urlsplit(origin)
@@ -160,4 +160,5 @@ class Guard:
 
 
 def refusal_json(code: str, message: str) -> bytes:
+    """The guard's refusal when its app gives none of its own: the contract's error shape."""
     return json.dumps({"error": {"code": code, "message": message, "field": None}}).encode("utf-8")

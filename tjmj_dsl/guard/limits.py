@@ -1,13 +1,15 @@
 """What one HTTP client may cost a server: the limits of tjmj_dsl.guard, their
-defaults, and the command-line options that set them (argparse types that
-refuse a bad number as a usage error). Standard library only: the CLI builds
+defaults, and the command-line options that set them (tjmj_dsl.cli_args's
+types: a bad number is a usage error). Standard library only: the CLI builds
 its parser with this module without importing any server."""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, fields
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..cli_args import int_in, number_in
 
 
 @dataclass(frozen=True)
@@ -53,55 +55,28 @@ _FLOAT_OPTIONS: tuple[tuple[str, str, float, float, str], ...] = (
 )
 
 
-def bounded_int(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: a decimal integer in [lo, hi], else a usage error (exit 2, no traceback)."""
-    def parse(text: str) -> int:
-        t = text.strip()
-        if not t.lstrip("+-").isdigit() or not t.isascii() or len(t) > 12:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
-        n = int(t)
-        if not lo <= n <= hi:
-            raise argparse.ArgumentTypeError(f"{n} is not between {lo:,} and {hi:,}")
-        return n
-    parse.__name__ = "integer"
-    return parse
-
-
-def bounded_float(lo: float, hi: float) -> Callable[[str], float]:
-    """An argparse type: a finite number in [lo, hi], else a usage error."""
-    def parse(text: str) -> float:
-        try:
-            x = float(text) if len(text) <= 40 else float("nan")
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
-        if not lo <= x <= hi:  # NaN and infinities fail this too
-            raise argparse.ArgumentTypeError(f"{text[:40]} is not between {lo:g} and {hi:g}")
-        return x
-    parse.__name__ = "number"
-    return parse
-
-
-port_number = bounded_int(1, 65535)
-
-
 def origin(text: str) -> str:
     """An argparse type: an origin as a browser sends it (scheme://host[:port], no path), or *."""
+    return "*" if text.strip() == "*" else page_origin(text)
+
+
+def page_origin(text: str) -> str:
+    """An argparse type: one origin as a browser sends it (scheme://host[:port], no path), not *."""
     t = text.strip()
     scheme, sep, rest = t.partition("://")
-    if t == "*" or (sep and scheme in ("http", "https") and rest and not any(c in rest for c in "/?#@ ")
-                    and t.isascii()):
+    if sep and scheme in ("http", "https") and rest and not any(c in rest for c in "/?#@ ") and t.isascii():
         return t
-    raise argparse.ArgumentTypeError(f"not an origin (scheme://host[:port], or *): {text[:80]!r}")
+    raise argparse.ArgumentTypeError(f"not an origin (scheme://host[:port]): {text[:80]!r}")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The guard's options (each with its default in the help)."""
     d = Limits()
     for name, flag, lo, hi, what in _INT_OPTIONS:
-        p.add_argument(flag, type=bounded_int(lo, hi), default=getattr(d, name), metavar="N",
+        p.add_argument(flag, type=int_in(lo, hi), default=getattr(d, name), metavar="N",
                        help=f"{what} (default {getattr(d, name)}; {lo}–{hi:,})")
     for name, flag, flo, fhi, what in _FLOAT_OPTIONS:
-        p.add_argument(flag, type=bounded_float(flo, fhi), default=getattr(d, name), metavar="SECONDS",
+        p.add_argument(flag, type=number_in(flo, fhi, " seconds"), default=getattr(d, name), metavar="SECONDS",
                        help=f"{what} (default {getattr(d, name):g})")
     p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="a name clients may reach the server by (the Host header; repeatable); default: "
@@ -127,6 +102,3 @@ def allowed_hosts(bind: str, named: list[str] | None) -> tuple[str, ...] | None:
         return None
     return tuple(dict.fromkeys(LOOPBACK_HOSTS + (bind.lower().strip("[]"),)))
 
-
-def field_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(Limits))

@@ -11,32 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import http
-import json
-from typing import Any, Callable
+from typing import Any
 
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .asgi import Refusal, refusal_json
 from .limits import Limits
-
-Refusal = Callable[[str, str], bytes]  # (code, message) → the JSON body of a refusal
-
-
-def plain_refusal(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message, "field": None}}).encode("utf-8")
 
 
 class _State:
     limits: Limits = Limits()
-    refusal: Refusal = staticmethod(plain_refusal)  # type: ignore[assignment]
+    refusal: Refusal = staticmethod(refusal_json)  # type: ignore[assignment]
     open: dict[str, set[Any]] = {}  # client address → its connections' transports (WebSockets' included)
-    refused = 0  # connections refused at their opening (a figure for tests and benchmarks)
 
 
 def configure(limits: Limits, refusal: Refusal | None = None) -> None:
     """The limits (and the refusal's shape) of this process's guarded connections."""
     _State.limits = limits
-    _State.refusal = refusal or plain_refusal  # type: ignore[assignment]
+    _State.refusal = refusal or refusal_json  # type: ignore[assignment]
 
 
 def refusal_bytes(status: int, code: str, message: str) -> bytes:
@@ -45,12 +38,6 @@ def refusal_bytes(status: int, code: str, message: str) -> bytes:
     reason = http.HTTPStatus(status).phrase.encode("ascii")
     return (b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n"
             % (status, reason, len(body)) + body)
-
-
-def open_connections() -> tuple[int, int]:
-    """(clients, connections) open now in this process."""
-    _prune_all()
-    return len(_State.open), sum(len(s) for s in _State.open.values())
 
 
 def _prune(mine: set[Any]) -> None:
@@ -102,7 +89,6 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._g_head_timer = self.loop.call_later(L.head_timeout, self._g_head_late)
 
     def _g_refuse_now(self, status: int, code: str, message: str) -> None:
-        _State.refused += 1
         self._g_refusal = (status, code, message)
         self.transport.write(refusal_bytes(status, code, message))
         self._g_close()

@@ -39,9 +39,6 @@ class Budget:
     def start(self) -> None:
         self._start = time.thread_time()
 
-    def spent(self) -> float:
-        return 0.0 if self._start is None else time.thread_time() - self._start
-
     def over(self) -> str | None:
         """Why the work must stop now (its CPU is spent), or None."""
         if self._start is not None and time.thread_time() - self._start > self.cpu_seconds:

@@ -28,7 +28,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, Response
@@ -36,6 +35,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..game.bot import view_json
+from ..guard.asgi import same_origin
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
 from .rulesets import RoomError, RuleSets, rule_names
@@ -93,16 +93,14 @@ def loads(raw: str | bytes) -> Any:
         raise ValueError("nested too deeply") from None
 
 
-def origin_ok(headers: Any, allowed: tuple[str, ...]) -> bool:
-    """No Origin (not a browser), the server's own (the Host it was sent to), or one the operator allowed."""
+def origin_ok(headers: Any, allowed: tuple[str, ...], scheme: str) -> bool:
+    """No Origin (not a browser), the server's own (the Host it was sent to, over `scheme`: the
+    guard's own test of it), or one the operator allowed. Behind the guard, which admits the
+    tables' origins beside --cors-origin's, this keeps the latter off the tables."""
     origin = headers.get("origin")
-    if origin is None:
+    if origin is None or origin in allowed:
         return True
-    if origin in allowed:
-        return True
-    host = headers.get("host")
-    parts = urlsplit(origin)
-    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+    return same_origin(origin.strip(), "https" if scheme in ("https", "wss") else "http", headers.get("host") or "")
 
 
 class Conn:
@@ -491,7 +489,7 @@ class Tables:
     # ------------------------------------------------------------ the socket
 
     async def socket(self, ws: WebSocket, room_id: str) -> None:
-        if not origin_ok(ws.headers, self.config.origins):
+        if not origin_ok(ws.headers, self.config.origins, ws.url.scheme):
             await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
             return
         await self.start()
@@ -670,7 +668,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
                       "pace": config.pace})
 
     async def json_body(request: Request) -> Any:
-        if not origin_ok(request.headers, config.origins):
+        if not origin_ok(request.headers, config.origins, request.url.scheme):
             raise RoomError("forbidden_origin", "a request from another site's page is refused", None, 403)
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
