@@ -361,8 +361,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if target:
             out = RecordWriter.open(target, args.force, kept.offset if kept is not None and in_place else None)
             if kept is not None and not in_place:
-                for line in kept.lines:
-                    out.write(line.decode("utf-8"))
+                out.copy(args.resume, kept.offset, kept.hands)
     except RunFileError as e:
         if out is not None:
             out.close()
@@ -431,12 +430,12 @@ def _same_file(a: str, b: str) -> bool:
 def _check_last(spec: Any, rules: Any, kept: Any, path: str) -> None:
     """The last hand kept from a stopped run's file, played again: the same line, or RunFileError
     (the file was written by another command: players, options, or another version)."""
-    from .game.runfile import RunFileError
+    from .game.runfile import RunFileError, same_line
     from .game.simulate import hand_summary
     i = kept.hands - 1
     dealer = kept.summaries[-2]["next_dealer"] if spec.rotate and i > 0 else None
     _, line = hand_summary(rules, spec, i, dealer)
-    if line is None or (line + "\n").encode("utf-8") != kept.lines[-1]:
+    if not same_line(line, kept.last):
         raise RunFileError(f"--resume {path}: hand {i} as recorded is not the hand this command plays "
                            "(resume with the command that wrote it)")
 
