@@ -309,7 +309,8 @@ MAX_BOT_TIMEOUT = 3600.0
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
-    from .game.simulate import CHUNK, Bar, Spec, render, run, summarize, _rules
+    from .game.simulate import CHUNK, Spec, render, run, summarize, _rules
+    from .progress import Bar
     from .game.players import PLAYERS
     from .game.bot import BotError
     from .game.runfile import RecordWriter, RunFileError, check_target, inputs_of, read_kept
