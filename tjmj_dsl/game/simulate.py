@@ -23,7 +23,7 @@ from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, finish_all, kill_all
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
-from .ship import Files, rule_files, write_files
+from .ship import Files, ray_connected, rule_files, write_files
 
 CHUNK = 25
 
@@ -204,12 +204,7 @@ def _play_ray(spec: Spec, chunks: list[tuple[Spec, int, int]], address: str | No
     """The chunks as Ray tasks, each carrying the rules' text; taken in hand order."""
     if spec.bots or spec.rotate:
         raise ValueError("--engine ray plays neither bots (processes of this machine) nor --rotate (one game)")
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    ray = ray_connected(address)
     files, top = rule_files(spec.rules)
     sha = _rules(spec).sha256
     remote = ray.remote(_ray_chunk)

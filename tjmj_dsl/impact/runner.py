@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing as mp
 from typing import Any, Callable, Iterable, Iterator
 
+from ..game.ship import ray_connected
 from ..progress import Bar as Bar  # impact.command's progress bar, simulate's too
 from .chunk import Task, play_chunk, seatings
 from .store import Store
@@ -37,12 +38,7 @@ def _local(todo: list[Task], jobs: int) -> Iterator[tuple[Task, list[dict[str, A
 
 
 def _ray(todo: list[Task], address: str | None) -> Iterator[tuple[Task, list[dict[str, Any]]]]:
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    ray = ray_connected(address)
     remote = ray.remote(play_chunk)
     pending = {remote.remote(t): t for t in todo}
     while pending:
