@@ -441,14 +441,12 @@ def _check_last(spec: Any, rules: Any, kept: Any, path: str) -> None:
                            "(resume with the command that wrote it)")
 
 
-MAX_RECORD = 1 << 20  # bytes of one record line (a hand's record is about 10 KB)
-
-
 def _short_text(text: str, n: int = 200) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .game.record import MAX_RECORD
     from .game.replay import ReplayDiff, Replayer, show
     from .engine.runtime import JSON_SPACE, NotUtf8, TooLong, loads_request, read_lines
     rp = Replayer(args.rules)

@@ -28,10 +28,8 @@ from typing import Any, Iterable
 
 from ..engine.runtime import loads_request
 from ..interrupt import holding
-from .record import FORMAT
+from .record import FORMAT, MAX_RECORD
 from .rules import GameRules
-
-MAX_RECORD = 1 << 20  # bytes of one record line (as `tjmj replay` reads them)
 
 
 class RunFileError(ValueError):
