@@ -316,6 +316,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.runfile import RecordWriter, RunFileError, check_target, inputs_of, read_kept
     from .compiler import builtin_rules_path, read_rules
     from .interrupt import ended_by
+    from .cli_args import seed_of
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
@@ -332,15 +333,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             return _usage(f"--bot names seat {int(seat)} twice")
         bots[int(seat)] = argv
     players = tuple("bot" if s in bots else p for s, p in enumerate(players))
-    from .cli_args import seed_of
     seed = seed_of(args.seed)
     if args.engine == "ray" and (bots or args.rotate or args.resume):
         return _usage("--engine ray plays neither --bot (a process of this machine), --rotate (one game) nor --resume")
     # --resume FILE goes on in FILE, or (with --record OUT) writes FILE's hands and the rest to OUT
     target = args.record or args.resume
-    in_place = bool(args.resume) and (not args.record or os.path.abspath(args.record) == os.path.abspath(args.resume))
-    if args.resume and args.record and not in_place and _same_file(args.record, args.resume):
-        in_place = True
+    in_place = bool(args.resume) and (not args.record or _same_file(args.record, args.resume))  # FILE exists (its type)
     spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(target),
                 args.rotate, tuple(sorted(bots.items())), args.bot_timeout)
     try:
@@ -370,8 +368,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except OSError as e:
         if out is not None:
             out.close()
-        print(f"tjmj: error: {'--record ' + target if target else ''} {e.filename or ''}: {e.strerror or e}"
-              .replace("  ", " ").replace(" :", ":"), file=sys.stderr)
+        named = str(e.filename or "") if e.filename != target else ""  # another file (a rule file), or none
+        where = " ".join(x for x in (f"--record {target}" if target else "", named) if x)
+        print(f"tjmj: error: {where}: {e.strerror or e}", file=sys.stderr)
         return EXIT_FAIL
     start = kept.hands if kept is not None else 0
     bar = Bar(sys.stderr)
