@@ -328,6 +328,18 @@ def test_good_values_pass(tmp_path: Any) -> None:
     assert seed_of("007") == 7 and seed_of("-3") == -3 and seed_of("٣") == "٣" and seed_of("x7") == "x7"
 
 
+def test_max_rooms_is_a_bounded_count(capsys: Any) -> None:
+    """`serve --max-rooms` 0 or less would refuse every room (429) without a word: a usage error instead."""
+    parser = build_parser()
+    for bad in ("0", "-1", "x", "1.5", "100001"):
+        with pytest.raises(SystemExit) as e:
+            parser.parse_args(["serve", "--tables", "--max-rooms", bad])
+        assert e.value.code == 2, bad
+        assert "--max-rooms" in capsys.readouterr().err, bad
+    for good in ("1", "100000"):
+        assert parser.parse_args(["serve", "--tables", "--max-rooms", good]).max_rooms == int(good)
+
+
 def test_every_numeric_argument_has_a_type() -> None:
     """No count or path argument of these commands is left to argparse's plain int/float or to no type."""
     parser = build_parser()
@@ -337,9 +349,7 @@ def test_every_numeric_argument_has_a_type() -> None:
         sp = sub[cmd]
         act = next(a for a in sp._actions if arg in a.option_strings or (arg.isupper() and a.dest in ("file", "rules")))
         assert act.type not in (None, int, float), (cmd, arg)
-    for cmd, sp in sub.items():
-        if cmd == "serve":
-            continue  # serve's arguments are checked by serve's own code
+    for cmd, sp in sub.items():  # serve's too: its counts are the guard's types (guard/limits.py) and --max-rooms
         for a in sp._actions:
             assert a.type not in (int, float), (cmd, a.option_strings)
 

@@ -309,13 +309,14 @@ MAX_BOT_TIMEOUT = 3600.0
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
-    from .game.simulate import CHUNK, Bar, Spec, render, run, summarize, _rules
+    from .game.simulate import CHUNK, Spec, render, run, summarize, _rules
+    from .progress import Bar
     from .game.players import PLAYERS
     from .game.bot import BotError
-    from .game.table import EngineError
     from .game.runfile import RecordWriter, RunFileError, check_target, inputs_of, read_kept
     from .compiler import builtin_rules_path, read_rules
     from .interrupt import ended_by
+    from .cli_args import seed_of
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(PLAYERS)}, comma-separated; got {args.players!r}")
@@ -332,15 +333,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             return _usage(f"--bot names seat {int(seat)} twice")
         bots[int(seat)] = argv
     players = tuple("bot" if s in bots else p for s, p in enumerate(players))
-    from .cli_args import seed_of
     seed = seed_of(args.seed)
     if args.engine == "ray" and (bots or args.rotate or args.resume):
         return _usage("--engine ray plays neither --bot (a process of this machine), --rotate (one game) nor --resume")
     # --resume FILE goes on in FILE, or (with --record OUT) writes FILE's hands and the rest to OUT
     target = args.record or args.resume
-    in_place = bool(args.resume) and (not args.record or os.path.abspath(args.record) == os.path.abspath(args.resume))
-    if args.resume and args.record and not in_place and _same_file(args.record, args.resume):
-        in_place = True
+    in_place = bool(args.resume) and (not args.record or _same_file(args.record, args.resume))  # FILE exists (its type)
     spec = Spec(args.rules, args.profile, tuple(sorted(_options(args.option).items())), players, seed, bool(target),
                 args.rotate, tuple(sorted(bots.items())), args.bot_timeout)
     try:
@@ -362,8 +360,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if target:
             out = RecordWriter.open(target, args.force, kept.offset if kept is not None and in_place else None)
             if kept is not None and not in_place:
-                for line in kept.lines:
-                    out.write(line.decode("utf-8"))
+                out.copy(args.resume, kept.offset, kept.hands)
     except RunFileError as e:
         if out is not None:
             out.close()
@@ -371,8 +368,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except OSError as e:
         if out is not None:
             out.close()
-        print(f"tjmj: error: {'--record ' + target if target else ''} {e.filename or ''}: {e.strerror or e}"
-              .replace("  ", " ").replace(" :", ":"), file=sys.stderr)
+        named = str(e.filename or "") if e.filename != target else ""  # another file (a rule file), or none
+        where = " ".join(x for x in (f"--record {target}" if target else "", named) if x)
+        print(f"tjmj: error: {where}: {e.strerror or e}", file=sys.stderr)
         return EXIT_FAIL
     start = kept.hands if kept is not None else 0
     bar = Bar(sys.stderr)
@@ -386,10 +384,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bar.end()  # an error, or `interrupted`, said next on a line of its own
     except OSError as e:  # the record file's disk is full
         return _os_error(e)
-    except (BotError, RuntimeError) as e:  # a bot broke the protocol (the game stops, nothing is guessed for it), or Ray failed
-        print(f"tjmj: error: {e}", file=sys.stderr)
-        return EXIT_FAIL
-    except EngineError as e:  # the rules refused what the table built: which rule, which hand, one line
+    # a bot broke the protocol (the game stops, nothing is guessed for it), Ray failed, or the rules refused
+    # what the table built (EngineError, a RuntimeError: which rule, which hand, one line)
+    except (BotError, RuntimeError) as e:
         print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
     except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM, SIGHUP: the file holds whole hands, and says how to go on
@@ -433,17 +430,14 @@ def _same_file(a: str, b: str) -> bool:
 def _check_last(spec: Any, rules: Any, kept: Any, path: str) -> None:
     """The last hand kept from a stopped run's file, played again: the same line, or RunFileError
     (the file was written by another command: players, options, or another version)."""
-    from .game.runfile import RunFileError
+    from .game.runfile import RunFileError, same_line
     from .game.simulate import hand_summary
     i = kept.hands - 1
     dealer = kept.summaries[-2]["next_dealer"] if spec.rotate and i > 0 else None
     _, line = hand_summary(rules, spec, i, dealer)
-    if line is None or (line + "\n").encode("utf-8") != kept.lines[-1]:
+    if not same_line(line, kept.last):
         raise RunFileError(f"--resume {path}: hand {i} as recorded is not the hand this command plays "
                            "(resume with the command that wrote it)")
-
-
-MAX_RECORD = 1 << 20  # bytes of one record line (a hand's record is about 10 KB)
 
 
 def _short_text(text: str, n: int = 200) -> str:
@@ -451,6 +445,7 @@ def _short_text(text: str, n: int = 200) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .game.record import MAX_RECORD
     from .game.replay import ReplayDiff, Replayer, show
     from .engine.runtime import JSON_SPACE, NotUtf8, TooLong, loads_request, read_lines
     rp = Replayer(args.rules)
@@ -537,12 +532,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install 'tjmj[play]'",
               file=sys.stderr)
         return EXIT_FAIL
-    if args.bot_pace < 0 or args.bot_pace > 60 or not 0 <= args.hands <= 64 or not 1 <= args.time_limit <= 600 \
-            or not args.table_rate > 0:
-        return _usage("--bot-pace is 0 to 60 seconds, --hands 0 to 64, --time-limit 1 to 600 seconds, --table-rate above 0")
     return play(db=args.db, port=args.port, browser=not args.no_browser, profile=args.profile, hands=args.hands,
                 pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None,
                 rate=args.table_rate)
+
+
+MAX_ROOMS = 100_000  # tjmj serve --tables: rooms played at once, each a table in this process
 
 
 def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
@@ -564,8 +559,8 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
         from .guard.limits import page_origin
         p.add_argument("--table-origin", action="append", metavar="ORIGIN", type=page_origin,
                        help="a page origin allowed beside the server's own (behind a proxy: https://club.example)")
-        p.add_argument("--max-rooms", type=A.int_in(1, 100_000), default=1000,
-                       help="rooms played at once (default 1000; 1–100,000)")
+        p.add_argument("--max-rooms", type=A.int_in(1, MAX_ROOMS), default=1000,
+                       help=f"rooms played at once (default 1000; at most {MAX_ROOMS:,})")
 
 
 

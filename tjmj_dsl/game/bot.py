@@ -380,7 +380,7 @@ def _read_lines(stream: BinaryIO, out: queue.Queue[bytes | None], turn: _Turn) -
     sent has its answer, or before the bot has read all of its ask, is handed on as _Early (and
     nothing after it is read), and the ask
     refuses it, never takes it as its answer. `turn.in_line` says a line has begun and not ended
-    (Turn.pending: ask() refuses to be sent past one)."""
+    (_Turn.send: ask() sends no ask past one)."""
     fd = stream.fileno()
     poller = select.poll() if hasattr(select, "poll") else None
     if poller is not None:

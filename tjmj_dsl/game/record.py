@@ -15,6 +15,7 @@ from ..engine.contract import KONG_TYPES
 from ..tiles import NAMES
 
 FORMAT = "tjmj-record/1"
+MAX_RECORD = 1 << 20  # bytes of one record line, as `tjmj replay` and `simulate --resume` read them (a hand's is about 10 KB)
 EVENT_TYPES = ("draw", "discard", "pong", "kong", "added_kong", "concealed_kong", "win", "ready")
 
 _tile = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$", "description": "a tile: 1m-9m, 1p-9p, 1s-9s, E S W N C F P"}

@@ -22,15 +22,14 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..engine.runtime import loads_request
 from ..interrupt import holding
-from .record import FORMAT
+from .record import FORMAT, MAX_RECORD
 from .rules import GameRules
-
-MAX_RECORD = 1 << 20  # bytes of one record line (as `tjmj replay` reads them)
 
 
 class RunFileError(ValueError):
@@ -126,6 +125,21 @@ class RecordWriter:
         self.lines += text.count("\n")
         return len(text)
 
+    def copy(self, path: str, size: int, lines: int) -> None:
+        """The first `size` bytes of `path` (`lines` whole lines, a resumed run's kept hands) written
+        as they are, read a piece at a time (a long run's hands are not held in memory)."""
+        with open(path, "rb") as f, holding():
+            left = size
+            while left:
+                data = f.read(min(left, 1 << 20))
+                if not data:
+                    raise RunFileError(f"--resume {path} was cut short while its hands were copied")
+                left -= len(data)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self.fd, view):]
+        self.lines += lines
+
     def flush(self) -> None:
         pass  # every line is written as it comes
 
@@ -143,7 +157,7 @@ class Kept:
     found: int = 0  # complete hands the file holds
     offset: int = 0  # bytes of the kept lines
     dealer: int | None = None  # with --rotate: the next hand's dealer (the last kept hand's next_dealer)
-    lines: list[bytes] = field(default_factory=list)  # the kept lines, each with its line break
+    last: bytes = b""  # the last kept line, with its line break (played again to check the file is this run's)
     summaries: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -173,7 +187,9 @@ def read_kept(path: str, rules: GameRules, seed: int | str, players: list[str], 
     `chunk`: go on from the first hand of the last chunk of that many hands begun (bots)."""
     want_rules = record_rules(rules)
     kept = Kept()
-    offsets = [0]
+    offset = 0
+    # the last lines read with the bytes up to each one's end: the kept hands end at most a chunk back
+    recent: deque[tuple[int, bytes]] = deque([(0, b"")], maxlen=(chunk or 1) + 1)
     with open(path, "rb") as f:
         while True:
             line = f.readline(MAX_RECORD + 1)
@@ -198,15 +214,16 @@ def read_kept(path: str, rules: GameRules, seed: int | str, players: list[str], 
             if kept.found >= hands:
                 raise RunFileError(f"--resume {path} holds more than --hands {hands} hands")
             kept.found += 1
-            kept.lines.append(line)
-            offsets.append(offsets[-1] + len(line))
+            offset += len(line)
+            recent.append((offset, line))
             try:
                 kept.summaries.append(summary_of(rec))
             except (KeyError, TypeError, AttributeError):
                 raise RunFileError(f"--resume {path}: line {n}: its result is not a record's") from None
     k = kept.found - kept.found % chunk if chunk else kept.found
-    kept.hands, kept.offset = k, offsets[k]
-    del kept.lines[k:], kept.summaries[k:]
+    kept.hands = k
+    kept.offset, kept.last = recent[k - kept.found - 1]
+    del kept.summaries[k:]
     if rotate and k:
         kept.dealer = kept.summaries[-1]["next_dealer"]
     return kept

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from typing import Any
 
 from ..compiler import read_rules
 
@@ -51,3 +52,15 @@ def write_files(files: Files, top: str) -> str:
                 f.write(text)
         _DIRS[key] = d
     return os.path.join(d, *top.split("/"))
+
+
+def ray_connected(address: str | None) -> Any:
+    """The ray module, connected to the Ray cluster at `address` (None: a local one started), or
+    RuntimeError saying how to install it (simulate's and impact's --engine ray)."""
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    return ray

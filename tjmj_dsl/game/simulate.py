@@ -11,12 +11,11 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
-import sys
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
@@ -24,7 +23,7 @@ from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, finish_all, kill_all
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
-from .ship import Files, rule_files, write_files
+from .ship import Files, ray_connected, rule_files, write_files
 
 CHUNK = 25
 
@@ -154,6 +153,8 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         if progress:
             progress(done, hands)
 
+    if progress and hands:  # the bar's clock starts here: hands kept from before (a resume) are not in its rate
+        progress(0, hands)
     try:
         if engine == "ray":
             _play_ray(spec, chunks, address, take)
@@ -211,12 +212,7 @@ def _play_ray(spec: Spec, chunks: list[tuple[Spec, int, int]], address: str | No
     """The chunks as Ray tasks, each carrying the rules' text; taken in hand order."""
     if spec.bots or spec.rotate:
         raise ValueError("--engine ray plays neither bots (processes of this machine) nor --rotate (one game)")
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    ray = ray_connected(address)
     files, top = rule_files(spec.rules)
     sha = _rules(spec).sha256
     remote = ray.remote(_ray_chunk)
@@ -261,10 +257,8 @@ def _free(lock: Any) -> None:
     if lock is None:
         return
     try:
-        if lock.acquire(False):
-            lock.release()  # it was free
-        else:
-            lock.release()  # held by the dead
+        lock.acquire(False)  # taken if it was free, so the release below leaves it as it was
+        lock.release()  # else it was held by the dead: released
     except (ValueError, OSError, AssertionError):
         pass
 
@@ -331,33 +325,3 @@ def render(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-class Bar:
-    """A progress bar on stderr, redrawn at most ten times a second."""
-
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        self.stream = stream
-        self.width = width
-        self.t0 = time.perf_counter()
-        self.last = 0.0
-        self.drawn = False  # a line drawn and not yet ended
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self.last < 0.1:
-            return
-        self.last = now
-        fill = int(self.width * done / total) if total else self.width
-        rate = done / (now - self.t0) if now > self.t0 else 0.0
-        self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.0f}/s")
-        self.drawn = done < total
-        if not self.drawn:
-            self.stream.write("\n")
-        self.stream.flush()
-
-    def end(self) -> None:
-        """End the bar's line if a run stopped before its last hand, so that what is said next
-        (an error, `interrupted`) has a line of its own."""
-        if self.drawn:
-            self.drawn = False
-            self.stream.write("\n")
-            self.stream.flush()

@@ -5,11 +5,11 @@ wall order, so the report is byte-identical for any engine and job count."""
 
 from __future__ import annotations
 
-import sys
-import time
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator
 
+from ..game.ship import ray_connected
 from ..game.simulate import end_pool, worker_pool
+from ..progress import Bar as Bar  # impact.command's progress bar, simulate's too
 from .chunk import Task, play_chunk, seatings
 from .store import Store
 
@@ -42,12 +42,7 @@ def _local(todo: list[Task], jobs: int) -> Iterator[tuple[Task, list[dict[str, A
 
 
 def _ray(todo: list[Task], address: str | None) -> Iterator[tuple[Task, list[dict[str, Any]]]]:
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    ray = ray_connected(address)
     remote = ray.remote(play_chunk)
     pending = {remote.remote(t): t for t in todo}
     while pending:
@@ -80,41 +75,3 @@ def play_all(tasks: list[Task], store: Store, engine: str = "local", jobs: int =
         if progress:
             progress(count, total)
     return done
-
-
-class Bar:
-    """A progress bar with an ETA on stderr (hands played from stored chunks count as done, and not in the rate)."""
-
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        self.stream, self.width = stream, width
-        self.t0: float | None = None
-        self.first = 0
-        self.last = 0.0
-        self.drawn = False
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if self.t0 is None:
-            self.t0, self.first = now, done
-        if done < total and now - self.last < 0.2:
-            return
-        self.last = now
-        rate = (done - self.first) / (now - self.t0) if now > self.t0 else 0.0
-        eta = f"ETA {_clock((total - done) / rate)}" if rate > 0 and done < total else ""
-        fill = int(self.width * done / total) if total else self.width
-        self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.1f}/s {eta}   ")
-        self.drawn = done < total
-        if not self.drawn:
-            self.stream.write("\n")
-        self.stream.flush()
-
-    def end(self) -> None:
-        if self.drawn:
-            self.drawn = False
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _clock(s: float) -> str:
-    s = int(s)
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"

@@ -1,0 +1,49 @@
+"""The progress bar of a long run (`tjmj simulate`, `tjmj impact`) on stderr: hands done of all,
+the rate and an ETA. Hands done before the bar's first call (a resumed run's kept hands, an
+impact study's stored chunks) count as done, not in the rate."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class Bar:
+    """A progress bar with an ETA, redrawn at most five times a second."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.stream, self.width = stream, width
+        self.t0: float | None = None
+        self.first = 0
+        self.last = 0.0
+        self.drawn = False  # a line drawn and not yet ended
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.t0 is None:
+            self.t0, self.first = now, done
+        if done < total and now - self.last < 0.2:
+            return
+        self.last = now
+        rate = (done - self.first) / (now - self.t0) if now > self.t0 else 0.0
+        eta = f"ETA {_clock((total - done) / rate)}" if rate > 0 and done < total else ""
+        fill = int(self.width * done / total) if total else self.width
+        self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.1f}/s {eta}   ")
+        self.drawn = done < total
+        if not self.drawn:
+            self.stream.write("\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        """End the bar's line if a run stopped before its last hand, so that what is said next
+        (an error, `interrupted`) has a line of its own."""
+        if self.drawn:
+            self.drawn = False
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _clock(s: float) -> str:
+    s = int(s)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
