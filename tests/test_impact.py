@@ -221,6 +221,16 @@ def test_a_bad_option_is_said_before_any_hand(tmp_path: object, capsys: pytest.C
     assert math.isfinite(stats.t_quantile(0.5 + 0.95 / 2, 3))
 
 
+@pytest.mark.parametrize("seed", ["--5", "\u00b2", "\u0663"])
+def test_a_seed_is_read_as_simulate_reads_it(seed: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seed that is not ASCII digits is text (as `tjmj simulate` reads it), not a traceback ("--5",
+    "\u00b2": int() refuses them) nor another number ("\u0663", an Arabic-Indic 3, is not seed 3)."""
+    assert main(["impact", f"--seed={seed}", "--hands", "2", "--no-skill", "--json", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    assert json.loads(out.out)["seed"] == seed
+
+
 def test_help_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(["impact", "--help"])

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("matplotlib") is None:  # said before any hand, not after an hour of them
         print('tjmj: error: the report\'s plots need matplotlib: pip install "tjmj[impact]"', file=sys.stderr)
         return 1
-    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = A.seed_of(args.seed)  # as `tjmj simulate` reads it: the same hands for the same --seed
     try:
         arms = [parse_arm("base", args.base, args.rules, "--base")]
         for i, v in enumerate(args.variant):
