@@ -194,6 +194,25 @@ def test_an_overlay_variant_is_checked_and_its_text_shown_inertly(tmp_path: obje
     assert main(["impact", "--variant", f"h={house}", "--hands", "2", "--out", str(tmp_path)]) == 1
 
 
+def test_a_backtick_in_the_command_cannot_end_its_code_span(tmp_path: object) -> None:
+    """The seed and an overlay's file name reach report.md's code spans: a backtick in them must not
+    end the span and leave what follows (an <img onerror>) to a Markdown renderer as raw HTML."""
+    from markdown_it import MarkdownIt
+    house = os.path.join(str(tmp_path), "h`<i>x`.yaml")  # no "=", "," nor "/": a path to a file
+    with open(house, "w", encoding="utf-8") as f:
+        f.write("extends: builtin:tianjin\n")
+    seed = "``<img src=x onerror=alert(1)>` "
+    assert main(["impact", f"--seed={seed}", "--base", house, "--hands", "2", "--no-skill",
+                 "--out", os.path.join(str(tmp_path), "r")]) == 0
+    with open(os.path.join(str(tmp_path), "r", "report.md"), encoding="utf-8") as f:
+        md = f.read()
+    page = MarkdownIt("commonmark").render(md)
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<i>" not in page and "h`&lt;i&gt;x`.yaml" in page
+    codes = re.findall(r"<code>(.*?)</code>", page)
+    assert any(seed.replace("<", "&lt;").replace(">", "&gt;") in c for c in codes)  # the seed whole, in one span
+
+
 @pytest.mark.parametrize("argv,message", [
     (["--players", "value,value,value"], "--players wants 4"),
     (["--variant", "nameonly"], "--variant wants NAME=PROFILE_OR_OPTIONS"),
