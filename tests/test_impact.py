@@ -158,6 +158,30 @@ def test_the_report_names_what_reruns_it(tmp_path: object) -> None:
         'xmlns:xlink="http://www.w3.org/1999/xlink"', "")
 
 
+def _probe(task: object) -> list[dict[str, object]]:
+    """Played in a --jobs worker instead of a chunk: how the worker answers SIGTERM."""
+    import signal
+    return [{"sigterm_default": signal.getsignal(signal.SIGTERM) is signal.SIG_DFL}]
+
+
+def test_a_worker_ends_quietly_when_the_pool_ends_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A --jobs worker is forked from the command, whose SIGTERM raises (tjmj_dsl/interrupt.py): left
+    so, a worker the pool ended (Pool.terminate sends SIGTERM) printed a traceback, even after a run
+    that went well. Each worker answers SIGTERM by the default (it ends, silently)."""
+    from tjmj_dsl.impact import runner
+    from tjmj_dsl.impact.chunk import Task
+    from tjmj_dsl.impact.store import Store
+    from tjmj_dsl.interrupt import install
+    monkeypatch.setattr(runner, "play_chunk", _probe)
+    tasks = [Task(f"arm{i}", "0" * 64, (("value",) * 4,), 0, 0, 1) for i in range(4)]  # type: ignore[arg-type]
+    restore = install()
+    try:
+        done = runner.play_all(tasks, Store(None), "local", 2)
+    finally:
+        restore()
+    assert [done[t] for t in tasks] == [[{"sigterm_default": True}]] * 4
+
+
 def test_ray_gives_the_bytes_of_one_job(tmp_path: object) -> None:
     ray = pytest.importorskip("ray", reason='Ray is not installed (pip install "tjmj[cluster]")')
     local = _run(os.path.join(str(tmp_path), "a"), "--variant", "s=subenlong=on", "--no-skill", hands=12)

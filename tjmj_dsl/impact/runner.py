@@ -10,6 +10,7 @@ import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
+from ..game.simulate import _end_pool, _worker_started
 from .chunk import Task, play_chunk, seatings
 from .store import Store
 
@@ -32,9 +33,18 @@ def _local(todo: list[Task], jobs: int) -> Iterator[tuple[Task, list[dict[str, A
         return
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(min(jobs, len(todo))) as pool:
+    # the workers and their end as `tjmj simulate`'s: a worker leaves Ctrl-C to this process and ends
+    # at once on the pool's SIGTERM (forked from a process whose SIGTERM raises, it printed a traceback
+    # when the pool ended it, after a run that went well too)
+    pool = ctx.Pool(min(jobs, len(todo)), initializer=_worker_started, initargs=(False,))
+    try:
         for t, walls in zip(todo, pool.imap(play_chunk, todo)):
             yield t, walls
+    except BaseException:  # a chunk failed, Ctrl-C, or the caller stopped reading (GeneratorExit)
+        _end_pool(pool)
+        raise
+    pool.close()
+    pool.join()
 
 
 def _ray(todo: list[Task], address: str | None) -> Iterator[tuple[Task, list[dict[str, Any]]]]:
