@@ -56,6 +56,15 @@ def test_paired_interval_of_a_data_set_with_a_known_answer() -> None:
     assert p["walls_needed"] == 35
 
 
+def test_the_bonferroni_interval_is_wider() -> None:
+    # differences 1 ± 1 alternately over 10 walls: the 95 % interval 1 ± 2.262157 · sqrt(10/9) / sqrt(10)
+    # = 1 ± 0.754 excludes 0; the Bonferroni interval of 24 differences (t(1 - 0.05/48, 9) > 4) does not
+    variant = [[1.0 + (1.0 if i % 2 else -1.0) for i in range(10)]]
+    p = stats.paired("mean", [[0.0] * 10], variant, family=24)
+    assert p["detected"] is True and p["detected_family"] is False
+    assert stats.paired("mean", [[0.0] * 10], variant)["detected_family"] is True  # a family of one: the 95 % interval
+
+
 def test_identical_arms_differ_by_exactly_zero() -> None:
     xs = [[float(i % 3) for i in range(20)], [float(i % 3) ** 2 for i in range(20)]]
     for kind in ("mean", "ratio", "sd"):

@@ -136,18 +136,25 @@ def walls_needed(diff: float, sd_walls: float, confidence: float = CONFIDENCE, p
     return max(2, math.ceil((z * sd_walls / abs(diff)) ** 2))
 
 
-def paired(kind: str, base: Sequence[Sequence[float]], variant: Sequence[Sequence[float]]) -> dict[str, Any]:
+def _excludes_0(lo: float, hi: float) -> bool:
+    return bool(math.isfinite(lo) and (lo > 0 or hi < 0))
+
+
+def paired(kind: str, base: Sequence[Sequence[float]], variant: Sequence[Sequence[float]], family: int = 1) -> dict[str, Any]:
     """The variant's difference from the base, paired by wall: its value, 95 % interval, standard
-    error, the per-wall sd of the differences, whether 0 is outside the interval, and the walls
-    that would detect the observed size."""
+    error, the per-wall sd of the differences, whether 0 is outside the interval, the walls
+    that would detect the observed size, and whether 0 is outside the Bonferroni interval of a
+    family of `family` differences (1 − 0.05/family)."""
     gb, lb = estimate(kind, base)
     gv, lv = estimate(kind, variant)
     if gb is None or gv is None:
-        return {"diff": None, "ci": None, "se": None, "sd_walls": None, "detected": False, "walls_needed": None}
+        return {"diff": None, "ci": None, "se": None, "sd_walls": None, "detected": False, "walls_needed": None,
+                "detected_family": False}
     d = gv - gb
     dw = [v - b for v, b in zip(lv, lb)]
     lo, hi, se = interval(d, dw)
     s = sd(dw)
-    detected = bool(math.isfinite(lo) and (lo > 0 or hi < 0))
+    detected = _excludes_0(lo, hi)
+    flo, fhi, _ = interval(d, dw, 1 - (1 - CONFIDENCE) / family)
     return {"diff": d, "ci": [lo, hi], "se": se, "sd_walls": s, "detected": detected,
-            "walls_needed": None if detected else walls_needed(d, s)}
+            "walls_needed": None if detected else walls_needed(d, s), "detected_family": _excludes_0(flo, fhi)}
