@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from statistics import fmean
 from typing import Any
 
 from . import stats
@@ -57,7 +58,7 @@ def _describe(walls: list[list[Plays]]) -> dict[str, Any]:
                 for _ in range(m):
                     by["zuozhuang"][h["z"]].append(h["b"][h["d"]])
                     by["lazhuang"][h["l"]].append(h["b"][h["d"]])
-    bets = {k: [{"value": v, "hands": len(xs), "dealer_balance": r6(stats.mean(xs))} for v, xs in sorted(d.items())]
+    bets = {k: [{"value": v, "hands": len(xs), "dealer_balance": r6(fmean(xs))} for v, xs in sorted(d.items())]
             for k, d in by.items()}
     return {"fan_distribution": {str(k): fan[k] for k in sorted(fan)}, "wins_counted": wins,
             "pattern_wins": {p: pats[p] for p in sorted(pats)}, "dealer_by_bets": bets}
