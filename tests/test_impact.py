@@ -191,6 +191,22 @@ def test_a_worker_ends_quietly_when_the_pool_ends_it(monkeypatch: pytest.MonkeyP
     assert [done[t] for t in tasks] == [[{"sigterm_default": True}]] * 4
 
 
+def test_the_rules_written_for_a_worker_are_removed_when_it_exits() -> None:
+    """game/ship.py writes an arm's rule files under a temporary directory to compile them (here and on
+    each Ray worker): there while the process runs, gone when it exits (they were left behind)."""
+    import subprocess
+    import sys
+    code = ("import os; from tjmj_dsl.game.ship import rule_files, write_files; "
+            "p = write_files(*rule_files(None)); print(p); print(os.path.isfile(p))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
+    assert out[1] == "True"
+    d = out[0]
+    while not os.path.basename(d).startswith("tjmj-rules-"):
+        d = os.path.dirname(d)
+        assert d != os.path.dirname(d), out[0]  # the temporary directory is among the path's parents
+    assert not os.path.exists(d)
+
+
 def test_ray_gives_the_bytes_of_one_job(tmp_path: object) -> None:
     ray = pytest.importorskip("ray", reason='Ray is not installed (pip install "tjmj[cluster]")')
     local = _run(os.path.join(str(tmp_path), "a"), "--variant", "s=subenlong=on", "--no-skill", hands=12)
