@@ -151,6 +151,32 @@ def test_jobs_and_resume_give_the_same_bytes(tmp_path: object) -> None:
     assert len(os.listdir(chunks)) == 4
 
 
+def test_a_stored_chunk_is_read_back_and_a_malformed_one_played_again(tmp_path: object,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished chunk is read back, not played again; one whose key is right but whose walls are not
+    of the chunk's shape (a hand's facts missing, as from an edited or foreign file) is played again,
+    not read into the statistics (it raised a KeyError there, with a traceback)."""
+    from tjmj_dsl.impact import runner
+    a = os.path.join(str(tmp_path), "a")
+    one = _run(a, "--no-skill", hands=3)
+
+    def unplayable(task: object) -> object:
+        raise AssertionError("a stored chunk was played again")
+    with monkeypatch.context() as m:
+        m.setattr(runner, "play_chunk", unplayable)
+        assert _run(a, "--no-skill", hands=3) == one  # every chunk read back
+    chunks = os.path.join(a, "chunks")
+    (name,) = os.listdir(chunks)
+    with open(os.path.join(chunks, name), encoding="utf-8") as f:
+        stored = json.load(f)
+    del stored["walls"][1]["mixes"][0][0]["h"]["z"]
+    with open(os.path.join(chunks, name), "w", encoding="utf-8") as f:
+        json.dump(stored, f)
+    assert _run(a, "--no-skill", hands=3) == one
+    with open(os.path.join(chunks, name), encoding="utf-8") as f:
+        assert "z" in json.load(f)["walls"][1]["mixes"][0][0]["h"]  # played again and stored whole
+
+
 def test_the_report_names_what_reruns_it(tmp_path: object) -> None:
     out = _run(str(tmp_path), "--variant", "jin8=jin_gang=8", "--no-skill", "--jobs", "2")
     rep = json.loads(out["report.json"])
