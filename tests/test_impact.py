@@ -175,6 +175,9 @@ def test_a_stored_chunk_is_read_back_and_a_malformed_one_played_again(tmp_path: 
     assert _run(a, "--no-skill", hands=3) == one
     with open(os.path.join(chunks, name), encoding="utf-8") as f:
         assert "z" in json.load(f)["walls"][1]["mixes"][0][0]["h"]  # played again and stored whole
+    with open(os.path.join(chunks, name), "w", encoding="utf-8") as f:
+        f.write("[" * 100_000 + "]" * 100_000)  # JSON too deep to read (RecursionError): played again, not refused
+    assert _run(a, "--no-skill", hands=3) == one
 
 
 def test_the_report_names_what_reruns_it(tmp_path: object) -> None:

@@ -41,7 +41,7 @@ class Store:
         try:
             with open(self._path(task), encoding="utf-8") as f:
                 got = json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep to read
             return None
         if not isinstance(got, dict) or got.get("key") != chunk_key(task) or not well_formed(got.get("walls"), task):
             return None
