@@ -56,6 +56,15 @@ def test_paired_interval_of_a_data_set_with_a_known_answer() -> None:
     assert p["walls_needed"] == 35
 
 
+def test_the_bonferroni_interval_is_wider() -> None:
+    # differences 1 ± 1 alternately over 10 walls: the 95 % interval 1 ± 2.262157 · sqrt(10/9) / sqrt(10)
+    # = 1 ± 0.754 excludes 0; the Bonferroni interval of 24 differences (t(1 - 0.05/48, 9) > 4) does not
+    variant = [[1.0 + (1.0 if i % 2 else -1.0) for i in range(10)]]
+    p = stats.paired("mean", [[0.0] * 10], variant, family=24)
+    assert p["detected"] is True and p["detected_family"] is False
+    assert stats.paired("mean", [[0.0] * 10], variant)["detected_family"] is True  # a family of one: the 95 % interval
+
+
 def test_identical_arms_differ_by_exactly_zero() -> None:
     xs = [[float(i % 3) for i in range(20)], [float(i % 3) ** 2 for i in range(20)]]
     for kind in ("mean", "ratio", "sd"):
@@ -142,6 +151,35 @@ def test_jobs_and_resume_give_the_same_bytes(tmp_path: object) -> None:
     assert len(os.listdir(chunks)) == 4
 
 
+def test_a_stored_chunk_is_read_back_and_a_malformed_one_played_again(tmp_path: object,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished chunk is read back, not played again; one whose key is right but whose walls are not
+    of the chunk's shape (a hand's facts missing, as from an edited or foreign file) is played again,
+    not read into the statistics (it raised a KeyError there, with a traceback)."""
+    from tjmj_dsl.impact import runner
+    a = os.path.join(str(tmp_path), "a")
+    one = _run(a, "--no-skill", hands=3)
+
+    def unplayable(task: object) -> object:
+        raise AssertionError("a stored chunk was played again")
+    with monkeypatch.context() as m:
+        m.setattr(runner, "play_chunk", unplayable)
+        assert _run(a, "--no-skill", hands=3) == one  # every chunk read back
+    chunks = os.path.join(a, "chunks")
+    (name,) = os.listdir(chunks)
+    with open(os.path.join(chunks, name), encoding="utf-8") as f:
+        stored = json.load(f)
+    del stored["walls"][1]["mixes"][0][0]["h"]["z"]
+    with open(os.path.join(chunks, name), "w", encoding="utf-8") as f:
+        json.dump(stored, f)
+    assert _run(a, "--no-skill", hands=3) == one
+    with open(os.path.join(chunks, name), encoding="utf-8") as f:
+        assert "z" in json.load(f)["walls"][1]["mixes"][0][0]["h"]  # played again and stored whole
+    with open(os.path.join(chunks, name), "w", encoding="utf-8") as f:
+        f.write("[" * 100_000 + "]" * 100_000)  # JSON too deep to read (RecursionError): played again, not refused
+    assert _run(a, "--no-skill", hands=3) == one
+
+
 def test_the_report_names_what_reruns_it(tmp_path: object) -> None:
     out = _run(str(tmp_path), "--variant", "jin8=jin_gang=8", "--no-skill", "--jobs", "2")
     rep = json.loads(out["report.json"])
@@ -156,6 +194,46 @@ def test_the_report_names_what_reruns_it(tmp_path: object) -> None:
     assert all(not (a & b) for i, a in enumerate(svgs) for b in svgs[i + 1:])  # no id shared by two plots
     assert "http" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "").replace(
         'xmlns:xlink="http://www.w3.org/1999/xlink"', "")
+
+
+def _probe(task: object) -> list[dict[str, object]]:
+    """Played in a --jobs worker instead of a chunk: how the worker answers SIGTERM."""
+    import signal
+    return [{"sigterm_default": signal.getsignal(signal.SIGTERM) is signal.SIG_DFL}]
+
+
+def test_a_worker_ends_quietly_when_the_pool_ends_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A --jobs worker is forked from the command, whose SIGTERM raises (tjmj_dsl/interrupt.py): left
+    so, a worker the pool ended (Pool.terminate sends SIGTERM) printed a traceback, even after a run
+    that went well. Each worker answers SIGTERM by the default (it ends, silently)."""
+    from tjmj_dsl.impact import runner
+    from tjmj_dsl.impact.chunk import Task
+    from tjmj_dsl.impact.store import Store
+    from tjmj_dsl.interrupt import install
+    monkeypatch.setattr(runner, "play_chunk", _probe)
+    tasks = [Task(f"arm{i}", "0" * 64, (("value",) * 4,), 0, 0, 1) for i in range(4)]  # type: ignore[arg-type]
+    restore = install()
+    try:
+        done = runner.play_all(tasks, Store(None), "local", 2)
+    finally:
+        restore()
+    assert [done[t] for t in tasks] == [[{"sigterm_default": True}]] * 4
+
+
+def test_the_rules_written_for_a_worker_are_removed_when_it_exits() -> None:
+    """game/ship.py writes an arm's rule files under a temporary directory to compile them (here and on
+    each Ray worker): there while the process runs, gone when it exits (they were left behind)."""
+    import subprocess
+    import sys
+    code = ("import os; from tjmj_dsl.game.ship import rule_files, write_files; "
+            "p = write_files(*rule_files(None)); print(p); print(os.path.isfile(p))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
+    assert out[1] == "True"
+    d = out[0]
+    while not os.path.basename(d).startswith("tjmj-rules-"):
+        d = os.path.dirname(d)
+        assert d != os.path.dirname(d), out[0]  # the temporary directory is among the path's parents
+    assert not os.path.exists(d)
 
 
 def test_ray_gives_the_bytes_of_one_job(tmp_path: object) -> None:
@@ -194,6 +272,25 @@ def test_an_overlay_variant_is_checked_and_its_text_shown_inertly(tmp_path: obje
     assert main(["impact", "--variant", f"h={house}", "--hands", "2", "--out", str(tmp_path)]) == 1
 
 
+def test_a_backtick_in_the_command_cannot_end_its_code_span(tmp_path: object) -> None:
+    """The seed and an overlay's file name reach report.md's code spans: a backtick in them must not
+    end the span and leave what follows (an <img onerror>) to a Markdown renderer as raw HTML."""
+    from markdown_it import MarkdownIt
+    house = os.path.join(str(tmp_path), "h`<i>x`.yaml")  # no "=", "," nor "/": a path to a file
+    with open(house, "w", encoding="utf-8") as f:
+        f.write("extends: builtin:tianjin\n")
+    seed = "``<img src=x onerror=alert(1)>` "
+    assert main(["impact", f"--seed={seed}", "--base", house, "--hands", "2", "--no-skill",
+                 "--out", os.path.join(str(tmp_path), "r")]) == 0
+    with open(os.path.join(str(tmp_path), "r", "report.md"), encoding="utf-8") as f:
+        md = f.read()
+    page = MarkdownIt("commonmark").render(md)
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<i>" not in page and "h`&lt;i&gt;x`.yaml" in page
+    codes = re.findall(r"<code>(.*?)</code>", page)
+    assert any(seed.replace("<", "&lt;").replace(">", "&gt;") in c for c in codes)  # the seed whole, in one span
+
+
 @pytest.mark.parametrize("argv,message", [
     (["--players", "value,value,value"], "--players wants 4"),
     (["--variant", "nameonly"], "--variant wants NAME=PROFILE_OR_OPTIONS"),
@@ -219,6 +316,16 @@ def test_a_bad_option_is_said_before_any_hand(tmp_path: object, capsys: pytest.C
     assert "jin_gang" in err and "Traceback" not in err
     assert not os.path.exists(os.path.join(str(tmp_path), "chunks"))
     assert math.isfinite(stats.t_quantile(0.5 + 0.95 / 2, 3))
+
+
+@pytest.mark.parametrize("seed", ["--5", "\u00b2", "\u0663"])
+def test_a_seed_is_read_as_simulate_reads_it(seed: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seed that is not ASCII digits is text (as `tjmj simulate` reads it), not a traceback ("--5",
+    "\u00b2": int() refuses them) nor another number ("\u0663", an Arabic-Indic 3, is not seed 3)."""
+    assert main(["impact", f"--seed={seed}", "--hands", "2", "--no-skill", "--json", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    assert json.loads(out.out)["seed"] == seed
 
 
 def test_help_is_printed(capsys: pytest.CaptureFixture[str]) -> None:

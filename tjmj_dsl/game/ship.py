@@ -5,8 +5,10 @@ the files' common directory, so an overlay's `extends: ../x.yaml` still finds x.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
+import shutil
 import tempfile
 from typing import Any
 
@@ -37,14 +39,27 @@ def bundle_sha(files: Files) -> str:
 
 
 _DIRS: dict[str, str] = {}
+_MADE: list[tuple[int, str]] = []  # (the process that made it, a directory): removed when that process exits
+
+
+def _remove_made() -> None:
+    """Each temporary directory this process made, removed (they were left in the temporary folder,
+    one a run and one a Ray worker). Not a forked child's inherited ones: its parent still uses them."""
+    for pid, d in _MADE:
+        if pid == os.getpid():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def write_files(files: Files, top: str) -> str:
-    """The files written once per process under a temporary directory; the top file's path."""
+    """The files written once per process under a temporary directory, removed when the process
+    exits; the top file's path."""
     key = bundle_sha(files)
     d = _DIRS.get(key)
     if d is None:
         d = tempfile.mkdtemp(prefix="tjmj-rules-")
+        if not _MADE:
+            atexit.register(_remove_made)
+        _MADE.append((os.getpid(), d))
         for rel, text in files:
             p = os.path.join(d, *rel.split("/"))
             os.makedirs(os.path.dirname(p), exist_ok=True)

@@ -6,6 +6,7 @@ it knows no rule of any game (pattern names come from the compiled rules).
 
 arms.py (what an arm is, its rule files sent as text), chunk.py (a chunk of
 walls played: a pure function), store.py (chunks kept to resume), stats.py
-(paired intervals), measures.py (what is measured), report.py / plots.py
-(JSON, Markdown, HTML), runner.py (local processes or Ray), command.py (the CLI).
+(paired intervals), measures.py (what is measured), analyze.py (the report's
+numbers, JSON), render.py / plots.py (Markdown, HTML, SVG), schema.py (its JSON
+Schema), runner.py (local processes or Ray), command.py (the CLI).
 """

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from statistics import fmean
 from typing import Any
 
 from . import stats
-from .measures import Measure, Plays, components, measures
+from .measures import Plays, components, measures
 
 FORMAT = "tjmj-impact/1"
 METHOD = (
@@ -57,7 +58,7 @@ def _describe(walls: list[list[Plays]]) -> dict[str, Any]:
                 for _ in range(m):
                     by["zuozhuang"][h["z"]].append(h["b"][h["d"]])
                     by["lazhuang"][h["l"]].append(h["b"][h["d"]])
-    bets = {k: [{"value": v, "hands": len(xs), "dealer_balance": r6(stats.mean(xs))} for v, xs in sorted(d.items())]
+    bets = {k: [{"value": v, "hands": len(xs), "dealer_balance": r6(fmean(xs))} for v, xs in sorted(d.items())]
             for k, d in by.items()}
     return {"fan_distribution": {str(k): fan[k] for k in sorted(fan)}, "wins_counted": wins,
             "pattern_wins": {p: pats[p] for p in sorted(pats)}, "dealer_by_bets": bets}
@@ -88,8 +89,7 @@ def analyze(arms: list[dict[str, Any]], walls: list[list[list[Plays]]], skill: b
     for a, c in zip(arms[1:], comps[1:]):
         per = {}
         for m in ms:
-            p = stats.paired(m.kind, comps[0][m.id], c[m.id])
-            per[m.id] = _diff(m, p, comps[0][m.id], c[m.id], k, n)
+            per[m.id] = _diff(stats.paired(m.kind, comps[0][m.id], c[m.id], k), n)
         diffs.append({"variant": a["name"], "measures": per})
     return {
         "format": FORMAT, "command": head["command"], "seed": head["seed"], "walls": n,
@@ -102,14 +102,8 @@ def analyze(arms: list[dict[str, Any]], walls: list[list[list[Plays]]], skill: b
     }
 
 
-def _diff(m: Measure, p: dict[str, Any], base: list[list[float]], var: list[list[float]], k: int, n: int) -> dict[str, Any]:
+def _diff(p: dict[str, Any], n: int) -> dict[str, Any]:
     d, ci = p["diff"], p["ci"]
-    adj = False
-    if d is not None and n >= 2 and k:
-        gb, lb = stats.estimate(m.kind, base)
-        gv, lv = stats.estimate(m.kind, var)
-        lo, hi, _ = stats.interval(d, [v - b for v, b in zip(lv, lb)], 1 - (1 - stats.CONFIDENCE) / k)
-        adj = bool(math.isfinite(lo) and (lo > 0 or hi < 0))
     if d is None:
         verdict = "not measured (no wins in one arm)"
     elif p["detected"]:
@@ -122,7 +116,7 @@ def _diff(m: Measure, p: dict[str, Any], base: list[list[float]], var: list[list
                    + (f"; about {need} walls ({4 * need} hands) would detect a difference of {_num(d)}"
                       if need else ""))
     return {"diff": r6(d), "ci": [r6(ci[0]), r6(ci[1])] if ci else None, "se": r6(p["se"]),
-            "sd_walls": r6(p["sd_walls"]), "detected": p["detected"], "detected_bonferroni": adj,
+            "sd_walls": r6(p["sd_walls"]), "detected": p["detected"], "detected_bonferroni": p["detected_family"],
             "walls_needed": p["walls_needed"], "verdict": verdict}
 
 

@@ -45,7 +45,8 @@ def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
     """An arm from `PROFILE_OR_OPTIONS` over the rule file `rules` (None: the built-in one). Its
     profile and options are compiled and checked for play by compile_arm, before any hand."""
     if not name or not set(name) <= NAME_CHARS or len(name) > 40:
-        raise ArmError(field, f"a variant's NAME is 1-40 of a-z A-Z 0-9 _ - . (it names a file), not {name!r}")
+        raise ArmError(field, f"a variant's NAME is 1-40 of a-z A-Z 0-9 _ - . (it labels the report's plots, which "
+                              f"keep to ASCII), not {name!r}")
     options: dict[str, str] = {}
     other: list[str] = []
     for item in (s.strip() for s in spec.split(",")):
@@ -77,15 +78,10 @@ def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
 _COMPILED: dict[tuple[str, str, Any, Any], GameRules] = {}
 
 
-def materialize(arm: Arm) -> str:
-    """The arm's rule files written once per process; the top file's path."""
-    return write_files(arm.files, arm.top)
-
-
 def compile_arm(arm: Arm) -> GameRules:
-    """The arm's rules compiled from its text (once per process)."""
+    """The arm's rules compiled (once per process) from its text, written to files by game/ship.py."""
     key = (arm.bundle_sha, arm.top, arm.profile, arm.options)
     got = _COMPILED.get(key)
     if got is None:
-        got = _COMPILED[key] = game_rules(Scorer(materialize(arm), arm.profile, dict(arm.options) or None))
+        got = _COMPILED[key] = game_rules(Scorer(write_files(arm.files, arm.top), arm.profile, dict(arm.options) or None))
     return got

@@ -9,8 +9,9 @@ its seating: the players' own generators are seeded by (seed, i, seat))."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..game.players import PLAYERS, ValuePlayer
 from ..game.session import play
@@ -62,6 +63,52 @@ def hand_facts(res: Any) -> dict[str, Any]:
         "b": list(st.get("balances", [0, 0, 0, 0])), "n": sum(1 for e in res.events if e[1] == "draw"),
         "r": len(res.ready), "x": len(res.xianggong), "z": bool(res.zuozhuang), "l": sum(res.lazhuang),
     }
+
+
+def _seat(v: Any) -> bool:
+    return type(v) is int and 0 <= v < 4
+
+
+def _int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _num(v: Any) -> bool:
+    return type(v) in (int, float) and math.isfinite(v)
+
+
+def _bool(v: Any) -> bool:
+    return type(v) is bool
+
+
+# hand_facts' keys, each with what its value is
+_FACTS: dict[str, Callable[[Any], bool]] = {
+    "w": lambda v: v is None or _seat(v), "d": _seat, "f": _num, "t": _num,
+    "p": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "g": _bool, "c": _bool,
+    "b": lambda v: isinstance(v, list) and len(v) == 4 and all(map(_num, v)), "n": _int, "r": _int, "x": _int,
+    "z": _bool, "l": _int}
+
+
+def well_formed(walls: Any, task: Task) -> bool:
+    """Whether `walls` (a stored chunk read back) has the shape play_chunk(task) gives: its walls in
+    order, each mix's seatings as seatings() gives them, every hand's facts of hand_facts' keys and
+    types. A chunk that does not is played again (store.py) rather than read into the statistics."""
+    if not isinstance(walls, list) or len(walls) != task.stop - task.start:
+        return False
+    want = [[(list(s), m) for s, m in seatings(mix)] for mix in task.mixes]
+    for i, w in zip(range(task.start, task.stop), walls):
+        if not isinstance(w, dict) or w.get("wall") != i or not isinstance(w.get("mixes"), list) \
+                or len(w["mixes"]) != len(want):
+            return False
+        for played, exp in zip(w["mixes"], want):
+            if not isinstance(played, list) or len(played) != len(exp):
+                return False
+            for p, (s, m) in zip(played, exp):
+                h = p.get("h") if isinstance(p, dict) else None
+                if not isinstance(h, dict) or p.get("s") != s or p.get("m") != m or h.keys() != _FACTS.keys() \
+                        or not all(ok(h[k]) for k, ok in _FACTS.items()):
+                    return False
+    return True
 
 
 def play_chunk(task: Task) -> list[dict[str, Any]]:

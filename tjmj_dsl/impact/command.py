@@ -71,12 +71,6 @@ def run(args: argparse.Namespace) -> int:
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in IMPACT_PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(IMPACT_PLAYERS)}, comma-separated; got {args.players!r}")
-    if not 2 <= args.hands <= MAX_WALLS:
-        return _usage(f"--hands takes 2 to {MAX_WALLS:,} (an interval needs two walls)")
-    if not 1 <= args.jobs <= MAX_JOBS:
-        return _usage(f"--jobs takes 1 to {MAX_JOBS}")
-    if len(args.seed) > MAX_SEED:
-        return _usage(f"--seed takes at most {MAX_SEED} characters")
     if len(args.variant) + 1 > MAX_ARMS:
         return _usage(f"at most {MAX_ARMS - 1} variants")
     if args.address and args.engine != "ray":
@@ -85,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("matplotlib") is None:  # said before any hand, not after an hour of them
         print('tjmj: error: the report\'s plots need matplotlib: pip install "tjmj[impact]"', file=sys.stderr)
         return 1
-    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = A.seed_of(args.seed)  # as `tjmj simulate` reads it: the same hands for the same --seed
     try:
         arms = [parse_arm("base", args.base, args.rules, "--base")]
         for i, v in enumerate(args.variant):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 from ..inert import shown
@@ -39,6 +40,17 @@ def _md(text: Any) -> str:
     return s
 
 
+def _code(text: Any) -> str:
+    """A Markdown code span of the text, shown: fenced by one backtick more than its longest run of
+    them (CommonMark), so a backtick in a seed or a file name cannot end the span and let what
+    follows (raw HTML) be read as Markdown; padded with a space when the text starts or ends with
+    a backtick or a space (a renderer strips one space from each side)."""
+    s = shown(text)
+    fence = "`" * (max((len(r) for r in re.findall("`+", s)), default=0) + 1)
+    pad = " " if s[:1] in ("`", " ") or s[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
 def _rules_line(a: dict[str, Any], base: dict[str, Any] | None = None) -> str:
     """An arm's rules: name, profile, sha256 and every option (a variant: the options that differ from the base's)."""
     r = a["rules"]
@@ -59,11 +71,11 @@ def markdown(rep: dict[str, Any]) -> str:
     ms = rep["measures"]
     names = [a["name"] for a in rep["arms"]]
     out = [f"# Impact report: {', '.join(_md(n) for n in names[1:]) or 'base only'} against {_md(names[0])}", "",
-           f"- command: `{shown(rep['command'])}`", f"- seed {_md(rep['seed'])}; {rep['walls']} walls, each played "
+           f"- command: {_code(rep['command'])}", f"- seed {_md(rep['seed'])}; {rep['walls']} walls, each played "
            f"with every player mix seated {rep['seatings_per_wall']} ways; mixes: "
            + "; ".join(",".join(m) for m in rep["mixes"])]
     for i, a in enumerate(rep["arms"]):
-        out.append(f"- {_md(a['name'])} (`{shown(a['spec']) or 'the rules as given'}`): {_md(_arm_line(rep, i))}")
+        out.append(f"- {_md(a['name'])} ({_code(a['spec'] or 'the rules as given')}): {_md(_arm_line(rep, i))}")
     if rep["differences"]:
         out += ["", "## Headline", "", "| variant | " + " | ".join(_md(h) for h in rep["headline"]) + " |",
                 "|---|" + "---|" * len(rep["headline"])]

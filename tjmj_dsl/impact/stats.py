@@ -4,13 +4,15 @@ from the per-wall linearization (delta method: L_w = ∇g · (c_w − c̄)). A
 variant's difference from the base is paired by wall: D_w = L_w(variant) −
 L_w(base), and the 95 % interval is d ± t(0.975, n−1) · sd(D)/√n over the n
 walls (Student's t; for a plain mean this is exactly the paired t-interval).
-No third-party code: the t quantile is found by bisection on the t
-distribution's CDF (a regularized incomplete beta, continued fraction)."""
+The mean and sd are the standard library's (statistics), which has no t
+distribution: the t quantile is found here by bisection on the t
+distribution's CDF (a regularized incomplete beta, continued fraction), so
+that no third-party package is needed for it."""
 
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
+from statistics import NormalDist, fmean, stdev
 from typing import Any, Sequence
 
 CONFIDENCE = 0.95
@@ -81,28 +83,20 @@ def t_quantile(p: float, df: float) -> float:
     return (lo + hi) / 2.0
 
 
-def mean(xs: Sequence[float]) -> float:
-    return math.fsum(xs) / len(xs) if xs else 0.0
-
-
 def sd(xs: Sequence[float]) -> float:
-    """The sample standard deviation (n − 1)."""
-    n = len(xs)
-    if n < 2:
-        return 0.0
-    m = mean(xs)
-    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1))
+    """The sample standard deviation (n − 1); 0 under two values."""
+    return stdev(xs) if len(xs) >= 2 else 0.0
 
 
 def estimate(kind: str, comps: Sequence[Sequence[float]]) -> tuple[float | None, list[float]]:
     """The measure g over the walls and each wall's linearized influence L_w.
     kind mean: g = c̄0; ratio: g = c̄0 / c̄1 (None when c̄1 = 0); sd: g = √(c̄1 − c̄0²) with c1 = c0²."""
     c0 = comps[0]
-    a = mean(c0)
+    a = fmean(c0)
     if kind == "mean":
         return a, [x - a for x in c0]
     c1 = comps[1]
-    b = mean(c1)
+    b = fmean(c1)
     if kind == "ratio":
         if b == 0:
             return None, [0.0] * len(c0)
@@ -136,18 +130,25 @@ def walls_needed(diff: float, sd_walls: float, confidence: float = CONFIDENCE, p
     return max(2, math.ceil((z * sd_walls / abs(diff)) ** 2))
 
 
-def paired(kind: str, base: Sequence[Sequence[float]], variant: Sequence[Sequence[float]]) -> dict[str, Any]:
+def _excludes_0(lo: float, hi: float) -> bool:
+    return bool(math.isfinite(lo) and (lo > 0 or hi < 0))
+
+
+def paired(kind: str, base: Sequence[Sequence[float]], variant: Sequence[Sequence[float]], family: int = 1) -> dict[str, Any]:
     """The variant's difference from the base, paired by wall: its value, 95 % interval, standard
-    error, the per-wall sd of the differences, whether 0 is outside the interval, and the walls
-    that would detect the observed size."""
+    error, the per-wall sd of the differences, whether 0 is outside the interval, the walls
+    that would detect the observed size, and whether 0 is outside the Bonferroni interval of a
+    family of `family` differences (1 − 0.05/family)."""
     gb, lb = estimate(kind, base)
     gv, lv = estimate(kind, variant)
     if gb is None or gv is None:
-        return {"diff": None, "ci": None, "se": None, "sd_walls": None, "detected": False, "walls_needed": None}
+        return {"diff": None, "ci": None, "se": None, "sd_walls": None, "detected": False, "walls_needed": None,
+                "detected_family": False}
     d = gv - gb
     dw = [v - b for v, b in zip(lv, lb)]
     lo, hi, se = interval(d, dw)
     s = sd(dw)
-    detected = bool(math.isfinite(lo) and (lo > 0 or hi < 0))
+    detected = _excludes_0(lo, hi)
+    flo, fhi, _ = interval(d, dw, 1 - (1 - CONFIDENCE) / family)
     return {"diff": d, "ci": [lo, hi], "se": se, "sd_walls": s, "detected": detected,
-            "walls_needed": None if detected else walls_needed(d, s)}
+            "walls_needed": None if detected else walls_needed(d, s), "detected_family": _excludes_0(flo, fhi)}

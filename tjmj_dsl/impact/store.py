@@ -2,7 +2,8 @@
 finished: one JSON file per chunk under DIR/chunks/, named by the sha256 of
 what the chunk is a function of (the chunk format, the rules' sha256, profile,
 options, player mixes, seed and wall range). A file that does not read back
-whole, or whose key differs, is played again."""
+whole, whose key differs, or whose walls are not of the chunk's shape
+(chunk.well_formed), is played again."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import json
 import os
 from typing import Any
 
-from .chunk import FORMAT, Task
+from .chunk import FORMAT, Task, well_formed
 
 
 def chunk_key(task: Task) -> dict[str, Any]:
@@ -40,10 +41,9 @@ class Store:
         try:
             with open(self._path(task), encoding="utf-8") as f:
                 got = json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep to read
             return None
-        if not isinstance(got, dict) or got.get("key") != chunk_key(task) or not isinstance(got.get("walls"), list) \
-                or len(got["walls"]) != task.stop - task.start:
+        if not isinstance(got, dict) or got.get("key") != chunk_key(task) or not well_formed(got.get("walls"), task):
             return None
         walls: list[dict[str, Any]] = got["walls"]
         return walls
