@@ -2,12 +2,16 @@
 Interrupted (a KeyboardInterrupt, so every `except KeyboardInterrupt` and cleanup that handles
 Ctrl-C handles them), and the command exits 128 + the signal's number (130, 143, 129) with one
 line. A signal that is ignored when the command starts (`nohup` ignores SIGHUP) stays ignored.
+A process forked from the command inherits the handlers but is not the command: there a signal
+does what it does by default (a pool's worker forked just as the pool is ended is ended, without
+a traceback from a handler meant for the command).
 Within `holding()` (a record line being written) the signal waits for the section's end, so
 what was written is whole lines; a second one does not wait (a write that never ends, to a pipe
 nobody reads, can still be stopped)."""
 
 from __future__ import annotations
 
+import os
 import signal
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -33,10 +37,15 @@ class Interrupted(KeyboardInterrupt):
 
 _held = 0
 _pending: int | None = None
+_owner: int | None = None  # the process that installed the handlers
 
 
 def _raise(signum: int, frame: Any) -> None:
     global _pending
+    if os.getpid() != _owner:  # a forked child, before it set its own handlers: the signal's default
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     if _held and _pending is None:  # the first waits for the section's end; a second one does not (a write stuck on a full pipe)
         _pending = signum
         return
@@ -60,6 +69,8 @@ def holding() -> Iterator[None]:
 def install() -> Callable[[], None]:
     """Answer SIGINT, SIGTERM and SIGHUP by raising Interrupted (main thread only; elsewhere
     nothing changes). Returns what puts the handlers back."""
+    global _owner
+    _owner = os.getpid()
     old: dict[int, Any] = {}
     for s in SIGNALS:
         try:
