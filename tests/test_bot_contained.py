@@ -48,6 +48,10 @@ def helper(kind):
                 os.execvp("sleep", ["sleep", "1000"]) if kind == "setsid" else time.sleep(1000)
             os._exit(0)
         os.wait()
+        for _ in range(600):  # the grandchild logged itself before the bot plays (and may crash)
+            if os.path.exists(log) and open(log).read().split():
+                break
+            time.sleep(0.05)
     elif kind == "chain":                        # a child that starts a grandchild and stays
         note(subprocess.Popen([sys.executable, "-c",
              "import subprocess, sys, time; open(sys.argv[1], 'a').write(str(subprocess.Popen(['sleep', '1000']).pid) + '\\n'); time.sleep(1000)",

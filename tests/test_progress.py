@@ -24,3 +24,17 @@ def test_the_rate_leaves_out_hands_done_before(monkeypatch: Any) -> None:
     assert out.getvalue().endswith("1000/1000 hands 5.0/s    \n")
     bar.end()
     assert out.getvalue().count("\n") == 1
+
+
+def test_nothing_is_drawn_before_a_hand_is_done(monkeypatch: Any) -> None:
+    """A run that fails at once (a bot that breaks the protocol on its first ask) says only why."""
+    now = [100.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: now[0])
+    out = io.StringIO()
+    bar = Bar(out)
+    bar(0, 3)
+    bar.end()
+    assert out.getvalue() == ""
+    now[0] += 1.0
+    bar(1, 3)
+    assert "1/3 hands 1.0/s" in out.getvalue()

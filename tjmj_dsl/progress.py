@@ -21,8 +21,10 @@ class Bar:
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
-        if self.t0 is None:
-            self.t0, self.first = now, done
+        if self.t0 is None:  # the clock starts; nothing is drawn before a hand is done (a run that
+            self.t0, self.first, self.last = now, done, now  # fails at once says only why)
+            if done < total:
+                return
         if done < total and now - self.last < 0.2:
             return
         self.last = now
