@@ -208,3 +208,58 @@ def test_a_refused_option_is_not_placed_in_a_pseudo_file() -> None:
         assert code == 1 and err.startswith("error: ") and "<options>" not in err, err
     code, out, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", "jin_gang=5"])
     assert "is not one of 'forbidden', '4', '8'" in err  # the fix: the values there are
+
+
+# ------------------------------------------------------------------ every message names its fix (issue 35)
+
+def test_rule_file_arguments_of_serve_and_play_are_files(tmp_path: object) -> None:
+    """A folder given as --rules is a usage error at the argument, not a position `DIR:1:1:`."""
+    folder = str(tmp_path)
+    for argv in (["serve", "--rules", folder], ["play", "--no-browser", "--rules", folder],
+                 ["serve", "--tables", "--table-rules", folder]):
+        code, _, err = run(argv)
+        assert code == 2 and f"{folder!r} is a directory, not a file" in err and ":1:1:" not in err, (argv, err)
+
+
+def test_an_unknown_flag_lists_the_rules_flags_not_the_request_fields() -> None:
+    hand = ["score", "345m 123s EEE 77m 45s +6s", "-i", "7p"]
+    code, _, err = run(hand + ["--flag", "nosuch"])
+    assert code == 2 and "not a request flag" in err and "tianhu, dihu, tianting" in err and "concealed" not in err
+    code, _, err = run(hand + ["--flag", "tianh"])
+    assert code == 2 and "did you mean 'tianhu'?" in err
+    code, _, err = run(hand + ["--flag", "concealed"])  # a request field, but not a flag: never set to true
+    assert code == 2 and "not a request flag" in err
+    code, out, _ = run(hand + ["--flag", "tianhu", "--json"])
+    assert code == 0 and "tianhu" in json.loads(out)["patterns"]
+
+
+def test_an_unknown_option_of_score_lists_the_options() -> None:
+    code, _, err = run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--option", "nosuch=1"])
+    assert code == 1 and "no option 'nosuch'" in err and "options: score_table, jin_gang" in err
+
+
+def test_replay_of_what_is_not_a_record_says_so(tmp_path: object) -> None:
+    import pathlib
+    d = pathlib.Path(str(tmp_path))
+    (d / "empty.jsonl").write_text("\n\n", encoding="utf-8")
+    code, out, err = run(["replay", str(d / "empty.jsonl")])
+    assert code == 1 and "holds no hand" in err and "simulate --record" in err and "OK" not in out
+    (d / "notes.md").write_text("# notes\n\nnot a record\n", encoding="utf-8")
+    code, out, err = run(["replay", str(d / "notes.md")])
+    assert code == 1 and "is it a record file?" in err and "0 OK" in out
+    (d / "obj.jsonl").write_text('{"a": 1}\n', encoding="utf-8")
+    code, _, err = run(["replay", str(d / "obj.jsonl")])
+    assert code == 1 and "is it a record file?" in err
+
+
+def test_a_file_that_is_not_a_rule_file_is_told_how_to_start_one(tmp_path: object) -> None:
+    import pathlib
+    d = pathlib.Path(str(tmp_path))
+    for name, text in (("empty.yaml", ""), ("other.yaml", "name: x\n")):
+        (d / name).write_text(text, encoding="utf-8")
+        code, _, err = run(["check", str(d / name)])
+        assert code == 1 and "1 error(s)" in err and "not a rule file" in err, err
+        assert "extends: builtin:tianjin" in err and "tjmj init" in err, err
+    (d / "partial.yaml").write_text("format: tjmj-rules/1\nname: x\n", encoding="utf-8")
+    code, _, err = run(["check", str(d / "partial.yaml")])  # a rule file begun: each missing key named
+    assert code == 1 and "missing key 'tiles'" in err and "not a rule file" not in err

@@ -108,6 +108,12 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         print("error: hand: " + e.render(), file=sys.stderr)
         return EXIT_FAIL
     sc = scorers.get(args.profile, opts)
+    from .diagnostics import did_you_mean
+    flags = [f for f, _ in sc.ruleset.flags]
+    for flag in args.flag or []:  # a flag is a request field, but --flag names only the rules' flags
+        if flag not in flags:
+            hint = did_you_mean(flag, flags) or ("the rules' flags are " + ", ".join(flags) if flags else "the rules declare no flag")
+            return _usage(f"--flag {flag!r}: not a request flag of the rules ({hint})")
     if fn == "waits":
         if "draw" in req:  # a waits request is the 13 tiles before the draw: a +tile is not dropped unsaid
             return _usage(f"waits lists the tiles that win 13 tiles: give the hand without +{req['draw']}")
@@ -454,7 +460,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"tjmj: error: {args.file}: {e.strerror}", file=sys.stderr)
         return EXIT_FAIL
-    bad = ok = 0
+    bad = ok = lines = 0
+    records = False  # a line that names the record format: the file is one, whatever else it holds
     try:
         for n, line in enumerate(read_lines(stream, MAX_RECORD), 1):  # bounded: a line past the limit is one refusal
             if isinstance(line, TooLong):
@@ -467,12 +474,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 continue
             if not line.strip(JSON_SPACE):  # blank, as the JSONL batch says it (runtime.answer_line)
                 continue
+            lines += 1
             # the contract's reader (nesting bounded, a repeated key refused), positions in the line as written
             rec, err = loads_request(line.strip(JSON_SPACE), len(line) - len(line.lstrip(JSON_SPACE)))
             if err is not None:
                 print(f"line {n}: {err['message']}")
                 bad += 1
                 continue
+            records = records or (isinstance(rec, dict) and "format" in rec)
             hand = rec.get("hand") if isinstance(rec, dict) else None
             if args.hand is not None and hand != args.hand:
                 continue
@@ -494,10 +503,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     finally:
         if args.file != "-":
             stream.close()
+    what = "standard input" if args.file == "-" else args.file
+    if not lines:
+        print(f"tjmj: error: {what} holds no hand: a record is the JSONL `tjmj simulate --record FILE` writes, "
+              "one hand per line", file=sys.stderr)
+        return EXIT_FAIL
     if args.hand is not None and not ok and not bad:
         print(f"no hand {args.hand} in {args.file}")
         return EXIT_FAIL
     print(f"{ok + bad} hand(s): {ok} OK, {bad} differ")
+    if not records:
+        print(f"tjmj: error: no line of {what} is a record (an object with \"format\": \"tjmj-record/1\", "
+              "as `tjmj simulate --record FILE` writes): is it a record file?", file=sys.stderr)
     return EXIT_FAIL if bad else EXIT_OK
 
 
@@ -552,7 +569,7 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                         "scripted clients of a load test need more)")
     if serve:
         p.add_argument("--tables", action="store_true", help="serve the tables too: /play, the room API, the sockets")
-        p.add_argument("--table-rules", action="append", metavar="FILE",
+        p.add_argument("--table-rules", action="append", metavar="FILE", type=A.input_file,
                        help="a rule file rooms may use (repeatable; default: the built-in rules)")
         p.add_argument("--table-bot", metavar="COMMAND",
                        help="the program an `external` bot seat runs (the bot protocol; split on spaces, no shell)")
@@ -704,7 +721,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("serve", help="serve the rules over HTTP: POST /score, /score/batch, /waits, /explain, "
                                      "/settle; GET /rules, /health, /openapi.json")
-    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="the profile in force (a request may name its own)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -725,7 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
     _table_args(p, serve=True)
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("play", help="play in the browser: a table server on this machine, you and three bots")
-    p.add_argument("--rules", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="the profile played (default: the rules' default)")
     p.add_argument("--port", type=A.int_in(0, 65535), default=0, help="port on 127.0.0.1 (default: a free one)")
     p.add_argument("--no-browser", action="store_true", help="print the link only")

@@ -63,8 +63,19 @@ def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[D
     """`where(path, key)` gives the position of a path (of its key if asked)."""
     v = _validator()
     out: list[Diagnostic] = []
+    missing: list[str] = []  # keys the document lacks at its top
     for e in v.iter_errors(data):
+        if e.validator == "required" and not e.absolute_path and "'" in e.message:
+            missing.append(e.message.split("'")[1])
+            continue
         out.extend(convert_error(e, where))
+    if "format" in missing:  # not a rule file yet (an empty one, or another YAML): one error that says how to start
+        out.append(Diagnostic("error", "schema", f"not a rule file: no `format: tjmj-rules/1` (and no {', '.join(m for m in missing if m != 'format')})"
+                              if len(missing) > 1 else "missing key 'format'", where((), True),
+                              "to change the built-in rules, start the file with `extends: builtin:tianjin` and write only "
+                              "what differs; `tjmj init NAME` writes NAME.yaml, a whole rule file to edit"))
+    else:
+        out.extend(Diagnostic("error", "schema", f"missing key {m!r}", where((), True), f"add {m}: …") for m in missing)
     out.sort(key=lambda d: (d.pos.line, d.pos.col) if d.pos else (0, 0))
     return out
 
