@@ -379,6 +379,17 @@ def test_an_unknown_name_near_kong_chain_is_refused_with_a_hint(tmp_path: Any) -
     assert code != 0 and "c.yaml:4:" in said and "did you mean 'kong_chain'?" in said, said
 
 
+def test_check_says_a_chain_choice_is_dead_without_gangkai(tmp_path: Any) -> None:
+    # 二连杠开 doubles a 杠开: where a club plays no 杠开, the choice can never score
+    p = tmp_path / "d.yaml"
+    p.write_text("extends: builtin:tianjin\nname: d\nset:\n  options.gangkai_chain.default: \"2\"\n"
+                 "  patterns.gangkai.enabled: false\nsilence:\n  example-inherited:\n    examples: no 杠开 here\n",
+                 encoding="utf-8")
+    code, out, err = run(["check", "--strict", str(p)])
+    said = out + err
+    assert code != 0 and "pattern liangang2 can never be claimed" in said and "requires gangkai" in said, said
+
+
 # the dealer holds four 东, three 南 and three 西: 东 konged, its replacement a 南 konged at once, then a 西
 CHAIN_HAND = {0: "EEEE SSS WWW 45s 77m"}
 
