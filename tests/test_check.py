@@ -168,6 +168,13 @@ profiles:
     assert "under profile seed-001" not in out
 
 
+def test_rules_with_no_kong_claim_are_checked_without_a_traceback(tmp_path: Any) -> None:
+    # the settlement's search of the outcomes a table makes met no kong type (max() of none)
+    path = overlay(tmp_path, "name: nokong\nset:\n  claims.kong: false\n")
+    code, out, err = run(["check", "--strict", path])
+    assert code == 0 and "Traceback" not in out + err, out + err
+
+
 def test_check_takes_the_rule_file_as_an_option_too(tmp_path: Any) -> None:
     path = overlay(tmp_path, "")
     assert run(["check", "--rules", path])[0] == 0

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from conftest import run
-from gamekit import Bot, play, rules
+from gamekit import Bot, build_wall, play, rules
 from test_game import _wall_with_head_draws
 from tjmj_dsl import Scorer
 from tjmj_dsl.game.replay import Replayer
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.game.table import Table
-from tjmj_dsl.tiles import parse_tile
+from tjmj_dsl.tiles import parse_tile, parse_tiles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -257,11 +257,207 @@ def test_a_bad_winning_condition_is_refused_with_a_position(tmp_path: Any, when:
         assert w in said, said
 
 
+# ---------------------------------------------------------------- gangkai_chain: kongs in a row (item 6)
+
+# four kongs, the pair waiting: 素提溜 (1 × 素 2) on the replacement of the last kong, 杠开 ×2
+FOUR_KONGS = "7m [EEEE] (SSSS) (WWWW) (NNNN) +7m"
+CAPS = {"off": 1, "2": 2, "3": 3, "4": 4}  # the option's choice → the longest chain that still doubles
+
+
+def chain_request(chain: int | None, hand: str = FOUR_KONGS, kd: str | None = "concealed") -> dict[str, Any]:
+    req: dict[str, Any] = {**parse_hand(hand), "indicator": "7p", "kong_draw": kd}
+    if chain is not None:
+        req["kong_chain"] = chain
+    return req
+
+
+def chain_fan(choice: str, chain: int) -> int:
+    """Rulebook §7 gangkai_chain: 素提溜 2 × 杠开 2, ×2 more for each kong of the chain after the first, up to the cap."""
+    return 2 * 2 * 2 ** (min(chain, CAPS[choice]) - 1)
+
+
+@pytest.mark.parametrize("choice", sorted(CAPS))
+@pytest.mark.parametrize("chain", [None, 1, 2, 3, 4])
+def test_each_kong_of_a_chain_doubles_the_gangkai_up_to_the_cap(choice: str, chain: int | None) -> None:
+    r = Scorer(options={"gangkai_chain": choice}).score(chain_request(chain))
+    n = chain or 1
+    assert r["win"] is True and r["fan"] == chain_fan(choice, n), r
+    links = [f"liangang{k}" for k in range(2, min(n, CAPS[choice]) + 1)]
+    assert r["patterns"] == ["tiliu", "su", "gangkai"] + links
+
+
+def test_a_chain_longer_than_the_hands_kongs_is_refused() -> None:
+    sc = Scorer(options={"gangkai_chain": "4"})
+    two = "345m 77m 45s [EEEE] (SSSS) +6s"
+    assert sc.score(chain_request(2, two))["fan"] == chain_fan("4", 2)
+    r = sc.score(chain_request(3, two))
+    assert r["reason"] == "invalid_request" and r["error"]["code"] == "kong_chain_kongs", r
+    # under the seeds' rule too: a request that describes no hand is refused whatever it scores
+    assert Scorer().score(chain_request(3, two))["error"]["code"] == "kong_chain_kongs"
+
+
+BAD_CHAINS = [  # (kong_chain, kong_draw, error code, words of the message)
+    (0, "concealed", "bad_value", "expected a count from 1 to 4, got 0"),
+    (5, "concealed", "bad_value", "expected a count from 1 to 4, got 5"),
+    (-1, "concealed", "bad_value", "got -1"),
+    (10**30, "concealed", "bad_value", "got 1000000000000000000000000000000"),
+    ("2", "concealed", "wrong_type", "got '2'"),
+    (2.0, "concealed", "wrong_type", "got 2.0"),
+    (True, "concealed", "wrong_type", "got True"),
+    ([2], "concealed", "wrong_type", "got [2]"),
+    (2, None, "unexpected_field", "kong_chain without kong_draw"),
+]
+
+
+@pytest.mark.parametrize("chain, kd, code, words", BAD_CHAINS)
+def test_a_bad_kong_chain_is_refused_naming_the_field(chain: Any, kd: str | None, code: str, words: str) -> None:
+    sc = Scorer(options={"gangkai_chain": "4"})
+    for answer in (sc.score(chain_request(chain, kd=kd)),
+                   sc.waits({k: v for k, v in chain_request(chain, kd=kd).items() if k != "draw"})):
+        err = answer["error"]
+        assert (err["code"], err["field"]) == (code, "kong_chain") and words in err["message"], err
+    if not isinstance(chain, list):  # the typed path says the same
+        c = sc.score_tiles(parse_tiles("7m"), parse_tile("7m"), parse_tile("7p"),
+                           [("kong", parse_tile("E"))] + [("concealed_kong", parse_tile(k)) for k in "SWN"], kd, (), chain)
+        assert c.reason == "invalid_request" and words in (c.error or ""), c
+
+
+def test_kong_chain_from_the_command_line() -> None:
+    code, out, _ = run(["score", FOUR_KONGS, "-i", "7p", "--kong-draw", "concealed", "--kong-chain", "3", "--option",
+                        "gangkai_chain=4", "--json"])
+    assert code == 0 and json.loads(out)["fan"] == chain_fan("4", 3)
+    code, out, _ = run(["score", FOUR_KONGS, "-i", "7p", "--kong-chain", "3", "--json"])
+    assert json.loads(out)["error"]["code"] == "unexpected_field"
+    code, _, err = run(["score", FOUR_KONGS, "-i", "7p", "--kong-draw", "concealed", "--kong-chain", "5"])
+    assert code == 2 and "--kong-chain" in err and "from 1 to 4" in err
+
+
+@pytest.fixture(scope="module")
+def chain_dir(tmp_path_factory: Any) -> str:
+    """A club playing gangkai_chain=4, compiled to both backends."""
+    from tjmj_dsl.api import compile_rules
+    d = tmp_path_factory.mktemp("chain")
+    p = d / "chain.yaml"
+    p.write_text("extends: builtin:tianjin\nname: chain\nset:\n  options.gangkai_chain.default: \"4\"\n", encoding="utf-8")
+    compile_rules(str(p), str(d / "gen"))
+    return str(d / "gen" / "chain")
+
+
+def test_python_and_javascript_answer_kong_chain_requests_alike(chain_dir: str) -> None:
+    from test_js import NODE, run_both
+    if NODE is None:
+        pytest.skip("node is not installed")
+    reqs: list[dict[str, Any]] = []
+    for hand in (FOUR_KONGS, "77m 45s [EEEE] (SSSS) (WWWW) +6s", "345m 77m 45s [EEEE] (8888p) +6s",
+                 "345m 123s 77m 45s [EEEE] +6s", "345m 123s EEE 77m 45s +6s"):
+        for kd in (None, "exposed", "concealed", "hun"):
+            for chain in (None, 1, 2, 3, 4):
+                reqs.append(chain_request(chain, hand, kd))
+    for chain, kd, _, _ in BAD_CHAINS:
+        reqs.append(chain_request(chain, kd=kd))
+        reqs.append({k: v for k, v in chain_request(chain, kd=kd).items() if k != "draw"})  # a waits line
+    reqs.append({**chain_request(2), "kong_chain": None})  # null: absent
+    reqs.append({**chain_request(2), "concealed": "7x"})  # the tiles' error comes first, as in Python
+    lines = [json.dumps(r, ensure_ascii=False).encode() for r in reqs]
+    answers = [json.loads(a) for a in run_both(chain_dir, lines)]  # asserts the two backends agree line by line
+    # and what they agree on is the rule's: the four-kong hand under the cap of 4
+    for req, a in zip(reqs, answers):
+        if req["concealed"] == parse_hand(FOUR_KONGS)["concealed"] and req.get("kong_draw") == "concealed" \
+                and "draw" in req and type(req.get("kong_chain")) in (type(None), int) \
+                and req.get("kong_chain") in (None, 1, 2, 3, 4):
+            assert a["fan"] == chain_fan("4", req.get("kong_chain") or 1), (req, a)
+    # refused at kong_chain: the bad values (score and waits lines), and every chain 1-4 of the 5 hands without kong_draw
+    assert sum(1 for a in answers if (a.get("error") or {}).get("field") == "kong_chain") == 2 * len(BAD_CHAINS) + 5 * 4
+
+
+def test_an_unknown_name_near_kong_chain_is_refused_with_a_hint(tmp_path: Any) -> None:
+    p = tmp_path / "c.yaml"
+    p.write_text("extends: builtin:tianjin\nname: c\nset:\n  patterns.liangang2.when: \"kong_chian >= 2\"\n"
+                 "  options.gangkai_chain.default: \"2\"\n", encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    said = out + err
+    assert code != 0 and "c.yaml:4:" in said and "did you mean 'kong_chain'?" in said, said
+
+
+def test_check_says_a_chain_choice_is_dead_without_gangkai(tmp_path: Any) -> None:
+    # 二连杠开 doubles a 杠开: where a club plays no 杠开, the choice can never score
+    p = tmp_path / "d.yaml"
+    p.write_text("extends: builtin:tianjin\nname: d\nset:\n  options.gangkai_chain.default: \"2\"\n"
+                 "  patterns.gangkai.enabled: false\nsilence:\n  example-inherited:\n    examples: no 杠开 here\n",
+                 encoding="utf-8")
+    code, out, err = run(["check", "--strict", str(p)])
+    said = out + err
+    assert code != 0 and "pattern liangang2 can never be claimed" in said and "requires gangkai" in said, said
+
+
+# the dealer holds four 东, three 南 and three 西: 东 konged, its replacement a 南 konged at once, then a 西
+CHAIN_HAND = {0: "EEEE SSS WWW 45s 77m"}
+
+
+@pytest.mark.parametrize("choice", sorted(CAPS))
+def test_the_engine_plays_a_chain_of_three_kongs(choice: str) -> None:
+    bots = [Bot(plan=[("concealed_kong", "E"), ("concealed_kong", "S"), ("concealed_kong", "W")], win=True),
+            Bot(), Bot(), Bot()]
+    _, rec = play(rules(gangkai_chain=choice), build_wall(0, CHAIN_HAND, tail="S W 6s", indicator="7p"), 0, bots)
+    score = rec["result"]["score"]
+    assert rec["result"]["winner"] == 0
+    assert score["request"]["kong_draw"] == "concealed" and score["request"]["kong_chain"] == 3
+    fan = chain_fan(choice, 3)
+    assert score["result"]["fan"] == fan
+    # decision gangkai_chain_once: each of the three 暗杠 is paid its 2 points as usual, besides the win
+    assert rec["result"]["balances"] == [3 * (fan + 3 * 2), -(fan + 6), -(fan + 6), -(fan + 6)]
+    assert replays(rec)
+
+
+def test_a_chain_may_start_with_an_exposed_kong_and_a_discard_breaks_it() -> None:
+    gr = rules(gangkai_chain="4")
+    # seat 1 konges the dealer's discarded 东, and its replacement turn makes a 暗杠 of 南 at once
+    bots = [Bot(), Bot(plan=[("kong", "E"), ("concealed_kong", "S")], win=True), Bot(), Bot()]
+    hands = {0: "123p 456p 789p 11s 2s 9s E", 1: "EEE SSSS 345m 45s 7m"}
+    _, rec = play(gr, build_wall(0, hands, tail="7m 6s", indicator="7p"), 0, bots)
+    req = rec["result"]["score"]["request"]
+    assert rec["result"]["winner"] == 1 and (req["kong_draw"], req["kong_chain"]) == ("concealed", 2)
+    assert rec["result"]["score"]["result"]["fan"] == chain_fan("4", 2)
+    assert replays(rec)
+    # the dealer konges 东, discards the replacement, and konges 南 on a later turn: no chain
+    bots = [Bot(plan=[("concealed_kong", "E"), ("discard", "9p"), ("concealed_kong", "S")], win=True),
+            Bot(), Bot(), Bot()]
+    _, rec = play(gr, build_wall(0, {0: "EEEE SSS 345m 77m 45s"}, head="1p 1p 1p S", tail="9p 6s", indicator="7p"),
+                  0, bots)
+    req = rec["result"]["score"]["request"]
+    assert rec["result"]["winner"] == 0 and req["kong_draw"] == "concealed" and "kong_chain" not in req
+    assert rec["result"]["score"]["result"]["fan"] == chain_fan("4", 1)
+    assert replays(rec)
+
+
+def test_a_changed_kong_chain_does_not_replay() -> None:
+    bots = [Bot(plan=[("concealed_kong", "E"), ("concealed_kong", "S"), ("concealed_kong", "W")], win=True),
+            Bot(), Bot(), Bot()]
+    _, rec = play(rules(gangkai_chain="4"), build_wall(0, CHAIN_HAND, tail="S W 6s", indicator="7p"), 0, bots)
+    rec = json.loads(json.dumps(rec))
+    rec["result"]["score"]["request"]["kong_chain"] = 2
+    with pytest.raises(Exception):
+        assert replays(rec)
+
+
+def test_simulate_plays_gangkai_chain_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "chain.jsonl")
+    code, _, err = run(["simulate", "--hands", "6", "--seed", "7", "--option", "gangkai_chain=4", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    assert recs and all(r["rules"]["options"]["gangkai_chain"] == "4" for r in recs)
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
 VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
-                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted")
+                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted",
+                 "gangkai_chain", "liangang2", "liangang3", "liangang4", "liangang", "gangkai_chain_once",
+                 "gangkai_chain_count", "kong_chain_kongs")
 
 
 def test_no_python_line_names_a_variant() -> None:

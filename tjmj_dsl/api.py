@@ -119,13 +119,14 @@ class Scorer:
         return runtime.score_request(self._rules, request)
 
     def score_tiles(self, concealed: Any, draw: int, indicator: int, melds: Any = (),
-                    kong_draw: str | None = None, flags: Any = ()) -> runtime.Claim:
+                    kong_draw: str | None = None, flags: Any = (), kong_chain: int = 1) -> runtime.Claim:
         """The typed fast path for programs that score many hands: tiles as
         kind numbers (0-8 1m-9m, 9-17 1p-9p, 18-26 1s-9s, 27-33 E S W N C F P),
-        melds as (type, tile) pairs, flags as names. The same checks and claim
+        melds as (type, tile) pairs, flags as names, kong_chain as the request's
+        (the kongs in a row, with kong_draw). The same checks and claim
         as `score`, as a Claim(win, fan, total, patterns, reason, error),
         without the request text and the display. Never raises for a bad hand."""
-        return runtime.score_tiles_in(self._rules, concealed, draw, indicator, melds, kong_draw, flags)
+        return runtime.score_tiles_in(self._rules, concealed, draw, indicator, melds, kong_draw, flags, kong_chain)
 
     def waits(self, request: dict[str, Any]) -> dict[str, Any]:
         """Every tile that wins the 13-tile hand (a request without draw):

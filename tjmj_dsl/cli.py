@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from .diagnostics import RuleError
+from .engine.contract import KONG_CHAIN_MAX
 from .inert import shown
 from .notation import parse_hand
 from .tiles import TileError
@@ -49,6 +50,8 @@ def _request(args: argparse.Namespace, need_draw: bool) -> dict[str, Any]:
         req["draw"] = hand["draw"]
     if args.kong_draw:
         req["kong_draw"] = args.kong_draw
+    if args.kong_chain is not None:
+        req["kong_chain"] = args.kong_chain  # without --kong-draw the scorer says so
     for flag in args.flag or []:
         req[flag] = True
     return req
@@ -665,6 +668,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("hand", nargs="?", help='e.g. "345m 123s EEE 77m 45s [5555p] +6s" ((5555p) = concealed kong)')
         p.add_argument("--indicator", "-i", help="the flipped tile that names the huns, e.g. 7p")
         p.add_argument("--kong-draw", choices=("exposed", "concealed", "hun"), help="the winning tile replaced a kong (杠开)")
+        p.add_argument("--kong-chain", type=A.int_in(1, KONG_CHAIN_MAX), metavar="N",
+                       help="with --kong-draw: N kongs were made in a row, the winning tile replacing the last (default 1)")
         p.add_argument("--flag", action="append", metavar="NAME",
                        help="a request flag of the rule file, e.g. tianhu (天和), dihu (地和); repeatable")
         p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")

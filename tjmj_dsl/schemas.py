@@ -146,6 +146,7 @@ _TYPE: dict[str, Any] = {
     "tiles": {"$ref": "#/$defs/tiles_in"},
     "melds": {"type": ["array", "null"], "items": {"$ref": "#/$defs/meld_in"}, "maxItems": 4},
     "kong_draw": {"enum": list(C.KONG_DRAWS) + [None]},
+    "kong_chain": {"type": "integer", "minimum": 1, "maximum": C.KONG_CHAIN_MAX},
     "options": {"$ref": "#/$defs/options_in"},
 }
 

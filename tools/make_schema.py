@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tjmj_dsl.engine.contract import KONG_TYPES, OUTCOME_NAMED  # noqa: E402  (the contract's, not written again)
+from tjmj_dsl.engine.contract import KONG_CHAIN_MAX, KONG_TYPES, OUTCOME_NAMED  # noqa: E402  (the contract's, not written again)
 from tjmj_dsl.game.rules import KONG_WAYS  # noqa: E402
 from tjmj_dsl.ir import NO_KONG  # noqa: E402
 
@@ -35,6 +35,8 @@ request_props = {
     "hand": {"type": "string", "description": "the hand in the CLI notation: 345m 123s EEE 77m 45s [5555p] (9999s) +6s"},
     "indicator": tile,
     "kong_draw": {"enum": ["exposed", "concealed", "hun"]},
+    "kong_chain": {"type": "integer", "minimum": 1, "maximum": KONG_CHAIN_MAX,
+                   "description": "with kong_draw: the kongs made in a row, the winning tile replacing the last"},
     "flags": {"type": "array", "items": ident, "description": "request flags that hold (tianhu, dihu, tianting)"},
     "options": {"type": "object", "description": "options set for this example, on top of the profile"},
     "note": {"type": "string", "description": "what the example shows, for the rulebook"},

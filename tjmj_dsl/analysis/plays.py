@@ -396,7 +396,7 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     types = table_kong_types(rs)
     hun_kongs = max(1, rs.hun_count - 1)
     for winner, z, lazhuang, chan, kongs_of, total in itertools.product(
-            (1, 0, None), zz, ([0, lz, lz, lz], [0, 0, 0, 0]), (True, False), [None] + types + ["every"],
+            (1, 0, None), zz, ([0, lz, lz, lz], [0, 0, 0, 0]), (True, False), [None] + types + (["every"] if types else []),
             sorted({top, low}, reverse=True)):
         kongs: list[dict[str, Any]] = []
         tile = iter(range(NUM_KINDS))

@@ -66,6 +66,7 @@ from typing import Any, Iterable, Iterator
 from ..backends.codegen import generate_scorer, load_generated
 from ..engine import runtime
 from ..engine.hand import CHOW, KONG, PAIR, PUNG, Hand, copy_hand, make_group, new_hand
+from ..engine.contract import KONG_CHAIN_MAX
 from ..engine.request import KONG_DRAWS, RequestError, parse_request
 from ..engine.result import claim_display, wins
 from ..engine.search import _layout, group_share, resolve
@@ -154,6 +155,7 @@ class _Reading:
     inds: int  # bitmask of the indicators that reach it
     kong_draw: str | None
     flags: frozenset[str]
+    kong_chain: int = 1  # with kong_draw: the kongs in a row (the request's kong_chain)
 
 
 class Search:
@@ -202,6 +204,13 @@ class Search:
             if re.search(r"h\.counts|h\.concealed|\bh\.t\b(?!_)", term):
                 return True, f"a test reads the hand's tiles ({term})"
         return True, ""
+
+    def _reads_kong_chain(self) -> bool:
+        """Whether a pattern, conflict, definition, request rule, score table or free_when reads kong_chain."""
+        exprs = [p.when for p in self.rs.patterns] + [c.unless for p in self.rs.patterns for c in p.conflicts]
+        exprs += [d.body for d in self.rs.definitions] + [r.error_when for r in self.rs.request_rules]
+        exprs += [self.rs.total, self.rs.free_when]
+        return any(isinstance(n, A.Name) and n.id == "kong_chain" for e in exprs if e is not None for n in A.walk(e.ast))
 
     def _hun_cap(self) -> int:
         """Hun counts from this value up are alike for every rule: one more than the
@@ -380,9 +389,11 @@ class Search:
         self.cap = self._hun_cap()
         self._tests()
         self._build_classes()
-        knobs = [(kd, frozenset(fs)) for kd in (None,) + KONG_DRAWS
+        # kong_chain: every length where a rule reads it, else 1 (the request's default)
+        chains = range(1, KONG_CHAIN_MAX + 1) if self._reads_kong_chain() else (1,)
+        knobs = [(kd, kc, frozenset(fs)) for kd in (None,) + KONG_DRAWS for kc in ((1,) if kd is None else chains)
                  for r in range(len(self.R.flags) + 1) for fs in itertools.combinations(self.R.flags, r)]
-        hand_memo: dict[tuple[Any, ...], list[tuple[str | None, frozenset[str], Hand, tuple[str, ...], Any]]] = {}
+        hand_memo: dict[tuple[Any, ...], list[tuple[str | None, int, frozenset[str], Hand, tuple[str, ...], Any]]] = {}
         claim_memo: dict[tuple[Any, ...], tuple[int, int, int]] = {}
         pmask = (1 << self.npat) - 1
         for ctx, table in self._classes.items():
@@ -395,19 +406,20 @@ class Search:
                     hands = hand_memo[hk] = []
                     seen_h: set[tuple[Any, ...]] = set()
                     base = self._synthetic(rep, tr, hcl, ds)
-                    for kd, fs in knobs:
+                    for kd, kc, fs in knobs:
                         base.kong_draw, base.flags = kd, fs
+                        base.kong_chain = 0 if kd is None else kc
                         errs = tuple(self.R.request_errors(base))
-                        situation = (tr, hcl, ds, kd, fs)
-                        if situation not in self.valid_hands and situation not in self.refused_hands:
+                        situation = (tr, hcl, ds, kd, fs)  # (the situations of a single kong: kong_chain 1)
+                        if kc == 1 and situation not in self.valid_hands and situation not in self.refused_hands:
                             (self.refused_hands if errs else self.valid_hands)[situation] = \
                                 (_with_knobs(base, kd, fs), errs)
                         hkey = self.R.hkey(base)
                         sig = (hkey, bool(errs))
                         if sig not in seen_h:  # knobs the tests cannot tell apart: one is enough
                             seen_h.add(sig)
-                            hands.append((kd, fs, _with_knobs(base, kd, fs), errs, hkey))
-                for kd, fs, hh, errs, hkey in hands:
+                            hands.append((kd, kc, fs, _with_knobs(base, kd, fs, kc), errs, hkey))
+                for kd, kc, fs, hh, errs, hkey in hands:
                     key = (x, done, hkey)
                     got = claim_memo.get(key)
                     if got is None:
@@ -418,13 +430,13 @@ class Search:
                     sig2 = (held, lifted, not errs)
                     old = self._held.get(sig2)
                     if old is None:
-                        self._held[sig2] = (mask, _Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs), errs)
+                        self._held[sig2] = (mask, _Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs, kc), errs)
                     elif errs and old[2] != errs:  # the rules that refuse every such hand
                         self._held[sig2] = (old[0], old[1], tuple(e for e in old[2] if e in errs))
                     if not errs:
                         lst = self._reading_claims.setdefault(mask, [])
                         if len(lst) < self.tries:
-                            lst.append(_Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs))
+                            lst.append(_Reading(ctx, (x, done, tr, hcl, ds), inds, kd, fs, kc))
         if not self.exhaustive:  # no proof to give: more hands can only help
             self._random_search()
             self._example_search()
@@ -552,7 +564,7 @@ class Search:
         h = Hand()
         h.indicator, h.hun_kinds, h.hun_set, h.hun_suit = ind, kinds, hun_set, SUIT_OF[ind]
         h.suits = R.suits
-        h.kong_draw, h.flags = None, frozenset()
+        h.kong_draw, h.kong_chain, h.flags = None, 0, frozenset()
         counts = bytearray(NUM_KINDS)
         declared = []
         nat_i = 0
@@ -710,6 +722,8 @@ class Search:
                                        "indicator": name(ind)}
                 if reading.kong_draw is not None:
                     req["kong_draw"] = reading.kong_draw
+                    if reading.kong_chain > 1:
+                        req["kong_chain"] = reading.kong_chain
                 for f in sorted(reading.flags):
                     req[f] = True
                 yield req
@@ -832,7 +846,9 @@ class Search:
                 groups.append(pick(u["pairs"]))
             kd = rng.choice((None, None) + KONG_DRAWS)
             flags = frozenset(f for f in self.R.flags if rng.random() < 0.1)
-            reading = _Reading(None, (), 1 << ind, kd, flags)
+            kongs = sum(1 for g in groups if g[0] == KONG)
+            kc = rng.randint(1, max(1, min(kongs, KONG_CHAIN_MAX)))
+            reading = _Reading(None, (), 1 << ind, kd, flags, kc)
             for req in itertools.islice(self._tiles(ind, groups, reading), 2):
                 got = self._score(req)
                 if got is not None:
@@ -1048,9 +1064,10 @@ class Search:
         return f"{self._label(pid)} holds, but every decomposition where it does claims more without it"
 
 
-def _with_knobs(h: Hand, kong_draw: str | None, flags: frozenset[str]) -> Hand:
+def _with_knobs(h: Hand, kong_draw: str | None, flags: frozenset[str], kong_chain: int = 1) -> Hand:
     hh = copy_hand(h)
     hh.kong_draw, hh.flags = kong_draw, flags
+    hh.kong_chain = 0 if kong_draw is None else kong_chain
     return hh
 
 

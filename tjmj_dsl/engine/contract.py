@@ -10,6 +10,8 @@ CONTRACT = 2
 
 MELD_TYPES = ("pung", "kong", "concealed_kong")
 KONG_DRAWS = ("exposed", "concealed", "hun")
+# the longest chain of kongs a win may come at the end of (a request's kong_chain): a hand holds at most 4 kongs
+KONG_CHAIN_MAX = 4
 MELD_KINDS = ("pair", "chow", "pung", "kong")  # a group of a decomposition
 NO_WIN_REASONS = ("no_winning_shape", "below_min_fan")
 REFUSED = "invalid_request"
@@ -24,7 +26,7 @@ MAX_TOTAL = 10**9
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
-# "string", "options". The rule file's `request_flags` are boolean fields
+# "kong_chain", "string", "options". The rule file's `request_flags` are boolean fields
 # besides these. `null` for any field but `id` means the field is absent.
 REQUEST = (
     ("id", "any", False, "any JSON value, echoed back in the answer"),
@@ -35,6 +37,9 @@ REQUEST = (
     ("indicator", "tile", True, "the flipped tile that names the huns"),
     ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (杠开): "
                                       "\"exposed\", \"concealed\" or \"hun\""),
+    ("kong_chain", "kong_chain", False, "with kong_draw: how many kongs the winner made in a row, each right after "
+                                        "the previous one's replacement tile with no discard between, the winning "
+                                        "tile replacing the last (1 to 4; absent: 1)"),
     ("profile", "string", False, "score under this profile of the rule file instead of the one in force"),
     ("options", "options", False, "{\"option\": value} set on top of the profile for this request"),
 )
@@ -50,7 +55,8 @@ ERRORS = (
     ("not_object", "a request is a JSON object"),
     ("unknown_field", "a field the contract does not have (field: its name)"),
     ("missing_field", "a required field is absent or null"),
-    ("unexpected_field", "a field this kind of request must not have (draw in a waits request)"),
+    ("unexpected_field", "a field this kind of request must not have (draw in a waits request, kong_chain without "
+                         "kong_draw)"),
     ("wrong_type", "a field's JSON type is wrong"),
     ("bad_tile", "tile notation that cannot be read (position: the character, 0-based)"),
     ("bad_value", "a value that is not one of the field's choices"),

@@ -81,7 +81,7 @@ class Hand:
     """What a request says, with the huns worked out: the names rules read."""
 
     __slots__ = ("indicator", "hun_kinds", "hun_set", "hun_suit", "t", "t_hun", "huns", "declared",
-                 "kong_draw", "flags", "counts", "suits", "concealed")
+                 "kong_draw", "kong_chain", "flags", "counts", "suits", "concealed")
     indicator: int
     hun_kinds: tuple[int, ...]
     hun_set: frozenset[int]
@@ -91,6 +91,7 @@ class Hand:
     huns: int
     declared: list[tuple]  # type: ignore[type-arg]
     kong_draw: str | None
+    kong_chain: int  # the kongs in a row whose last replacement won: 0 without kong_draw
     flags: frozenset[str]
     counts: bytes  # by kind: the concealed tiles, t and the declared melds
     suits: list[str]
@@ -125,10 +126,11 @@ def tally(kinds: tuple[int, ...]) -> list[int]:
 
 
 def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicator: int,
-             kong_draw: str | None, flags: frozenset[str], counts13: bytes | None = None) -> Hand:
+             kong_draw: str | None, flags: frozenset[str], counts13: bytes | None = None, kong_chain: int = 1) -> Hand:
     """The hand of 13 tiles `concealed` (before t), declared `melds` (objects
     with .type and .tile), won on t. `rules.hun_table` lists each indicator's hun kinds.
-    counts13: the tally of `concealed` when the caller has it (the plain path keeps it per text)."""
+    counts13: the tally of `concealed` when the caller has it (the plain path keeps it per text).
+    kong_chain: the request's (1 when absent); the hand's is 0 when it is not won on a replacement."""
     h = Hand()
     h.indicator = indicator
     h.hun_kinds, h.hun_set = kinds, hun_set = rules.hun_table[indicator]
@@ -155,9 +157,11 @@ def new_hand(rules: Any, concealed: tuple[int, ...], melds: Any, t: int, indicat
         huns += counts[k]
     h.huns = huns
     h.kong_draw = kong_draw
+    h.kong_chain = 0 if kong_draw is None else kong_chain
     h.flags = flags
     return h
 
 
 def make_hand(rules: Any, req: Request, t: int) -> Hand:
-    return new_hand(rules, req.concealed, req.melds, t, req.indicator, req.kong_draw, req.flags)
+    return new_hand(rules, req.concealed, req.melds, t, req.indicator, req.kong_draw, req.flags,
+                    kong_chain=req.kong_chain)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..tiles import NAMES, TileError, name, parse_tiles  # tjmj:inline-drop
-from .contract import KONG_DRAWS, MELD_TYPES, REQUEST_FIELDS  # tjmj:inline-drop
+from .contract import KONG_CHAIN_MAX, KONG_DRAWS, MELD_TYPES, REQUEST_FIELDS  # tjmj:inline-drop
 
 FIELDS = REQUEST_FIELDS
 _ONE_TILE = {n: k for k, n in enumerate(NAMES)}  # the canonical names, read without the parser
@@ -53,6 +53,7 @@ class Request:
     draw: int | None
     indicator: int
     kong_draw: str | None = None
+    kong_chain: int = 1  # the kongs in a row whose last replacement won (with kong_draw)
     flags: frozenset[str] = frozenset()  # the rule file's request flags that are true
     id: Any = None
 
@@ -166,13 +167,31 @@ def parse_request(data: Any, need_draw: bool = True, flags: tuple[str, ...] = ()
     if kd is not None and (not isinstance(kd, str) or kd not in KONG_DRAWS):
         raise RequestError(f"unknown kong_draw {_short(kd)}", "kong_draw", hint="null, or one of " + ", ".join(KONG_DRAWS),
                            code="bad_value" if isinstance(kd, str) else "wrong_type")
+    kc = data.get("kong_chain")
+    if kc is not None:
+        kong_chain_error(kc, kd)
     req = Request(
         concealed=concealed, melds=melds, draw=draw,
-        indicator=_tile(i_in, "indicator"), kong_draw=kd,
+        indicator=_tile(i_in, "indicator"), kong_draw=kd, kong_chain=1 if kc is None else kc,
         flags=frozenset(f for f in flags if _bool(data.get(f), f)) if flags else frozenset(), id=data.get("id"),
     )
     check_tiles(req.concealed, req.melds, req.draw, copies)
     return req
+
+
+def kong_chain_error(kc: Any, kd: Any) -> None:
+    """A RequestError for a kong_chain (not None) that is not a count from 1 to KONG_CHAIN_MAX or comes without
+    kong_draw."""
+    if kc.__class__ is not int:
+        raise RequestError(f"expected a count from 1 to {KONG_CHAIN_MAX}, got {_short(kc)}", "kong_chain",
+                           code="wrong_type")
+    if not 1 <= kc <= KONG_CHAIN_MAX:
+        raise RequestError(f"expected a count from 1 to {KONG_CHAIN_MAX}, got {_short(kc)}", "kong_chain",
+                           hint="the kongs made in a row, the winning tile replacing the last")
+    if kd is None:
+        raise RequestError("kong_chain without kong_draw", "kong_chain", code="unexpected_field",
+                           hint="a chain of kongs ends in a win on a replacement tile: set kong_draw too, "
+                                "or leave out kong_chain")
 
 
 def check_tiles(concealed: tuple[int, ...], melds: Any, draw: int | None, copies: int) -> None:

@@ -39,7 +39,7 @@ from typing import Any
 from ..tiles import _COMPACT_KEY, _COMPACT_SIZE, NAMES, TileError, parse_tiles  # tjmj:inline-drop
 from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, tally, wild_groups, with_t  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
-from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, option_value,  # tjmj:inline-drop
+from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, kong_chain_error, option_value,  # tjmj:inline-drop
                       parse_request)  # tjmj:inline-drop
 from .result import (Claim, _result, _result_text, _safe_text, claim_display, claim_of, refusal, rule_error,  # tjmj:inline-drop
                      rules_info, waits_refusal)  # tjmj:inline-drop
@@ -329,7 +329,7 @@ _NO_FLAGS: frozenset[str] = frozenset()
 
 
 def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
-                kong_draw: str | None = None, flags: Any = ()) -> Claim:
+                kong_draw: str | None = None, flags: Any = (), kong_chain: int = 1) -> Claim:
     """The typed fast path: tiles as kind numbers (0-8 1m-9m, 9-17 1p-9p,
     18-26 1s-9s, 27-33 E S W N C F P), melds as Meld or (type, tile) pairs.
     The same checks and the same claim as score_request, without the
@@ -352,6 +352,8 @@ def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds
                     raise RequestError(f"{m.tile!r} is not a tile kind (an int from 0 to 33)", "melds")
         if kong_draw is not None and (kong_draw.__class__ is not str or kong_draw not in KONG_DRAWS):
             raise RequestError(f"unknown kong_draw {kong_draw!r}", "kong_draw", hint="None, or one of " + ", ".join(KONG_DRAWS))
+        if kong_chain != 1 or kong_chain.__class__ is not int:
+            kong_chain_error(kong_chain, kong_draw)
         if flags:
             try:
                 flags = frozenset(flags)
@@ -366,7 +368,8 @@ def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds
         try:  # comparisons refuse None and str, the counting in new_hand refuses floats
             if not (0 <= draw < 34 and 0 <= indicator < 34 and min(concealed) >= 0):
                 raise TypeError
-            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags)  # IndexError past 33
+            h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags,  # IndexError past 33
+                         kong_chain=kong_chain)
         except (TypeError, ValueError, IndexError):  # ValueError: min() of no tiles
             every = concealed + (draw, indicator)
             i = next((i for i, x in enumerate(every) if not (isinstance(x, int) and 0 <= x < 34)), -1)
@@ -417,7 +420,8 @@ def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
     for k in range(34):
         if near is not None and k not in near:
             continue
-        h = new_hand(rules, req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags)
+        h = new_hand(rules, req.concealed, req.melds, k, req.indicator, req.kong_draw, req.flags,
+                     kong_chain=req.kong_chain)
         if h.counts[k] > rules.copies:
             continue  # no fifth tile to draw
         errs = rules.request_errors(h)
@@ -480,11 +484,11 @@ def score_plain(rules: Any, data: Any) -> dict | None:  # type: ignore[type-arg]
 
 
 def score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds: Any = (),
-                   kong_draw: str | None = None, flags: Any = ()) -> Claim:
+                   kong_draw: str | None = None, flags: Any = (), kong_chain: int = 1) -> Claim:
     """The typed fast path (see _score_tiles_in); never raises for a bad hand."""
     _LOCK.acquire()
     try:
-        return _score_tiles_in(rules, concealed, draw, indicator, melds, kong_draw, flags)
+        return _score_tiles_in(rules, concealed, draw, indicator, melds, kong_draw, flags, kong_chain)
     finally:
         _LOCK.release()
 

@@ -118,7 +118,7 @@ export function wildGroups(chow) {
  * read (snake_case, as in the rule file); one class, so that every hand has the
  * same shape and the code reading them stays monomorphic. */
 class Hand {
-  constructor(indicator, hk, suits, t, concealed, counts, kongDraw, flags) {
+  constructor(indicator, hk, suits, t, concealed, counts, kongDraw, flags, kongChain = 1) {
     this.indicator = indicator;
     this.hun_kinds = hk.kinds;
     this.isHun = hk.isHun;
@@ -132,12 +132,13 @@ class Hand {
     this.declared = [];
     this.huns = 0;
     this.kong_draw = kongDraw;
+    this.kong_chain = kongDraw === null ? 0 : kongChain; // the kongs in a row whose last replacement won
     this.flags = flags;
   }
 }
 
 /** The hand of 13 tiles `concealed` (before t), declared `melds` ({type, tile}), won on t. */
-export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) {
+export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags, kongChain = 1) {
   const hk = rules.hunTable[indicator];
   const n = concealed.length;
   const tiles = new Array(n + 1);
@@ -149,7 +150,7 @@ export function newHand(rules, concealed, melds, t, indicator, kongDraw, flags) 
   }
   tiles[n] = t;
   counts[t] += 1;
-  const h = new Hand(indicator, hk, rules.suits, t, tiles, counts, kongDraw, flags);
+  const h = new Hand(indicator, hk, rules.suits, t, tiles, counts, kongDraw, flags, kongChain);
   for (const m of melds) {
     const c = m.type === "pung" ? 3 : 4;
     counts[m.tile] += c;
@@ -182,7 +183,7 @@ export function zeros34() {
 /** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
 export function withT(h, t) {
   const out = new Hand(h.indicator, { kinds: h.hun_kinds, isHun: h.isHun, names: h.hunNames }, h.suits, t, h.concealed,
-    h.counts, h.kong_draw, h.flags);
+    h.counts, h.kong_draw, h.flags, h.kong_chain);
   out.declared = h.declared;
   out.huns = h.huns;
   return out;

@@ -5,7 +5,7 @@
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
 import { PyFloat, dictGet, dictKeys, isDict, isInt, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
-// MELD_TYPES, KONG_DRAWS, REQUEST_FIELDS: the contract's (engine/contract.py), written
+// MELD_TYPES, KONG_DRAWS, KONG_CHAIN_MAX, REQUEST_FIELDS: the contract's (engine/contract.py), written
 // into every scorer.mjs by the code generator
 export const ONE_TILE = new Map(NAMES.map((n, k) => [n, k])); // the canonical names, read without the parser
 
@@ -90,7 +90,7 @@ function boolOf(value, field) {
 /** Read a request mapping. Field names are exact (the contract's, and the rule
  * file's boolean `flags`); unknown ones are errors, so a typo never silently
  * changes a score. `null` means absent. Returns {concealed, melds, draw,
- * indicator, kongDraw, flags, id}. */
+ * indicator, kongDraw, kongChain, flags, id}. */
 export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
   if (!isDict(data)) throw new RequestError(`a request is a JSON object, got ${jsonType(data)}`, null, null, "", "not_object");
   for (const k of data instanceof Map ? data.keys() : ownKeys(data)) {
@@ -145,13 +145,33 @@ export function parseRequest(data, needDraw = true, flags = [], copies = 4) {
     throw new RequestError(`unknown kong_draw ${pyShort(kd)}`, "kong_draw", null, "null, or one of " + KONG_DRAWS.join(", "),
       typeof kd === "string" ? "bad_value" : "wrong_type");
   }
+  const kc = dictGet(data, "kong_chain");
+  if (kc !== null) kongChainError(kc, kd);
   const indicator = tileOf(iIn, "indicator");
   const set = flags.length ? new Set(flags.filter((f) => boolOf(dictGet(data, f), f))) : NO_FLAGS;
-  const req = { concealed, melds, draw, indicator, kongDraw: kd, flags: set, id: dictGet(data, "id") };
+  const req = { concealed, melds, draw, indicator, kongDraw: kd, kongChain: kc === null ? 1 : Number(kc), flags: set,
+    id: dictGet(data, "id") };
   checkTiles(req.concealed, req.melds, req.draw, copies);
   return req;
 }
 export const NO_FLAGS = new Set(); // a request with no flag set (shared: never changed)
+
+/** A RequestError for a kong_chain (not null) that is not a count from 1 to KONG_CHAIN_MAX or comes without
+ * kong_draw (as request.py's kong_chain_error). */
+export function kongChainError(kc, kd) {
+  if (!isInt(kc)) {
+    throw new RequestError(`expected a count from 1 to ${KONG_CHAIN_MAX}, got ${pyShort(kc)}`, "kong_chain", null, "",
+      "wrong_type");
+  }
+  if (!(kc >= 1 && kc <= KONG_CHAIN_MAX)) {
+    throw new RequestError(`expected a count from 1 to ${KONG_CHAIN_MAX}, got ${pyShort(kc)}`, "kong_chain", null,
+      "the kongs made in a row, the winning tile replacing the last");
+  }
+  if (kd === null) {
+    throw new RequestError("kong_chain without kong_draw", "kong_chain", null,
+      "a chain of kongs ends in a win on a replacement tile: set kong_draw too, or leave out kong_chain", "unexpected_field");
+  }
+}
 
 /** A plain object's own keys, in their order (a generator: no array for the common case). */
 function* ownKeys(o) {

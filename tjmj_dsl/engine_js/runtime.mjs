@@ -295,7 +295,7 @@ function compareKeys(a, b) {
 }
 
 export function scoreParsed(rules, req, display = true) {
-  const h = newHand(rules, req.concealed, req.melds, req.draw, req.indicator, req.kongDraw, req.flags);
+  const h = newHand(rules, req.concealed, req.melds, req.draw, req.indicator, req.kongDraw, req.flags, req.kongChain);
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, req.id, ruleError(rules, errs[0]));
   const [best, groups, bestH] = bestClaim(rules, h);
@@ -332,7 +332,7 @@ export function waitsRequest(rules, data) {
   }
   for (let k = 0; k < 34; k++) {
     if (near !== null && !near.has(k)) continue;
-    const h = newHand(rules, req.concealed, req.melds, k, req.indicator, req.kongDraw, req.flags);
+    const h = newHand(rules, req.concealed, req.melds, k, req.indicator, req.kongDraw, req.flags, req.kongChain);
     if (h.counts[k] > rules.copies) continue; // no fifth tile to draw
     const errs = rules.requestErrors(h);
     if (errs.length) {

@@ -4,7 +4,7 @@ most requests are). The code generator leaves such request rules out of the
 test the plain path runs on such a hand (engine/runtime.py's _score_plain),
 so it is checked only against the rules that can refuse it, and does not ask
 whether the winning tile is free (free_when) when that is false for it too. Generic: it knows
-the hand's vocabulary (`declared`, `kong_draw`, the flags), no rule of any game.
+the hand's vocabulary (`declared`, `kong_draw`, `kong_chain`, the flags), no rule of any game.
 
 The reference interpreter evaluates the expression, with what a plain hand
 fixes and nothing else: reading anything more (a tile, `huns`, `count()`, a
@@ -57,7 +57,7 @@ class _PlainInterpreter(Interpreter):
 
 def false_for_plain_hands(n: A.Node, flags: frozenset[str]) -> bool:
     """Whether n is false for every plain hand (False when it cannot tell)."""
-    env: dict[str, Any] = {"declared": [], "kong_draw": None, **{f: False for f in flags}}
+    env: dict[str, Any] = {"declared": [], "kong_draw": None, "kong_chain": 0, **{f: False for f in flags}}
     try:
         return _PlainInterpreter().eval(n, env) is False
     except (_Unknown, LookupError, TypeError):  # a value it does not fix, or one it cannot read: cannot tell

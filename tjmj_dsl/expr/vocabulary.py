@@ -126,6 +126,8 @@ HAND_VARS: dict[str, Var] = {
     "huns": Var(INT, "hun tiles among the hand's tiles, declared melds included"),
     "declared": Var(list_of(GROUP), "the melds declared before the win"),
     "kong_draw": Var(STR + "?", 'none, or the kind of kong whose replacement tile won: "exposed", "concealed", "hun"'),
+    "kong_chain": Var(INT, "how many kongs the winner made in a row, each right after the previous one's replacement "
+                           "tile, the winning tile replacing the last (1 for a single kong; 0 when kong_draw is none)"),
 }
 
 DECOMP_VARS: dict[str, Var] = {

@@ -236,10 +236,11 @@ class Table:
         s = dealer
         drawn: int | None = dealt_last  # the dealer's 14th tile stands as the draw for a dealt win (tianhu)
         kong_type: str | None = None
+        chain = 0  # the kongs made in a row this turn, each on the previous one's replacement (the request's kong_chain)
         after_pong = False
         while True:
             self.drawn, self.drawn_by = drawn, s
-            menu = act_menu(s, drawn, kong_type, after_pong)
+            menu = act_menu(s, drawn, kong_type, after_pong, chain)
             a = players[s].act(views[s], menu)
             if a not in menu:
                 raise IllegalAction(f"seat {s}: {a!r} is not one of {menu}")
@@ -259,6 +260,7 @@ class Table:
             if typ != "discard":  # a concealed or added kong
                 self._own_kong(s, typ, t)
                 drawn = self._replace(s)
+                chain = chain + 1 if kong_type is not None else 1  # made on a replacement: the chain goes on
                 kong_type = self.kongs[-1][1]
                 after_pong = False
                 continue
@@ -292,10 +294,10 @@ class Table:
                 if ca[0] != "pass":
                     self._claimed(claimer, s, ca[0], t)
                     if ca[0] == "pong":
-                        s, drawn, kong_type, after_pong = claimer, None, None, True
+                        s, drawn, kong_type, after_pong, chain = claimer, None, None, True, 0
                     else:
                         drawn = self._replace(claimer)
-                        s, kong_type, after_pong = claimer, self.kongs[-1][1], False
+                        s, kong_type, after_pong, chain = claimer, self.kongs[-1][1], False, 1
                     continue
             s = (s + 1) % 4
             drawn = draw()
@@ -310,7 +312,7 @@ class Table:
             else:
                 keys[s][pk[0]] += pk[1]
             event((s, "draw", drawn, False))
-            kong_type, after_pong = None, False
+            kong_type, after_pong, chain = None, False, 0
 
     # ---------------------------------------------------------------- menus
 
@@ -323,7 +325,8 @@ class Table:
         hun_set = self.hun_set
         return [a for a in menu if a[1] not in hun_set] or menu
 
-    def _act_menu(self, s: int, drawn: int | None, kong_type: str | None, after_pong: bool) -> list[Action]:
+    def _act_menu(self, s: int, drawn: int | None, kong_type: str | None, after_pong: bool,
+                  chain: int = 0) -> list[Action]:
         c = self.counts[s]
         if after_pong:
             return self._discards(c)
@@ -332,7 +335,7 @@ class Table:
         r = self.rules
         if drawn is not None and not (r.hun_discard_bars_win and self.xianggong[s]) \
                 and short(self.keys[s], self.huns[s], r.chow_melds) == 0:
-            if self._score_win(s, drawn, kong_type, self._first_draw(s, kong_type)) is not None:
+            if self._score_win(s, drawn, kong_type, self._first_draw(s, kong_type), chain) is not None:
                 menu.insert(0, WIN)
         melds = self.melds[s]
         if ready or not (melds or 4 in c) or not r.kong or not self.wall.can_replace():
@@ -355,19 +358,21 @@ class Table:
             return self.rules.dealer_first_draw_flag if not self.dealer_acted else ""
         return self.rules.first_draw_flag if not self.first_draw_done[s] else ""
 
-    def _score_win(self, s: int, drawn: int, kong_type: str | None, first: str) -> Claim | None:
-        """The scorer's claim when these tiles win (kept, with the request, as the offer a win takes)."""
+    def _score_win(self, s: int, drawn: int, kong_type: str | None, first: str, chain: int = 0) -> Claim | None:
+        """The scorer's claim when these tiles win (kept, with the request, as the offer a win takes).
+        chain: the kongs made in a row whose last replacement is `drawn` (kong_chain, sent when 2 or more)."""
         flags = [first] if first else []
         if self.ready[s]:
             flags.append(self.rules.ready_declaration_flag)
         conc = self.concealed(s)
         conc.remove(drawn)
         kd = self.rules.kong_draw(kong_type) if kong_type is not None else None
-        claim = self.rules.scorer.score_tiles(conc, drawn, self.indicator, self.request_melds(s), kd, flags)
+        kc = chain if kd is not None and chain > 1 else 1
+        claim = self.rules.scorer.score_tiles(conc, drawn, self.indicator, self.request_melds(s), kd, flags, kc)
         request = {"concealed": "".join(NAMES[k] for k in conc),
                    "melds": [{"type": t, "tile": NAMES[k]} for t, k in self.request_melds(s)],
                    "draw": NAMES[drawn], "indicator": NAMES[self.indicator], "kong_draw": kd,
-                   **{f: True for f in flags}}
+                   **({"kong_chain": kc} if kc > 1 else {}), **{f: True for f in flags}}
         if claim.reason == "invalid_request":
             raise EngineError(refusal_text(self.rules.scorer.score(request), request, s))
         if not claim.win:

@@ -107,6 +107,8 @@ def _example(res: Resolved, path: Path, owner: str, role: str, ex: Any, out: lis
     req["indicator"] = _s(ex.get("indicator"))
     if ex.get("kong_draw") is not None:
         req["kong_draw"] = ex["kong_draw"]
+    if ex.get("kong_chain") is not None:
+        req["kong_chain"] = ex["kong_chain"]
     for f in ex.get("flags") or ():
         req[str(f)] = True
     opts = tuple((str(k), v) for k, v in (ex.get("options") or {}).items())

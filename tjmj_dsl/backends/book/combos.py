@@ -113,7 +113,8 @@ class Combos:
         bits: list[Inline] = [Code(s.hand), " 翻 ", TileRef(parse_tile(str(req["indicator"])))]
         kd = req.get("kong_draw")
         if kd:
-            bits.append(f", after a {self.b.kong_name(str(kd))}")
+            chain = req.get("kong_chain") or 1
+            bits.append(f", after a {self.b.kong_name(str(kd))}" + (f", the last of {chain} kongs in a row" if chain > 1 else ""))
         flags = [f for f, _ in self.b.rs.flags if req.get(f)]
         if flags:
             bits.append(", " + ", ".join(flags))

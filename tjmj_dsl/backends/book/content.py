@@ -109,7 +109,9 @@ class Builder:
         bits: list[Inline] = ["Hand ", Code(ex.hand), ", indicator ", TileRef(parse_tile(req["indicator"]))]
         kd = req.get("kong_draw")
         if kd:
-            bits.append(f", won on the replacement of a {self.kong_name(str(kd))} kong")
+            chain = req.get("kong_chain") or 1
+            bits.append(f", won on the replacement of a {self.kong_name(str(kd))} kong" +
+                        (f", the last of {chain} kongs in a row" if chain > 1 else ""))
         flags = [f for f, _ in self.rs.flags if req.get(f)]
         if flags:
             bits += [", ", ", ".join(flags)]
