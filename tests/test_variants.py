@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from conftest import run
-from gamekit import Bot, play, rules
+from gamekit import Bot, build_wall, play, rules
 from test_game import _wall_with_head_draws
 from tjmj_dsl import Scorer
 from tjmj_dsl.game.replay import Replayer
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.game.table import Table
-from tjmj_dsl.tiles import parse_tile
+from tjmj_dsl.tiles import NAMES, parse_tile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -257,11 +257,196 @@ def test_a_bad_winning_condition_is_refused_with_a_position(tmp_path: Any, when:
         assert w in said, said
 
 
+# ---------------------------------------------------------------- chan: 铲 only with a win, 连铲 (item 8)
+
+# indicator N (huns N and E). Each seat is dealt one S and discards it first: the first go-round is
+# S S S S. The head then gives C to the dealer and the three others in turn, each discarding it: the
+# second go-round is C C C C. No one holds a C or a second S, so nothing is claimed. Seat 1 keeps
+# 345m 123s 777p 77m 45s (no hun: 素) and draws 6s on its third draw (head 8): 素提溜, total 2.
+CHAN_HANDS = {0: "S 1m1m 2p2p 3s3s 4m4m 6p6p 7s 8s 9s", 1: "S 345m 123s 777p 7m 45s",
+              2: "S 1p 2p 3p 4p 5p 8p 9p 9m 8m F P W", 3: "S 2m 3m 5m 6m 1s 2s 4s 5s 9s F P W"}
+CHAN_DRAWS = {0: "7m", 3: "C", 4: "C", 5: "C", 6: "C", 8: "6s"}
+
+
+def _chan_hand(option: str, win: bool, dealer_first: str = "S") -> dict[str, Any]:
+    bots = [Bot([("discard", dealer_first)]), Bot([("discard", "S")], win=win), Bot([("discard", "S")]),
+            Bot([("discard", "S")])]
+    hands = dict(CHAN_HANDS)
+    if dealer_first != "S":  # the dealer holds it in place of its 9s, and keeps the S
+        hands[0] = hands[0].replace("9s", dealer_first)
+    _, rec = play(rules(chan=option), _wall_with_head_draws(0, hands, CHAN_DRAWS), 0, bots)
+    discards = [e["tile"] for e in rec["events"] if e["type"] == "discard"]
+    assert discards[:8] == [dealer_first, "S", "S", "S", "C", "C", "C", "C"], discards[:8]
+    assert not any(e["type"] in ("pong", "kong") for e in rec["events"])
+    return rec
+
+
+# What the rule text says each seat gets. A win of total 2 by seat 1: each other seat pays it 2. A 铲
+# (chan_points 1, no 坐庄 or 拉庄): the dealer pays each non-dealer 1 — under always whether or not
+# anyone won, under on_win only with a winner, under lianchan as always, and once more when the
+# second go-round is followed too (连铲, as much as the first).
+WIN_2 = [-2, 6, -2, -2]
+ONE_CHAN = [-3, 1, 1, 1]
+
+
+def _plus(*bs: list[int]) -> list[int]:
+    return [sum(x) for x in zip(*bs)]
+
+
+@pytest.mark.parametrize("option, chans_drawn, chans_won", [("always", 1, 1), ("on_win", 0, 1), ("lianchan", 2, 2)])
+def test_chan_choices_pay_as_the_rule_says(option: str, chans_drawn: int, chans_won: int) -> None:
+    drawn = _chan_hand(option, win=False)
+    r = drawn["result"]
+    assert r["winner"] is None and r["kongs"] == []
+    assert r["balances"] == _plus([0] * 4, *[ONE_CHAN] * chans_drawn)
+    assert r["chan"] is (chans_drawn > 0)  # the record's chan: a 铲 payment was made
+    assert [(p["from"], p["to"], p["amount"]) for p in r["payments"]] == [(0, s, 1) for _ in range(chans_drawn)
+                                                                         for s in (1, 2, 3)]
+    assert replays(drawn)
+    won = _chan_hand(option, win=True)
+    r = won["result"]
+    assert r["winner"] == 1 and r["score"]["result"]["total"] == 2 and won["events"][-1]["tile"] == "6s"
+    assert r["balances"] == _plus(WIN_2, *[ONE_CHAN] * chans_won)
+    assert r["chan"] is True
+    assert replays(won)
+
+
+@pytest.mark.parametrize("option", ["always", "on_win", "lianchan"])
+def test_no_chan_when_the_first_go_round_is_not_followed(option: str) -> None:
+    # the dealer opens with 9s: the first go-round is 9s S S S; the second is still C C C C, but 连铲
+    # is a second 铲, after a first
+    rec = _chan_hand(option, win=False, dealer_first="9s")
+    assert rec["result"]["payments"] == [] and rec["result"]["chan"] is False
+    assert replays(rec)
+
+
+def test_the_table_reports_its_go_rounds() -> None:
+    from tjmj_dsl.game.table import Table
+    import random
+    gr = rules(chan="lianchan")
+    bots = [Bot([("discard", "S")]), Bot([("discard", "S")]), Bot([("discard", "S")]), Bot([("discard", "S")])]
+    table = Table(gr, _wall_with_head_draws(0, CHAN_HANDS, CHAN_DRAWS), 0, ((1, 1), (1, 1)))
+    res = table.play(bots, [random.Random(0)] * 4)  # type: ignore[arg-type]
+    rounds = res.outcome()["rounds"]
+    discards = [e[2] for e in res.events if e[1] == "discard"]
+    assert [d for r in rounds for d in r["discards"]] == [NAMES[t] for t in discards]
+    assert all(len(r["discards"]) == 4 for r in rounds[:-1]) and 1 <= len(rounds[-1]["discards"]) <= 4
+    assert rounds[:2] == [{"discards": ["S"] * 4, "claimed": False}, {"discards": ["C"] * 4, "claimed": False}]
+    assert not any(r["claimed"] for r in rounds)
+
+
+def test_a_claimed_discard_marks_its_go_round() -> None:
+    # seat 2 holds a pair of the dealer's first discard and pongs it: the first go-round is claimed
+    hands = {0: "S 1m1m 2p2p 3s3s 4m4m 6p6p 7s 8s 9s", 2: "SS 1s 2s 3s 4s 5p 6p 7p 8p 9m 9p C"}
+    bots = [Bot([("discard", "S")]), Bot(), Bot([("pong", "S"), ("discard", "C")]), Bot()]
+    res, rec = play(rules(chan="lianchan"), build_wall(0, hands), 0, bots)
+    assert rec["events"][1] == {"seat": 2, "type": "pong", "tile": "S", "from": 0}
+    assert res.outcome()["rounds"][0]["claimed"] is True
+    assert rec["result"]["chan"] is False and rec["result"]["payments"] == []
+    assert replays(rec)
+
+
+ROUNDS_REFUSED = [
+    ("S", "rounds", "wrong_type"),
+    ([{"discards": []}], "rounds[0].discards", "bad_value"),
+    ([{"discards": ["S"]}, {"discards": ["C"] * 4}], "rounds[0].discards", "bad_value"),
+    ([{"discards": ["S", 5]}], "rounds[0].discards[1]", "wrong_type"),
+    ([{"discards": ["S", "5x"]}], "rounds[0].discards[1]", "bad_tile"),
+    ([{"discards": ["S"] * 4}, {"discards": ["S"]}], "rounds[1].discards[0]", "too_many_copies"),
+    ([{"discard": ["S"]}], "rounds[0].discard", "unknown_field"),
+    ([{"claimed": True}], "rounds[0].discards", "missing_field"),
+    ([{"discards": ["S"], "claimed": 1}], "rounds[0].claimed", "wrong_type"),
+    ([{"discards": ["1m"]}] * 35, "rounds", "bad_value"),
+]
+FOLLOWED_TWICE = [{"discards": ["S"] * 4}, {"discards": ["C"] * 4}]
+DRAWN = {"dealer": 0, "winner": None}
+# outcomes and their balances under always, on_win, lianchan (the rule text: 铲 pays 1 to each
+# non-dealer; on_win only with a winner; lianchan once more when the second go-round is followed too)
+CHAN_OUTCOMES = [
+    ({**DRAWN, "rounds": FOLLOWED_TWICE}, [-3, 1, 1, 1], [0, 0, 0, 0], [-6, 2, 2, 2]),
+    ({"dealer": 0, "winner": 1, "total": 2, "rounds": FOLLOWED_TWICE}, [-5, 7, -1, -1], [-5, 7, -1, -1], [-8, 8, 0, 0]),
+    ({**DRAWN, "rounds": [{"discards": ["S"] * 4, "claimed": True}]}, [0] * 4, [0] * 4, [0] * 4),
+    ({**DRAWN, "rounds": [{"discards": ["S"] * 3}]}, [0] * 4, [0] * 4, [0] * 4),
+    ({**DRAWN, "rounds": [{"discards": ["S"] * 4}, {"discards": ["C"] * 4, "claimed": True}]}, [-3, 1, 1, 1], [0] * 4,
+     [-3, 1, 1, 1]),
+    ({**DRAWN, "rounds": [{"discards": ["S", "E", "S", "S"]}, {"discards": ["C"] * 4}]}, [0] * 4, [0] * 4, [0] * 4),
+    ({**DRAWN, "chan": True}, [-3, 1, 1, 1], [0] * 4, [-3, 1, 1, 1]),
+]
+CHAN_CHOICES = ("always", "on_win", "lianchan")
+
+
+@pytest.fixture(scope="module")
+def chan_dirs(tmp_path_factory: Any) -> dict[str, str]:
+    """The built-in rules' generated scorer (always), and the rules with on_win and with lianchan by
+    default, compiled to both backends (a generated scorer settles under the options it was compiled with)."""
+    from tjmj_dsl.api import compile_rules
+    out = {"always": os.path.join(ROOT, "generated", "tianjin")}
+    for choice in CHAN_CHOICES[1:]:
+        d = tmp_path_factory.mktemp(choice)
+        p = d / f"chan{choice.replace('_', '')}.yaml"
+        p.write_text(f"extends: builtin:tianjin\nname: {p.stem}\nset:\n  options.chan.default: {choice}\n", encoding="utf-8")
+        compile_rules(str(p), str(d / "gen"))
+        out[choice] = str(d / "gen" / p.stem)
+    return out
+
+
+def _settle_both(directory: str, outcomes: list[Any]) -> list[dict[str, Any]]:
+    """settle() of the generated Python and JavaScript scorers of `directory`: the same answers (else fails)."""
+    import subprocess
+    from test_js import NODE
+    from tjmj_dsl.backends.codegen import load_generated
+    lines = [json.dumps(o, ensure_ascii=False) if not isinstance(o, str) else o for o in outcomes]
+    with open(os.path.join(directory, "scorer.py"), encoding="utf-8") as f:
+        mod = load_generated(f.read(), "tjmj_chan_peer")
+    py = [mod.settle(json.loads(line)) for line in lines]
+    if NODE is not None:
+        script = ("const { settle, parseJson, toJson } = await import(process.argv[1]);\n"
+                  "const lines = (await import('node:fs')).readFileSync(0, 'utf8').split('\\n').filter(Boolean);\n"
+                  "process.stdout.write(lines.map((l) => toJson(settle(parseJson(l)))).join('\\n') + '\\n');\n")
+        out = subprocess.run([NODE, "--input-type=module", "-e", script, os.path.join(directory, "scorer.mjs")],
+                             input="\n".join(lines), capture_output=True, text=True, timeout=300, check=True)
+        js = [json.loads(x) for x in out.stdout.splitlines()]
+        assert len(js) == len(py)
+        for line, a, b in zip(lines, py, js):
+            assert json.loads(json.dumps(a, ensure_ascii=False)) == b, line
+    return py
+
+
+@pytest.mark.parametrize("choice", CHAN_CHOICES)
+def test_each_chan_choice_settles_alike_in_both_backends(choice: str, chan_dirs: dict[str, str]) -> None:
+    from tests.jsdiff import outcome_lines
+    col = 1 + CHAN_CHOICES.index(choice)
+    answers = _settle_both(chan_dirs[choice], [row[0] for row in CHAN_OUTCOMES])
+    for row, a in zip(CHAN_OUTCOMES, answers):
+        assert a["balances"] == row[col], (row[0], a)
+        assert Scorer(options={"chan": choice}).settle(row[0])["balances"] == row[col]
+    answers = _settle_both(chan_dirs[choice], [{**DRAWN, "rounds": r} for r, _, _ in ROUNDS_REFUSED])
+    for (_, field, code), a in zip(ROUNDS_REFUSED, answers):
+        assert (a["error"]["field"], a["error"]["code"]) == (field, code), a["error"]
+    assert "did you mean 'discards'?" in json.dumps(answers[6], ensure_ascii=False)
+    random = _settle_both(chan_dirs[choice], outcome_lines(36, 400))
+    assert sum(1 for a in random if any(p["reason"] == "chan" for p in a["payments"])) > 10
+
+
+def test_simulate_plays_the_chan_option_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "chan.jsonl")
+    code, _, err = run(["simulate", "--hands", "6", "--seed", "3", "--option", "chan=lianchan", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    assert all(r["rules"]["options"]["chan"] == "lianchan" for r in recs)
+    for r in recs:  # the record's chan says a 铲 payment was made
+        assert r["result"]["chan"] is any(p["reason"] == "chan" for p in r["result"]["payments"])
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
 VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
-                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted")
+                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted",
+                 "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value")
 
 
 def test_no_python_line_names_a_variant() -> None:
