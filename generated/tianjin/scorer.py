@@ -433,7 +433,7 @@ OUTCOME = (
     ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
     ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
     ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won}"),
-    ("chan", "flag", False, "铲 was played (where the table gives no rounds: the rule file reads it as its own rules say)"),
+    ("chan", "flag", False, "铲 happened, for a table that keeps no discards (the rule file's settlement reads it)"),
     ("rounds", "rounds", False, "the hand's go-rounds: its discards in the order made, four to a round from the first, "
                                 "each {discards, claimed}"),
     ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
