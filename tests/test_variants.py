@@ -428,6 +428,24 @@ def test_each_chan_choice_settles_alike_in_both_backends(choice: str, chan_dirs:
     assert sum(1 for a in random if any(p["reason"] == "chan" for p in a["payments"])) > 10
 
 
+@pytest.mark.parametrize("body, line_col, words", [
+    ('set:\n  settlement.payments.chan.when: "count(r in rounds: r.claimd) > 0"\n', ":4:56:",
+     ["a round has no attribute 'claimd'", "did you mean 'claimed'?"]),
+    ('set:\n  settlement.payments.chan.when: "chan_round(roundz)"\n', ":4:46:",
+     ["unknown name 'roundz'", "did you mean 'rounds'?"]),
+    ('settlement:\n  definitions:\n    "x(r: rund)":\n      name: x\n      value: "true"\n      description: x\n'
+     '      source: x\n', ":5:5:", ["unknown parameter type 'rund'", "did you mean 'round'?"]),
+])
+def test_go_round_mistakes_are_positioned(tmp_path: Any, body: str, line_col: str, words: list[str]) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text("extends: builtin:tianjin\nname: w\n" + body, encoding="utf-8")
+    code, out, err = run(["check", str(path)])
+    said = out + err
+    assert code != 0 and "w.yaml" + line_col in said, said
+    for w in words:
+        assert w in said, said
+
+
 def test_simulate_plays_the_chan_option_and_replay_verifies(tmp_path: Any) -> None:
     path = str(tmp_path / "chan.jsonl")
     code, _, err = run(["simulate", "--hands", "6", "--seed", "3", "--option", "chan=lianchan", "--record", path])
