@@ -230,16 +230,31 @@ def outcome_lines(seed: int, n: int) -> list[str]:
             o["kongs"] = kongs
         if rng.random() < 0.3:
             o["chan"] = rng.choice([True, False, None])
+        if rng.random() < 0.3:  # the go-rounds: often followed (one tile four times), sometimes claimed or short
+            rounds = []
+            for kind in rng.sample(tiles, rng.choice([0, 1, 2, 2, 3])):
+                same = rng.random() < 0.6
+                rounds.append({"discards": [kind] * 4 if same else [kind, rng.choice(tiles), kind, kind]})
+                if rng.random() < 0.2:
+                    rounds[-1]["claimed"] = rng.choice([True, False, None])
+            if rounds and rng.random() < 0.2:
+                rounds[-1]["discards"] = rounds[-1]["discards"][:rng.randrange(1, 4)]
+            o["rounds"] = rounds
         if rng.random() < 0.3:
             o["xianggong"] = sorted(rng.sample(range(4), rng.choice([0, 1, 2])))
         if winner is not None:
             o["total"] = rng.choice([0, 1, 2, 4, 28, 112, 300, 10**9])
         if rng.random() < 0.15:
             k = rng.choice(["dealer", "winner", "total", "lazhuang", "kongs", "chan", "xianggong", "zuozhuang", "dealr",
-                            "options", "profile"])
+                            "options", "profile", "rounds", "round"])
             o[k] = rng.choice(WEIRD + [4, -1, [0, 0], [0, 0, 0, 0, 0], [{"seat": 0}], [{"seat": 0, "type": "x", "tile": "E"}],
                                        [{"seat": 5, "type": "hun", "tile": "E"}], [{"seat": 0, "type": "hun", "tile": "EE"}],
-                                       [{"seat": 0, "type": "hun", "tile": "E", "won": 1}], [0, 0], [1, 1], 10**10])
+                                       [{"seat": 0, "type": "hun", "tile": "E", "won": 1}], [0, 0], [1, 1], 10**10,
+                                       [{"discards": []}], [{"discards": ["5m"]}, {"discards": ["5m"] * 4}],
+                                       [{"discards": ["5m", 5]}], [{"discards": "5m5m"}], [{"discard": ["5m"]}],
+                                       [{"discards": ["5m5m"]}], [{"discards": ["5x"]}], [{"discards": ["S"], "claimed": 1}],
+                                       [{"discards": ["S"] * 4}, {"discards": ["S"]}], [{"discards": ["S"] * 5}],
+                                       [{"discards": ["S"] * 4}] * 35, [{}], ["S"]])
         if rng.random() < 0.03:
             o = rng.choice([[], "x", None, 1])  # type: ignore[assignment]
         out.append(json.dumps(o, ensure_ascii=False))

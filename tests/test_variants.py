@@ -19,7 +19,7 @@ from tjmj_dsl import Scorer
 from tjmj_dsl.game.replay import Replayer
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.game.table import Table
-from tjmj_dsl.tiles import parse_tile, parse_tiles
+from tjmj_dsl.tiles import NAMES, parse_tile, parse_tiles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -446,7 +446,8 @@ def test_simulate_plays_gangkai_chain_and_replay_verifies(tmp_path: Any) -> None
     assert code == 0, err
     with open(path, encoding="utf-8") as f:
         recs = [json.loads(line) for line in f]
-    assert recs and all(r["rules"]["options"]["gangkai_chain"] == "4" for r in recs)
+    assert recs and all(r["rules"]["options"]["gangkai_chain"] == "4" for r in recs,
+                 "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value")
     code, out, err = run(["replay", path])
     assert code == 0, out + err
 
@@ -457,7 +458,8 @@ def test_simulate_plays_gangkai_chain_and_replay_verifies(tmp_path: Any) -> None
 VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
                  "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted",
                  "gangkai_chain", "liangang2", "liangang3", "liangang4", "liangang", "gangkai_chain_once",
-                 "gangkai_chain_count", "kong_chain_kongs")
+                 "gangkai_chain_count", "kong_chain_kongs",
+                 "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value")
 
 
 def test_no_python_line_names_a_variant() -> None:

@@ -30,7 +30,7 @@ claim = {
     "next_dealer": {"type": "integer", "minimum": 0, "maximum": 3, "description": "a settled outcome: who deals next"},
 }
 outcome = {"type": "object", "description": "what happened at the table, as settle() reads it (dealer, winner, total, "
-                                            "zuozhuang, lazhuang, kongs, chan, xianggong)"}
+                                            "zuozhuang, lazhuang, kongs, chan, rounds, xianggong)"}
 request_props = {
     "hand": {"type": "string", "description": "the hand in the CLI notation: 345m 123s EEE 77m 45s [5555p] (9999s) +6s"},
     "indicator": tile,

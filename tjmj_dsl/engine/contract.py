@@ -157,7 +157,9 @@ OUTCOME = (
     ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
     ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
     ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won}"),
-    ("chan", "flag", False, "铲 was played"),
+    ("chan", "flag", False, "铲 happened, for a table that keeps no discards (the rule file's settlement reads it)"),
+    ("rounds", "rounds", False, "the hand's go-rounds: its discards in the order made, four to a round from the first, "
+                                "each {discards, claimed}"),
     ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
     ("profile", "string", False, "settle under this profile of the rule file instead of the one in force"),
     ("options", "options", False, "{\"option\": value} set on top of the profile for this outcome"),
@@ -173,6 +175,12 @@ OUTCOME_KONG = (
     ("won", "flag", False, "its replacement tile won the hand (杠开)"),
 )
 OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)
+OUTCOME_ROUND = (
+    ("discards", "tile_names", True, "its discards in the order made (four; the hand's last round may hold fewer)"),
+    ("claimed", "flag", False, "one of them was claimed (ponged or konged)"),
+)
+OUTCOME_ROUND_FIELDS = tuple(f[0] for f in OUTCOME_ROUND)
+MAX_ROUNDS = 34  # a wall of 136 tiles: at most 34 rounds of four discards
 
 SETTLE_RESULT = (
     ("contract", "contract", "always", "the contract version"),

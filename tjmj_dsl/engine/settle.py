@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import NAMES, TileError, parse_tiles  # tjmj:inline-drop
-from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, MAX_TOTAL, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, PAST_EXACT,  # tjmj:inline-drop
-                       REFUSED, SEATS)  # tjmj:inline-drop
+from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, MAX_ROUNDS, MAX_TOTAL, OUTCOME_FIELDS,  # tjmj:inline-drop
+                       OUTCOME_KONG_FIELDS, OUTCOME_ROUND_FIELDS, PAST_EXACT, REFUSED, SEATS)  # tjmj:inline-drop
 from .request import RequestError, _close, _json_type  # tjmj:inline-drop
 from .result import rules_info  # tjmj:inline-drop
 from .runtime import other_rules, oversized  # tjmj:inline-drop
@@ -34,9 +34,10 @@ MAX_LAZHUANG = 62  # far above any rule's limit; keeps pow() of a hostile count 
 
 class Outcome:
     """A checked outcome: the names the settlement's expressions read.
-    kongs are (seat, type, tile, points, won) tuples."""
+    kongs are (seat, type, tile, points, won) tuples, rounds (number, discards, claimed)
+    tuples (number 1 for the hand's first go-round)."""
 
-    __slots__ = ("dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "xianggong", "seats",
+    __slots__ = ("dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "rounds", "xianggong", "seats",
                  "score_table")
     dealer: int
     zuozhuang: bool
@@ -45,6 +46,7 @@ class Outcome:
     total: int
     kongs: list[tuple[int, str, int, int, bool]]
     chan: bool
+    rounds: list[tuple[int, list[int], bool]]
     xianggong: frozenset[int]
     seats: list[int]
     score_table: str
@@ -210,6 +212,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w))
     o.kongs = kongs
     o.chan = _flag(data.get("chan"), "chan")
+    o.rounds = _rounds(data.get("rounds"))
     xg = data.get("xianggong")
     if xg is None:
         xg = []
@@ -225,6 +228,57 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     o.seats = list(range(SEATS))
     o.score_table = rules.settlement.score_table
     return o
+
+
+def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
+    """The outcome's go-rounds: the hand's discards in the order made, four to a round (the last may
+    hold fewer), each {discards, claimed}."""
+    if rs is None:
+        return []
+    if not isinstance(rs, list):
+        raise RequestError('expected a list of {"discards": ["5m", ...], "claimed": false}', "rounds", code="wrong_type")
+    if len(rs) > MAX_ROUNDS:
+        raise RequestError(f"{len(rs)} rounds; a hand has at most {MAX_ROUNDS}", "rounds", code="bad_value")
+    out = []
+    seen = [0] * 34
+    for i, r in enumerate(rs):
+        f = f"rounds[{i}]"
+        if not isinstance(r, dict):
+            raise RequestError('expected {"discards": ["5m", ...], "claimed": false}', f, code="wrong_type")
+        for key in r:
+            if key not in OUTCOME_ROUND_FIELDS:
+                near = [x for x in OUTCOME_ROUND_FIELDS if _close(str(key), x)]
+                raise RequestError(f"unknown field {key!r}", f"{f}.{key}", code="unknown_field",
+                                   hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(OUTCOME_ROUND_FIELDS))
+        ds = r.get("discards")
+        if ds is None:
+            raise RequestError("missing", f + ".discards", hint='its discards in order, e.g. ["5m", "5m", "5m", "5m"]',
+                               code="missing_field")
+        if not isinstance(ds, list):
+            raise RequestError(f"expected a list of tiles such as \"5p\", got {ds!r}", f + ".discards", code="wrong_type")
+        if not 1 <= len(ds) <= SEATS:
+            raise RequestError(f"a round holds 1 to {SEATS} discards, got {len(ds)}", f + ".discards", code="bad_value")
+        if len(ds) < SEATS and i < len(rs) - 1:
+            raise RequestError(f"only the hand's last round may hold fewer than {SEATS} discards", f + ".discards",
+                               code="bad_value")
+        tiles = []
+        for j, t in enumerate(ds):
+            ft = f"{f}.discards[{j}]"
+            if not isinstance(t, str):
+                raise RequestError(f"expected a tile such as \"5p\", got {t!r}", ft, code="wrong_type")
+            try:
+                ts = parse_tiles(t)
+            except TileError as e:
+                raise RequestError(e.message, ft, e.pos, e.hint, "bad_tile") from None
+            if len(ts) != 1:
+                raise RequestError(f"expected one tile, found {len(ts)}", ft, code="bad_tile")
+            seen[ts[0]] += 1
+            if seen[ts[0]] > 4:
+                raise RequestError(f"a fifth discard of {NAMES[ts[0]]}; there are only 4 tiles of a kind", ft,
+                                   code="too_many_copies")
+            tiles.append(ts[0])
+        out.append((i + 1, tiles, _flag(r.get("claimed"), f + ".claimed")))
+    return out
 
 
 def _show(v: Any) -> str:

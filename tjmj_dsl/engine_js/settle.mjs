@@ -4,7 +4,8 @@
 // rules object carries `settlement` (null without a settlement: section):
 // {play, scoreTable, checks(o) -> [[field, message]], payments: [[id, reason,
 // amount text, term spans, when text, fn(o) -> [rows, skipped]]], nextDealer(o)}.
-// Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won].
+// Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won], a go-round
+// [number, discards, claimed] (number 1 for the hand's first).
 
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
 import { RequestError, isClose, jsonType } from "./request.mjs";
@@ -12,7 +13,8 @@ import { rulesInfo } from "./result.mjs";
 import { otherRules, oversized } from "./runtime.mjs";
 import { dictGet, dictHas, dictKeys, isDict, isInt, pyEq, pyRepr, pyStrip, pyStrRepr } from "./pyjson.mjs";
 
-// SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, MAX_TOTAL: the contract's (engine/contract.py)
+// SEATS, KONG_TYPES, OUTCOME_FIELDS, OUTCOME_KONG_FIELDS, OUTCOME_ROUND_FIELDS, MAX_ROUNDS, MAX_TOTAL: the
+// contract's (engine/contract.py)
 const MAX_KONGS = 16; // four melds a seat, each at most a kong
 const MAX_LAZHUANG = 62; // far above any rule's limit; keeps pow() of a hostile count small
 
@@ -158,6 +160,7 @@ function parseOutcome(rules, data) {
   });
   o.kongs = kongs;
   o.chan = flagOf(dictGet(data, "chan"), "chan");
+  o.rounds = roundsOf(dictGet(data, "rounds"));
   let xg = dictGet(data, "xianggong");
   if (xg === null) xg = [];
   if (!Array.isArray(xg)) throw problem("expected a list of seats", "xianggong", "wrong_type");
@@ -171,6 +174,49 @@ function parseOutcome(rules, data) {
   o.seats = [0, 1, 2, 3];
   o.score_table = rules.settlement.scoreTable;
   return o;
+}
+
+/** The outcome's go-rounds: the hand's discards in the order made, four to a round (the last may
+ * hold fewer), each {discards, claimed}. */
+function roundsOf(rs) {
+  if (rs === null) return [];
+  if (!Array.isArray(rs)) throw problem('expected a list of {"discards": ["5m", ...], "claimed": false}', "rounds", "wrong_type");
+  if (rs.length > MAX_ROUNDS) throw problem(`${rs.length} rounds; a hand has at most ${MAX_ROUNDS}`, "rounds", "bad_value");
+  const seen = new Array(34).fill(0);
+  return rs.map((r, i) => {
+    const f = `rounds[${i}]`;
+    if (!isDict(r)) throw problem('expected {"discards": ["5m", ...], "claimed": false}', f, "wrong_type");
+    for (const key of dictKeys(r)) {
+      if (!OUTCOME_ROUND_FIELDS.includes(key)) {
+        const near = OUTCOME_ROUND_FIELDS.filter((x) => isClose(key, x));
+        throw problem(`unknown field ${pyStrRepr(key)}`, `${f}.${key}`, "unknown_field",
+          near.length ? `did you mean ${pyStrRepr(near[0])}?` : "fields are " + OUTCOME_ROUND_FIELDS.join(", "));
+      }
+    }
+    const ds = dictGet(r, "discards");
+    if (ds === null) throw problem("missing", f + ".discards", "missing_field", 'its discards in order, e.g. ["5m", "5m", "5m", "5m"]');
+    if (!Array.isArray(ds)) throw problem(`expected a list of tiles such as "5p", got ${pyRepr(ds)}`, f + ".discards", "wrong_type");
+    if (!(ds.length >= 1 && ds.length <= SEATS)) throw problem(`a round holds 1 to ${SEATS} discards, got ${ds.length}`, f + ".discards", "bad_value");
+    if (ds.length < SEATS && i < rs.length - 1) {
+      throw problem(`only the hand's last round may hold fewer than ${SEATS} discards`, f + ".discards", "bad_value");
+    }
+    const tiles = ds.map((t, j) => {
+      const ft = `${f}.discards[${j}]`;
+      if (typeof t !== "string") throw problem(`expected a tile such as "5p", got ${pyRepr(t)}`, ft, "wrong_type");
+      let ts;
+      try {
+        ts = parseTiles(t);
+      } catch (e) {
+        if (e instanceof TileError) throw new RequestError(e.message, ft, e.pos, e.hint, "bad_tile");
+        throw e;
+      }
+      if (ts.length !== 1) throw problem(`expected one tile, found ${ts.length}`, ft, "bad_tile");
+      seen[ts[0]] += 1;
+      if (seen[ts[0]] > 4) throw problem(`a fifth discard of ${NAMES[ts[0]]}; there are only 4 tiles of a kind`, ft, "too_many_copies");
+      return ts[0];
+    });
+    return [i + 1, tiles, flagOf(dictGet(r, "claimed"), f + ".claimed")];
+  });
 }
 
 const show = (v) => (v === true ? "true" : v === false ? "false" : v === null ? "none" : String(v));

@@ -3,9 +3,10 @@ rotations of a rule file may read about the outcome of a hand (seats, kongs,
 the dealer, the winner, zuozhuang/lazhuang, …), and how the checker, the interpreter
 and the Python emitter treat it. One table, read by all three.
 
-Generic: seats, kongs and turn order are the mechanics of any mahjong table;
-no payment of any game is named here. At run time a seat is an int 0-3 and
-a kong a tuple (seat, type, tile, points, won); `o` is the engine.settle.Outcome.
+Generic: seats, kongs, go-rounds and turn order are the mechanics of any mahjong
+table; no payment of any game is named here. At run time a seat is an int 0-3,
+a kong a tuple (seat, type, tile, points, won), a go-round a tuple (number,
+discards, claimed); `o` is the engine.settle.Outcome.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from .evaluate import Interpreter
 from .vocabulary import ANY, BOOL, FUNCS, INT, STR, TILE, TILE_ATTRS, Func, list_of
 from ..engine.settle import bounded_pow, others
 
-SEAT, KONG = "seat", "kong"
-PARAM_TYPES = (SEAT, KONG, INT, BOOL, STR, TILE)
+SEAT, KONG, ROUND = "seat", "kong", "round"
+PARAM_TYPES = (SEAT, KONG, ROUND, INT, BOOL, STR, TILE)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,15 @@ KONG_ATTRS: dict[str, SAttr] = {
     "won": SAttr(BOOL, "its replacement tile won the hand (gangkai)", "{0}[4]", lambda k, o: k[4]),
 }
 
-SETTLE_ATTRS: dict[str, dict[str, Any]] = {SEAT: SEAT_ATTRS, KONG: KONG_ATTRS, TILE: TILE_ATTRS}
+ROUND_ATTRS: dict[str, SAttr] = {
+    "number": SAttr(INT, "which go-round of the hand it is: 1 for the first (the dealer's first discard and the next three)",
+                    "{0}[0]", lambda r, o: r[0]),
+    "discards": SAttr(list_of(TILE), "its discards in the order made (four, or fewer in the hand's last go-round)",
+                      "list({0}[1])", lambda r, o: list(r[1])),
+    "claimed": SAttr(BOOL, "one of its discards was claimed (ponged or konged)", "{0}[2]", lambda r, o: r[2]),
+}
+
+SETTLE_ATTRS: dict[str, dict[str, Any]] = {SEAT: SEAT_ATTRS, KONG: KONG_ATTRS, ROUND: ROUND_ATTRS, TILE: TILE_ATTRS}
 
 
 @dataclass(frozen=True)
@@ -66,7 +75,9 @@ SETTLE_VARS: dict[str, SVar] = {
     "total": SVar(INT, "the winner's score-table total, at least `min_fan` (0 in a drawn hand)"),
     "zuozhuang": SVar(BOOL, "the dealer sat (zuozhuang)"),
     "kongs": SVar(list_of(KONG), "every kong made this hand, in order"),
-    "chan": SVar(BOOL, "the three non-dealers followed the dealer's first discard (chan)"),
+    "chan": SVar(BOOL, "the outcome's `chan` flag: a table that gives no `rounds` states chan happened (false when absent)"),
+    "rounds": SVar(list_of(ROUND), "the hand's go-rounds: its discards in the order made, four to a round from the "
+                                   "dealer's first, each with whether one of them was claimed"),
     "score_table": SVar(STR, "the score table in force (the option score_table)"),
 }
 BOUND = {"payer": "the seat that pays (in `amount`)", "payee": "the seat paid (in `amount`)"}

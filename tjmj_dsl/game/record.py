@@ -116,7 +116,7 @@ def record_schema() -> dict[str, Any]:
                         "properties": {"request": {"type": "object", "description": "the scoring request sent for the winner"},
                                        "result": {"type": "object", "description": "what the scorer answered"}}}]},
                     "kongs": {"type": "array", "items": kong},
-                    "chan": {"type": "boolean", "description": "chan: the three followed the dealer's first discard"},
+                    "chan": {"type": "boolean", "description": "a payment of reason chan was made (the rule file's settlement says when)"},
                     "xianggong": {**_seats, "description": "seats that discarded a hun (xiaoxianggong)"},
                     "ready": {**_seats, "description": "seats that declared tianting"},
                     "payments": {"type": "array", "items": payment},

@@ -278,7 +278,7 @@ def show(table: Table, rec: dict[str, Any]) -> str:
     for k in r["kongs"]:
         lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']} ({k['points']} points{', won' if k.get('won') else ''})")
     if r["chan"]:
-        lines.append("  chan: the three non-dealers followed the dealer's first discard")
+        lines.append("  chan: a chan payment was made")
     if r["xianggong"]:
         lines.append(f"  xiaoxianggong: seat(s) {', '.join(map(str, r['xianggong']))}")
     for p in r["payments"]:

@@ -65,6 +65,8 @@ def settle(rules: GameRules, res: HandResult) -> HandResult:
     if sum(st["balances"]) != 0:
         raise EngineError(f"the balances {st['balances']} do not sum to 0")
     res.settlement = st
+    # the record's `chan`: a payment of the contract's reason chan was made (the rule file says when)
+    res.chan = any(p["reason"] == "chan" for p in st["payments"])
     return res
 
 

@@ -83,7 +83,8 @@ class HandResult:
     request: dict[str, Any] | None = None  # the scoring request sent for the winner (JSONL form)
     claim: Claim | None = None
     kongs: list[list[Any]] = field(default_factory=list)  # [seat, type, tile, won]
-    chan: bool = False
+    rounds: list[tuple[list[int], bool]] = field(default_factory=list)  # the go-rounds: (discards, one was claimed)
+    chan: bool = False  # set by the settlement: a payment of reason chan was made
     xianggong: list[int] = field(default_factory=list)
     ready: list[int] = field(default_factory=list)  # seats that declared tianting
     turns: int = 0  # draws made (the deal aside)
@@ -92,7 +93,8 @@ class HandResult:
     def outcome(self) -> dict[str, Any]:
         """The settle() input for this hand."""
         o: dict[str, Any] = {"dealer": self.dealer, "zuozhuang": self.zuozhuang, "lazhuang": list(self.lazhuang),
-                             "winner": self.winner, "chan": self.chan, "xianggong": list(self.xianggong),
+                             "winner": self.winner, "xianggong": list(self.xianggong),
+                             "rounds": [{"discards": [NAMES[t] for t in ds], "claimed": c} for ds, c in self.rounds],
                              "kongs": [{"seat": s, "type": t, "tile": NAMES[k], "won": w} for s, t, k, w in self.kongs]}
         if self.winner is not None:
             assert self.claim is not None
@@ -129,8 +131,8 @@ class Table:
         self.first_draw_done = [False] * 4
         self.dealer_acted = False
         self.n_discards = 0
-        self.first_discards: list[tuple[int, int]] = []
-        self.chan_broken = False
+        self.discarded: list[int] = []  # every discard of the hand, in order
+        self.claimed_at: set[int] = set()  # the indexes in it of the claimed ones
         self.drawn: int | None = None
         self.drawn_by = -1  # the seat whose turn it is: only it sees `drawn`
         self.dealt = False  # the deal is done and the indicator flipped (the bets come before)
@@ -199,9 +201,8 @@ class Table:
         res.request = self.win_request
         res.claim = self.win_claim
         res.kongs = self.kongs
-        res.chan = (not self.chan_broken and len(self.first_discards) == 4
-                    and [x[0] for x in self.first_discards] == [d, (d + 1) % 4, (d + 2) % 4, (d + 3) % 4]
-                    and len({x[1] for x in self.first_discards}) == 1)
+        res.rounds = [(self.discarded[i:i + 4], any(j in self.claimed_at for j in range(i, i + 4)))
+                      for i in range(0, len(self.discarded), 4)]
         res.xianggong = [s for s in range(4) if self.xianggong[s]]
         res.ready = [s for s in range(4) if self.ready[s]]
         res.turns = self.turns
@@ -277,10 +278,9 @@ class Table:
             event((s, "discard", t, None))
             self.last_discard = (s, t)
             self.n_discards += 1
-            if self.n_discards <= 4:
-                self.first_discards.append((s, t))
-                if declare and self.n_discards == 1 and s == dealer:
-                    self._declarations(players)
+            self.discarded.append(t)
+            if declare and self.n_discards == 1 and s == dealer:
+                self._declarations(players)
             if bars and t in hun_set:
                 self.xianggong[s] = True
             if counts[(s + 1) % 4][t] >= 2 or counts[(s + 2) % 4][t] >= 2 or counts[(s + 3) % 4][t] >= 2:
@@ -403,8 +403,7 @@ class Table:
     def _claimed(self, s: int, d: int, typ: str, t: int) -> None:
         self.discards[d].pop()
         self.melded = True
-        if self.n_discards <= 4:
-            self.chan_broken = True
+        self.claimed_at.add(self.n_discards - 1)
         if typ == "pong":
             self._remove(s, t, 2)
             self.melds[s].append(["pung", t, d])

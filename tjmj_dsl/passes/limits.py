@@ -21,8 +21,8 @@ MAX_TOTAL_COST = 20_000  # every expression of a rule set together (the built-in
 MAX_OUTCOME_COST = 1_000_000  # one settlement expression, for one outcome (evaluated once an outcome)
 CAP = MAX_OUTCOME_COST * 10
 _SIZES = {"melds": 4, "groups": 5, "declared": 4, "suits": 3, "hun_kinds": 4,
-          "seats": 4, "kongs": 16}  # the settlement's lists: four seats, at most 16 kongs in a hand
-_ATTR_SIZES = {"slots": 4, "faces": 4}
+          "seats": 4, "kongs": 16, "rounds": 34}  # the settlement's lists: four seats, at most 16 kongs and 34 go-rounds
+_ATTR_SIZES = {"slots": 4, "faces": 4, "discards": 4}
 _UNKNOWN = 34
 
 

@@ -431,6 +431,13 @@ class Builder:
                 bits.append(" (its replacement won)")
         if o.get("chan"):
             bits.append(f"; {self.outcome_name('chan')}")
+        rounds = o.get("rounds") or []
+        for i, r in enumerate(rounds):
+            bits.append(f"; {'discards by go-round: ' if i == 0 else ''}{i + 1}. ")
+            for j, t in enumerate(r.get("discards") or []):
+                bits += ([" "] if j else []) + [TileRef(parse_tile(str(t)))]
+            if r.get("claimed"):
+                bits.append(" (one claimed)")
         bits.append(".")
         return tuple(bits)
 
