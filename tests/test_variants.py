@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from conftest import run
-from gamekit import Bot, play, rules
-from test_game import _wall_with_head_draws
+from gamekit import Bot, build_wall, payments, play, rules
+from test_game import _gangkai, _wall_with_head_draws
 from tjmj_dsl import Scorer
-from tjmj_dsl.game.replay import Replayer
+from tjmj_dsl.game.replay import Replayer, ReplayDiff
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.game.table import Table
 from tjmj_dsl.tiles import parse_tile
@@ -257,11 +257,162 @@ def test_a_bad_winning_condition_is_refused_with_a_position(tmp_path: Any, when:
         assert w in said, said
 
 
+# ---------------------------------------------------------------- exposed_kong_payer (item 7)
+
+# the dealer (seat 0) sits and seat 1 pulls twice (×8 between them); seat 2 discards 5p on its first turn
+# and seat 1, holding 555p, kongs it; nobody wins (the bots never do)
+KONG_OF_A_DISCARD = {1: "555p 1m 4m 7m 2s 5s 8s C F P S", 2: "5p 1m 4m 7m 2s 5s 8s C F P S 9m 9p"}
+
+
+def _kong_of_seat_2s_discard(option: str) -> dict[str, Any]:
+    bots = [Bot(zuo=True), Bot(plan=[("kong", "5p")], la=2), Bot(plan=[("discard", "5p")]), Bot()]
+    _, rec = play(rules(exposed_kong_payer=option), build_wall(0, KONG_OF_A_DISCARD), 0, bots)
+    return rec
+
+
+@pytest.mark.parametrize("option, paid", [
+    # all (the seeds): each other seat pays the 明杠's 1 point times its pair multiplier with seat 1
+    ("all", [(2, 1, 1), (3, 1, 1), (0, 1, 8)]),
+    # discarder (rulebook §7, decision exposed_kong_discarder_pays): seat 2 alone pays what one seat pays; between two
+    # non-dealers no 坐庄/拉庄 doubling
+    ("discarder", [(2, 1, 1)]),
+])
+def test_the_kong_of_a_discard_is_paid_as_the_option_says(option: str, paid: list[tuple[int, int, int]]) -> None:
+    rec = _kong_of_seat_2s_discard(option)
+    assert {"seat": 1, "type": "kong", "tile": "5p", "from": 2} in rec["events"]
+    r = rec["result"]
+    assert r["winner"] is None and (rec["zuozhuang"], rec["lazhuang"]) == (True, [0, 2, 0, 0])
+    assert r["kongs"] == [{"seat": 1, "type": "exposed", "tile": "5p", "points": 1, "won": False, "from": 2}]
+    assert payments(rec, "kong") == paid
+    assert sum(r["balances"]) == 0 and r["balances"][1] == sum(a for _, _, a in paid)
+    assert replays(rec)
+
+
+def test_a_replayed_record_whose_kong_names_another_discarder_is_refused() -> None:
+    rec = {**json.loads(json.dumps(_kong_of_seat_2s_discard("discarder"))), "seed": None}
+    rec["result"]["kongs"][0]["from"] = 3
+    with pytest.raises(ReplayDiff, match=r"result\.kongs\[0\]\.from"):
+        Replayer().check(rec)
+
+
+def test_under_discarder_only_kongs_of_a_discard_change_payer() -> None:
+    # the 杠开 hands of test_game: a 明杠 of the dealer's discard is paid by the dealer alone; a 补杠, a
+    # 暗杠 and a 金杠 are made of one's own tiles, paid by all three as before
+    for kind, paid in (("exposed", [(0, 1, 1)]), ("added", [(2, 1, 1), (3, 1, 1), (0, 1, 1)]),
+                       ("concealed", [(2, 1, 2), (3, 1, 2), (0, 1, 2)]), ("hun", [(2, 1, 4), (3, 1, 4), (0, 1, 4)]),
+                       ("hun_exposed", [(0, 1, 1)])):
+        _, rec, _ = _gangkai(kind, exposed_kong_payer="discarder")
+        assert payments(rec, "kong") == paid, kind
+        assert replays(rec)
+    # under seed-000's tables the 杠开 kong is in the winning total: paid by nobody apart, whoever would pay
+    _, rec, _ = _gangkai("exposed", "seed-000-coins", exposed_kong_payer="discarder")
+    assert payments(rec, "kong") == [] and payments(rec, "win") == [(s, 1, (4 + 1) * 1) for s in (2, 3, 0)]
+
+
+@pytest.mark.parametrize("outcome, field, words", [
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": 2}]},
+     "kongs[0].from", "konged its own discard"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": 4}]},
+     "kongs[0].from", "a seat (0-3) or null"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": "1"}]},
+     "kongs[0].from", "a seat (0-3) or null"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "form": 1}]},
+     "kongs[0].form", "unknown field"),
+])
+def test_a_bad_kong_discarder_is_refused_by_both_backends(outcome: dict[str, Any], field: str, words: str,
+                                                         discarder_dir: str) -> None:
+    got = Scorer(options={"exposed_kong_payer": "discarder"}).settle(outcome)
+    assert got["reason"] == "invalid_request" and got["error"]["field"] == field and words in got["error"]["message"]
+    py, js = _settle_both(discarder_dir, [outcome])
+    assert py[0]["error"] == got["error"]
+    if js is not None:
+        assert js == py
+
+
+@pytest.fixture(scope="module")
+def discarder_dir(tmp_path_factory: Any) -> str:
+    """A club's rules with exposed_kong_payer=discarder by default, compiled to both backends."""
+    from tjmj_dsl.api import compile_rules
+    d = tmp_path_factory.mktemp("discarder")
+    p = d / "discarder.yaml"
+    p.write_text("extends: builtin:tianjin\nname: discarder\nset:\n  options.exposed_kong_payer.default: discarder\n",
+                 encoding="utf-8")
+    compile_rules(str(p), str(d / "gen"))
+    return str(d / "gen" / "discarder")
+
+
+def _settle_both(directory: str, outcomes: list[Any]) -> tuple[list[Any], list[Any] | None]:
+    """settle() of each outcome by the generated Python and JavaScript scorers of `directory` (JavaScript: None
+    without node)."""
+    import subprocess
+    from test_js import NODE
+    from tjmj_dsl.backends.codegen import load_generated
+    with open(os.path.join(directory, "scorer.py"), encoding="utf-8") as f:
+        mod = load_generated(f.read(), "tjmj_discarder_settle")
+    lines = [json.dumps(o, ensure_ascii=False) for o in outcomes]
+    py = [json.loads(json.dumps(mod.settle(json.loads(line)), ensure_ascii=False)) for line in lines]
+    if NODE is None:
+        return py, None
+    script = ("const { settle, parseJson, toJson } = await import(process.argv[1]);\n"
+              "const lines = (await import('node:fs')).readFileSync(0, 'utf8').split('\\n').filter(Boolean);\n"
+              "process.stdout.write(lines.map((l) => toJson(settle(parseJson(l)))).join('\\n') + '\\n');\n")
+    out = subprocess.run([NODE, "--input-type=module", "-e", script, os.path.join(directory, "scorer.mjs")],
+                         input="\n".join(lines), capture_output=True, text=True, timeout=300, check=True)
+    return py, [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def test_the_kong_discarder_settles_alike_in_python_and_javascript(discarder_dir: str) -> None:
+    from tests.jsdiff import outcome_lines
+    # the rulebook's examples of option exposed_kong_payer=discarder (the default rules give the `all` column)
+    outcomes = [{"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": 1}]},
+                {"dealer": 0, "zuozhuang": True, "lazhuang": [0, 2, 0, 0], "winner": 3, "total": 2,
+                 "kongs": [{"seat": 1, "type": "exposed", "tile": "E", "from": 2},
+                           {"seat": 3, "type": "concealed", "tile": "5p"}]}]
+    assert [Scorer().settle(o)["balances"] for o in outcomes] == [[-1, -1, 3, -1], [-16, 6, -5, 15]]
+    py, js = _settle_both(discarder_dir, outcomes)
+    assert [a["balances"] for a in py] == [[0, -1, 1, 0], [-8, -3, -5, 16]]
+    assert py[1]["kongs"][0]["from"] == 2 and py[1]["kongs"][1]["from"] is None
+    if js is not None:
+        assert js == py
+    # and a thousand random outcomes, valid and not, some of whose kongs name a discarder
+    lines = [json.loads(line) for line in outcome_lines(36, 1000)]
+    py, js = _settle_both(discarder_dir, lines)
+    alone = [k for a in py for k in a["kongs"] if k["from"] is not None and not k["won"]]
+    assert len(alone) > 40
+    for a in py:
+        for k in a["kongs"]:
+            paid = [p["from"] for p in a["payments"] if p["rule"] == "kong" and p["to"] == k["seat"]]
+            if k["from"] is not None and not k["won"] and sum(1 for x in a["kongs"] if x["seat"] == k["seat"]) == 1:
+                assert paid == [k["from"]], a
+    if js is not None:
+        assert js == py
+
+
+def test_simulate_plays_exposed_kong_payer_discarder_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "ek.jsonl")
+    code, _, err = run(["simulate", "--hands", "12", "--seed", "7", "--players", "random,random,random,random",
+                        "--option", "exposed_kong_payer=discarder", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    seen = 0
+    for r in recs:
+        for i, k in enumerate(r["result"]["kongs"]):
+            paid = [p for p in r["result"]["payments"] if p["reason"] == "kong" and p["to"] == k["seat"]]
+            if k["from"] is not None and not k["won"]:
+                seen += 1
+                assert [p["from"] for p in paid] == [k["from"]], (i, r["result"])
+    assert seen > 0  # random players claim kongs of discards: the option was played
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
 VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
-                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted")
+                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted", "exposed_kong_payer",
+                 "discarder", "exposed_kong_discarder_pays")
 
 
 def test_no_python_line_names_a_variant() -> None:

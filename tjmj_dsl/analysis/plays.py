@@ -394,6 +394,9 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     top = max(totals, default=rs.min_fan)
     low = min(totals, default=rs.min_fan)
     types = table_kong_types(rs)
+    offered = rs.claims_offered()
+    # the kong types a claim of a discard makes (a kong of a non-hun tile, or of three huns and a discarded one)
+    from_discard = {"exposed"} | ({str(play["hun_kong_exposed_as"])} if offered.get("hun_kong") else set())
     hun_kongs = max(1, rs.hun_count - 1)
     for winner, z, lazhuang, chan, kongs_of, total in itertools.product(
             (1, 0, None), zz, ([0, lz, lz, lz], [0, 0, 0, 0]), (True, False), [None] + types + ["every"],
@@ -408,6 +411,8 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
             for i in range(n):
                 kongs.append({"seat": seat, "type": typ, "tile": name(next(tile)),
                               "won": seat == winner and i == n - 1})
+                if typ in from_discard and i % 2 == 0:  # a kong of a discard names its discarder: the seat before
+                    kongs[-1]["from"] = (seat + 3) % 4
         o: dict[str, Any] = {"dealer": 0, "winner": winner, "zuozhuang": z, "lazhuang": lazhuang, "chan": chan,
                              "kongs": kongs}
         if winner is not None:

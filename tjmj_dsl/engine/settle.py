@@ -34,7 +34,7 @@ MAX_LAZHUANG = 62  # far above any rule's limit; keeps pow() of a hostile count 
 
 class Outcome:
     """A checked outcome: the names the settlement's expressions read.
-    kongs are (seat, type, tile, points, won) tuples."""
+    kongs are (seat, type, tile, points, won, from) tuples (from: the seat whose discard was konged, or None)."""
 
     __slots__ = ("dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "xianggong", "seats",
                  "score_table")
@@ -43,7 +43,7 @@ class Outcome:
     lazhuang: tuple[int, ...]
     winner: int | None
     total: int
-    kongs: list[tuple[int, str, int, int, bool]]
+    kongs: list[tuple[int, str, int, int, bool, int | None]]
     chan: bool
     xianggong: frozenset[int]
     seats: list[int]
@@ -159,7 +159,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     if kongs_in is None:
         kongs_in = []
     if not isinstance(kongs_in, list):
-        raise RequestError('expected a list of {"seat", "type", "tile", "won"}', "kongs", code="wrong_type")
+        raise RequestError('expected a list of {"seat", "type", "tile", "won", "from"}', "kongs", code="wrong_type")
     if len(kongs_in) > MAX_KONGS:
         raise RequestError(f"{len(kongs_in)} kongs; a hand has at most {MAX_KONGS}", "kongs", code="bad_value")
     kongs = []
@@ -207,7 +207,11 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
                 raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
                                    f + ".won", code="bad_value")
             won = i
-        kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w))
+        by = _seat(k.get("from"), f + ".from", nullable=True)
+        if by == seat:
+            raise RequestError(f"seat {seat} konged its own discard; `from` is the seat whose discard was claimed",
+                               f + ".from", code="bad_value")
+        kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w, by))
     o.kongs = kongs
     o.chan = _flag(data.get("chan"), "chan")
     xg = data.get("xianggong")
@@ -323,6 +327,6 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
                                                f"({type(e).__name__}: {e})"))
     if isinstance(nd, bool) or not isinstance(nd, int) or not 0 <= nd < SEATS:
         return _refused(rules, req_id, _cannot(f"the rotation gives {nd!r}, not a seat"))
-    kongs = [{"seat": k[0], "type": k[1], "tile": NAMES[k[2]], "points": k[3], "won": k[4]} for k in o.kongs]
+    kongs = [{"seat": k[0], "type": k[1], "tile": NAMES[k[2]], "points": k[3], "won": k[4], "from": k[5]} for k in o.kongs]
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "payments": payments,
             "balances": balances, "next_dealer": nd, "kongs": kongs, "unpaid": unpaid}

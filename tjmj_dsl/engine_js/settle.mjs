@@ -4,7 +4,8 @@
 // rules object carries `settlement` (null without a settlement: section):
 // {play, scoreTable, checks(o) -> [[field, message]], payments: [[id, reason,
 // amount text, term spans, when text, fn(o) -> [rows, skipped]]], nextDealer(o)}.
-// Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won].
+// Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won, from] (from: the seat whose
+// discard was konged, or null).
 
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
 import { RequestError, isClose, jsonType } from "./request.mjs";
@@ -106,7 +107,7 @@ function parseOutcome(rules, data) {
   o.lazhuang = lz.map(Number);
   let kongsIn = dictGet(data, "kongs");
   if (kongsIn === null) kongsIn = [];
-  if (!Array.isArray(kongsIn)) throw problem('expected a list of {"seat", "type", "tile", "won"}', "kongs", "wrong_type");
+  if (!Array.isArray(kongsIn)) throw problem('expected a list of {"seat", "type", "tile", "won", "from"}', "kongs", "wrong_type");
   if (kongsIn.length > MAX_KONGS) throw problem(`${kongsIn.length} kongs; a hand has at most ${MAX_KONGS}`, "kongs", "bad_value");
   const kongs = [];
   const seen = new Map();
@@ -154,7 +155,11 @@ function parseOutcome(rules, data) {
       }
       won = i;
     }
-    kongs.push([seat, type, ts[0], kongPointsOf(rules, type), w]);
+    const by = seatOf(dictGet(k, "from"), f + ".from", true);
+    if (by === seat) {
+      throw problem(`seat ${seat} konged its own discard; \`from\` is the seat whose discard was claimed`, f + ".from", "bad_value");
+    }
+    kongs.push([seat, type, ts[0], kongPointsOf(rules, type), w, by]);
   });
   o.kongs = kongs;
   o.chan = flagOf(dictGet(data, "chan"), "chan");
@@ -254,6 +259,6 @@ export function settleIn(rules, data) {
     return refused(rules, reqId, cannot(`the settlement rules cannot settle this outcome (${e.name}: ${e.message})`));
   }
   if (!isSeat(nd)) return refused(rules, reqId, cannot(`the rotation gives ${pyRepr(nd)}, not a seat`));
-  const kongs = o.kongs.map((k) => ({ seat: k[0], type: k[1], tile: NAMES[k[2]], points: k[3], won: k[4] }));
+  const kongs = o.kongs.map((k) => ({ seat: k[0], type: k[1], tile: NAMES[k[2]], points: k[3], won: k[4], from: k[5] }));
   return { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, payments, balances, next_dealer: nd, kongs, unpaid };
 }

@@ -276,7 +276,8 @@ def show(table: Table, rec: dict[str, Any]) -> str:
         names = " ".join(res.get("names", []))
         lines.append(f"  seat {r['winner']} wins: fan {res['fan']}, total {res['total']}   {res['formula']}   {names}")
     for k in r["kongs"]:
-        lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']} ({k['points']} points{', won' if k.get('won') else ''})")
+        by = f" from seat {k['from']}" if k.get("from") is not None else ""
+        lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']}{by} ({k['points']} points{', won' if k.get('won') else ''})")
     if r["chan"]:
         lines.append("  chan: the three non-dealers followed the dealer's first discard")
     if r["xianggong"]:

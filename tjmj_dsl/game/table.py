@@ -82,7 +82,7 @@ class HandResult:
     winner: int | None = None
     request: dict[str, Any] | None = None  # the scoring request sent for the winner (JSONL form)
     claim: Claim | None = None
-    kongs: list[list[Any]] = field(default_factory=list)  # [seat, type, tile, won]
+    kongs: list[list[Any]] = field(default_factory=list)  # [seat, type, tile, won, from]: from, the seat whose discard was konged
     chan: bool = False
     xianggong: list[int] = field(default_factory=list)
     ready: list[int] = field(default_factory=list)  # seats that declared tianting
@@ -93,7 +93,8 @@ class HandResult:
         """The settle() input for this hand."""
         o: dict[str, Any] = {"dealer": self.dealer, "zuozhuang": self.zuozhuang, "lazhuang": list(self.lazhuang),
                              "winner": self.winner, "chan": self.chan, "xianggong": list(self.xianggong),
-                             "kongs": [{"seat": s, "type": t, "tile": NAMES[k], "won": w} for s, t, k, w in self.kongs]}
+                             "kongs": [{"seat": s, "type": t, "tile": NAMES[k], "won": w, "from": f}
+                                       for s, t, k, w, f in self.kongs]}
         if self.winner is not None:
             assert self.claim is not None
             o["total"] = self.claim.total
@@ -408,19 +409,19 @@ class Table:
             self._remove(s, t, 3)
             self.melds[s].append(["exposed", t, d])
             self.events.append((s, "kong", t, d))
-            self.kongs.append([s, self.rules.kong_type("exposed", t in self.hun_set), t, False])
+            self.kongs.append([s, self.rules.kong_type("exposed", t in self.hun_set), t, False, d])
 
     def _own_kong(self, s: int, typ: str, t: int) -> None:
         self.melded = True
         if typ == "concealed_kong":
             self._remove(s, t, 4)
             self.melds[s].append(["concealed", t, None])
-            self.kongs.append([s, self.rules.kong_type("concealed", t in self.hun_set), t, False])
+            self.kongs.append([s, self.rules.kong_type("concealed", t in self.hun_set), t, False, None])
         else:
             self._remove(s, t, 1)
             m = next(m for m in self.melds[s] if m[0] == "pung" and m[1] == t)
             m[0] = "added"
-            self.kongs.append([s, self.rules.kong_type("added", t in self.hun_set), t, False])
+            self.kongs.append([s, self.rules.kong_type("added", t in self.hun_set), t, False, None])
         self.events.append((s, typ, t, None))
 
     def _replace(self, s: int) -> int:
