@@ -225,6 +225,9 @@ def outcome_lines(seed: int, n: int) -> list[str]:
         mine = [k for k in kongs if k["seat"] == winner]
         if mine and rng.random() < 0.5:
             mine[-1]["won"] = True
+        elif kongs and rng.random() < 0.15:  # a kong that ended the hand: its maker's (else refused)
+            k = rng.choice(mine or kongs)
+            k["ended"], k["type"] = True, "hun"
         o: dict[str, Any] = {"id": rng.randrange(1000), "dealer": dealer, "winner": winner}
         if rng.random() < 0.7:
             o["lazhuang"] = [0 if s == dealer else rng.choice([0, 0, 1, 2, 2, 3]) for s in range(4)]

@@ -150,7 +150,7 @@ OUTCOME = (
     ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
     ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
     ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
-    ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won, from}"),
+    ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won, from, ended}"),
     ("chan", "flag", False, "铲 was played"),
     ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
     ("profile", "string", False, "settle under this profile of the rule file instead of the one in force"),
@@ -167,6 +167,7 @@ OUTCOME_KONG = (
     ("won", "flag", False, "its replacement tile won the hand (杠开)"),
     ("from", "seat_or_null", False, "the seat whose discard was konged (a kong claimed from a discard); null or absent "
                                     "for a kong made of one's own tiles (concealed, added)"),
+    ("ended", "flag", False, "the kong ended the hand at once as its maker's win (play.kong_ends_hand): its seat is the winner"),
 )
 OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)
 
@@ -198,6 +199,7 @@ SETTLED_KONG = (
     ("points", "integer", "its points under the rules in force"),
     ("won", "boolean", "its replacement tile won the hand"),
     ("from", "seat_or_null", "the seat whose discard was konged, or null (a kong of one's own tiles)"),
+    ("ended", "boolean", "the kong ended the hand at once as its maker's win"),
 )
 UNPAID = (
     ("rule", "ident", "the payment rule"),

@@ -5,7 +5,7 @@ and the Python emitter treat it. One table, read by all three.
 
 Generic: seats, kongs and turn order are the mechanics of any mahjong table;
 no payment of any game is named here. At run time a seat is an int 0-3 and
-a kong a tuple (seat, type, tile, points, won, from); `o` is the engine.settle.Outcome.
+a kong a tuple (seat, type, tile, points, won, from, ended); `o` is the engine.settle.Outcome.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ KONG_ATTRS: dict[str, SAttr] = {
     "won": SAttr(BOOL, "its replacement tile won the hand (gangkai)", "{0}[4]", lambda k, o: k[4]),
     "from": SAttr(SEAT + "?", "the seat whose discard was konged (a kong claimed from a discard), or none (a kong "
                   "of one's own tiles: concealed, added)", "{0}[5]", lambda k, o: k[5]),
+    "ended": SAttr(BOOL, "the kong ended the hand at once as its maker's win (play.kong_ends_hand)", "{0}[6]",
+                   lambda k, o: k[6]),
 }
 
 SETTLE_ATTRS: dict[str, dict[str, Any]] = {SEAT: SEAT_ATTRS, KONG: KONG_ATTRS, TILE: TILE_ATTRS}

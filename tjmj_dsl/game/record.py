@@ -66,7 +66,9 @@ def record_schema() -> dict[str, Any]:
                        "tile": _tile, "points": {"type": "integer", "minimum": 0},
                        "won": {"type": "boolean", "description": "its replacement tile won the hand (gangkai)"},
                        "from": {"oneOf": [_seat, {"type": "null"}],
-                                "description": "the seat whose discard was konged; null for a kong of one's own tiles"}},
+                                "description": "the seat whose discard was konged; null for a kong of one's own tiles"},
+                       "ended": {"type": "boolean", "description": "the kong ended the hand at once as its maker's win "
+                                 "(play.kong_ends_hand; the result's score is then null)"}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

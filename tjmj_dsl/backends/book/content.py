@@ -429,6 +429,8 @@ class Builder:
                 bits.append(f" from seat {k.get('from')}'s discard")
             if k.get("won"):
                 bits.append(" (its replacement won)")
+            if k.get("ended"):
+                bits.append(" (it ended the hand as a win)")
         if o.get("chan"):
             bits.append(f"; {self.outcome_name('chan')}")
         bits.append(".")
