@@ -468,6 +468,21 @@ def test_a_xiaoxianggong_jin_gang_does_not_end_the_hand() -> None:
     assert replays(rec)
 
 
+def test_check_names_the_conflict_of_jin_gang_wins_with_jin_gang_forbidden(tmp_path: Any) -> None:
+    # a club that forbids the 金杠 and lets it win at once: no kong the table makes ends the hand
+    p = tmp_path / "club.yaml"
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  options.jin_gang.default: forbidden\n"
+                 "  options.jin_gang_wins.default: \"on\"\n", encoding="utf-8")
+    code, out, err = run(["check", "--strict", str(p)])
+    said = out + err
+    assert code != 0 and "play.kong_ends_hand (k.type == \"hun\") holds for no kong the table makes" in said, said
+    # and either option alone makes no such warning
+    for opts in ("  options.jin_gang.default: forbidden\n", "  options.jin_gang_wins.default: \"on\"\n"):
+        p.write_text("extends: builtin:tianjin\nname: club\nset:\n" + opts, encoding="utf-8")
+        code, out, err = run(["check", str(p)])
+        assert "holds for no kong the table makes" not in out + err
+
+
 @pytest.fixture(scope="module")
 def jin_gang_dir(tmp_path_factory: Any) -> str:
     """A club's rules with jin_gang_wins=on by default, compiled to both backends."""
