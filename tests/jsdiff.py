@@ -218,9 +218,16 @@ def outcome_lines(seed: int, n: int) -> list[str]:
         kongs = []
         for t in rng.sample(tiles, rng.choice([0, 0, 1, 2, 3, 4])):
             kongs.append({"seat": rng.randrange(4), "type": rng.choice(["exposed", "added", "concealed", "hun"]), "tile": t})
+            if kongs[-1]["type"] == "exposed" and rng.random() < 0.7:  # the discarder; now and then its own seat or no seat
+                k = kongs[-1]
+                k["from"] = rng.choice([(k["seat"] + rng.randrange(1, 4)) % 4, None]) if rng.random() < 0.9 else \
+                    rng.choice([k["seat"], 4, "1", True])
         mine = [k for k in kongs if k["seat"] == winner]
         if mine and rng.random() < 0.5:
             mine[-1]["won"] = True
+        elif kongs and rng.random() < 0.15:  # a kong that ended the hand: its maker's (else refused)
+            k = rng.choice(mine or kongs)
+            k["ended"], k["type"] = True, "hun"
         o: dict[str, Any] = {"id": rng.randrange(1000), "dealer": dealer, "winner": winner}
         if rng.random() < 0.7:
             o["lazhuang"] = [0 if s == dealer else rng.choice([0, 0, 1, 2, 2, 3]) for s in range(4)]

@@ -125,8 +125,9 @@ def test_gangkai_after_each_kong(kind: str, kong_type: str, kong_draw: str, fan:
     assert r["winner"] == 1
     assert r["score"]["request"]["kong_draw"] == kong_draw
     assert r["score"]["result"]["fan"] == fan and "gangkai" in r["score"]["result"]["patterns"]
+    # a kong claimed from a discard names its discarder (the dealer's 5p, or its discarded hun E)
     assert r["kongs"] == [{"seat": 1, "type": kong_type, "tile": "E" if kind.startswith("hun") else "5p", "points": points,
-                           "won": True}]
+                           "won": True, "from": 0 if kind in ("exposed", "hun_exposed") else None, "ended": False}]
     assert rec["events"][-2] == {"seat": 1, "type": "draw", "tile": "9m", "replacement": True}
     assert rec["events"][-1] == {"seat": 1, "type": "win", "tile": "9m"}
     # 杠分另算 (seed-001): the win pays fan, the kong is paid apart by each of the three
@@ -208,7 +209,8 @@ def _drawn_with_kong(**options: Any) -> dict[str, Any]:
 def test_drawn_hand_pays_kongs_and_rotation_under_both_options() -> None:
     rec = _drawn_with_kong()
     r = rec["result"]
-    assert r["winner"] is None and r["kongs"] == [{"seat": 2, "type": "concealed", "tile": "7s", "points": 2, "won": False}]
+    assert r["winner"] is None and r["kongs"] == [{"seat": 2, "type": "concealed", "tile": "7s", "points": 2, "won": False,
+                                                   "from": None, "ended": False}]
     assert payments(rec) == [(3, 2, 2), (0, 2, 2), (1, 2, 2)]
     assert r["next_dealer"] == 0                         # seed 001: a drawn hand keeps the dealer
     assert _drawn_with_kong(dealer_rotation="seed-000")["result"]["next_dealer"] == 1  # only another seat konged

@@ -337,6 +337,10 @@ def test_min_fan_default_is_2() -> None:
     ("hun_claim_kong", "refused", "hun_kong_exposed_as", "none"),
     ("hun_discard", "xianggong", "may_discard_hun", True),
     ("hun_discard", "refused", "may_discard_hun", False),
+    ("exposed_kong_payer", "all", "exposed_kong_payer", "all"),
+    ("exposed_kong_payer", "discarder", "exposed_kong_payer", "discarder"),
+    ("jin_gang_wins", "off", "kong_ends_hand", ""),
+    ("jin_gang_wins", "on", "kong_ends_hand", 'k.type == "hun"'),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
     rs = load_rules(None, options={option: value})
@@ -349,7 +353,8 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
                 "hun_kong_exposed_as": "exposed", "hun_kong_concealed_as": "hun", "hun_kong_added_as": "added",
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
                 "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",
-                "value_player_run_ranks": 6, "first_dealer": "random"}
+                "value_player_run_ranks": 6, "first_dealer": "random", "exposed_kong_payer": "all",
+                "kong_ends_hand": "", "kong_win_total": "k.points"}
     assert {k: v for k, v in play.items() if k != key} == {k: v for k, v in defaults.items() if k != key}
 
 

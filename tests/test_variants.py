@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from conftest import run
-from gamekit import Bot, build_wall, play, rules
-from test_game import _wall_with_head_draws
+from gamekit import Bot, build_wall, payments, play, rules
+from test_game import _gangkai, _wall_with_head_draws
 from tjmj_dsl import Scorer
-from tjmj_dsl.game.replay import Replayer
+from tjmj_dsl.game.replay import Replayer, ReplayDiff
 from tjmj_dsl.notation import parse_hand
 from tjmj_dsl.game.table import Table
 from tjmj_dsl.tiles import NAMES, parse_tile, parse_tiles
@@ -446,8 +446,520 @@ def test_simulate_plays_gangkai_chain_and_replay_verifies(tmp_path: Any) -> None
     assert code == 0, err
     with open(path, encoding="utf-8") as f:
         recs = [json.loads(line) for line in f]
-    assert recs and all(r["rules"]["options"]["gangkai_chain"] == "4" for r in recs,
-                 "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value")
+    assert recs and all(r["rules"]["options"]["gangkai_chain"] == "4" for r in recs)
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
+# ---------------------------------------------------------------- chan: 铲 only with a win, 连铲 (item 8)
+
+# indicator N (huns N and E). Each seat is dealt one S and discards it first: the first go-round is
+# S S S S. The head then gives C to the dealer and the three others in turn, each discarding it: the
+# second go-round is C C C C. No one holds a C or a second S, so nothing is claimed. Seat 1 keeps
+# 345m 123s 777p 77m 45s (no hun: 素) and draws 6s on its third draw (head 8): 素提溜, total 2.
+CHAN_HANDS = {0: "S 1m1m 2p2p 3s3s 4m4m 6p6p 7s 8s 9s", 1: "S 345m 123s 777p 7m 45s",
+              2: "S 1p 2p 3p 4p 5p 8p 9p 9m 8m F P W", 3: "S 2m 3m 5m 6m 1s 2s 4s 5s 9s F P W"}
+CHAN_DRAWS = {0: "7m", 3: "C", 4: "C", 5: "C", 6: "C", 8: "6s"}
+
+
+def _chan_hand(option: str, win: bool, dealer_first: str = "S") -> dict[str, Any]:
+    bots = [Bot([("discard", dealer_first)]), Bot([("discard", "S")], win=win), Bot([("discard", "S")]),
+            Bot([("discard", "S")])]
+    hands = dict(CHAN_HANDS)
+    if dealer_first != "S":  # the dealer holds it in place of its 9s, and keeps the S
+        hands[0] = hands[0].replace("9s", dealer_first)
+    _, rec = play(rules(chan=option), _wall_with_head_draws(0, hands, CHAN_DRAWS), 0, bots)
+    discards = [e["tile"] for e in rec["events"] if e["type"] == "discard"]
+    assert discards[:8] == [dealer_first, "S", "S", "S", "C", "C", "C", "C"], discards[:8]
+    assert not any(e["type"] in ("pong", "kong") for e in rec["events"])
+    return rec
+
+
+# What the rule text says each seat gets. A win of total 2 by seat 1: each other seat pays it 2. A 铲
+# (chan_points 1, no 坐庄 or 拉庄): the dealer pays each non-dealer 1 — under always whether or not
+# anyone won, under on_win only with a winner, under lianchan as always, and once more when the
+# second go-round is followed too (连铲, as much as the first).
+WIN_2 = [-2, 6, -2, -2]
+ONE_CHAN = [-3, 1, 1, 1]
+
+
+def _plus(*bs: list[int]) -> list[int]:
+    return [sum(x) for x in zip(*bs)]
+
+
+@pytest.mark.parametrize("option, chans_drawn, chans_won", [("always", 1, 1), ("on_win", 0, 1), ("lianchan", 2, 2)])
+def test_chan_choices_pay_as_the_rule_says(option: str, chans_drawn: int, chans_won: int) -> None:
+    drawn = _chan_hand(option, win=False)
+    r = drawn["result"]
+    assert r["winner"] is None and r["kongs"] == []
+    assert r["balances"] == _plus([0] * 4, *[ONE_CHAN] * chans_drawn)
+    assert r["chan"] is (chans_drawn > 0)  # the record's chan: a 铲 payment was made
+    assert [(p["from"], p["to"], p["amount"]) for p in r["payments"]] == [(0, s, 1) for _ in range(chans_drawn)
+                                                                         for s in (1, 2, 3)]
+    assert replays(drawn)
+    won = _chan_hand(option, win=True)
+    r = won["result"]
+    assert r["winner"] == 1 and r["score"]["result"]["total"] == 2 and won["events"][-1]["tile"] == "6s"
+    assert r["balances"] == _plus(WIN_2, *[ONE_CHAN] * chans_won)
+    assert r["chan"] is True
+    assert replays(won)
+
+
+@pytest.mark.parametrize("option", ["always", "on_win", "lianchan"])
+def test_no_chan_when_the_first_go_round_is_not_followed(option: str) -> None:
+    # the dealer opens with 9s: the first go-round is 9s S S S; the second is still C C C C, but 连铲
+    # is a second 铲, after a first
+    rec = _chan_hand(option, win=False, dealer_first="9s")
+    assert rec["result"]["payments"] == [] and rec["result"]["chan"] is False
+    assert replays(rec)
+
+
+def test_the_table_reports_its_go_rounds() -> None:
+    from tjmj_dsl.game.table import Table
+    import random
+    gr = rules(chan="lianchan")
+    bots = [Bot([("discard", "S")]), Bot([("discard", "S")]), Bot([("discard", "S")]), Bot([("discard", "S")])]
+    table = Table(gr, _wall_with_head_draws(0, CHAN_HANDS, CHAN_DRAWS), 0, ((1, 1), (1, 1)))
+    res = table.play(bots, [random.Random(0)] * 4)  # type: ignore[arg-type]
+    rounds = res.outcome()["rounds"]
+    discards = [e[2] for e in res.events if e[1] == "discard"]
+    assert [d for r in rounds for d in r["discards"]] == [NAMES[t] for t in discards]
+    assert all(len(r["discards"]) == 4 for r in rounds[:-1]) and 1 <= len(rounds[-1]["discards"]) <= 4
+    assert rounds[:2] == [{"discards": ["S"] * 4, "claimed": False}, {"discards": ["C"] * 4, "claimed": False}]
+    assert not any(r["claimed"] for r in rounds)
+
+
+def test_a_claimed_discard_marks_its_go_round() -> None:
+    # seat 2 holds a pair of the dealer's first discard and pongs it: the first go-round is claimed
+    hands = {0: "S 1m1m 2p2p 3s3s 4m4m 6p6p 7s 8s 9s", 2: "SS 1s 2s 3s 4s 5p 6p 7p 8p 9m 9p C"}
+    bots = [Bot([("discard", "S")]), Bot(), Bot([("pong", "S"), ("discard", "C")]), Bot()]
+    res, rec = play(rules(chan="lianchan"), build_wall(0, hands), 0, bots)
+    assert rec["events"][1] == {"seat": 2, "type": "pong", "tile": "S", "from": 0}
+    assert res.outcome()["rounds"][0]["claimed"] is True
+    assert rec["result"]["chan"] is False and rec["result"]["payments"] == []
+    assert replays(rec)
+
+
+ROUNDS_REFUSED = [
+    ("S", "rounds", "wrong_type"),
+    ([{"discards": []}], "rounds[0].discards", "bad_value"),
+    ([{"discards": ["S"]}, {"discards": ["C"] * 4}], "rounds[0].discards", "bad_value"),
+    ([{"discards": ["S", 5]}], "rounds[0].discards[1]", "wrong_type"),
+    ([{"discards": ["S", "5x"]}], "rounds[0].discards[1]", "bad_tile"),
+    ([{"discards": ["S"] * 4}, {"discards": ["S"]}], "rounds[1].discards[0]", "too_many_copies"),
+    ([{"discard": ["S"]}], "rounds[0].discard", "unknown_field"),
+    ([{"claimed": True}], "rounds[0].discards", "missing_field"),
+    ([{"discards": ["S"], "claimed": 1}], "rounds[0].claimed", "wrong_type"),
+    ([{"discards": ["1m"]}] * 35, "rounds", "bad_value"),
+]
+FOLLOWED_TWICE = [{"discards": ["S"] * 4}, {"discards": ["C"] * 4}]
+DRAWN = {"dealer": 0, "winner": None}
+# outcomes and their balances under always, on_win, lianchan (the rule text: 铲 pays 1 to each
+# non-dealer; on_win only with a winner; lianchan once more when the second go-round is followed too)
+CHAN_OUTCOMES = [
+    ({**DRAWN, "rounds": FOLLOWED_TWICE}, [-3, 1, 1, 1], [0, 0, 0, 0], [-6, 2, 2, 2]),
+    ({"dealer": 0, "winner": 1, "total": 2, "rounds": FOLLOWED_TWICE}, [-5, 7, -1, -1], [-5, 7, -1, -1], [-8, 8, 0, 0]),
+    ({**DRAWN, "rounds": [{"discards": ["S"] * 4, "claimed": True}]}, [0] * 4, [0] * 4, [0] * 4),
+    ({**DRAWN, "rounds": [{"discards": ["S"] * 3}]}, [0] * 4, [0] * 4, [0] * 4),
+    ({**DRAWN, "rounds": [{"discards": ["S"] * 4}, {"discards": ["C"] * 4, "claimed": True}]}, [-3, 1, 1, 1], [0] * 4,
+     [-3, 1, 1, 1]),
+    ({**DRAWN, "rounds": [{"discards": ["S", "E", "S", "S"]}, {"discards": ["C"] * 4}]}, [0] * 4, [0] * 4, [0] * 4),
+    ({**DRAWN, "chan": True}, [-3, 1, 1, 1], [0] * 4, [-3, 1, 1, 1]),
+]
+CHAN_CHOICES = ("always", "on_win", "lianchan")
+
+
+@pytest.fixture(scope="module")
+def chan_dirs(tmp_path_factory: Any) -> dict[str, str]:
+    """The built-in rules' generated scorer (always), and the rules with on_win and with lianchan by
+    default, compiled to both backends (a generated scorer settles under the options it was compiled with)."""
+    from tjmj_dsl.api import compile_rules
+    out = {"always": os.path.join(ROOT, "generated", "tianjin")}
+    for choice in CHAN_CHOICES[1:]:
+        d = tmp_path_factory.mktemp(choice)
+        p = d / f"chan{choice.replace('_', '')}.yaml"
+        p.write_text(f"extends: builtin:tianjin\nname: {p.stem}\nset:\n  options.chan.default: {choice}\n", encoding="utf-8")
+        compile_rules(str(p), str(d / "gen"))
+        out[choice] = str(d / "gen" / p.stem)
+    return out
+
+
+def _settle_both(directory: str, outcomes: list[Any]) -> list[dict[str, Any]]:
+    """settle() of the generated Python and JavaScript scorers of `directory`: the same answers (else fails)."""
+    import subprocess
+    from test_js import NODE
+    from tjmj_dsl.backends.codegen import load_generated
+    lines = [json.dumps(o, ensure_ascii=False) if not isinstance(o, str) else o for o in outcomes]
+    with open(os.path.join(directory, "scorer.py"), encoding="utf-8") as f:
+        mod = load_generated(f.read(), "tjmj_chan_peer")
+    py = [mod.settle(json.loads(line)) for line in lines]
+    if NODE is not None:
+        script = ("const { settle, parseJson, toJson } = await import(process.argv[1]);\n"
+                  "const lines = (await import('node:fs')).readFileSync(0, 'utf8').split('\\n').filter(Boolean);\n"
+                  "process.stdout.write(lines.map((l) => toJson(settle(parseJson(l)))).join('\\n') + '\\n');\n")
+        out = subprocess.run([NODE, "--input-type=module", "-e", script, os.path.join(directory, "scorer.mjs")],
+                             input="\n".join(lines), capture_output=True, text=True, timeout=300, check=True)
+        js = [json.loads(x) for x in out.stdout.splitlines()]
+        assert len(js) == len(py)
+        for line, a, b in zip(lines, py, js):
+            assert json.loads(json.dumps(a, ensure_ascii=False)) == b, line
+    return py
+
+
+@pytest.mark.parametrize("choice", CHAN_CHOICES)
+def test_each_chan_choice_settles_alike_in_both_backends(choice: str, chan_dirs: dict[str, str]) -> None:
+    from tests.jsdiff import outcome_lines
+    col = 1 + CHAN_CHOICES.index(choice)
+    answers = _settle_both(chan_dirs[choice], [row[0] for row in CHAN_OUTCOMES])
+    for row, a in zip(CHAN_OUTCOMES, answers):
+        assert a["balances"] == row[col], (row[0], a)
+        assert Scorer(options={"chan": choice}).settle(row[0])["balances"] == row[col]
+    answers = _settle_both(chan_dirs[choice], [{**DRAWN, "rounds": r} for r, _, _ in ROUNDS_REFUSED])
+    for (_, field, code), a in zip(ROUNDS_REFUSED, answers):
+        assert (a["error"]["field"], a["error"]["code"]) == (field, code), a["error"]
+    assert "did you mean 'discards'?" in json.dumps(answers[6], ensure_ascii=False)
+    random = _settle_both(chan_dirs[choice], outcome_lines(36, 400))
+    assert sum(1 for a in random if any(p["reason"] == "chan" for p in a["payments"])) > 10
+
+
+@pytest.mark.parametrize("body, line_col, words", [
+    ('set:\n  settlement.payments.chan.when: "count(r in rounds: r.claimd) > 0"\n', ":4:56:",
+     ["a round has no attribute 'claimd'", "did you mean 'claimed'?"]),
+    ('set:\n  settlement.payments.chan.when: "chan_round(roundz)"\n', ":4:46:",
+     ["unknown name 'roundz'", "did you mean 'rounds'?"]),
+    ('settlement:\n  definitions:\n    "x(r: rund)":\n      name: x\n      value: "true"\n      description: x\n'
+     '      source: x\n', ":5:5:", ["unknown parameter type 'rund'", "did you mean 'round'?"]),
+])
+def test_go_round_mistakes_are_positioned(tmp_path: Any, body: str, line_col: str, words: list[str]) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text("extends: builtin:tianjin\nname: w\n" + body, encoding="utf-8")
+    code, out, err = run(["check", str(path)])
+    said = out + err
+    assert code != 0 and "w.yaml" + line_col in said, said
+    for w in words:
+        assert w in said, said
+
+
+def test_simulate_plays_the_chan_option_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "chan.jsonl")
+    code, _, err = run(["simulate", "--hands", "6", "--seed", "3", "--option", "chan=lianchan", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    assert all(r["rules"]["options"]["chan"] == "lianchan" for r in recs)
+    for r in recs:  # the record's chan says a 铲 payment was made
+        assert r["result"]["chan"] is any(p["reason"] == "chan" for p in r["result"]["payments"])
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
+# ---------------------------------------------------------------- exposed_kong_payer (item 7)
+
+# the dealer (seat 0) sits and seat 1 pulls twice (×8 between them); seat 2 discards 5p on its first turn
+# and seat 1, holding 555p, kongs it; nobody wins (the bots never do)
+KONG_OF_A_DISCARD = {1: "555p 1m 4m 7m 2s 5s 8s C F P S", 2: "5p 1m 4m 7m 2s 5s 8s C F P S 9m 9p"}
+
+
+def _kong_of_seat_2s_discard(option: str) -> dict[str, Any]:
+    bots = [Bot(zuo=True), Bot(plan=[("kong", "5p")], la=2), Bot(plan=[("discard", "5p")]), Bot()]
+    _, rec = play(rules(exposed_kong_payer=option), build_wall(0, KONG_OF_A_DISCARD), 0, bots)
+    return rec
+
+
+@pytest.mark.parametrize("option, paid", [
+    # all (the seeds): each other seat pays the 明杠's 1 point times its pair multiplier with seat 1
+    ("all", [(2, 1, 1), (3, 1, 1), (0, 1, 8)]),
+    # discarder (rulebook §7, decision exposed_kong_discarder_pays): seat 2 alone pays what one seat pays; between two
+    # non-dealers no 坐庄/拉庄 doubling
+    ("discarder", [(2, 1, 1)]),
+])
+def test_the_kong_of_a_discard_is_paid_as_the_option_says(option: str, paid: list[tuple[int, int, int]]) -> None:
+    rec = _kong_of_seat_2s_discard(option)
+    assert {"seat": 1, "type": "kong", "tile": "5p", "from": 2} in rec["events"]
+    r = rec["result"]
+    assert r["winner"] is None and (rec["zuozhuang"], rec["lazhuang"]) == (True, [0, 2, 0, 0])
+    assert r["kongs"] == [{"seat": 1, "type": "exposed", "tile": "5p", "points": 1, "won": False, "from": 2, "ended": False}]
+    assert payments(rec, "kong") == paid
+    assert sum(r["balances"]) == 0 and r["balances"][1] == sum(a for _, _, a in paid)
+    assert replays(rec)
+
+
+def test_a_replayed_record_whose_kong_names_another_discarder_is_refused() -> None:
+    rec = {**json.loads(json.dumps(_kong_of_seat_2s_discard("discarder"))), "seed": None}
+    rec["result"]["kongs"][0]["from"] = 3
+    with pytest.raises(ReplayDiff, match=r"result\.kongs\[0\]\.from"):
+        Replayer().check(rec)
+
+
+def test_under_discarder_only_kongs_of_a_discard_change_payer() -> None:
+    # the 杠开 hands of test_game: a 明杠 of the dealer's discard is paid by the dealer alone; a 补杠, a
+    # 暗杠 and a 金杠 are made of one's own tiles, paid by all three as before
+    for kind, paid in (("exposed", [(0, 1, 1)]), ("added", [(2, 1, 1), (3, 1, 1), (0, 1, 1)]),
+                       ("concealed", [(2, 1, 2), (3, 1, 2), (0, 1, 2)]), ("hun", [(2, 1, 4), (3, 1, 4), (0, 1, 4)]),
+                       ("hun_exposed", [(0, 1, 1)])):
+        _, rec, _ = _gangkai(kind, exposed_kong_payer="discarder")
+        assert payments(rec, "kong") == paid, kind
+        assert replays(rec)
+    # under seed-000's tables the 杠开 kong is in the winning total: paid by nobody apart, whoever would pay
+    _, rec, _ = _gangkai("exposed", "seed-000-coins", exposed_kong_payer="discarder")
+    assert payments(rec, "kong") == [] and payments(rec, "win") == [(s, 1, (4 + 1) * 1) for s in (2, 3, 0)]
+
+
+@pytest.mark.parametrize("outcome, field, words", [
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": 2}]},
+     "kongs[0].from", "konged its own discard"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": 4}]},
+     "kongs[0].from", "a seat (0-3) or null"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": "1"}]},
+     "kongs[0].from", "a seat (0-3) or null"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "form": 1}]},
+     "kongs[0].form", "unknown field"),
+])
+def test_a_bad_kong_discarder_is_refused_by_both_backends(outcome: dict[str, Any], field: str, words: str,
+                                                         discarder_dir: str) -> None:
+    got = Scorer(options={"exposed_kong_payer": "discarder"}).settle(outcome)
+    assert got["reason"] == "invalid_request" and got["error"]["field"] == field and words in got["error"]["message"]
+    py, js = _settle_both(discarder_dir, [outcome])
+    assert py[0]["error"] == got["error"]
+    if js is not None:
+        assert js == py
+
+
+@pytest.fixture(scope="module")
+def discarder_dir(tmp_path_factory: Any) -> str:
+    """A club's rules with exposed_kong_payer=discarder by default, compiled to both backends."""
+    from tjmj_dsl.api import compile_rules
+    d = tmp_path_factory.mktemp("discarder")
+    p = d / "discarder.yaml"
+    p.write_text("extends: builtin:tianjin\nname: discarder\nset:\n  options.exposed_kong_payer.default: discarder\n",
+                 encoding="utf-8")
+    compile_rules(str(p), str(d / "gen"))
+    return str(d / "gen" / "discarder")
+
+
+def _settle_both(directory: str, outcomes: list[Any]) -> tuple[list[Any], list[Any] | None]:
+    """settle() of each outcome by the generated Python and JavaScript scorers of `directory` (JavaScript: None
+    without node)."""
+    import subprocess
+    from test_js import NODE
+    from tjmj_dsl.backends.codegen import load_generated
+    with open(os.path.join(directory, "scorer.py"), encoding="utf-8") as f:
+        mod = load_generated(f.read(), "tjmj_discarder_settle")
+    lines = [json.dumps(o, ensure_ascii=False) for o in outcomes]
+    py = [json.loads(json.dumps(mod.settle(json.loads(line)), ensure_ascii=False)) for line in lines]
+    if NODE is None:
+        return py, None
+    script = ("const { settle, parseJson, toJson } = await import(process.argv[1]);\n"
+              "const lines = (await import('node:fs')).readFileSync(0, 'utf8').split('\\n').filter(Boolean);\n"
+              "process.stdout.write(lines.map((l) => toJson(settle(parseJson(l)))).join('\\n') + '\\n');\n")
+    out = subprocess.run([NODE, "--input-type=module", "-e", script, os.path.join(directory, "scorer.mjs")],
+                         input="\n".join(lines), capture_output=True, text=True, timeout=300, check=True)
+    return py, [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def test_the_kong_discarder_settles_alike_in_python_and_javascript(discarder_dir: str) -> None:
+    from tests.jsdiff import outcome_lines
+    # the rulebook's examples of option exposed_kong_payer=discarder (the default rules give the `all` column)
+    outcomes = [{"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "exposed", "tile": "9m", "from": 1}]},
+                {"dealer": 0, "zuozhuang": True, "lazhuang": [0, 2, 0, 0], "winner": 3, "total": 2,
+                 "kongs": [{"seat": 1, "type": "exposed", "tile": "E", "from": 2},
+                           {"seat": 3, "type": "concealed", "tile": "5p"}]}]
+    assert [Scorer().settle(o)["balances"] for o in outcomes] == [[-1, -1, 3, -1], [-16, 6, -5, 15]]
+    py, js = _settle_both(discarder_dir, outcomes)
+    assert [a["balances"] for a in py] == [[0, -1, 1, 0], [-8, -3, -5, 16]]
+    assert py[1]["kongs"][0]["from"] == 2 and py[1]["kongs"][1]["from"] is None
+    if js is not None:
+        assert js == py
+    # and a thousand random outcomes, valid and not, some of whose kongs name a discarder
+    lines = [json.loads(line) for line in outcome_lines(36, 1000)]
+    py, js = _settle_both(discarder_dir, lines)
+    alone = [k for a in py for k in a["kongs"] if k["from"] is not None and not k["won"]]
+    assert len(alone) > 25
+    for a in py:
+        for k in a["kongs"]:
+            paid = [p["from"] for p in a["payments"] if p["rule"] == "kong" and p["to"] == k["seat"]]
+            if k["from"] is not None and not k["won"] and sum(1 for x in a["kongs"] if x["seat"] == k["seat"]) == 1:
+                assert paid == [k["from"]], a
+    if js is not None:
+        assert js == py
+
+
+def test_simulate_plays_exposed_kong_payer_discarder_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "ek.jsonl")
+    code, _, err = run(["simulate", "--hands", "12", "--seed", "7", "--players", "random,random,random,random",
+                        "--option", "exposed_kong_payer=discarder", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    seen = 0
+    for r in recs:
+        for i, k in enumerate(r["result"]["kongs"]):
+            paid = [p for p in r["result"]["payments"] if p["reason"] == "kong" and p["to"] == k["seat"]]
+            if k["from"] is not None and not k["won"]:
+                seen += 1
+                assert [p["from"] for p in paid] == [k["from"]], (i, r["result"])
+    assert seen > 0  # random players claim kongs of discards: the option was played
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
+# ---------------------------------------------------------------- jin_gang_wins: 金杠直接胡 (item 3)
+
+# indicator N: the huns are N and E. Seat 1 holds the four E (a 金杠) and konges them on its first turn.
+FOUR_HUNS = {1: "EEEE 123m 456m 789s"}
+
+
+def _jin_gang(wall_hands: dict[int, str] = FOUR_HUNS, plan: list[tuple[str, str | None]] | None = None,
+              **options: Any) -> tuple[dict[str, Any], list[Bot]]:
+    bots = [Bot(), Bot(plan or [("concealed_kong", "E")], win=True), Bot(), Bot()]
+    _, rec = play(rules(**options), build_wall(0, wall_hands, head="9m", tail="9m"), 0, bots)
+    return rec, bots
+
+
+def test_a_jin_gang_ends_the_hand_as_its_makers_win_under_on() -> None:
+    rec, _ = _jin_gang(jin_gang_wins="on")
+    r = rec["result"]
+    # decision jin_gang_win_pays: no replacement is drawn, the hand ends with the kong, seat 1 wins
+    assert rec["events"][-1] == {"seat": 1, "type": "concealed_kong", "tile": "E"}
+    assert not any(e.get("replacement") for e in rec["events"])
+    assert r["winner"] == 1 and r["score"] is None
+    assert r["kongs"] == [{"seat": 1, "type": "hun", "tile": "E", "points": 4, "won": False, "from": None, "ended": True}]
+    # the win's total is the 金杠's 4, and the 金杠 is paid as a kong besides: 4 + 4 from each other seat
+    assert payments(rec, "win") == [(2, 1, 4), (3, 1, 4), (0, 1, 4)]
+    assert payments(rec, "kong") == [(2, 1, 4), (3, 1, 4), (0, 1, 4)]
+    assert r["balances"] == [-8, 24, -8, -8] and r["next_dealer"] == 1
+    assert replays(rec)
+
+
+def test_under_off_the_hand_goes_on_after_a_jin_gang() -> None:
+    rec, _ = _jin_gang()
+    r = rec["result"]
+    # the seeds: the replacement 9m is drawn and wins (杠开 on the 金杠)
+    assert rec["events"][-2:] == [{"seat": 1, "type": "draw", "tile": "9m", "replacement": True},
+                                  {"seat": 1, "type": "win", "tile": "9m"}]
+    assert r["score"] is not None and "gangkai" in r["score"]["result"]["patterns"]
+    assert r["kongs"][0]["ended"] is False and r["kongs"][0]["won"] is True
+    assert replays(rec)
+
+
+def test_a_jin_gang_win_follows_the_jin_gang_points_and_the_bets() -> None:
+    # jin_gang=8: the 金杠 is 8 points, so its win is 8; the dealer sat: ×2 with seat 1 (the winner)
+    bots = [Bot(zuo=True), Bot([("concealed_kong", "E")]), Bot(), Bot()]
+    _, rec = play(rules(jin_gang_wins="on", jin_gang="8"), build_wall(0, FOUR_HUNS, head="9m", tail="9m"), 0, bots)
+    assert payments(rec, "win") == [(2, 1, 8), (3, 1, 8), (0, 1, 16)]
+    assert payments(rec, "kong") == [(2, 1, 8), (3, 1, 8), (0, 1, 16)]
+    assert replays(rec)
+
+
+def test_a_xiaoxianggong_jin_gang_does_not_end_the_hand() -> None:
+    # seat 1 discards the hun N first (小相公: it may not win), then konges its four E: paid as a kong, the hand
+    # goes on (decision jin_gang_win_pays)
+    hands = {1: "EEEE N 123m 456m 78s"}
+    bots = [Bot(), Bot([("discard", "N"), ("concealed_kong", "E")]), Bot(), Bot()]
+    _, rec = play(rules(jin_gang_wins="on"), _wall_with_head_draws(0, hands, {0: "9p", 4: "9p"}), 0, bots)
+    r = rec["result"]
+    assert {"seat": 1, "type": "concealed_kong", "tile": "E"} in rec["events"]
+    assert r["xianggong"] == [1] and r["winner"] != 1
+    assert r["kongs"][0]["type"] == "hun" and r["kongs"][0]["ended"] is False
+    assert replays(rec)
+
+
+def test_check_names_the_conflict_of_jin_gang_wins_with_jin_gang_forbidden(tmp_path: Any) -> None:
+    # a club that forbids the 金杠 and lets it win at once: no kong the table makes ends the hand
+    p = tmp_path / "club.yaml"
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  options.jin_gang.default: forbidden\n"
+                 "  options.jin_gang_wins.default: \"on\"\n", encoding="utf-8")
+    code, out, err = run(["check", "--strict", str(p)])
+    said = out + err
+    assert code != 0 and "play.kong_ends_hand (k.type == \"hun\") holds for no kong the table makes" in said, said
+    # and either option alone makes no such warning
+    for opts in ("  options.jin_gang.default: forbidden\n", "  options.jin_gang_wins.default: \"on\"\n"):
+        p.write_text("extends: builtin:tianjin\nname: club\nset:\n" + opts, encoding="utf-8")
+        code, out, err = run(["check", str(p)])
+        assert "holds for no kong the table makes" not in out + err
+
+
+@pytest.fixture(scope="module")
+def jin_gang_dir(tmp_path_factory: Any) -> str:
+    """A club's rules with jin_gang_wins=on by default, compiled to both backends."""
+    from tjmj_dsl.api import compile_rules
+    d = tmp_path_factory.mktemp("jingang")
+    p = d / "jingang.yaml"
+    p.write_text("extends: builtin:tianjin\nname: jingang\nset:\n  options.jin_gang_wins.default: \"on\"\n",
+                 encoding="utf-8")
+    compile_rules(str(p), str(d / "gen"))
+    return str(d / "gen" / "jingang")
+
+
+@pytest.mark.parametrize("outcome, field, words", [
+    ({"dealer": 0, "winner": 1, "total": 4, "kongs": [{"seat": 2, "type": "hun", "tile": "E", "ended": True}]},
+     "kongs[0].ended", "seat 2 did not win"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 2, "type": "hun", "tile": "E", "ended": True}]},
+     "kongs[0].ended", "seat 2 did not win"),
+    ({"dealer": 0, "winner": 1, "total": 4, "kongs": [{"seat": 1, "type": "hun", "tile": "E", "ended": True},
+                                                      {"seat": 1, "type": "exposed", "tile": "5p", "won": True}]},
+     "kongs[1].won", "already won the hand"),
+    ({"dealer": 0, "winner": 1, "total": 4, "kongs": [{"seat": 1, "type": "hun", "tile": "E", "ended": "yes"}]},
+     "kongs[0].ended", "true or false"),
+])
+def test_a_bad_ended_kong_is_refused_by_both_backends(outcome: dict[str, Any], field: str, words: str,
+                                                      jin_gang_dir: str) -> None:
+    got = Scorer(options={"jin_gang_wins": "on"}).settle(outcome)
+    assert got["reason"] == "invalid_request" and got["error"]["field"] == field and words in got["error"]["message"]
+    py, js = _settle_both(jin_gang_dir, [outcome])
+    assert py[0]["error"] == got["error"]
+    if js is not None:
+        assert js == py
+
+
+def test_an_ended_kong_settles_alike_in_python_and_javascript(jin_gang_dir: str) -> None:
+    from tests.jsdiff import outcome_lines
+    o = {"dealer": 0, "winner": 1, "total": 4, "kongs": [{"seat": 1, "type": "hun", "tile": "E", "ended": True}]}
+    # the seeds' rules refuse it (no kong ends a hand: outcome rule kong_ended_not_played); the club settles it
+    assert Scorer().settle(o)["error"]["code"] == "kong_ended_not_played"
+    py, js = _settle_both(jin_gang_dir, [o])
+    assert py[0]["balances"] == [-8, 24, -8, -8] and py[0]["kongs"][0]["ended"] is True
+    if js is not None:
+        assert js == py
+    lines = [json.loads(line) for line in outcome_lines(3, 1000)]
+    py, js = _settle_both(jin_gang_dir, lines)
+    assert sum(1 for a in py if any(k["ended"] for k in a["kongs"])) > 5
+    if js is not None:
+        assert js == py
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("kong_ends_hand", 'k.typ == "hun"', ["play.kong_ends_hand", "did you mean 'type'?"]),
+    ("kong_ends_hand", "k.points", ["play.kong_ends_hand must be bool"]),
+    ("kong_win_total", "k.type", ["play.kong_win_total must be int"]),
+    ("kong_ends_hand", True, ["is an expression over the kong k"]),
+])
+def test_a_bad_kong_win_setting_is_refused_with_a_position(tmp_path: Any, key: str, value: Any, words: list[str]) -> None:
+    p = tmp_path / "kw.yaml"
+    ends = {"kong_ends_hand": value} if key == "kong_ends_hand" else {"kong_ends_hand": 'k.type == "hun"', key: value}
+    p.write_text("extends: builtin:tianjin\nname: kw\nset:\n" + "".join(f"  play.{k}: {json.dumps(v)}\n" for k, v in ends.items()),
+                 encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    said = out + err
+    assert code != 0 and "kw.yaml:" in said, said
+    for w in words:
+        assert w in said, said
+
+
+def test_simulate_plays_jin_gang_wins_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "jg.jsonl")
+    # random players konge four huns when they hold them: with seed 1, hand 889 is such a hand
+    code, _, err = run(["simulate", "--hands", "900", "--seed", "1", "--players", "random,random,random,random",
+                        "--option", "jin_gang_wins=on", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    ended = [r for r in recs if any(k["ended"] for k in r["result"]["kongs"])]
+    assert ended
+    for r in ended:
+        k = next(k for k in r["result"]["kongs"] if k["ended"])
+        assert k["type"] == "hun" and r["result"]["winner"] == k["seat"] and r["result"]["score"] is None
+        assert r["events"][-1] == {"seat": k["seat"], "type": "concealed_kong", "tile": k["tile"]}
     code, out, err = run(["replay", path])
     assert code == 0, out + err
 
@@ -459,7 +971,9 @@ VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_
                  "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted",
                  "gangkai_chain", "liangang2", "liangang3", "liangang4", "liangang", "gangkai_chain_once",
                  "gangkai_chain_count", "kong_chain_kongs",
-                 "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value")
+                 "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value",
+                 "exposed_kong_payer", "exposed_kong_discarder_pays", "jin_gang_wins", "jin_gang_win_pays",
+                 "kong_ended_not_played")
 
 
 def test_no_python_line_names_a_variant() -> None:

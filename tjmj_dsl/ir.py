@@ -127,6 +127,10 @@ class Settlement:
     outcome_rules: tuple[OutcomeRule, ...]
     rotation: Rotation  # the one play.dealer_rotation picks
     play: tuple[tuple[str, Any], ...]  # the play values the expressions read (constants)
+    # play.kong_ends_hand and play.kong_win_total, over the kong `k` just made (the engine reads them): whether that
+    # kong ends the hand at once as its maker's win, and the win's total; None: no kong ends the hand
+    kong_ends_hand: Expr | None = None
+    kong_win_total: Expr | None = None
 
 
 @dataclass(frozen=True)

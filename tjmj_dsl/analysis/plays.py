@@ -27,11 +27,12 @@ from ..engine import runtime
 from ..engine.contract import KONG_TYPES, MAX_TOTAL
 from ..engine.hand import hun_kinds_of
 from ..engine.result import wins
-from ..game.rules import kong_draw_of
+from ..engine.settle import Outcome
+from ..game.rules import KongWin, kong_draw_of
 from ..ir import NO_KONG, Expr, RuleSet
 from ..notation import format_hand
 from ..passes.resolve import Resolved
-from ..tiles import format_tiles, name
+from ..tiles import format_tiles, name, parse_tile
 from .witness import Analysis, best_of
 
 NUM_KINDS = 34
@@ -58,6 +59,7 @@ def play_checks(res: Resolved, rs: RuleSet, an: Analysis, module: Any, scorers: 
     totals, problems = table_totals(rs, an, module.RULES)
     out += problems
     out += settlement_refusals(rs, module, totals)
+    out += dead_kong_win(rs)
     if not out and scorers is not None:
         out += _other_values(rs, scorers, totals)
     return [Diagnostic("warning", "unplayable", p.message.replace("{profile}", f"under profile {rs.profile}"),
@@ -394,7 +396,12 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     top = max(totals, default=rs.min_fan)
     low = min(totals, default=rs.min_fan)
     types = table_kong_types(rs)
+    offered = rs.claims_offered()
+    # the kong types a claim of a discard makes (a kong of a non-hun tile, or of three huns and a discarded one)
+    from_discard = {"exposed"} | ({str(play["hun_kong_exposed_as"])} if offered.get("hun_kong") else set())
     hun_kongs = max(1, rs.hun_count - 1)
+    kong_win = KongWin(rs) if rs.settlement is not None and rs.settlement.kong_ends_hand is not None \
+        and rs.settlement.kong_win_total is not None else None
     for winner, z, lazhuang, chan, kongs_of, total in itertools.product(
             (1, 0, None), zz, ([0, lz, lz, lz], [0, 0, 0, 0]), (True, False), [None] + types + (["every"] if types else []),
             sorted({top, low}, reverse=True)):
@@ -408,11 +415,56 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
             for i in range(n):
                 kongs.append({"seat": seat, "type": typ, "tile": name(next(tile)),
                               "won": seat == winner and i == n - 1})
+                if typ in from_discard and i % 2 == 0:  # a kong of a discard names its discarder: the seat before
+                    kongs[-1]["from"] = (seat + 3) % 4
         o: dict[str, Any] = {"dealer": 0, "winner": winner, "zuozhuang": z, "lazhuang": lazhuang, "chan": chan,
                              "kongs": kongs}
         if winner is not None:
             o["total"] = total
         yield o
+        if kong_win is not None and winner is not None and kongs and kongs[-1]["seat"] == winner:
+            # the same, the winner's last kong ending the hand (play.kong_ends_hand), where it does
+            last = {k: v for k, v in kongs[-1].items() if k != "won"}
+            ended = kong_win_total(rs, kong_win, o, last)
+            if ended is not None:
+                yield {**o, "total": ended, "kongs": kongs[:-1] + [{**last, "ended": True}]}
+
+
+def kong_win_total(rs: RuleSet, kong_win: KongWin, o: dict[str, Any], k: dict[str, Any]) -> int | None:
+    """The total of the win kong k (an outcome's kong, of outcome o) ends the hand with, or None."""
+    play = dict(rs.play)
+    out = Outcome()
+    out.dealer, out.zuozhuang, out.lazhuang = o["dealer"], bool(o.get("zuozhuang")), tuple(o.get("lazhuang") or [0] * 4)
+    out.winner, out.total, out.chan, out.xianggong, out.seats = None, 0, False, frozenset(), [0, 1, 2, 3]
+    out.score_table = rs.score_table
+    out.kongs = []
+    for x in o.get("kongs") or []:
+        points = dict(rs.kong_points).get(kong_draw_of(str(x["type"]), str(play["added_kong_as"])), 0)
+        out.kongs.append((x["seat"], x["type"], parse_tile(x["tile"]), points, False, x.get("from"), False))
+    return kong_win(out, out.kongs[-1])
+
+
+def dead_kong_win(rs: RuleSet) -> list[Problem]:
+    """play.kong_ends_hand set, but holding for no kong the table makes (of any type it makes, of a
+    discard or not): no hand ends by a kong (an option that sets it is dead under these rules)."""
+    st = rs.settlement
+    if st is None or st.kong_ends_hand is None or st.kong_win_total is None:
+        return []
+    kw = KongWin(rs)
+    types = table_kong_types(rs)
+    for typ in types:
+        for by in (None, 3):
+            k = {"seat": 0, "type": typ, "tile": "1m", "from": by}
+            try:
+                if kong_win_total(rs, kw, {"dealer": 0, "kongs": [k]}, k) is not None:
+                    return []
+            except Exception:  # noqa: BLE001 - an expression the interpreter cannot take: settle() says so at play
+                return []
+    return [Problem(("play", "kong_ends_hand"), "play.kong_ends_hand",
+                    f"play.kong_ends_hand ({st.kong_ends_hand.text}) holds for no kong the table makes {{profile}} (the "
+                    f"kong types it makes: {', '.join(types) or 'none'}): no hand ends by a kong, so what sets it "
+                    "changes nothing",
+                    "an option that sets it conflicts with the claims or play values that make no such kong")]
 
 
 def settlement_refusals(rs: RuleSet, module: Any, totals: list[int]) -> list[Problem]:

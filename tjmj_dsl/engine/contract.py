@@ -156,7 +156,7 @@ OUTCOME = (
     ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
     ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
     ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
-    ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won}"),
+    ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won, from, ended}"),
     ("chan", "flag", False, "铲 happened, for a table that keeps no discards (the rule file's settlement reads it)"),
     ("rounds", "rounds", False, "the hand's go-rounds: its discards in the order made, four to a round from the first, "
                                 "each {discards, claimed}"),
@@ -173,6 +173,9 @@ OUTCOME_KONG = (
     ("type", "kong_type", True, "exposed, added (补杠), concealed, or hun (a kong of hun tiles, 金杠)"),
     ("tile", "tile", True, "the kong's tile"),
     ("won", "flag", False, "its replacement tile won the hand (杠开)"),
+    ("from", "seat_or_null", False, "the seat whose discard was konged (a kong claimed from a discard); null or absent "
+                                    "for a kong made of one's own tiles (concealed, added)"),
+    ("ended", "flag", False, "the kong ended the hand at once as its maker's win (play.kong_ends_hand): its seat is the winner"),
 )
 OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)
 OUTCOME_ROUND = (
@@ -209,6 +212,8 @@ SETTLED_KONG = (
     ("tile", "tile", "its tile"),
     ("points", "integer", "its points under the rules in force"),
     ("won", "boolean", "its replacement tile won the hand"),
+    ("from", "seat_or_null", "the seat whose discard was konged, or null (a kong of one's own tiles)"),
+    ("ended", "boolean", "the kong ended the hand at once as its maker's win"),
 )
 UNPAID = (
     ("rule", "ident", "the payment rule"),

@@ -34,7 +34,8 @@ MAX_LAZHUANG = 62  # far above any rule's limit; keeps pow() of a hostile count 
 
 class Outcome:
     """A checked outcome: the names the settlement's expressions read.
-    kongs are (seat, type, tile, points, won) tuples, rounds (number, discards, claimed)
+    kongs are (seat, type, tile, points, won, from, ended) tuples (from: the seat whose discard was konged, or
+    None; ended: the kong ended the hand as its maker's win), rounds (number, discards, claimed)
     tuples (number 1 for the hand's first go-round)."""
 
     __slots__ = ("dealer", "zuozhuang", "lazhuang", "winner", "total", "kongs", "chan", "rounds", "xianggong", "seats",
@@ -44,7 +45,7 @@ class Outcome:
     lazhuang: tuple[int, ...]
     winner: int | None
     total: int
-    kongs: list[tuple[int, str, int, int, bool]]
+    kongs: list[tuple[int, str, int, int, bool, int | None, bool]]
     chan: bool
     rounds: list[tuple[int, list[int], bool]]
     xianggong: frozenset[int]
@@ -161,13 +162,13 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     if kongs_in is None:
         kongs_in = []
     if not isinstance(kongs_in, list):
-        raise RequestError('expected a list of {"seat", "type", "tile", "won"}', "kongs", code="wrong_type")
+        raise RequestError('expected a list of {"seat", "type", "tile", "won", "from", "ended"}', "kongs", code="wrong_type")
     if len(kongs_in) > MAX_KONGS:
         raise RequestError(f"{len(kongs_in)} kongs; a hand has at most {MAX_KONGS}", "kongs", code="bad_value")
     kongs = []
     seen: dict[int, int] = {}
     per_seat = [0] * SEATS
-    won = -1
+    won = ended = -1
     for i, k in enumerate(kongs_in):
         f = f"kongs[{i}]"
         if not isinstance(k, dict):
@@ -202,14 +203,27 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
             raise RequestError(f"seat {seat} has more than 4 kongs", f + ".seat", code="bad_value")
         w = _flag(k.get("won"), f + ".won")
         if w:
-            if won >= 0:
-                raise RequestError(f"kongs[{won}] already won the hand: one replacement tile wins", f + ".won",
+            if won >= 0 or ended >= 0:
+                raise RequestError(f"kongs[{max(won, ended)}] already won the hand: one replacement tile wins", f + ".won",
                                    code="bad_value")
             if seat != o.winner:
                 raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
                                    f + ".won", code="bad_value")
             won = i
-        kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w))
+        by = _seat(k.get("from"), f + ".from", nullable=True)
+        if by == seat:
+            raise RequestError(f"seat {seat} konged its own discard; `from` is the seat whose discard was claimed",
+                               f + ".from", code="bad_value")
+        end = _flag(k.get("ended"), f + ".ended")
+        if end:
+            if won >= 0 or ended >= 0:
+                raise RequestError(f"kongs[{max(won, ended)}] already ended the hand: it ends once, by one kong or one "
+                                   "replacement", f + ".ended", code="bad_value")
+            if seat != o.winner:
+                raise RequestError(f"a kong that ends the hand is its maker's win; seat {seat} did not win", f + ".ended",
+                                   code="bad_value")
+            ended = i
+        kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w, by, end))
     o.kongs = kongs
     o.chan = _flag(data.get("chan"), "chan")
     o.rounds = _rounds(data.get("rounds"))
@@ -377,6 +391,7 @@ def settle_in(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
                                                f"({type(e).__name__}: {e})"))
     if isinstance(nd, bool) or not isinstance(nd, int) or not 0 <= nd < SEATS:
         return _refused(rules, req_id, _cannot(f"the rotation gives {nd!r}, not a seat"))
-    kongs = [{"seat": k[0], "type": k[1], "tile": NAMES[k[2]], "points": k[3], "won": k[4]} for k in o.kongs]
+    kongs = [{"seat": k[0], "type": k[1], "tile": NAMES[k[2]], "points": k[3], "won": k[4], "from": k[5],
+              "ended": k[6]} for k in o.kongs]
     return {"contract": CONTRACT, "rules": rules_info(rules), "id": req_id, "payments": payments,
             "balances": balances, "next_dealer": nd, "kongs": kongs, "unpaid": unpaid}

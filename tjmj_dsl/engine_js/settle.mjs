@@ -4,7 +4,8 @@
 // rules object carries `settlement` (null without a settlement: section):
 // {play, scoreTable, checks(o) -> [[field, message]], payments: [[id, reason,
 // amount text, term spans, when text, fn(o) -> [rows, skipped]]], nextDealer(o)}.
-// Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won], a go-round
+// Seats are 0-3, turn order 0→1→2→3→0; a kong is [seat, type, tile, points, won, from, ended] (from: the seat
+// whose discard was konged, or null; ended: the kong ended the hand as its maker's win), a go-round
 // [number, discards, claimed] (number 1 for the hand's first).
 
 import { NAMES, TileError, parseTiles } from "./tiles.mjs";
@@ -108,12 +109,13 @@ function parseOutcome(rules, data) {
   o.lazhuang = lz.map(Number);
   let kongsIn = dictGet(data, "kongs");
   if (kongsIn === null) kongsIn = [];
-  if (!Array.isArray(kongsIn)) throw problem('expected a list of {"seat", "type", "tile", "won"}', "kongs", "wrong_type");
+  if (!Array.isArray(kongsIn)) throw problem('expected a list of {"seat", "type", "tile", "won", "from", "ended"}', "kongs", "wrong_type");
   if (kongsIn.length > MAX_KONGS) throw problem(`${kongsIn.length} kongs; a hand has at most ${MAX_KONGS}`, "kongs", "bad_value");
   const kongs = [];
   const seen = new Map();
   const perSeat = new Array(SEATS).fill(0);
   let won = -1;
+  let ended = -1;
   kongsIn.forEach((k, i) => {
     const f = `kongs[${i}]`;
     if (!isDict(k)) {
@@ -150,13 +152,30 @@ function parseOutcome(rules, data) {
     if (perSeat[seat] > 4) throw problem(`seat ${seat} has more than 4 kongs`, f + ".seat", "bad_value");
     const w = flagOf(dictGet(k, "won"), f + ".won");
     if (w) {
-      if (won >= 0) throw problem(`kongs[${won}] already won the hand: one replacement tile wins`, f + ".won", "bad_value");
+      if (won >= 0 || ended >= 0) {
+        throw problem(`kongs[${Math.max(won, ended)}] already won the hand: one replacement tile wins`, f + ".won", "bad_value");
+      }
       if (seat !== o.winner) {
         throw problem(`the winning replacement (杠开) follows the winner's own kong; seat ${seat} did not win`, f + ".won", "bad_value");
       }
       won = i;
     }
-    kongs.push([seat, type, ts[0], kongPointsOf(rules, type), w]);
+    const by = seatOf(dictGet(k, "from"), f + ".from", true);
+    if (by === seat) {
+      throw problem(`seat ${seat} konged its own discard; \`from\` is the seat whose discard was claimed`, f + ".from", "bad_value");
+    }
+    const end = flagOf(dictGet(k, "ended"), f + ".ended");
+    if (end) {
+      if (won >= 0 || ended >= 0) {
+        throw problem(`kongs[${Math.max(won, ended)}] already ended the hand: it ends once, by one kong or one replacement`,
+          f + ".ended", "bad_value");
+      }
+      if (seat !== o.winner) {
+        throw problem(`a kong that ends the hand is its maker's win; seat ${seat} did not win`, f + ".ended", "bad_value");
+      }
+      ended = i;
+    }
+    kongs.push([seat, type, ts[0], kongPointsOf(rules, type), w, by, end]);
   });
   o.kongs = kongs;
   o.chan = flagOf(dictGet(data, "chan"), "chan");
@@ -300,6 +319,6 @@ export function settleIn(rules, data) {
     return refused(rules, reqId, cannot(`the settlement rules cannot settle this outcome (${e.name}: ${e.message})`));
   }
   if (!isSeat(nd)) return refused(rules, reqId, cannot(`the rotation gives ${pyRepr(nd)}, not a seat`));
-  const kongs = o.kongs.map((k) => ({ seat: k[0], type: k[1], tile: NAMES[k[2]], points: k[3], won: k[4] }));
+  const kongs = o.kongs.map((k) => ({ seat: k[0], type: k[1], tile: NAMES[k[2]], points: k[3], won: k[4], from: k[5], ended: k[6] }));
   return { contract: CONTRACT, rules: rulesInfo(rules), id: reqId, payments, balances, next_dealer: nd, kongs, unpaid };
 }

@@ -5,8 +5,8 @@ and the Python emitter treat it. One table, read by all three.
 
 Generic: seats, kongs, go-rounds and turn order are the mechanics of any mahjong
 table; no payment of any game is named here. At run time a seat is an int 0-3,
-a kong a tuple (seat, type, tile, points, won), a go-round a tuple (number,
-discards, claimed); `o` is the engine.settle.Outcome.
+a kong a tuple (seat, type, tile, points, won, from, ended), a go-round a tuple
+(number, discards, claimed); `o` is the engine.settle.Outcome.
 """
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ KONG_ATTRS: dict[str, SAttr] = {
     "tile": SAttr(TILE, "the kong's tile", "{0}[2]", lambda k, o: k[2]),
     "points": SAttr(INT, "its kong_points (an added kong counts as play.added_kong_as)", "{0}[3]", lambda k, o: k[3]),
     "won": SAttr(BOOL, "its replacement tile won the hand (gangkai)", "{0}[4]", lambda k, o: k[4]),
+    "from": SAttr(SEAT + "?", "the seat whose discard was konged (a kong claimed from a discard), or none (a kong "
+                  "of one's own tiles: concealed, added)", "{0}[5]", lambda k, o: k[5]),
+    "ended": SAttr(BOOL, "the kong ended the hand at once as its maker's win (play.kong_ends_hand)", "{0}[6]",
+                   lambda k, o: k[6]),
 }
 
 ROUND_ATTRS: dict[str, SAttr] = {

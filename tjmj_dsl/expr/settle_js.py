@@ -1,6 +1,6 @@
 """Settlement expressions → JavaScript over the outcome `o` (engine_js/settle.mjs):
 the JavaScript counterpart of expr/settle.py's SettleEmitter. A seat is a
-number 0-3, a kong a [seat, type, tile, points, won] array, a go-round a
+number 0-3, a kong a [seat, type, tile, points, won, from, ended] array, a go-round a
 [number, discards, claimed] array; play values are constants."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from .vocabulary import ANY, TILE
 JS_SETTLE_ATTRS: dict[str, dict[str, str]] = {
     SEAT: {"is_dealer": "({0} === o.dealer)", "lazhuang": "o.lazhuang[{0}]", "next": "(({0} + 1) % 4)",
            "xianggong": "o.xianggong.includes({0})"},
-    KONG: {"seat": "{0}[0]", "type": "{0}[1]", "tile": "{0}[2]", "points": "{0}[3]", "won": "{0}[4]"},
+    KONG: {"seat": "{0}[0]", "type": "{0}[1]", "tile": "{0}[2]", "points": "{0}[3]", "won": "{0}[4]",
+           "from": "{0}[5]", "ended": "{0}[6]"},
     ROUND: {"number": "{0}[0]", "discards": "{0}[1]", "claimed": "{0}[2]"},
     TILE: JS_ATTRS["tile"],
 }

@@ -64,7 +64,11 @@ def record_schema() -> dict[str, Any]:
         "type": "object", "additionalProperties": False, "required": ["seat", "type", "tile", "points"],
         "properties": {"seat": _seat, "type": {"enum": list(KONG_TYPES), "description": "hun: the kong of hun tiles the rules count as jin gang (play.hun_kong_*_as)"},
                        "tile": _tile, "points": {"type": "integer", "minimum": 0},
-                       "won": {"type": "boolean", "description": "its replacement tile won the hand (gangkai)"}},
+                       "won": {"type": "boolean", "description": "its replacement tile won the hand (gangkai)"},
+                       "from": {"oneOf": [_seat, {"type": "null"}],
+                                "description": "the seat whose discard was konged; null for a kong of one's own tiles"},
+                       "ended": {"type": "boolean", "description": "the kong ended the hand at once as its maker's win "
+                                 "(play.kong_ends_hand; the result's score is then null)"}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -271,12 +271,15 @@ def show(table: Table, rec: dict[str, Any]) -> str:
     r = rec["result"]
     if r["winner"] is None:
         lines.append("  drawn hand (huangzhuang)")
+    elif r["score"] is None:  # a kong ended the hand as its maker's win (play.kong_ends_hand): no hand was scored
+        lines.append(f"  seat {r['winner']} wins by its kong (it ended the hand)")
     else:
         res = r["score"]["result"]
         names = " ".join(res.get("names", []))
         lines.append(f"  seat {r['winner']} wins: fan {res['fan']}, total {res['total']}   {res['formula']}   {names}")
     for k in r["kongs"]:
-        lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']} ({k['points']} points{', won' if k.get('won') else ''})")
+        by = f" from seat {k['from']}" if k.get("from") is not None else ""
+        lines.append(f"  kong: seat {k['seat']} {k['type']} {k['tile']}{by} ({k['points']} points{', won' if k.get('won') else ''}{', ended the hand' if k.get('ended') else ''})")
     if r["chan"]:
         lines.append("  chan: a chan payment was made")
     if r["xianggong"]:

@@ -85,6 +85,7 @@ class GameRules:
     first_dealer: int | None = 0  # who deals a game's first hand (play.first_dealer): a seat, or None: drawn from the seed
     keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
     run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
+    kong_win: "KongWin | None" = None  # play.kong_ends_hand: which kong ends the hand as its maker's win; None: none
 
     def hun_kinds(self, indicator: int) -> tuple[int, ...]:
         return hun_kinds_of(indicator, self.hun_count, self.cycles)
@@ -105,6 +106,39 @@ class GameRules:
         """A kong's type from how it was made (exposed, concealed, added); a kong of hun
         tiles takes the type the rule file gives it (play.hun_kong_*_as)."""
         return dict(self.hun_kong_as)[made] if of_huns else made
+
+
+class KongWin:
+    """play.kong_ends_hand and play.kong_win_total, evaluated on a kong just made (the rule file's expressions
+    over `k`, in the settlement's words, by the reference interpreter): whether the hand ends at once as the
+    kong maker's win, and that win's total."""
+
+    def __init__(self, rs: RuleSet) -> None:
+        from ..expr.settle import KONG, SettleInterpreter, checker, settle_env
+        st = rs.settlement
+        assert st is not None and st.kong_ends_hand is not None and st.kong_win_total is not None
+        self.play = dict(st.play)
+        ndefs = {d.name: len(d.params) for d in st.definitions}
+        types: dict[int, str] = {}
+        for node, extra in [(d.body.ast, dict(d.params)) for d in st.definitions] + \
+                [(st.kong_ends_hand.ast, {"k": KONG}), (st.kong_win_total.ast, {"k": KONG})]:
+            ch = checker(settle_env(self.play, ndefs, extra))
+            ch.check(node)
+            types.update(ch.types)
+        self.ends, self.total = st.kong_ends_hand.ast, st.kong_win_total.ast
+        self._i = SettleInterpreter(types, {d.name: (tuple(n for n, _ in d.params), d.body.ast) for d in st.definitions})
+
+    def __call__(self, o: Any, kong: tuple[Any, ...]) -> int | None:
+        """The total of the win the kong ends the hand with (o: the outcome so far, engine.settle.Outcome),
+        or None: the hand goes on."""
+        from ..expr.settle import outcome_env
+        env = {**outcome_env(o, self.play), "k": kong}
+        if self._i.eval(self.ends, env) is not True:
+            return None
+        total = self._i.eval(self.total, env)
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise GameRulesError(f"play.kong_win_total gives {total!r}, not a whole number")
+        return total
 
 
 def kong_draw_of(kong_type: str, added_kong_as: str) -> str:
@@ -238,4 +272,6 @@ def game_rules(scorer: Scorer) -> GameRules:
         flags=tuple(f for f, _ in rs.flags), kong_points=rs.kong_points, hun_count=rs.hun_count, cycles=rs.cycles,
         first_dealer=None if first == "random" else first,
         keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
+        kong_win=KongWin(rs) if rs.settlement is not None and rs.settlement.kong_ends_hand is not None
+        and rs.settlement.kong_win_total is not None else None,
     )

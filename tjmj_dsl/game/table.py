@@ -19,6 +19,7 @@ from itertools import compress
 from typing import Any, Protocol
 
 from ..engine.result import Claim
+from ..engine.settle import Outcome
 from ..notation import format_hand
 from ..tiles import NAMES
 from .rules import REQUEST_MELD_TYPES, GameRules
@@ -82,23 +83,26 @@ class HandResult:
     winner: int | None = None
     request: dict[str, Any] | None = None  # the scoring request sent for the winner (JSONL form)
     claim: Claim | None = None
-    kongs: list[list[Any]] = field(default_factory=list)  # [seat, type, tile, won]
+    kongs: list[list[Any]] = field(default_factory=list)  # [seat, type, tile, won, from, ended]: from, the seat whose
+    # discard was konged; ended, the kong ended the hand as its maker's win (play.kong_ends_hand)
     rounds: list[tuple[list[int], bool]] = field(default_factory=list)  # the go-rounds: (discards, one was claimed)
     chan: bool = False  # set by the settlement: a payment of reason chan was made
     xianggong: list[int] = field(default_factory=list)
     ready: list[int] = field(default_factory=list)  # seats that declared tianting
     turns: int = 0  # draws made (the deal aside)
     settlement: dict[str, Any] | None = None
+    win_total: int | None = None  # the total of a win a kong ended the hand with (no scoring request, no claim)
 
     def outcome(self) -> dict[str, Any]:
         """The settle() input for this hand."""
         o: dict[str, Any] = {"dealer": self.dealer, "zuozhuang": self.zuozhuang, "lazhuang": list(self.lazhuang),
                              "winner": self.winner, "xianggong": list(self.xianggong),
                              "rounds": [{"discards": [NAMES[t] for t in ds], "claimed": c} for ds, c in self.rounds],
-                             "kongs": [{"seat": s, "type": t, "tile": NAMES[k], "won": w} for s, t, k, w in self.kongs]}
+                             "kongs": [{"seat": s, "type": t, "tile": NAMES[k], "won": w, "from": f, "ended": e}
+                                       for s, t, k, w, f, e in self.kongs]}
         if self.winner is not None:
-            assert self.claim is not None
-            o["total"] = self.claim.total
+            assert self.claim is not None or self.win_total is not None
+            o["total"] = self.claim.total if self.claim is not None else self.win_total
         return o
 
 
@@ -200,6 +204,7 @@ class Table:
         res.winner = self.winner
         res.request = self.win_request
         res.claim = self.win_claim
+        res.win_total = self.win_total
         res.kongs = self.kongs
         res.rounds = [(self.discarded[i:i + 4], any(j in self.claimed_at for j in range(i, i + 4)))
                       for i in range(0, len(self.discarded), 4)]
@@ -224,6 +229,7 @@ class Table:
         self.winner: int | None = None
         self.win_request: dict[str, Any] | None = None
         self.win_claim: Claim | None = None
+        self.win_total: int | None = None
         views = self.views
         event = self.events.append
         draw = self.wall.draw
@@ -260,6 +266,8 @@ class Table:
                 self.first_draw_done[s] = True
             if typ != "discard":  # a concealed or added kong
                 self._own_kong(s, typ, t)
+                if self._kong_ends(s):
+                    return
                 drawn = self._replace(s)
                 chain = chain + 1 if kong_type is not None else 1  # made on a replacement: the chain goes on
                 kong_type = self.kongs[-1][1]
@@ -296,6 +304,8 @@ class Table:
                     if ca[0] == "pong":
                         s, drawn, kong_type, after_pong, chain = claimer, None, None, True, 0
                     else:
+                        if self._kong_ends(claimer):
+                            return
                         drawn = self._replace(claimer)
                         s, kong_type, after_pong, chain = claimer, self.kongs[-1][1], False, 1
                     continue
@@ -412,20 +422,41 @@ class Table:
             self._remove(s, t, 3)
             self.melds[s].append(["exposed", t, d])
             self.events.append((s, "kong", t, d))
-            self.kongs.append([s, self.rules.kong_type("exposed", t in self.hun_set), t, False])
+            self.kongs.append([s, self.rules.kong_type("exposed", t in self.hun_set), t, False, d, False])
 
     def _own_kong(self, s: int, typ: str, t: int) -> None:
         self.melded = True
         if typ == "concealed_kong":
             self._remove(s, t, 4)
             self.melds[s].append(["concealed", t, None])
-            self.kongs.append([s, self.rules.kong_type("concealed", t in self.hun_set), t, False])
+            self.kongs.append([s, self.rules.kong_type("concealed", t in self.hun_set), t, False, None, False])
         else:
             self._remove(s, t, 1)
             m = next(m for m in self.melds[s] if m[0] == "pung" and m[1] == t)
             m[0] = "added"
-            self.kongs.append([s, self.rules.kong_type("added", t in self.hun_set), t, False])
+            self.kongs.append([s, self.rules.kong_type("added", t in self.hun_set), t, False, None, False])
         self.events.append((s, typ, t, None))
+
+    def _kong_ends(self, s: int) -> bool:
+        """Whether the kong seat s just made ends the hand at once as its win (play.kong_ends_hand, read on
+        the outcome so far); then s is the winner, with play.kong_win_total's total. A player barred from
+        winning (小相公) goes on."""
+        kw = self.rules.kong_win
+        if kw is None or (self.xianggong[s] and self.rules.hun_discard_bars_win):
+            return False
+        o = Outcome()
+        o.dealer, o.zuozhuang, o.lazhuang = self.dealer, self.zuozhuang, tuple(self.lazhuang)
+        o.winner, o.total, o.chan = None, 0, False
+        o.kongs = [(k[0], k[1], k[2], self.rules.kong_points_of(k[1]), k[3], k[4], k[5]) for k in self.kongs]
+        o.xianggong = frozenset(i for i in range(4) if self.xianggong[i])
+        o.seats = [0, 1, 2, 3]
+        o.score_table = self.rules.scorer.ruleset.score_table
+        total = kw(o, o.kongs[-1])
+        if total is None:
+            return False
+        self.kongs[-1][5] = True
+        self.winner, self.win_total = s, total
+        return True
 
     def _replace(self, s: int) -> int:
         t = self.wall.replacement()

@@ -13,7 +13,7 @@ from ..diagnostics import did_you_mean
 from ..expr import ast as A
 from ..expr.check import Env, definition_uses
 from ..expr.parser import ExprError, parse
-from ..expr.settle import BOUND, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
+from ..expr.settle import BOUND, KONG, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
 from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
 from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
 from .limits import MAX_OUTCOME_COST, cost, definition_costs, size
@@ -196,7 +196,37 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
                                     str(r.get("description", "")), str(r.get("source", "")))
     if rotation is None:
         return None
-    return Settlement(tuple(definitions), tuple(payments), tuple(rules), rotation, tuple(sorted(play.items())))
+    ends, total = _kong_win(lw, play, ndefs, costs)
+    return Settlement(tuple(definitions), tuple(payments), tuple(rules), rotation, tuple(sorted(play.items())), ends, total)
+
+
+KONG_WIN_KEYS = (("kong_ends_hand", (BOOL,), "play.kong_ends_hand"), ("kong_win_total", (INT,), "play.kong_win_total"))
+
+
+def _kong_win(lw: _Lowering, play: dict[str, Any], ndefs: dict[str, int],
+              costs: dict[str, int]) -> tuple[Expr | None, Expr | None]:
+    """play.kong_ends_hand (true or false) and play.kong_win_total (a number), expressions over the kong `k`
+    just made in the settlement's words; an empty or absent kong_ends_hand: no kong ends the hand (and the
+    total is not read)."""
+    out: list[Expr | None] = []
+    for key, want, what in KONG_WIN_KEYS:
+        v = play.get(key)
+        if v is None or v == "" or (key == "kong_win_total" and not out[0]):
+            out.append(None)
+            continue
+        if isinstance(v, int) and not isinstance(v, bool) and key == "kong_win_total":
+            v = str(v)  # a number is an expression too
+        if not isinstance(v, str):
+            lw.error(("play", key), f"{what} is an expression over the kong k (a string), not {v!r}",
+                     'e.g. kong_ends_hand: \'k.type == "hun"\', kong_win_total: "k.points"')
+            out.append(None)
+            continue
+        e, _ = _expr(lw, ("play", key), settle_env(play, ndefs, {"k": KONG}), want, what)  # str() of a number
+        out.append(e if e is not None and _bounded(lw, ("play", key), e.ast, costs) else None)
+    if out[0] is not None and out[1] is None and not isinstance(play.get("kong_win_total"), (str, int)):
+        lw.error(("play", "kong_ends_hand"), "play.kong_ends_hand needs play.kong_win_total, the total of the win it ends "
+                 "the hand with", 'e.g. kong_win_total: "k.points"', key=True)
+    return out[0], out[1]
 
 
 def _cycles(lw: _Lowering, bodies: dict[str, A.Node], keys: dict[str, str]) -> None:

@@ -427,8 +427,12 @@ class Builder:
         for k in o.get("kongs") or []:
             bits.append(f"; seat {k.get('seat')} has a {self.kong_name(str(k.get('type')))} of ")
             bits.append(TileRef(parse_tile(str(k.get("tile")))))
+            if k.get("from") is not None:
+                bits.append(f" from seat {k.get('from')}'s discard")
             if k.get("won"):
                 bits.append(" (its replacement won)")
+            if k.get("ended"):
+                bits.append(" (it ended the hand as a win)")
         if o.get("chan"):
             bits.append(f"; {self.outcome_name('chan')}")
         rounds = o.get("rounds") or []
