@@ -719,7 +719,7 @@ def test_a_bad_kong_discarder_is_refused_by_both_backends(outcome: dict[str, Any
                                                          discarder_dir: str) -> None:
     got = Scorer(options={"exposed_kong_payer": "discarder"}).settle(outcome)
     assert got["reason"] == "invalid_request" and got["error"]["field"] == field and words in got["error"]["message"]
-    py, js = _settle_both(discarder_dir, [outcome])
+    py, js = _settle_each(discarder_dir, [outcome])
     assert py[0]["error"] == got["error"]
     if js is not None:
         assert js == py
@@ -737,7 +737,7 @@ def discarder_dir(tmp_path_factory: Any) -> str:
     return str(d / "gen" / "discarder")
 
 
-def _settle_both(directory: str, outcomes: list[Any]) -> tuple[list[Any], list[Any] | None]:
+def _settle_each(directory: str, outcomes: list[Any]) -> tuple[list[Any], list[Any] | None]:
     """settle() of each outcome by the generated Python and JavaScript scorers of `directory` (JavaScript: None
     without node)."""
     import subprocess
@@ -765,14 +765,14 @@ def test_the_kong_discarder_settles_alike_in_python_and_javascript(discarder_dir
                  "kongs": [{"seat": 1, "type": "exposed", "tile": "E", "from": 2},
                            {"seat": 3, "type": "concealed", "tile": "5p"}]}]
     assert [Scorer().settle(o)["balances"] for o in outcomes] == [[-1, -1, 3, -1], [-16, 6, -5, 15]]
-    py, js = _settle_both(discarder_dir, outcomes)
+    py, js = _settle_each(discarder_dir, outcomes)
     assert [a["balances"] for a in py] == [[0, -1, 1, 0], [-8, -3, -5, 16]]
     assert py[1]["kongs"][0]["from"] == 2 and py[1]["kongs"][1]["from"] is None
     if js is not None:
         assert js == py
     # and a thousand random outcomes, valid and not, some of whose kongs name a discarder
     lines = [json.loads(line) for line in outcome_lines(36, 1000)]
-    py, js = _settle_both(discarder_dir, lines)
+    py, js = _settle_each(discarder_dir, lines)
     alone = [k for a in py for k in a["kongs"] if k["from"] is not None and not k["won"]]
     assert len(alone) > 25
     for a in py:
@@ -906,7 +906,7 @@ def test_a_bad_ended_kong_is_refused_by_both_backends(outcome: dict[str, Any], f
                                                       jin_gang_dir: str) -> None:
     got = Scorer(options={"jin_gang_wins": "on"}).settle(outcome)
     assert got["reason"] == "invalid_request" and got["error"]["field"] == field and words in got["error"]["message"]
-    py, js = _settle_both(jin_gang_dir, [outcome])
+    py, js = _settle_each(jin_gang_dir, [outcome])
     assert py[0]["error"] == got["error"]
     if js is not None:
         assert js == py
@@ -917,12 +917,12 @@ def test_an_ended_kong_settles_alike_in_python_and_javascript(jin_gang_dir: str)
     o = {"dealer": 0, "winner": 1, "total": 4, "kongs": [{"seat": 1, "type": "hun", "tile": "E", "ended": True}]}
     # the seeds' rules refuse it (no kong ends a hand: outcome rule kong_ended_not_played); the club settles it
     assert Scorer().settle(o)["error"]["code"] == "kong_ended_not_played"
-    py, js = _settle_both(jin_gang_dir, [o])
+    py, js = _settle_each(jin_gang_dir, [o])
     assert py[0]["balances"] == [-8, 24, -8, -8] and py[0]["kongs"][0]["ended"] is True
     if js is not None:
         assert js == py
     lines = [json.loads(line) for line in outcome_lines(3, 1000)]
-    py, js = _settle_both(jin_gang_dir, lines)
+    py, js = _settle_each(jin_gang_dir, lines)
     assert sum(1 for a in py if any(k["ended"] for k in a["kongs"])) > 5
     if js is not None:
         assert js == py

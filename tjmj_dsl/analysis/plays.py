@@ -436,6 +436,7 @@ def kong_win_total(rs: RuleSet, kong_win: KongWin, o: dict[str, Any], k: dict[st
     out = Outcome()
     out.dealer, out.zuozhuang, out.lazhuang = o["dealer"], bool(o.get("zuozhuang")), tuple(o.get("lazhuang") or [0] * 4)
     out.winner, out.total, out.chan, out.xianggong, out.seats = None, 0, False, frozenset(), [0, 1, 2, 3]
+    out.rounds = []  # a kong ends the hand: its go-rounds do not decide whether it does
     out.score_table = rs.score_table
     out.kongs = []
     for x in o.get("kongs") or []:

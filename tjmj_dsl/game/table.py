@@ -447,6 +447,8 @@ class Table:
         o = Outcome()
         o.dealer, o.zuozhuang, o.lazhuang = self.dealer, self.zuozhuang, tuple(self.lazhuang)
         o.winner, o.total, o.chan = None, 0, False
+        o.rounds = [(i // 4 + 1, self.discarded[i:i + 4], any(j in self.claimed_at for j in range(i, i + 4)))
+                    for i in range(0, len(self.discarded), 4)]  # the go-rounds so far
         o.kongs = [(k[0], k[1], k[2], self.rules.kong_points_of(k[1]), k[3], k[4], k[5]) for k in self.kongs]
         o.xianggong = frozenset(i for i in range(4) if self.xianggong[i])
         o.seats = [0, 1, 2, 3]
