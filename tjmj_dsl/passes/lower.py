@@ -405,8 +405,8 @@ def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], 
                else f"{tiles.name(next(x for i, x in enumerate(kinds) if x in kinds[:i]))} twice"
                if len(set(kinds)) < len(kinds) else "")
         if why:
-            shown = " ".join(tiles.name(x) for x in kinds) if kinds and not why.startswith("it is not") else repr(got)
-            lw.error(("hun", "huns"), f"for the indicator {tiles.name(k)} hun.huns gives [{shown}]: {why}",
+            shown = repr(got) if why.startswith("it is not") else "[" + " ".join(tiles.name(x) for x in kinds or ()) + "]"
+            lw.error(("hun", "huns"), f"for the indicator {tiles.name(k)} hun.huns gives {shown}: {why}",
                      "the hun kinds of an indicator: the indicator's kind, then the others once each, "
                      f'e.g. "{DEFAULT_HUNS}"')
             return fallback

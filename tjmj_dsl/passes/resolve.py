@@ -274,9 +274,11 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                     out.where(at, True), f"add `after: [{prev[0]}]` to option {oid} (its change then wins); "
                     f"the other change is at {prev[1].file}:{prev[1].line}:{prev[1].col}"))
                 continue
-            if prev and prev[0] in picked and prev[2] != v and prev[0] != oid:
-                # a later option (after: [it]) sets the path again: the value picked for the earlier one would
-                # do nothing, which is said, not done silently
+            if prev and prev[0] in picked and prev[2] != v and prev[0] != oid \
+                    and str(out.choices[prev[0]]) != str(options[prev[0]].get("default")):
+                # a later option (after: [it]) sets the path again: a value other than its default picked for the
+                # earlier one would do nothing, which is said, not done silently (its default, named as a record
+                # names every choice, is what the later option overrides by design)
                 diags.append(Diagnostic(
                     "error", "option-undone",
                     f"option {oid}={value} sets {path_s!r} to {v!r}, so the {prev[0]}={picked[prev[0]]} picked "
