@@ -407,6 +407,9 @@ def test_simulate_plays_guadafeng_and_replay_verifies(tmp_path: Any) -> None:
     ("[indicator, next(next(next(next(indicator))))] if indicator.suit == \"z\" else [indicator]",
      ["for the indicator E hun.huns gives [E E]", "E twice"]),
     ("run(indicator, kinds - 2)", ["for the indicator 1m hun.huns gives []", "no kind at all"]),
+    ("run(indicator, len(indicator))", ["len wants list[any], this is tile"]),
+    ('[indicator] if indicator.rank == 1 else 7', ["for the indicator 2m hun.huns gives 7: it is not a list of tiles"]),
+    ('["m"]', ["hun.huns must give a list of tiles; this gives a list[str]"]),
 ])
 def test_a_bad_hun_mapping_is_refused_with_a_position(tmp_path: Any, huns: str, words: list[str]) -> None:
     p = tmp_path / "h.yaml"

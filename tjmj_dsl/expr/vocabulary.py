@@ -169,7 +169,7 @@ HUN_VARS: dict[str, Var] = {
 }
 
 HUN_FUNCS: dict[str, Func] = {
-    "len": FUNCS["len"],
+    "len": Func((list_of(ANY),), INT, "length of a list"),
     "next": FUNCS["next"],
     "run": Func((TILE, INT), list_of(TILE), "k and the kinds after it by next(), n in all (fewer when the order "
                 "comes back to k: a cycle shorter than n)"),

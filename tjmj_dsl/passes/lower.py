@@ -395,7 +395,12 @@ def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], 
                               "cycle": lambda k: list(hun_kinds_of(k, 34, cycles))})  # back to k: its whole order
     rows = []
     for k in range(34):
-        got = it.eval(e.ast, {"indicator": k, "kinds": n, "true": True, "false": False})
+        try:
+            got = it.eval(e.ast, {"indicator": k, "kinds": n, "true": True, "false": False})
+        except (TypeError, ValueError, IndexError, RecursionError) as x:  # e.g. len() of a tile: the checker's ANY
+            lw.error(("hun", "huns"), f"for the indicator {tiles.name(k)} hun.huns cannot be evaluated: "
+                     f"{str(x) or type(x).__name__}", "len() counts a list; run(k, n) wants a tile and a number")
+            return fallback
         kinds = [x for x in got] if isinstance(got, (list, tuple)) else None
         why = ("it is not a list of tiles" if kinds is None or not all(isinstance(x, int) and not isinstance(x, bool)
                                                                         and 0 <= x < 34 for x in kinds)
