@@ -174,7 +174,7 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
     play = dict(rs.play)
     offered = rs.claims_offered()
     # an indicator none of whose huns is among the tiles below (1m-9m, 1p-4p): an honor's, as a rule
-    ind = next(k for k in (*range(27, 34), *range(13, 27)) if not set(rs.hun_table[k]) & set(range(13)))
+    ind = next((k for k in (*range(27, 34), *range(13, 27)) if not set(rs.hun_table[k]) & set(range(13))), 27)
     hun = rs.hun_table[ind][-1]
     out: list[tuple[tuple[str, ...], str]] = []
 

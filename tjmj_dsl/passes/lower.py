@@ -391,7 +391,7 @@ def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], 
                      f'e.g. "{DEFAULT_HUNS}", "[indicator, next(indicator)]" or "cycle(indicator)"')
         return fallback
     it = Interpreter({}, {}, {"next": lambda k: next_kind(k, cycles),
-                              "run": lambda k, m: list(hun_kinds_of(k, max(1, m), cycles)) if m > 0 else [],
+                              "run": lambda k, m: list(hun_kinds_of(k, m, cycles)) if m > 0 else [],
                               "cycle": lambda k: list(hun_kinds_of(k, 34, cycles))})  # back to k: its whole order
     rows = []
     for k in range(34):
@@ -401,7 +401,7 @@ def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], 
             lw.error(("hun", "huns"), f"for the indicator {tiles.name(k)} hun.huns cannot be evaluated: "
                      f"{str(x) or type(x).__name__}", "len() counts a list; run(k, n) wants a tile and a number")
             return fallback
-        kinds = [x for x in got] if isinstance(got, (list, tuple)) else None
+        kinds = list(got) if isinstance(got, (list, tuple)) else None
         why = ("it is not a list of tiles" if kinds is None or not all(isinstance(x, int) and not isinstance(x, bool)
                                                                         and 0 <= x < 34 for x in kinds)
                else "no kind at all" if not kinds
