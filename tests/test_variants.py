@@ -350,6 +350,18 @@ def test_guadafeng_and_an_explicit_hun_kinds_conflict() -> None:
     assert code != 0 and "would do nothing" in out + err and "Traceback" not in out + err
 
 
+def test_check_refuses_a_profile_picking_guadafeng_beside_another_hun_kinds(tmp_path: Any) -> None:
+    # 刮大风 counts three kinds itself: a profile that also picks one kind is said to contradict it, at
+    # the profile's hun_kinds
+    p = tmp_path / "club.yaml"
+    p.write_text('extends: builtin:tianjin\nname: club\nset:\n  profiles.club: {description: "a 刮大风 club", '
+                 'options: {hun_kinds: 1, guadafeng: "on"}}\n', encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    said = out + err
+    assert code != 0 and "club.yaml:4:" in said and "Traceback" not in said, said
+    assert "option guadafeng=on sets 'hun.kinds' to 3, so the hun_kinds=1 picked" in said
+
+
 # indicator N: the seeds' huns are N and E; 刮大风's all four winds. Seat 1 holds 南 and 西 beside
 # three melds and a pair, and draws 5万 first thing.
 TWO_WINDS = {1: "123m 456m 789p 1s 1s S W"}
