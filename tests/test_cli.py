@@ -112,7 +112,7 @@ def test_check_and_variants() -> None:
     code, out, _ = run(["variants"])
     assert code == 0
     for opt in ("score_table", "jin_gang", "tianting", "subenlong", "tianhu", "dihu", "first_draw_multiplier",
-                "hun_kinds", "min_fan", "chan_points", "dealer_rotation", "last_tiles_claims", "su_value", "hun_claim_kong", "hun_discard", "hun_wait_counts"):
+                "hun_kinds", "min_fan", "chan_points", "dealer_rotation", "last_tiles_claims", "su_value", "hun_claim_kong", "hun_discard", "hun_wait_counts", "guadafeng"):
         assert opt in out
     assert "profiles: seed-001, seed-000-fan, seed-000-coins" in out
 

@@ -151,9 +151,9 @@ def test_the_rulebook_has_every_chapter_pattern_option_and_decision(profile_dir:
                 "tianting", "subenlong"):
         assert f'id="pattern-{pid}"' in html and f'<a id="pattern-{pid}"></a>' in md, pid
     for oid in ("score_table", "jin_gang", "tianting", "subenlong", "tianhu", "dihu", "first_draw_multiplier",
-                "hun_kinds", "min_fan", "chan_points", "dealer_rotation", "last_tiles_claims", "su_value", "hun_claim_kong", "hun_discard", "hun_wait_counts"):
+                "hun_kinds", "min_fan", "chan_points", "dealer_rotation", "last_tiles_claims", "su_value", "hun_claim_kong", "hun_discard", "hun_wait_counts", "guadafeng"):
         assert f'id="option-{oid.replace("_", "-")}"' in html, oid
-    for decision in ("best_decomposition", "shuanghun_apart", "indicator_on_wall", "gangkai_own_kong"):
+    for decision in ("best_decomposition", "shuanghun_apart", "indicator_on_wall", "gangkai_own_kong", "guadafeng_huns"):
         assert f"(`{decision}`)" in md
     for erratum in ("tianhu_max", "gangkai_shuanghun_benhun_zhuo5_long", "coins_hundiao_without_kong",
                     "coins_benhun_zhuo5_long_concealed", "coins_item_3_twice"):

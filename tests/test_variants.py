@@ -964,6 +964,190 @@ def test_simulate_plays_jin_gang_wins_and_replay_verifies(tmp_path: Any) -> None
     assert code == 0, out + err
 
 
+# ---------------------------------------------------------------- guadafeng: the hun mapping hun.huns (item 4)
+
+GUADAFENG = {"guadafeng": "on"}
+WINDS, DRAGONS = ["E", "S", "W", "N"], ["C", "F", "P"]
+
+
+def huns_by_the_text(indicator: str, guadafeng: bool) -> list[str]:
+    """The rulebook's huns (§2, §7 guadafeng, decision guadafeng_huns), written from the text alone:
+    the seeds take the indicator and the next kind (9 wraps to 1; 东南西北 and 中发白 cycle);
+    刮大风 takes three kinds in a row from a suit indicator (9 wraps to 1), and from a wind all four
+    winds, from a dragon all three dragons, the indicator first."""
+    for family in (WINDS, DRAGONS):
+        if indicator in family:
+            i = family.index(indicator)
+            order = family[i:] + family[:i]
+            return order if guadafeng else order[:2]
+    rank, suit = int(indicator[0]), indicator[1]
+    return [f"{(rank - 1 + j) % 9 + 1}{suit}" for j in range(3 if guadafeng else 2)]
+
+
+ALL_INDICATORS = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + WINDS + DRAGONS
+# a hand valid under every indicator (no kind held four times, so none is the indicator's fourth)
+ANY_INDICATOR_HAND = {**parse_hand("123m 456m 789m 123p 5s +5s")}
+
+
+@pytest.fixture(scope="module")
+def guadafeng_dir(tmp_path_factory: Any) -> str:
+    """A club's rules with guadafeng=on by default, compiled to both backends."""
+    from tjmj_dsl.api import compile_rules
+    d = tmp_path_factory.mktemp("gdf")
+    p = d / "gdf.yaml"
+    p.write_text('extends: builtin:tianjin\nname: gdf\nset:\n  options.guadafeng.default: "on"\n', encoding="utf-8")
+    compile_rules(str(p), str(d / "gen"))
+    return str(d / "gen" / "gdf")
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_every_indicator_names_the_huns_the_rule_text_says(on: bool) -> None:
+    scorer = Scorer(options=GUADAFENG if on else None)
+    for ind in ALL_INDICATORS:
+        got = scorer.score({**ANY_INDICATOR_HAND, "indicator": ind})
+        assert got["hun_kinds"] == huns_by_the_text(ind, on), ind
+
+
+def test_python_and_javascript_name_the_same_huns_under_guadafeng(guadafeng_dir: str) -> None:
+    from test_js import NODE, run_both
+    from tests.jsdiff import request_lines
+    if NODE is None:
+        pytest.skip("node is not installed")
+    lines = [json.dumps({**ANY_INDICATOR_HAND, "indicator": ind}).encode() for ind in ALL_INDICATORS]
+    answers = [json.loads(a) for a in run_both(guadafeng_dir, lines)]  # run_both asserts both backends alike
+    assert [a["hun_kinds"] for a in answers] == [huns_by_the_text(ind, True) for ind in ALL_INDICATORS]
+    # random hands, every indicator (wind indicators make four hun kinds): both backends alike
+    answers = [json.loads(a) for a in run_both(guadafeng_dir, request_lines(4, 1500, [], {}))]
+    assert sum(1 for a in answers if a.get("win")) > 200
+
+
+@pytest.mark.parametrize("hand, indicator, off, on", [
+    # the single 1条 is a hun only when 8条 turned makes 8条 9条 1条 huns (刮大风 wraps 9 → 1)
+    ("345m 123p EEE 456p 1s +N", "8s", None, ["tiliu", "hundiao"]),
+    # 东 turned: 南 西 北 are all huns only under 刮大风; they make a meld with the drawn one
+    ("123m 456m 789p 11s S N +W", "E", None, ["zhuo5", "shuanghun"]),
+    # 中 turned: 白 is a hun only under 刮大风 (the seeds: 中 发)
+    ("123m 456m 789p 11s F P +C", "C", None, ["zhuo5", "shuanghun"]),
+    # 南 turned: under the seeds 南 西 are huns, under 刮大风 东 and 北 too; a hand without winds scores alike
+    ("345m 123s 789p 77m 45s +6s", "S", ["tiliu", "su"], ["tiliu", "su"]),
+])
+def test_guadafeng_changes_which_tiles_are_huns(hand: str, indicator: str, off: list[str] | None,
+                                                on: list[str]) -> None:
+    req = {**parse_hand(hand), "indicator": indicator}
+    for opts, want in ((None, off), (GUADAFENG, on)):
+        r = Scorer(options=opts).score(req)
+        assert r["win"] is (want is not None), (opts, r)
+        if want is not None:
+            assert sorted(r["patterns"]) == sorted(want)
+
+
+def test_guadafeng_and_an_explicit_hun_kinds_conflict() -> None:
+    from tjmj_dsl.diagnostics import RuleError
+    with pytest.raises(RuleError) as e:
+        Scorer(options={"guadafeng": "on", "hun_kinds": 1})
+    assert "option guadafeng=on sets 'hun.kinds'" in str(e.value.diagnostics[0].message)
+    assert "hun_kinds=1" in e.value.diagnostics[0].message
+    # hun_kinds=3 is what 刮大风 counts anyway, and 2 is the default a record names beside every other
+    # choice: no conflict, and 刮大风's three kinds either way
+    for kinds in (3, 2):
+        assert Scorer(options={"guadafeng": "on", "hun_kinds": kinds}).score(
+            {**ANY_INDICATOR_HAND, "indicator": "8s"})["hun_kinds"] == ["8s", "9s", "1s"]
+    code, out, err = run(["score", "345m 123s EEE 456s 9p +N", "--indicator", "7p", "--option", "guadafeng=on",
+                          "--option", "hun_kinds=1"])
+    assert code != 0 and "would do nothing" in out + err and "Traceback" not in out + err
+
+
+def test_check_refuses_a_profile_picking_guadafeng_beside_another_hun_kinds(tmp_path: Any) -> None:
+    # 刮大风 counts three kinds itself: a profile that also picks one kind is said to contradict it, at
+    # the profile's hun_kinds
+    p = tmp_path / "club.yaml"
+    p.write_text('extends: builtin:tianjin\nname: club\nset:\n  profiles.club: {description: "a 刮大风 club", '
+                 'options: {hun_kinds: 1, guadafeng: "on"}}\n', encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    said = out + err
+    assert code != 0 and "club.yaml:4:" in said and "Traceback" not in said, said
+    assert "option guadafeng=on sets 'hun.kinds' to 3, so the hun_kinds=1 picked" in said
+
+
+# indicator N: the seeds' huns are N and E; 刮大风's all four winds. Seat 1 holds 南 and 西 beside
+# three melds and a pair, and draws 5万 first thing.
+TWO_WINDS = {1: "123m 456m 789p 1s 1s S W"}
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_the_table_deals_and_plays_guadafeng_huns(on: bool) -> None:
+    bots = [Bot(), Bot(win=True), Bot(), Bot()]
+    gr = rules(**(GUADAFENG if on else {}))
+    assert list(gr.hun_kinds(parse_tile("N"))) == [parse_tile(x) for x in huns_by_the_text("N", on)]
+    _, rec = play(gr, _wall_with_head_draws(0, TWO_WINDS, {0: "5m"}), 0, bots)
+    first = next(m for k, d, m in bots[1].menus if k == "act")
+    # 南 西 are huns only under 刮大风: 4万 (南) 5万 6万 (西) completes the hand (双混吊, 捉5)
+    assert (("win", None) in first) is on
+    if on:
+        assert rec["result"]["winner"] == 1
+        res = rec["result"]["score"]["result"]
+        assert res["hun_kinds"] == ["N", "E", "S", "W"] and "shuanghun" in res["patterns"]
+    assert rec["rules"]["options"]["guadafeng"] == ("on" if on else "off")
+    assert replays(rec)
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_discarding_a_wind_is_a_hun_discard_only_under_guadafeng(on: bool) -> None:
+    # indicator N: 南 is a hun under 刮大风 only, and discarding a hun makes its player 小相公
+    hands = {1: "1s 2s 3s 4s 5s 6s 7s 1m 2m 3m 4m 5m S"}
+    bots = [Bot(), Bot(plan=[("discard", "S")]), Bot(), Bot()]
+    _, rec = play(rules(**(GUADAFENG if on else {})), _wall_with_head_draws(0, hands, {0: "9p"}), 0, bots)
+    assert {"seat": 1, "type": "discard", "tile": "S"} in rec["events"]
+    assert rec["result"]["xianggong"] == ([1] if on else [])
+    assert replays(rec)
+
+
+def test_simulate_plays_guadafeng_and_replay_verifies(tmp_path: Any) -> None:
+    path = str(tmp_path / "gdf.jsonl")
+    code, _, err = run(["simulate", "--hands", "12", "--seed", "4", "--option", "guadafeng=on", "--record", path])
+    assert code == 0, err
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    assert all(r["rules"]["options"]["guadafeng"] == "on" for r in recs)
+    won = [r for r in recs if r["result"]["winner"] is not None]
+    assert won
+    for r in won:  # each win was scored with the huns the rule text gives its indicator
+        assert r["result"]["score"]["result"]["hun_kinds"] == huns_by_the_text(r["indicator"], True)
+    code, out, err = run(["replay", path])
+    assert code == 0, out + err
+
+
+@pytest.mark.parametrize("huns, words", [
+    ("run(indicator, kind)", ["unknown name 'kind'", "did you mean 'kinds'?"]),
+    ("cycl(indicator)", ["unknown function 'cycl'", "did you mean 'cycle'?"]),
+    ("count(indicator)", ["unknown function 'count'"]),
+    ("next(indicator)", ["hun.huns must give a list of tiles; this gives a tile"]),
+    ("[next(indicator)]", ["for the indicator 1m hun.huns gives [2m]", "the indicator's own kind must come first"]),
+    ("[indicator, next(next(next(next(indicator))))] if indicator.suit == \"z\" else [indicator]",
+     ["for the indicator E hun.huns gives [E E]", "E twice"]),
+    ("run(indicator, kinds - 2)", ["for the indicator 1m hun.huns gives []", "no kind at all"]),
+    ("run(indicator, len(indicator))", ["len wants list[any], this is tile"]),
+    ('[indicator] if indicator.rank == 1 else 7', ["for the indicator 2m hun.huns gives 7: it is not a list of tiles"]),
+    ('["m"]', ["hun.huns must give a list of tiles; this gives a list[str]"]),
+])
+def test_a_bad_hun_mapping_is_refused_with_a_position(tmp_path: Any, huns: str, words: list[str]) -> None:
+    p = tmp_path / "h.yaml"
+    p.write_text(f"extends: builtin:tianjin\nname: h\nset:\n  hun.huns: {json.dumps(huns)}\n", encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    said = out + err
+    assert code != 0 and "h.yaml:4:" in said and "Traceback" not in said, said
+    for w in words:
+        assert w in said, said
+
+
+def test_the_hun_mapping_is_data_a_rule_file_may_write_anew(tmp_path: Any) -> None:
+    # a club whose huns are the indicator's whole suit or family (cycle()): no Python knows it
+    p = tmp_path / "c.yaml"
+    p.write_text('extends: builtin:tianjin\nname: c\nset:\n  hun.huns: "cycle(indicator)"\n', encoding="utf-8")
+    r = Scorer(str(p)).score({**ANY_INDICATOR_HAND, "indicator": "3p"})
+    assert r["hun_kinds"] == ["3p", "4p", "5p", "6p", "7p", "8p", "9p", "1p", "2p"]
+
+
 # ---------------------------------------------------------------- no Python names a variant
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
@@ -973,7 +1157,8 @@ VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_
                  "gangkai_chain_count", "kong_chain_kongs",
                  "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value",
                  "exposed_kong_payer", "exposed_kong_discarder_pays", "jin_gang_wins", "jin_gang_win_pays",
-                 "kong_ended_not_played")
+                 "kong_ended_not_played", "guadafeng",
+                 "guadafeng_huns")
 
 
 def test_no_python_line_names_a_variant() -> None:

@@ -217,8 +217,9 @@ class RuleSet:
     source_sha256: str
     profile: str
     choices: tuple[tuple[str, Any], ...]  # option id → chosen value, in declaration order
-    hun_count: int
+    hun_count: int  # the most hun kinds any indicator names (len of hun_table's longest row)
     cycles: tuple[tuple[int, ...], ...]
+    hun_table: tuple[tuple[int, ...], ...]  # indicator kind → its hun kinds, the indicator's first (hun.huns)
     chow: bool
     copies: int
     suits: tuple[str, ...]

@@ -217,6 +217,10 @@ schema = {
                                  "copies": {"const": 4}}},
         "hun": {"type": "object", "additionalProperties": False, "required": ["kinds", "cycles"],
                 "properties": {"kinds": {"type": "integer", "minimum": 0, "maximum": 4},
+                               "huns": {**expr, "description": "each indicator's hun kinds: an expression of "
+                                        "`indicator` (and `kinds`, hun.kinds) giving a list of tiles, the indicator's "
+                                        "first, e.g. run(indicator, kinds) (the default); run(), cycle(), next() and "
+                                        "len() may be called"},
                                "cycles": {"type": "array", "items": {"type": "array", "items": tile, "minItems": 1}}}},
         "melds": {"type": "object", "additionalProperties": False, "required": ["chow", "pung", "kong"],
                   "properties": {"chow": {"type": "boolean"},

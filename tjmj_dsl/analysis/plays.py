@@ -25,7 +25,6 @@ from ..backends.interpret import interpreter
 from ..diagnostics import Diagnostic
 from ..engine import runtime
 from ..engine.contract import KONG_TYPES, MAX_TOTAL
-from ..engine.hand import hun_kinds_of
 from ..engine.result import wins
 from ..engine.settle import Outcome
 from ..game.rules import KongWin, kong_draw_of
@@ -211,7 +210,7 @@ def _concrete_hands(rs: RuleSet, tr: int, hcl: int, ds: tuple[tuple[str, bool], 
     `hcl` hun tiles in all (the winning tile one of them when tr is 2), standing in for natural
     tiles; never four of the indicator's kind (one is on the wall), never more than the set holds."""
     for ind in (27, 0, 13, 31):  # E, 1m, 5p, C: honor and suit indicators
-        kinds = hun_kinds_of(ind, rs.hun_count, rs.cycles)
+        kinds = rs.hun_table[ind]
         hun_set = set(kinds)
 
         def room(k: int, counts: list[int]) -> int:

@@ -13,7 +13,7 @@ Range = tuple[int, int]
 def _sizes(rs: RuleSet) -> dict[str, Range]:
     """How many items each list of the vocabulary can hold."""
     return {"melds": (4, 4), "groups": (5, 5), "declared": (0, 4), "suits": (len(rs.suits), len(rs.suits)),
-            "hun_kinds": (1, rs.hun_count)}
+            "hun_kinds": (min(len(r) for r in rs.hun_table), rs.hun_count)}
 
 
 def int_range(n: A.Node, rs: RuleSet) -> Range | None:

@@ -30,7 +30,7 @@ from .ranges import never
 from .witness import Analysis, Impossible, Undecided, analyse
 
 # the rule set's fields that decide claims; those only of play; those a check can compare
-_CLAIM_FIELDS = ("patterns", "definitions", "algebra", "hun_count", "cycles", "chow", "copies", "suits", "flags",
+_CLAIM_FIELDS = ("patterns", "definitions", "algebra", "hun_count", "cycles", "hun_table", "chow", "copies", "suits", "flags",
                  "free_when", "kinds")
 _PLAY_FIELDS = ("claims", "play", "settlement")
 _NAMELESS = ("name", "title", "source_file", "source_sha256", "profile", "choices", "options", "profiles",

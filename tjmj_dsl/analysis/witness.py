@@ -1192,7 +1192,7 @@ def _win_text(rs: RuleSet) -> str:
 
 def claims_key(rs: RuleSet) -> str:
     """What decides the claims of every hand: rule sets equal in it have the same witnesses."""
-    parts = (rs.patterns, rs.definitions, rs.algebra, rs.hun_count, rs.cycles, rs.chow, rs.copies, rs.suits,
+    parts = (rs.patterns, rs.definitions, rs.algebra, rs.hun_count, rs.cycles, rs.hun_table, rs.chow, rs.copies, rs.suits,
              rs.flags, rs.request_rules, rs.free_when)
     return hashlib.sha256("\n".join(dump(x) for x in parts).encode("utf-8")).hexdigest()
 

@@ -134,6 +134,7 @@ def _generate_js(rs: RuleSet) -> str:
         "choiceRepr": js_value({k: repr(v) for k, v in tables["choices"].items()}),
         "optionValues": js_value({k: list(v) for k, v in tables["option_values"].items()}),
         "hunCount": js_value(tables["hun_count"]), "cycles": js_value(tables["cycles"]),
+        "huns": js_value(tables["huns"]),
         "chow": js_value(tables["chow"]), "copies": js_value(tables["copies"]), "suits": js_value(tables["suits"]),
         "flags": js_value(tables["flags"]), "minFan": js_value(tables["min_fan"]),
         "kongPoints": js_value(tables["kong_points"]), "ids": js_value(tables["ids"]),

@@ -26,6 +26,7 @@ def static_tables(rs: RuleSet) -> dict[str, Any]:
         "option_values": {o.id: tuple(o.choices) for o in rs.options},
         "hun_count": rs.hun_count,
         "cycles": rs.cycles,
+        "huns": rs.hun_table,  # indicator kind → its hun kinds (hun.huns, evaluated when compiled)
         "chow": rs.chow,
         "copies": rs.copies,
         "suits": list(rs.suits),

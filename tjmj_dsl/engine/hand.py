@@ -23,6 +23,8 @@ def next_kind(k: int, cycles: tuple[tuple[int, ...], ...]) -> int:
 
 
 def hun_kinds_of(indicator: int, n: int, cycles: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """`indicator` and the kinds after it by next_kind, n in all, fewer when the order comes back
+    to a kind already taken (a cycle shorter than n): the `run(k, n)` of the hun mapping."""
     out = [indicator]
     while len(out) < n:
         nk = next_kind(out[-1], cycles)

@@ -37,7 +37,7 @@ import threading as _threading
 from typing import Any
 
 from ..tiles import _COMPACT_KEY, _COMPACT_SIZE, NAMES, TileError, parse_tiles  # tjmj:inline-drop
-from .hand import Hand, hun_kinds_of, make_hand, new_hand, split_huns, tally, wild_groups, with_t  # tjmj:inline-drop
+from .hand import Hand, make_hand, new_hand, split_huns, tally, wild_groups, with_t  # tjmj:inline-drop
 from .contract import CONTRACT, KONG_DRAWS, MELD_TYPES  # tjmj:inline-drop
 from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tiles, kong_chain_error, option_value,  # tjmj:inline-drop
                       parse_request)  # tjmj:inline-drop
@@ -269,8 +269,7 @@ def prepare(rules: Any) -> None:
             setattr(rules, k, getattr(rules, k))
     rules.wild_melds, rules.wild_pairs = wild_groups(rules.chow)
     rules.wild_static = None  # the mask search's hun-only groups with their static bits (search._tables)
-    rules.hun_table = tuple((kinds, frozenset(kinds)) for kinds in
-                            (hun_kinds_of(k, rules.hun_count, rules.cycles) for k in range(34)))
+    rules.hun_table = tuple((tuple(kinds), frozenset(kinds)) for kinds in rules.huns)
     rules.resolve_cache = lasting()  # (held, lifted) → claim
     rules.subset_info = lasting()  # a set of patterns → (closed under requires, its conflicts, fan, claim)
     rules.claim_cache = lasting()  # hand-level values the tests read → {aggregate: claim number}

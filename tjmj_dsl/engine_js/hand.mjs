@@ -18,16 +18,6 @@ export function nextKind(k, cycles) {
   return k;
 }
 
-export function hunKindsOf(indicator, n, cycles) {
-  const out = [indicator];
-  while (out.length < n) {
-    const nk = nextKind(out[out.length - 1], cycles);
-    if (out.includes(nk)) break;
-    out.push(nk);
-  }
-  return out;
-}
-
 /** The natural tiles as counts by kind, and how many hun tiles (isHun: a 0/1 array by kind). */
 export function splitHuns(tiles, isHun) {
   const counts = new Array(34).fill(0);

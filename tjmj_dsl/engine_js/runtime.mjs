@@ -5,7 +5,7 @@
 // Nothing here knows a pattern.
 
 import { NAMES } from "./tiles.mjs";
-import { hunKindsOf, newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
+import { newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
 import { NO_FLAGS, ONE_TILE, RequestError, optionValue, parseRequest } from "./request.mjs";
 import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
 import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
@@ -47,7 +47,7 @@ export function otherRules(rules, data) {
 export function prepare(rules) {
   [rules.wildMelds, rules.wildPairs] = wildGroups(rules.chow);
   rules.hunTable = Array.from({ length: 34 }, (_, k) => {
-    const kinds = hunKindsOf(k, rules.hunCount, rules.cycles);
+    const kinds = rules.huns[k]; // the rule file's hun.huns, evaluated for each indicator when compiled
     const isHun = new Uint8Array(34);
     for (const x of kinds) isHun[x] = 1;
     return { kinds, isHun, names: kinds.map((x) => NAMES[x]) };

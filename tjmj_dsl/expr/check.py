@@ -9,8 +9,8 @@ from typing import Any
 
 from ..diagnostics import did_you_mean
 from . import ast as A
-from .vocabulary import (ANY, BOOL, CHECKED_ATTRS, DECOMP_VARS, FUNCS, HAND_VARS, INT, NONE, QUANTS, STR, TILE,
-                         TOTAL_VARS, elem, list_of)
+from .vocabulary import (ANY, BOOL, CHECKED_ATTRS, DECOMP_VARS, FUNCS, HAND_VARS, HUN_VARS, INT, NONE, QUANTS, STR,
+                         TILE, TOTAL_VARS, elem, list_of)
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,8 @@ def scope_vars(scope: str, kinds: tuple[str, ...] = (), flags: tuple[str, ...] =
         return {**hand, **{k: v.type for k, v in TOTAL_VARS.items()}}
     if scope == "algebra":
         return {"true": BOOL, "false": BOOL, **{k: list_of(INT) for k in kinds}}
+    if scope == "huns":  # the hun mapping: the indicator and hun.kinds (expr/vocabulary.py HUN_VARS)
+        return {k: v.type for k, v in HUN_VARS.items()}
     if scope == "win":  # the winning condition: the algebra's lists of the claimed values, the fan, min_fan
         return {"true": BOOL, "false": BOOL, **{k: list_of(INT) for k in kinds}, "fan": INT, "min_fan": INT}
     raise ValueError(scope)

@@ -160,6 +160,25 @@ FUNCS: dict[str, Func] = {
     "next": Func((TILE,), TILE, "the next kind in the hun order (suits wrap 9→1; winds and dragons cycle)"),
 }
 
+# The hun mapping (`hun.huns`): one expression of the indicator, evaluated for each of the 34
+# kinds when the rules are compiled; its value, a list of kinds (the indicator's first), is
+# that indicator's hun kinds. It reads these names and functions only.
+HUN_VARS: dict[str, Var] = {
+    "true": Var(BOOL, "true"),
+    "false": Var(BOOL, "false"),
+    "indicator": Var(TILE, "the flipped tile, one of the 34 kinds in turn"),
+    "kinds": Var(INT, "hun.kinds: how many kinds a rule counts from the indicator (option hun_kinds sets it)"),
+}
+
+HUN_FUNCS: dict[str, Func] = {
+    "len": Func((list_of(ANY),), INT, "length of a list"),
+    "next": FUNCS["next"],
+    "run": Func((TILE, INT), list_of(TILE), "k and the kinds after it by next(), n in all (fewer when the order "
+                "comes back to k: a cycle shorter than n)"),
+    "cycle": Func((TILE,), list_of(TILE), "every kind of k's order, from k on: the nine of its suit for a suit tile, "
+                  "its cycle of hun.cycles for an honor (all four winds, all three dragons)"),
+}
+
 QUANTS = {
     "any": "true if the body holds for some element",
     "all": "true if the body holds for every element",

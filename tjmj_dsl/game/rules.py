@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine.hand import hun_kinds_of
 from ..notation import format_hand
 from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES
@@ -82,13 +81,14 @@ class GameRules:
     kong_points: tuple[tuple[str, int], ...]
     hun_count: int
     cycles: tuple[tuple[int, ...], ...]
+    hun_table: tuple[tuple[int, ...], ...]  # indicator → its hun kinds (the rule file's hun.huns, compiled)
     first_dealer: int | None = 0  # who deals a game's first hand (play.first_dealer): a seat, or None: drawn from the seed
     keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
     run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
     kong_win: "KongWin | None" = None  # play.kong_ends_hand: which kong ends the hand as its maker's win; None: none
 
     def hun_kinds(self, indicator: int) -> tuple[int, ...]:
-        return hun_kinds_of(indicator, self.hun_count, self.cycles)
+        return self.hun_table[indicator]
 
     def kong_draw(self, kong_type: str) -> str:
         """The scoring request's kong_draw for a win on this kong's replacement."""
@@ -207,8 +207,9 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
     finds nothing wrong with."""
     play = dict(rs.play)
     offered = rs.claims_offered()
-    ind = parse_tile("E")  # an honor indicator: its huns are honors (hun.cycles part the honors), none among the tiles below
-    hun = hun_kinds_of(ind, rs.hun_count, rs.cycles)[-1]
+    # an indicator none of whose huns is among the tiles below (1m-9m, 1p-4p): an honor's, as a rule
+    ind = next((k for k in (*range(27, 34), *range(13, 27)) if not set(rs.hun_table[k]) & set(range(13))), 27)
+    hun = rs.hun_table[ind][-1]
     out: list[tuple[tuple[str, ...], str]] = []
 
     def refused(melds: list[tuple[str, int]], kd: str | None, flags: tuple[str, ...]) -> str | None:
@@ -270,6 +271,7 @@ def game_rules(scorer: Scorer) -> GameRules:
         lazhuang_max=play["lazhuang_max"], dealer_first_draw_flag=play["dealer_first_draw_flag"],
         first_draw_flag=play["first_draw_flag"], ready_declaration_flag=play["ready_declaration_flag"],
         flags=tuple(f for f, _ in rs.flags), kong_points=rs.kong_points, hun_count=rs.hun_count, cycles=rs.cycles,
+        hun_table=rs.hun_table,
         first_dealer=None if first == "random" else first,
         keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
         kong_win=KongWin(rs) if rs.settlement is not None and rs.settlement.kong_ends_hand is not None

@@ -186,8 +186,8 @@ class AtomMixin:
             return len(dom.items)
         if isinstance(dom, A.Name) and dom.id == "suits":
             return len(self.rs.suits)
-        if isinstance(dom, A.Name) and dom.id == "hun_kinds":
-            return self.rs.hun_count
+        if isinstance(dom, A.Name) and dom.id == "hun_kinds":  # a fixed size when every indicator names as many
+            return self.rs.hun_count if all(len(r) == self.rs.hun_count for r in self.rs.hun_table) else None
         return None
 
     def _atom(self, body: A.Node, var: str) -> str:

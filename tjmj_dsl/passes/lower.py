@@ -16,7 +16,9 @@ from ..expr.check import Checker, Env, Problem, _a, bool_hint, definition_uses, 
 from ..expr.derived import expand
 from ..expr.parser import ExprError, parse
 from ..expr.plan import algebra_plan
-from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, INT, QUANTS
+from ..engine.hand import hun_kinds_of, next_kind
+from ..expr.evaluate import Interpreter
+from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, HUN_FUNCS, INT, QUANTS, TILE, list_of
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from ..layout import windows_device
 from .prose import lower_prose
@@ -52,7 +54,7 @@ class _Lowering:
         self.diags.append(Diagnostic("error", code, msg, self.res.where(path, key), hint))
 
     def expr(self, path: tuple[Any, ...], scope: str, env: Env, want: str = "", what: str = "",
-             bound: frozenset[str] = frozenset()) -> Expr | None:
+             bound: frozenset[str] = frozenset(), funcs: dict[str, Any] | None = None) -> Expr | None:
         """Parse and check the expression at path; `want` the type its value must have
         ("bool" for a test, "int" for a value), `what` names it in the message. Derived
         attributes (x.own) are written out in the result. self.last_type: its type."""
@@ -81,7 +83,7 @@ class _Lowering:
         self.total_cost += steps
         if steps > self.costliest[0]:
             self.costliest = (steps, doc, dpath, len(text))
-        ch = Checker(env)
+        ch = Checker(env, funcs=funcs)
         t = ch.check(node)
         if scope != "decomp":  # a hand-level expression may not call a definition that reads a decomposition
             for n in A.walk(node):
@@ -307,6 +309,7 @@ def lower(res: Resolved) -> RuleSet:
         lw.error(("hun", "cycles"), f"no cycle holds {' '.join(missing)}: the next tile of an honor indicator "
                  "would be itself, silently one hun kind fewer", "e.g. [[E, S, W, N], [C, F, P]]; [P] alone makes "
                  "an honor its own next tile")
+    hun_table = _hun_table(lw, d, tuple(cycles))
     options = []
     for oid, o in (d.get("options") or {}).items():
         choices = tuple(o["choices"]) if "choices" in o else tuple(o.get("values") or ())
@@ -338,7 +341,8 @@ def lower(res: Resolved) -> RuleSet:
                                     res.where(("name",)), "give the rule set another name")], res.sources())
     return RuleSet(
         name=name, title=d.get("title", ""), source_file=(res.top or res.base).file, source_sha256=source_sha256(res), profile=res.profile,
-        choices=tuple(res.choices.items()), hun_count=d["hun"]["kinds"], cycles=tuple(cycles),
+        choices=tuple(res.choices.items()), hun_count=max(len(r) for r in hun_table), cycles=tuple(cycles),
+        hun_table=hun_table,
         chow=bool(d["melds"]["chow"]), copies=d["tiles"]["copies"], suits=tuple(d["tiles"]["suits"]),
         flags=tuple((str(k), str(v)) for k, v in (d.get("request_flags") or {}).items()), min_fan=d["min_fan"], kong_points=tuple(d["kong_points"].items()), kinds=kinds,
         kong_names=tuple((str(k), str(v)) for k, v in (d.get("kong_names") or {}).items()),
@@ -362,6 +366,57 @@ def lower(res: Resolved) -> RuleSet:
 
 # the winning condition's default form: the least fan (a rule file may write win_when instead)
 DEFAULT_WIN = "fan >= min_fan"
+
+
+DEFAULT_HUNS = "run(indicator, kinds)"  # hun.huns when the file gives none: hun.kinds kinds from the indicator
+
+
+def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Each indicator's hun kinds (the indicator's first): hun.huns evaluated for the 34 kinds,
+    each answer checked (a list of distinct kinds, the indicator's own first). The runtimes read
+    this table; nothing evaluates hun.huns at a table or in a scorer."""
+    n = d["hun"]["kinds"]
+    fallback = tuple(hun_kinds_of(k, n, cycles) for k in range(34))
+    if "huns" not in d["hun"]:
+        return fallback
+    if not isinstance(d["hun"]["huns"], str):
+        lw.error(("hun", "huns"), "hun.huns is an expression of the indicator, written as a string",
+                 f'e.g. huns: "{DEFAULT_HUNS}"')
+        return fallback
+    before = len(lw.diags)
+    e = lw.expr(("hun", "huns"), "huns", Env(scope_vars("huns")), what="hun.huns", funcs=HUN_FUNCS)
+    if e is None or len(lw.diags) > before or lw.last_type not in (list_of(TILE), list_of(ANY), ANY):
+        if e is not None and len(lw.diags) == before:
+            lw.error(("hun", "huns"), f"hun.huns must give a list of tiles; this gives {_a(lw.last_type)}",
+                     f'e.g. "{DEFAULT_HUNS}", "[indicator, next(indicator)]" or "cycle(indicator)"')
+        return fallback
+    it = Interpreter({}, {}, {"next": lambda k: next_kind(k, cycles),
+                              "run": lambda k, m: list(hun_kinds_of(k, m, cycles)) if m > 0 else [],
+                              "cycle": lambda k: list(hun_kinds_of(k, 34, cycles))})  # back to k: its whole order
+    rows = []
+    for k in range(34):
+        try:
+            got = it.eval(e.ast, {"indicator": k, "kinds": n, "true": True, "false": False})
+        except (TypeError, ValueError, IndexError, RecursionError) as x:  # e.g. len() of a tile: the checker's ANY
+            lw.error(("hun", "huns"), f"for the indicator {tiles.name(k)} hun.huns cannot be evaluated: "
+                     f"{str(x) or type(x).__name__}", "len() counts a list; run(k, n) wants a tile and a number")
+            return fallback
+        kinds = list(got) if isinstance(got, (list, tuple)) else None
+        why = ("it is not a list of tiles" if kinds is None or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                                        and 0 <= x < 34 for x in kinds)
+               else "no kind at all" if not kinds
+               else f"{tiles.name(kinds[0])} first: the indicator's own kind must come first (it is a hun, and "
+                    "the one the wall keeps)" if kinds[0] != k
+               else f"{tiles.name(next(x for i, x in enumerate(kinds) if x in kinds[:i]))} twice"
+               if len(set(kinds)) < len(kinds) else "")
+        if why:
+            shown = repr(got) if why.startswith("it is not") else "[" + " ".join(tiles.name(x) for x in kinds or ()) + "]"
+            lw.error(("hun", "huns"), f"for the indicator {tiles.name(k)} hun.huns gives {shown}: {why}",
+                     "the hun kinds of an indicator: the indicator's kind, then the others once each, "
+                     f'e.g. "{DEFAULT_HUNS}"')
+            return fallback
+        rows.append(tuple(kinds))
+    return tuple(rows)
 
 
 def _win_when(lw: Any, d: dict[str, Any], env: Env) -> Expr | None:

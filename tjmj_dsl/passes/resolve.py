@@ -248,7 +248,7 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
         if k not in options:
             diags.append(Diagnostic("error", "option", f"no option {_short(k)}", picked_at[k],
                                     did_you_mean(k, list(options)) or "options: " + ", ".join(options)))
-    writers: dict[Path, tuple[str, Pos]] = {}
+    writers: dict[Path, tuple[str, Pos, Any]] = {}  # path → (the option that set it, where, the value)
     order = _order(options, out, diags)
     for oid in order:
         opt = options[oid]
@@ -274,10 +274,22 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                     out.where(at, True), f"add `after: [{prev[0]}]` to option {oid} (its change then wins); "
                     f"the other change is at {prev[1].file}:{prev[1].line}:{prev[1].col}"))
                 continue
+            if prev and prev[0] in picked and prev[2] != v and prev[0] != oid \
+                    and str(out.choices[prev[0]]) != str(options[prev[0]].get("default")):
+                # a later option (after: [it]) sets the path again: a value other than its default picked for the
+                # earlier one would do nothing, which is said, not done silently (its default, named as a record
+                # names every choice, is what the later option overrides by design)
+                diags.append(Diagnostic(
+                    "error", "option-undone",
+                    f"option {oid}={value} sets {path_s!r} to {v!r}, so the {prev[0]}={picked[prev[0]]} picked "
+                    f"(which sets it to {prev[2]!r}) would do nothing",
+                    value_at.get(prev[0]) or out.where(at, True),
+                    f"drop {prev[0]} (under {oid}={value} it is {v!r}), or choose another {oid}"))
+                continue
             d = _set(out, target, v, *out.origin(at))
             if d:
                 diags.append(d)
-            writers[target] = (oid, out.where(at, True))
+            writers[target] = (oid, out.where(at, True), v)
     if diags:
         raise RuleError(sorted(diags, key=lambda d: (d.pos.file, d.pos.line, d.pos.col) if d.pos else ("", 0, 0)),
                         out.sources())

@@ -157,7 +157,9 @@ class Builder:
         rs = self.rs
         blocks: list[Block] = self.paras("hun")
         rules = self.inp.scorers.get(rs.profile)[1].RULES
-        blocks.append(Para((f"Under these rules {rs.hun_count} kind(s) are huns. Every indicator and its huns:",)))
+        counts = sorted({len(r) for r in rs.hun_table})
+        many = str(counts[0]) if len(counts) == 1 else " or ".join(str(c) for c in counts) + ", by the indicator,"
+        blocks.append(Para((f"Under these rules {many} kind(s) are huns. Every indicator and its huns:",)))
         rows = []
         for k in ALL_KINDS:
             kinds = rules.hun_table[k][0]
