@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # this repository's tjmj_dsl, not another installed one
 PAGE = os.path.join(ROOT, "docs", "design", "check-codes.md")
 DIR = "examples/check-codes"
 BEGIN = "<!-- check-codes examples: written by tools/check_codes_page.py from examples/check-codes/; do not edit -->"
@@ -131,7 +132,6 @@ def page_with(sections: list[str]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, ROOT)
     sections = [case_section(c) for c in CASES]
     text = page_with(sections)
     with open(PAGE, encoding="utf-8") as f:
