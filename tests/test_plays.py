@@ -189,7 +189,8 @@ def test_each_class_is_said_at_its_rule_with_a_hand_or_an_outcome(tmp_path, doc:
 
 
 def test_the_built_in_rules_and_the_examples_are_playable() -> None:
-    for path in [None] + sorted(os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))):
+    for path in [None] + sorted(os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))
+                                if f.endswith(".yaml")):  # examples/check-codes/ shows check's warnings: unplayable too
         assert not _unplayable(path), path
 
 

@@ -1204,7 +1204,11 @@ def analyse(rs: RuleSet, tries: int = 60, rules: Any | None = None) -> Analysis:
     """The Analysis of a rule set; the search behind it is shared by every rule set that
     claims alike (cached by claims_key). `rules`: the RULES of rs's generated scorer, when
     the caller has it loaded already."""
-    key = claims_key(rs) + f":{tries}"
+    # the rule file's example hands are witnesses too where the search is not exhaustive: rule sets that
+    # claim alike but give other examples are not one search (an in-process check of an overlay, then of
+    # the same overlay with an example added, kept the first's verdict)
+    hands = [ex.request for ex in rs.prose.examples if ex.kind == "hand" and isinstance(ex.request, dict)]
+    key = claims_key(rs) + ":" + hashlib.sha256(repr(hands).encode("utf-8")).hexdigest() + f":{tries}"
     got = _CACHE.get(key)
     if got is None:
         if len(_CACHE) > 32:
