@@ -12,7 +12,9 @@ from ..engine.hand import hun_kinds_of
 from ..notation import format_hand
 from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES
+from ..expr.bets import Bets
 from ..ir import NO_KONG, RuleSet
+from .facts import GameFacts
 
 # how a kong is made (exposed from a discard, concealed of four held, added onto a pung): a kong of
 # hun tiles made each way has the kong type play.hun_kong_<way>_as gives it
@@ -85,6 +87,18 @@ class GameRules:
     first_dealer: int | None = 0  # who deals a game's first hand (play.first_dealer): a seat, or None: drawn from the seed
     keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
     run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
+    # the bets' expressions over the game so far (play.zuozhuang_when, play.lazhuang_most; expr/bets.py); None:
+    # none, the bets are the hand's own fixed limits and a record carries no game facts
+    bets: Bets | None = None
+
+    def may_sit(self, game: GameFacts, dealer: int) -> bool:
+        """Whether the dealer is asked to sit (坐庄) this hand, the game so far being `game`."""
+        return self.may_zuozhuang and (self.bets is None or self.bets.may_sit(game, dealer))
+
+    def most_pulls(self, game: GameFacts, dealer: int, seat: int, zuozhuang: bool) -> int:
+        """How many times non-dealer `seat` may pull (拉庄) this hand: 0 to lazhuang_max, by the game so far."""
+        return self.lazhuang_max if self.bets is None else self.bets.most(game, dealer, seat, zuozhuang,
+                                                                          self.lazhuang_max)
 
     def hun_kinds(self, indicator: int) -> tuple[int, ...]:
         return hun_kinds_of(indicator, self.hun_count, self.cycles)
@@ -238,4 +252,5 @@ def game_rules(scorer: Scorer) -> GameRules:
         flags=tuple(f for f, _ in rs.flags), kong_points=rs.kong_points, hun_count=rs.hun_count, cycles=rs.cycles,
         first_dealer=None if first == "random" else first,
         keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
+        bets=Bets(rs.bets, play) if getattr(rs, "bets", ()) else None,
     )
