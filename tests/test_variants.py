@@ -261,7 +261,11 @@ def test_a_bad_winning_condition_is_refused_with_a_position(tmp_path: Any, when:
 
 # the options and the words of their choices that issue 36 added; the rule file says what they mean
 VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_refused", "hun_discard",
-                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted")
+                 "hun_discard_forced", "hun_wait_counts", "not_counted", "hun_wait_not_counted",
+                 # item 9: the clubs' limits on the bets over a whole game (the mechanism's words, the bets'
+                 # play settings and facts, are generic and may be named)
+                 "zuozhuang_game", "no_repeat_after_loss", "zuozhuang_after_loss", "lazhuang_game", "losers_barred",
+                 "lazhuang_game_capped", "lazhuang_losers_barred", "lazhuang_game_max", "lazhuang_floor")
 
 
 def test_no_python_line_names_a_variant() -> None:

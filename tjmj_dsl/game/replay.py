@@ -212,9 +212,11 @@ class Replayer:
         """A hand dealt by rotation that follows its game's previous hand (the line before, same seed
         and rules) is dealt by that hand's next dealer."""
         last, self._last, self.unchecked = self._last, None, None
-        if "game" in rec and last is not None and last[:3] == (rec["seed"], rec["hand"] - 1, _rules_key(rec)) \
-                and last[4] is not None and rec["game"] != last[4]:
-            # the record after another of its game carries that game's facts moved on by that hand
+        if "game" in rec and rec.get("dealt_by") == "rotation" and last is not None \
+                and last[:3] == (rec["seed"], rec["hand"] - 1, _rules_key(rec)) and last[4] is not None \
+                and rec["game"] != last[4]:
+            # the record after another of its game (dealt by its rotation: one game, hand after hand; a hand
+            # dealt by turns is played alone) carries that game's facts moved on by that hand
             raise ReplayDiff(_first_difference(rec["game"], last[4], "game").replace(
                 "replayed", f"hand {last[1]} leaves the game at"))
         if rec.get("dealt_by") != "rotation":
