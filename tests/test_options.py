@@ -341,6 +341,10 @@ def test_min_fan_default_is_2() -> None:
     ("exposed_kong_payer", "discarder", "exposed_kong_payer", "discarder"),
     ("jin_gang_wins", "off", "kong_ends_hand", ""),
     ("jin_gang_wins", "on", "kong_ends_hand", 'k.type == "hun"'),
+    ("lazhuang_game", "capped", "lazhuang_most", "min([lazhuang_max, lazhuang_game_max - seat.lazhuang_made])"),
+    ("lazhuang_game", "losers_barred", "lazhuang_most", "0 if seat.balance < 0 - lazhuang_floor else lazhuang_max"),
+    ("zuozhuang_game", "no_repeat_after_loss", "zuozhuang_when",
+     "not (last_dealer == dealer and last_zuozhuang and dealer.last_balance < 0)"),
 ])
 def test_play_options_are_carried(option: str, value: Any, key: str, carried: Any) -> None:
     rs = load_rules(None, options={option: value})
@@ -354,7 +358,7 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
                 "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",
                 "value_player_run_ranks": 6, "first_dealer": "random", "exposed_kong_payer": "all",
-                "kong_ends_hand": "", "kong_win_total": "k.points"}
+                "kong_ends_hand": "", "kong_win_total": "k.points", "lazhuang_game_max": 6, "lazhuang_floor": 30}
     assert {k: v for k, v in play.items() if k != key} == {k: v for k, v in defaults.items() if k != key}
 
 

@@ -1158,7 +1158,11 @@ VARIANT_WORDS = ("su_value", "final_discard", "hun_claim_kong", "hun_claim_kong_
                  "on_win", "lianchan", "chan_round", "chan_on_win", "lianchan_value",
                  "exposed_kong_payer", "exposed_kong_discarder_pays", "jin_gang_wins", "jin_gang_win_pays",
                  "kong_ended_not_played", "guadafeng",
-                 "guadafeng_huns")
+                 "guadafeng_huns",
+                 # item 9: the clubs' limits on the bets over a whole game (the mechanism's words, the bets'
+                 # play settings and facts, are generic and may be named)
+                 "zuozhuang_game", "no_repeat_after_loss", "zuozhuang_after_loss", "lazhuang_game", "losers_barred",
+                 "lazhuang_game_capped", "lazhuang_losers_barred", "lazhuang_game_max", "lazhuang_floor")
 
 
 def test_no_python_line_names_a_variant() -> None:

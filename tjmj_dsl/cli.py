@@ -318,7 +318,7 @@ MAX_BOT_TIMEOUT = 3600.0
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
-    from .game.simulate import CHUNK, Spec, render, run, summarize, _rules
+    from .game.simulate import CHUNK, Spec, game_of, render, run, summarize, _rules
     from .progress import Bar
     from .game.players import PLAYERS
     from .game.bot import BotError
@@ -388,7 +388,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         try:
             summaries, secs = run(spec, args.hands - start, args.jobs, start=start, progress=progress, out=out,
                                   dealer=kept.dealer if kept is not None else None, engine=args.engine,
-                                  address=args.address)
+                                  address=args.address,
+                                  game=game_of(kept.summaries) if kept is not None and args.rotate else None)
         finally:
             bar.end()  # an error, or `interrupted`, said next on a line of its own
     except OSError as e:  # the record file's disk is full
@@ -440,10 +441,10 @@ def _check_last(spec: Any, rules: Any, kept: Any, path: str) -> None:
     """The last hand kept from a stopped run's file, played again: the same line, or RunFileError
     (the file was written by another command: players, options, or another version)."""
     from .game.runfile import RunFileError, same_line
-    from .game.simulate import hand_summary
+    from .game.simulate import game_of, hand_summary
     i = kept.hands - 1
     dealer = kept.summaries[-2]["next_dealer"] if spec.rotate and i > 0 else None
-    _, line = hand_summary(rules, spec, i, dealer)
+    _, line = hand_summary(rules, spec, i, dealer, game_of(kept.summaries[:-1]) if spec.rotate else None)
     if not same_line(line, kept.last):
         raise RunFileError(f"--resume {path}: hand {i} as recorded is not the hand this command plays "
                            "(resume with the command that wrote it)")

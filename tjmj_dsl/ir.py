@@ -256,6 +256,9 @@ class RuleSet:
     win_when: Expr | None = None
     kong_names: tuple[tuple[str, str], ...] = ()  # kind of kong (exposed, added, concealed, hun) → its name
     outcome_names: tuple[tuple[str, str], ...] = ()  # a fact of a settlement outcome (zuozhuang, drawn, …) → its name
+    # the bets' expressions over the game so far (play.zuozhuang_when, play.lazhuang_most), each checked in the
+    # bets scope (expr/bets.py); absent: the hand's own fixed limits alone
+    bets: tuple[tuple[str, Expr], ...] = ()
 
     def claims_offered(self) -> dict[str, bool]:
         """Each claim of the rule file as a table offers it: a claim of huns needs the claim of its

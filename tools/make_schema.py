@@ -132,6 +132,11 @@ play = {
         "ready_declaration_flag": {"type": "string", "description": "the request flag a declared ready hand (天听) wins with (\"\": not played)"},
         "may_zuozhuang": {"type": "boolean", "description": "the dealer may 坐庄"},
         "lazhuang_max": {"type": "integer", "minimum": 0, "maximum": 8, "description": "how many times a non-dealer may 拉庄"},
+        "zuozhuang_when": {**expr, "description": "an expression over the game so far (the bets scope): whether the "
+                                                  "dealer may 坐庄 this hand, when may_zuozhuang; absent: it may"},
+        "lazhuang_most": {**expr, "description": "an expression over the game so far (the bets scope): how many times "
+                                                 "the seat asked may 拉庄 this hand, taken between 0 and lazhuang_max; "
+                                                 "absent: lazhuang_max"},
         "base_unit": {"type": "integer", "minimum": 0},
         "chan_points": {"type": "integer", "minimum": 0},
         "dealer_rotation": {"type": "string", "pattern": CHOICE, "description": "which of settlement.rotations passes the deal"},

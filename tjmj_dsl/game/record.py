@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine.contract import KONG_TYPES
 from ..tiles import NAMES
+from .facts import GAME_SCHEMA
 
 FORMAT = "tjmj-record/1"
 MAX_RECORD = 1 << 20  # bytes of one record line, as `tjmj replay` and `simulate --resume` read them (a hand's is about 10 KB)
@@ -96,6 +97,7 @@ def record_schema() -> dict[str, Any]:
                          "description": "who deals: turns (absent too), seat (d + hand) % 4 as the seed says (d the seed's first dealer, drawn at random); rotation, the "
                                         "previous hand's next_dealer (tjmj simulate --rotate; hand 0 or the first of a "
                                         "run is dealt by turns)"},
+            "game": GAME_SCHEMA,
             "dealer": _seat,
             "zuozhuang": {"type": "boolean", "description": "the dealer sat (zuozhuang)"},
             "lazhuang": {**_four_ints, "description": "lazhuang counts by seat (the dealer's 0)"},

@@ -14,6 +14,7 @@ import jsonschema
 from ..api import Scorer
 from ..diagnostics import RuleError
 from ..tiles import NAMES
+from .facts import GameFacts
 from .record import FORMAT, record_schema
 from .rules import GameRules, GameRulesError, game_rules
 from .session import record as make_record
@@ -129,7 +130,7 @@ class Replayer:
         self.rules_path = rules_path
         self.cache: dict[Any, GameRules] = {}
         self.validator = jsonschema.Draft202012Validator(record_schema())
-        self._last: tuple[Any, int, str, int | None] | None = None  # the record replayed before: seed, hand, rules, next dealer
+        self._last: tuple[Any, int, str, int | None, Any] | None = None  # the record replayed before: seed, hand, rules, next dealer, the game after it
         self.unchecked: str | None = None  # what the last check could not check
 
     def rules_for(self, rec: dict[str, Any]) -> GameRules:
@@ -165,9 +166,10 @@ class Replayer:
             raise ReplayDiff(str(e)) from None
         if rec["seed"] is not None:  # hand i is dealt from (seed, i) alone; seed null: the record's own deal
             self._check_seeded(rec, wall, gr.first_dealer)
+        game = self._game(rec, gr)
         self._check_rotation(rec)
         lz = rec["lazhuang"]
-        table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])))  # type: ignore[arg-type]
+        table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])), game)  # type: ignore[arg-type]
         script = Script(rec["events"])
         script.table = table
         players = [ScriptedPlayer(script, s, rec["zuozhuang"], lz[s]) for s in range(4)]
@@ -181,8 +183,13 @@ class Replayer:
         if script.pos < len(script.events):
             raise ReplayDiff(f"event {script.pos}: the hand is over, but the record goes on with "
                              f"{_event_text(script.events[script.pos])}")
+        said = " and the game so far (the record's game)" if gr.bets is not None else ""
         if res.zuozhuang != rec["zuozhuang"]:
-            raise ReplayDiff("zuozhuang: the dealer may not sit (zuozhuang) under these rules")
+            raise ReplayDiff(f"zuozhuang: the dealer may not sit (zuozhuang) under these rules{said}")
+        for s, n in enumerate(res.lazhuang):
+            if n != lz[s]:  # a seat the table did not ask: it may not pull at all
+                raise ReplayDiff(f"lazhuang[{s}]: the record says seat {s} pulled (lazhuang) {lz[s]} times, "
+                                 f"it may not pull under these rules{said}")
         settle(gr, res)
         again = make_record(gr, rec["seed"], rec["hand"], res, rec.get("players") or [],
                             rec.get("dealt_by") == "rotation")
@@ -205,6 +212,13 @@ class Replayer:
         """A hand dealt by rotation that follows its game's previous hand (the line before, same seed
         and rules) is dealt by that hand's next dealer."""
         last, self._last, self.unchecked = self._last, None, None
+        if "game" in rec and rec.get("dealt_by") == "rotation" and last is not None \
+                and last[:3] == (rec["seed"], rec["hand"] - 1, _rules_key(rec)) and last[4] is not None \
+                and rec["game"] != last[4]:
+            # the record after another of its game (dealt by its rotation: one game, hand after hand; a hand
+            # dealt by turns is played alone) carries that game's facts moved on by that hand
+            raise ReplayDiff(_first_difference(rec["game"], last[4], "game").replace(
+                "replayed", f"hand {last[1]} leaves the game at"))
         if rec.get("dealt_by") != "rotation":
             return
         if rec["hand"] == 0:
@@ -217,7 +231,22 @@ class Replayer:
 
     def _follows(self, rec: Any) -> None:
         """Remember a record that replayed, for the rotation check of the next."""
-        self._last = (rec["seed"], rec["hand"], _rules_key(rec), rec["result"]["next_dealer"])
+        after = GameFacts.from_json(rec["game"]).after_record(rec).json() if "game" in rec else None
+        self._last = (rec["seed"], rec["hand"], _rules_key(rec), rec["result"]["next_dealer"], after)
+
+    @staticmethod
+    def _game(rec: Any, gr: GameRules) -> GameFacts | None:
+        """The game before the record's hand, as the record carries it: what its bets were offered under
+        (rules whose bets read the game so far need it; a record replays alone)."""
+        if "game" not in rec:
+            if gr.bets is not None:
+                raise ReplayDiff("game: these rules' bets read the game so far (play.zuozhuang_when, "
+                                 "play.lazhuang_most), and the record carries no game facts")
+            return None
+        try:
+            return GameFacts.from_json(rec["game"])
+        except ValueError as e:
+            raise ReplayDiff(str(e)) from None
 
     @staticmethod
     def _check_seeded(rec: Any, wall: list[int], first: int | None) -> None:

@@ -11,7 +11,9 @@ from typing import Any, Protocol
 from ..notation import format_hand
 from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES
+from ..expr.bets import Bets
 from ..ir import NO_KONG, RuleSet
+from .facts import GameFacts
 
 # how a kong is made (exposed from a discard, concealed of four held, added onto a pung): a kong of
 # hun tiles made each way has the kong type play.hun_kong_<way>_as gives it
@@ -86,6 +88,18 @@ class GameRules:
     keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
     run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
     kong_win: "KongWin | None" = None  # play.kong_ends_hand: which kong ends the hand as its maker's win; None: none
+    # the bets' expressions over the game so far (play.zuozhuang_when, play.lazhuang_most; expr/bets.py); None:
+    # none, the bets are the hand's own fixed limits and a record carries no game facts
+    bets: Bets | None = None
+
+    def may_sit(self, game: GameFacts, dealer: int) -> bool:
+        """Whether the dealer is asked to sit (坐庄) this hand, the game so far being `game`."""
+        return self.may_zuozhuang and (self.bets is None or self.bets.may_sit(game, dealer))
+
+    def most_pulls(self, game: GameFacts, dealer: int, seat: int, zuozhuang: bool) -> int:
+        """How many times non-dealer `seat` may pull (拉庄) this hand: 0 to lazhuang_max, by the game so far."""
+        return self.lazhuang_max if self.bets is None else self.bets.most(game, dealer, seat, zuozhuang,
+                                                                          self.lazhuang_max)
 
     def hun_kinds(self, indicator: int) -> tuple[int, ...]:
         return self.hun_table[indicator]
@@ -276,4 +290,5 @@ def game_rules(scorer: Scorer) -> GameRules:
         keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
         kong_win=KongWin(rs) if rs.settlement is not None and rs.settlement.kong_ends_hand is not None
         and rs.settlement.kong_win_total is not None else None,
+        bets=Bets(rs.bets, play) if getattr(rs, "bets", ()) else None,
     )

@@ -178,6 +178,7 @@ def summary_of(rec: dict[str, Any]) -> dict[str, Any]:
         "chan": res["chan"], "balances": list(res["balances"]),
         "turn": sum(1 for e in rec["events"] if e["seat"] == winner and e["type"] == "draw") if winner is not None else None,
         "kongs": len(res["kongs"]), "next_dealer": res["next_dealer"],
+        "zuozhuang": rec["zuozhuang"], "lazhuang": list(rec["lazhuang"]),
     }
 
 

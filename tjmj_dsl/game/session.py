@@ -12,6 +12,7 @@ from ..notation import format_hand
 from ..tiles import NAMES
 from .record import FORMAT, event_json
 from .rules import GameRules
+from .facts import GameFacts
 from .seeds import rng
 from .table import EngineError, HandResult, Player, Table
 
@@ -36,18 +37,27 @@ def seeded(seed: int | str, hand: int, first: int | None = 0
     return wall, dice, (first_dealer(seed, first) + hand) % 4
 
 
-def deal_table(rules: GameRules, seed: int | str, hand: int, dealer: int | None = None) -> Table:
+def deal_table(rules: GameRules, seed: int | str, hand: int, dealer: int | None = None,
+               game: GameFacts | None = None) -> Table:
     """Hand `hand`'s table: its wall and dice from (seed, hand); its dealer too, unless given (a game
-    whose deal passes by the rules' rotation: the previous hand's next dealer)."""
+    whose deal passes by the rules' rotation: the previous hand's next dealer). `game`: the game before
+    this hand, which the bets' expressions read (None: a game's first hand, or a hand played alone)."""
     wall, dice, turn = seeded(seed, hand, rules.first_dealer)
-    return Table(rules, wall, turn if dealer is None else dealer, dice)
+    return Table(rules, wall, turn if dealer is None else dealer, dice, game)
 
 
-def play(rules: GameRules, seed: int | str, hand: int, players: list[Player], dealer: int | None = None) -> HandResult:
+def play(rules: GameRules, seed: int | str, hand: int, players: list[Player], dealer: int | None = None,
+         game: GameFacts | None = None) -> HandResult:
     """Play and settle one hand; the settlement's four balances always sum to 0."""
-    table = deal_table(rules, seed, hand, dealer)
+    table = deal_table(rules, seed, hand, dealer, game)
     res = table.play(players, [rng(seed, hand, "player", s) for s in range(4)])
     return settle(rules, res)
+
+
+def next_facts(game: GameFacts, res: HandResult) -> GameFacts:
+    """The game once the settled hand `res` is played."""
+    st = res.settlement or {}
+    return game.after(res.dealer, res.zuozhuang, res.lazhuang, res.winner, st.get("balances", [0, 0, 0, 0]))
 
 
 def settle(rules: GameRules, res: HandResult) -> HandResult:
@@ -85,6 +95,8 @@ def record(rules: GameRules, seed: int | str | None, hand: int, res: HandResult,
                   "options": {k: v for k, v in rules.options}},
         "seed": seed, "hand": hand, "players": list(players),
         **({"dealt_by": "rotation"} if rotation else {}),
+        # the game before this hand, which the bets were offered under: only under rules whose bets read it
+        **({"game": res.game.json()} if rules.bets is not None else {}),
         "dealer": res.dealer, "zuozhuang": res.zuozhuang, "lazhuang": list(res.lazhuang),
         "dice": [list(res.dice[0]), list(res.dice[1])],
         "wall": [NAMES[k] for k in res.wall], "indicator": NAMES[res.indicator],

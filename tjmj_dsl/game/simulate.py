@@ -20,6 +20,7 @@ from typing import Any, Callable
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
 from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, finish_all, kill_all, running
+from .facts import GameFacts
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
@@ -53,13 +54,14 @@ def _rules(spec: Spec) -> GameRules:
     return got
 
 
-def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None) -> tuple[dict[str, Any], str | None]:
-    """Play hand i (dealt by `dealer`, or by turns): its summary (small, for the statistics) and its
-    record line (when recording)."""
+def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None,
+                 game: GameFacts | None = None) -> tuple[dict[str, Any], str | None]:
+    """Play hand i (dealt by `dealer`, or by turns; `game`: the game before it, None for a hand played
+    alone): its summary (small, for the statistics) and its record line (when recording)."""
     bots = dict(spec.bots)  # a bot's seat: the same bot process for the hands of a chunk
     players = [ProcessPlayer(running(s, bots[s], spec.bot_timeout), i) if s in bots else make_player(p)
                for s, p in enumerate(spec.players)]
-    res = play(rules, spec.seed, i, players, dealer)
+    res = play(rules, spec.seed, i, players, dealer, game)
     st = res.settlement or {}
     won_turn = None
     if res.winner is not None:
@@ -69,7 +71,7 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
         "winner": res.winner, "dealer": res.dealer, "fan": c.fan if c else 0, "total": c.total if c else 0,
         "patterns": list(c.patterns) if c else [], "gangkai": any(k[3] for k in res.kongs), "chan": res.chan,
         "balances": st.get("balances", [0, 0, 0, 0]), "turn": won_turn, "kongs": len(res.kongs),
-        "next_dealer": st.get("next_dealer"),
+        "next_dealer": st.get("next_dealer"), "zuozhuang": res.zuozhuang, "lazhuang": list(res.lazhuang),
     }
     line = None
     if spec.record:
@@ -77,6 +79,14 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
         # U+2028 and the like included
         line = dumps_answer(record(rules, spec.seed, i, res, list(spec.players), dealer is not None))
     return summ, line
+
+
+def game_of(summaries: list[dict[str, Any]]) -> GameFacts:
+    """The game after the hands of these summaries, played one after another from the game's first."""
+    game = GameFacts()
+    for summ in summaries:
+        game = game.after(summ["dealer"], summ["zuozhuang"], summ["lazhuang"], summ["winner"], summ["balances"])
+    return game
 
 
 def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None]]:
@@ -131,10 +141,12 @@ def _worker_ended(*_: Any) -> None:
 
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         progress: Callable[[int, int], None] | None = None, out: Any = None,
-        dealer: int | None = None, engine: str = "local", address: str | None = None
-        ) -> tuple[list[dict[str, Any]], float]:
+        dealer: int | None = None, engine: str = "local", address: str | None = None,
+        game: GameFacts | None = None) -> tuple[list[dict[str, Any]], float]:
     """Play hands start .. start+hands-1; write record lines to `out` in hand order (`dealer`:
-    with rotate, the first one's dealer, the hand before's next dealer; None: by turns).
+    with rotate, the first one's dealer, the hand before's next dealer; None: by turns; `game`: with
+    rotate, the game before the first one, the bets' expressions read it; None: the game's first hand;
+    without rotate each hand is played alone, as a game's first).
     Returns the summaries in hand order and the seconds spent. engine "ray": the chunks
     are Ray tasks on the Ray cluster at `address` (None: a local one), the same hands."""
     _rules(spec)  # build (and check) the rules before any worker starts; forked workers inherit them
@@ -159,22 +171,26 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         if engine == "ray":
             _play_ray(spec, chunks, address, take)
         else:
-            _play(spec, chunks, jobs, take, dealer)
+            _play(spec, chunks, jobs, take, dealer, game)
     finally:
         close_all()  # the bots this process started (a worker's see their input end with it)
     return summaries, time.perf_counter() - t0
 
 
 def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
-          take: Callable[[list[tuple[dict[str, Any], str | None]]], None], dealer: int | None = None) -> None:
+          take: Callable[[list[tuple[dict[str, Any], str | None]]], None], dealer: int | None = None,
+          game: GameFacts | None = None) -> None:
     if spec.rotate:  # one game: each hand's dealer is the last one's next dealer, so hand after hand
         rules = _rules(spec)
+        game = GameFacts() if game is None else game  # the game so far: the bets' expressions read it
         for _, a, b in chunks:
             part = []
             try:
                 for i in range(a, b):
-                    summ, line = hand_summary(rules, spec, i, dealer)
+                    summ, line = hand_summary(rules, spec, i, dealer, game)
                     dealer = summ["next_dealer"]
+                    game = game.after(summ["dealer"], summ["zuozhuang"], summ["lazhuang"], summ["winner"],
+                                      summ["balances"])
                     part.append((summ, line))
             except BaseException:
                 close_all()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bot import PROTOCOL, Asking, rules_json, view_json
+from .facts import GameFacts
 from .rules import GameRules
 from .seeds import rng
 from .session import deal_table, settle
@@ -116,20 +117,21 @@ class Stepper(Stepped):
     """One hand, stepped: `players[s]` None for each seat whose questions come out of `ask`.
 
     Stepper(rules, players, seed=S, hand=i) plays hand i of game seed S (as `tjmj simulate --seed S`
-    deals it; `dealer` overrides the seed's, as a rotation does); Stepper(rules, players, table=T)
+    deals it; `dealer` overrides the seed's, as a rotation does; `game`: the game before it, which the
+    bets' expressions read); Stepper(rules, players, table=T)
     plays a table of your own. The seats' own randomness comes from (seed, hand) as in play(), or
     from `rngs`."""
 
     def __init__(self, rules: GameRules, players: list[Player | None], seed: int | str | None = None,
                  hand: int = 0, dealer: int | None = None, table: Table | None = None,
-                 rngs: list[random.Random] | None = None) -> None:
+                 rngs: list[random.Random] | None = None, game: GameFacts | None = None) -> None:
         if len(players) != 4:
             raise ValueError(f"a table seats 4 players (None for a stepped seat), not {len(players)}")
         if (table is None) == (seed is None):
             raise ValueError("give a seed (the hand is dealt from it) or a table of your own, not both")
         if table is None:
             assert seed is not None
-            table = deal_table(rules, seed, hand, dealer)
+            table = deal_table(rules, seed, hand, dealer, game)
         if rngs is None:
             rngs = [rng(seed if seed is not None else "table", hand, "player", s) for s in range(4)]
         self._out: queue.Queue[Any] = queue.Queue()

@@ -22,6 +22,7 @@ from ..engine.result import Claim
 from ..engine.settle import Outcome
 from ..notation import format_hand
 from ..tiles import NAMES
+from .facts import GameFacts
 from .rules import REQUEST_MELD_TYPES, GameRules
 from .shape import completing, part_key, short, shortfalls
 from .wall import Wall, check_deal
@@ -92,6 +93,7 @@ class HandResult:
     turns: int = 0  # draws made (the deal aside)
     settlement: dict[str, Any] | None = None
     win_total: int | None = None  # the total of a win a kong ended the hand with (no scoring request, no claim)
+    game: GameFacts = field(default_factory=GameFacts)  # the game before this hand, the bets were offered under
 
     def outcome(self) -> dict[str, Any]:
         """The settle() input for this hand."""
@@ -110,9 +112,11 @@ class Table:
     """One hand. Build it with the rules, the wall (136 tiles, physical order),
     the dealer and the two rolls; `play(players)` runs it to the end."""
 
-    def __init__(self, rules: GameRules, wall: list[int], dealer: int, dice: tuple[tuple[int, int], tuple[int, int]]) -> None:
+    def __init__(self, rules: GameRules, wall: list[int], dealer: int, dice: tuple[tuple[int, int], tuple[int, int]],
+                 game: GameFacts | None = None) -> None:
         check_deal(wall, dealer, dice)  # ValueError naming what is wrong
         self.rules = rules
+        self.game = GameFacts() if game is None else game  # the game so far: the bets' expressions read it
         self.dealer = dealer
         self.dice = dice
         self.tiles = list(wall)
@@ -185,21 +189,24 @@ class Table:
         d = self.dealer
         for s in range(4):
             players[s].begin(self.views[s], rngs[s])
-        if self.rules.may_zuozhuang:
+        game = self.game
+        if self.rules.may_sit(game, d):
             z = players[d].zuozhuang(self.views[d])
             if z is not True and z is not False:
                 raise IllegalAction(f"seat {d} answered {z!r} to sitting (zuozhuang); True or False")
             self.zuozhuang = z
         for s in range(4):
-            if s != d and self.rules.lazhuang_max > 0:
-                n = players[s].lazhuang(self.views[s], self.rules.lazhuang_max)
-                if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.rules.lazhuang_max:
-                    raise IllegalAction(f"seat {s} chose to raise (lazhuang) {n!r} times; 0 to {self.rules.lazhuang_max} are allowed")
+            most = self.rules.most_pulls(game, d, s, self.zuozhuang) if s != d else 0
+            if most > 0:
+                n = players[s].lazhuang(self.views[s], most)
+                if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= most:
+                    raise IllegalAction(f"seat {s} chose to raise (lazhuang) {n!r} times; 0 to {most} are allowed"
+                                        + (" (the game so far)" if most < self.rules.lazhuang_max else ""))
                 self.lazhuang[s] = n
         deal = self._deal()
         self.dealt = True
         res = HandResult(d, self.zuozhuang, list(self.lazhuang), self.dice, self.tiles, self.indicator,
-                         [list(h) for h in deal], self.events)
+                         [list(h) for h in deal], self.events, game=game)
         self._run(players, deal[d][-1])
         res.winner = self.winner
         res.request = self.win_request

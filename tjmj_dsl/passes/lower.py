@@ -25,7 +25,7 @@ from .prose import lower_prose
 from .limits import HAND_NAMES, MAX_COST, MAX_TOTAL_COST, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
 from .schema import validate
-from .settlement import lower_settlement
+from .settlement import lower_bets, lower_settlement
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
 DECOMP_ONLY = set(DECOMP_VARS)
@@ -316,6 +316,7 @@ def lower(res: Resolved) -> RuleSet:
         options.append(OptionDecl(oid, o.get("name", ""), o["description"], o["default"], choices,
                                   o.get("acts_on", "scoring"), o.get("source", "")))
     settlement = lower_settlement(lw, d)
+    bets = lower_bets(lw, d)
     prose = lower_prose(res, d, lw.diags)
     lw.check_total_cost()
     if lw.diags:
@@ -360,7 +361,7 @@ def lower(res: Resolved) -> RuleSet:
         settlement=settlement,
         any_pattern_ids=any_ids[0], any_rule_ids=any_ids[1],
         overrides=tuple(res.overrides.items()),
-        prose=prose,
+        prose=prose, bets=bets,
     )
 
 

@@ -13,6 +13,7 @@ from ..diagnostics import did_you_mean
 from ..expr import ast as A
 from ..expr.check import Env, definition_uses
 from ..expr.parser import ExprError, parse
+from ..expr import bets as B
 from ..expr.settle import BOUND, KONG, PARAM_TYPES, SEAT, SETTLE_VARS, amount_terms, checker, settle_env
 from ..expr.vocabulary import ANY, BOOL, INT, elem, list_of
 from ..ir import Expr, OutcomeRule, Payment, Rotation, SettleDefinition, Settlement
@@ -37,7 +38,7 @@ SEAT_TYPES = (SEAT, SEAT + "?", list_of(SEAT), ANY)
 
 
 def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...], what: str,
-          offset: int = 0) -> tuple[Expr | None, str]:
+          offset: int = 0, make_checker: Any = checker, scope: str = "settle") -> tuple[Expr | None, str]:
     """Parse and check the expression at `path` (from character `offset` on);
     (Expr, its type), or (None, "") after reporting the problem."""
     node_text = lw.res.data
@@ -54,13 +55,13 @@ def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...],
     except tiles.TileError as e:
         lw._at(doc, dpath, offset, len(full), e.message, e.hint, "syntax")
         return None, ""
-    ch = checker(env)
+    ch = make_checker(env)
     t = ch.check(node)
     for pr in ch.problems:
         lw._at(doc, dpath, offset + pr.start, offset + pr.end, pr.message, pr.hint, pr.code)
     if not ch.problems and want and t not in want and ANY not in (t,):
         lw._at(doc, dpath, offset, len(full), f"{what} must be {' or '.join(want[:3])}, this is {t}", "", "type")
-    return Expr(text, node, "settle", doc.pos(dpath)), t
+    return Expr(text, node, scope, doc.pos(dpath)), t
 
 
 def _bounded(lw: _Lowering, path: tuple[Any, ...], node: A.Node, costs: dict[str, int], steps: int | None = None) -> bool:
@@ -246,3 +247,26 @@ def _cycles(lw: _Lowering, bodies: dict[str, A.Node], keys: dict[str, str]) -> N
 
     for n in bodies:
         visit(n, [])
+
+
+def lower_bets(lw: _Lowering, d: dict[str, Any]) -> tuple[tuple[str, Expr], ...]:
+    """The play settings that are bet expressions (expr/bets.py: play.zuozhuang_when, play.lazhuang_most),
+    each parsed and checked in the bets scope (the game so far, the seat asked, the play values);
+    an absent one is the hand's own fixed limit (may_zuozhuang, lazhuang_max) alone."""
+    play = d.get("play") if isinstance(d.get("play"), dict) else {}
+    values = {str(k): v for k, v in play.items() if isinstance(v, (bool, int, str))}
+    out = []
+    for key, (want, what) in B.BET_SETTINGS.items():
+        if key not in play:
+            continue
+        if not isinstance(play[key], str):
+            lw.error(("play", key), f"play.{key} is an expression (a string): {what}, not {play[key]!r}")
+            continue
+        for name in values:
+            if name in B.BET_VARS:
+                lw.error(("play", name), f"play value {name!r} has the name of a game fact the bets read "
+                         f"(play.{key})", "rename the play value", key=True)
+        e, _ = _expr(lw, ("play", key), B.bet_env(values), (want,), f"play.{key}", make_checker=B.checker, scope="bets")
+        if e is not None and _bounded(lw, ("play", key), e.ast, {}):
+            out.append((key, e))
+    return tuple(out)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game.bot import BotProcess, ProcessPlayer
+from ..game.facts import GameFacts
 from ..game.players import make_player
 from ..game.rules import GameRules
 from ..game.seeds import rng
@@ -118,6 +119,7 @@ class Game:
         self.balances = [0, 0, 0, 0]
         self.finished = 0
         self.next_dealer: int | None = None
+        self.game = GameFacts()  # the game before the hand being played: the bets' expressions read it
         self.processes: dict[int, BotProcess] = {}
         self.pending: list[tuple[int, int, int, int]] = []  # bot answers played, to be stored with the next
 
@@ -157,7 +159,7 @@ class Game:
 
     def _deal(self, idx: int, seed: str, dealer: int | None) -> None:
         self.hand, self.seed, self.dealer = idx, seed, dealer
-        self.stepper = stepper(self.rules, seed, idx, dealer)
+        self.stepper = stepper(self.rules, seed, idx, dealer, self.game)
         self._make_bots()
         for s, b in enumerate(self.bots):
             if b is not None:
@@ -216,6 +218,7 @@ class Game:
         self.finished += 1
         self.balances = [a + b for a, b in zip(self.balances, res.settlement["balances"])]
         self.next_dealer = res.settlement.get("next_dealer")
+        self.game = self.game.after_record(rec)
         over = self.status == "stopping" or (self.hands_wanted > 0 and self.finished >= self.hands_wanted)
         if over:
             self.status = "stopped" if self.status == "stopping" else "over"
@@ -258,6 +261,7 @@ class Game:
                 g.finished += 1
                 g.balances = [a + b for a, b in zip(g.balances, h.record["result"]["balances"])]
                 g.next_dealer = h.record["result"]["next_dealer"]
+                g.game = g.game.after_record(h.record)
             else:
                 open_row = h
         if g.status not in ("playing", "stopping"):

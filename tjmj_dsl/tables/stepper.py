@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game.bot import Asking
+from ..game.facts import GameFacts
 from ..game.rules import GameRules
 from ..game.seeds import rng
 from ..game.session import deal_table, settle
@@ -47,8 +48,9 @@ class GreenStepper(Stepped):
     stepped: `ask`, `answer(choice, seq)`, `view(seat)`, `table`, `result`, `close()` as Stepper's
     (the view and the answer's check are Stepper's own: game/step.py's Stepped)."""
 
-    def __init__(self, rules: GameRules, seed: int | str, hand: int, dealer: int | None = None) -> None:
-        table = deal_table(rules, seed, hand, dealer)
+    def __init__(self, rules: GameRules, seed: int | str, hand: int, dealer: int | None = None,
+                 game: GameFacts | None = None) -> None:
+        table = deal_table(rules, seed, hand, dealer, game)
         self.rules = rules
         self.table = table
         self.result: HandResult | None = None
@@ -80,8 +82,10 @@ class GreenStepper(Stepped):
         self.ask = None
 
 
-def stepper(rules: GameRules, seed: str, hand: int, dealer: int | None) -> GreenStepper | Stepper:
-    """The stepped hand: on a greenlet when greenlet is installed, else game/step.py's thread."""
+def stepper(rules: GameRules, seed: str, hand: int, dealer: int | None,
+            game: GameFacts | None = None) -> GreenStepper | Stepper:
+    """The stepped hand (`game`: the game before it): on a greenlet when greenlet is installed, else
+    game/step.py's thread."""
     if greenlet is not None:
-        return GreenStepper(rules, seed, hand, dealer)
-    return Stepper(rules, [None] * 4, seed=seed, hand=hand, dealer=dealer)
+        return GreenStepper(rules, seed, hand, dealer, game)
+    return Stepper(rules, [None] * 4, seed=seed, hand=hand, dealer=dealer, game=game)
