@@ -416,7 +416,7 @@ def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], 
                      "the hun kinds of an indicator: the indicator's kind, then the others once each, "
                      f'e.g. "{DEFAULT_HUNS}"')
             return fallback
-        rows.append(tuple(kinds))
+        rows.append(tuple(kinds or ()))
     return tuple(rows)
 
 

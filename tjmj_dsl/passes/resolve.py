@@ -347,8 +347,7 @@ def canonical_options(res: Resolved, overrides: dict[str, Any], where: Pos | Non
     for k, v in overrides.items():
         if not isinstance(k, str) or k not in options or not isinstance(options[k], dict):  # null too: a typo says so
             diags.append(Diagnostic("error", "option", f"no option {_short(k)}", at,
-                                    (did_you_mean(k, list(options)) if isinstance(k, str) else "")
-                                    or "options: " + ", ".join(options), subject=str(k)[:60]))
+                                    did_you_mean(k, list(options)) if isinstance(k, str) else "", subject=str(k)[:60]))
             continue
         if v is None:
             continue

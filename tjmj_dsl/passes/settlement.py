@@ -253,7 +253,8 @@ def lower_bets(lw: _Lowering, d: dict[str, Any]) -> tuple[tuple[str, Expr], ...]
     """The play settings that are bet expressions (expr/bets.py: play.zuozhuang_when, play.lazhuang_most),
     each parsed and checked in the bets scope (the game so far, the seat asked, the play values);
     an absent one is the hand's own fixed limit (may_zuozhuang, lazhuang_max) alone."""
-    play = d.get("play") if isinstance(d.get("play"), dict) else {}
+    raw = d.get("play")
+    play: dict[Any, Any] = raw if isinstance(raw, dict) else {}
     values = {str(k): v for k, v in play.items() if isinstance(v, (bool, int, str))}
     out = []
     for key, (want, what) in B.BET_SETTINGS.items():
