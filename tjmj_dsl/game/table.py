@@ -213,8 +213,7 @@ class Table:
         res.claim = self.win_claim
         res.win_total = self.win_total
         res.kongs = self.kongs
-        res.rounds = [(self.discarded[i:i + 4], any(j in self.claimed_at for j in range(i, i + 4)))
-                      for i in range(0, len(self.discarded), 4)]
+        res.rounds = self.go_rounds()
         res.xianggong = [s for s in range(4) if self.xianggong[s]]
         res.ready = [s for s in range(4) if self.ready[s]]
         res.turns = self.turns
@@ -444,6 +443,12 @@ class Table:
             self.kongs.append([s, self.rules.kong_type("added", t in self.hun_set), t, False, None, False])
         self.events.append((s, typ, t, None))
 
+    def go_rounds(self) -> list[tuple[list[int], bool]]:
+        """The hand's go-rounds so far: its discards four at a time in the order made, each with whether
+        one of them was claimed."""
+        return [(self.discarded[i:i + 4], any(j in self.claimed_at for j in range(i, i + 4)))
+                for i in range(0, len(self.discarded), 4)]
+
     def _kong_ends(self, s: int) -> bool:
         """Whether the kong seat s just made ends the hand at once as its win (play.kong_ends_hand, read on
         the outcome so far); then s is the winner, with play.kong_win_total's total. A player barred from
@@ -454,8 +459,7 @@ class Table:
         o = Outcome()
         o.dealer, o.zuozhuang, o.lazhuang = self.dealer, self.zuozhuang, tuple(self.lazhuang)
         o.winner, o.total, o.chan = None, 0, False
-        o.rounds = [(i // 4 + 1, self.discarded[i:i + 4], any(j in self.claimed_at for j in range(i, i + 4)))
-                    for i in range(0, len(self.discarded), 4)]  # the go-rounds so far
+        o.rounds = [(n, ds, c) for n, (ds, c) in enumerate(self.go_rounds(), 1)]  # the go-rounds so far
         o.kongs = [(k[0], k[1], k[2], self.rules.kong_points_of(k[1]), k[3], k[4], k[5]) for k in self.kongs]
         o.xianggong = frozenset(i for i in range(4) if self.xianggong[i])
         o.seats = [0, 1, 2, 3]
