@@ -347,6 +347,18 @@ def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
                 break
             ask = st["ask"]
             ws.send_text(json.dumps({"type": "answer", "hand": ask["hand"], "seq": ask["seq"], "choice": 0}))
+    # a seat whose socket was lost before the game_end reached it comes back and is told the end again
+    with client.websocket_connect(f"/play/ws/{rid}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        ws.send_text(json.dumps({"type": "ping"}))  # what comes before the pong is what the hello brought
+        got = []
+        while not got or got[-1]["type"] != "pong":
+            got.append(ws.receive_json())
+        assert [m["type"] for m in got] == ["state", "game_end", "pong"]
+        st, end = got[0], got[1]
+        assert st["status"] == "stopped" and st["ask"] is None
+        assert end["status"] == "stopped" and end["hands"] == 1
+        assert end["balances"] == st["balances"] and end["download"] == f"/play/api/rooms/{rid}/records.jsonl"
 
 
 def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: Any) -> None:

@@ -380,10 +380,15 @@ class Tables:
             for c in live.conns:
                 c.send(msg)
         if step.over:
-            msg = json.dumps({"type": "game_end", "status": g.status, "hands": g.finished, "balances": list(g.balances),
-                              "download": f"/play/api/rooms/{g.id}/records.jsonl"})
+            msg = json.dumps(self._game_end(live))
             for c in live.conns:
                 c.send(msg)
+
+    @staticmethod
+    def _game_end(live: Live) -> dict[str, Any]:
+        g = live.game
+        return {"type": "game_end", "status": g.status, "hands": g.finished, "balances": list(g.balances),
+                "download": f"/play/api/rooms/{g.id}/records.jsonl"}
 
     def _broadcast(self, live: Live) -> None:
         made: dict[int | None, str] = {}
@@ -609,6 +614,8 @@ class Tables:
                        "names": rule_names(g.rules),
                        "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"]})
             conn.send(self.state(live, seat))
+            if g.status in ("over", "stopped"):  # a socket that came back after the end is told it again
+                conn.send(self._game_end(live))
         return conn
 
 

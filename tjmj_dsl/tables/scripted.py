@@ -120,3 +120,4 @@ async def play_seat_through(url: str, hello: dict[str, Any], seed: int = 0, pati
         if total.messages and total.messages[-1].get("type") == "game_end":
             return total
         attempt += 1
+        await asyncio.sleep(0.2)  # closed by the server before the end (it is stopping): not a busy loop
