@@ -26,7 +26,7 @@ from ..diagnostics import Diagnostic
 from ..engine import runtime
 from ..engine.contract import KONG_TYPES, MAX_TOTAL
 from ..engine.result import wins
-from ..engine.settle import Outcome
+from ..engine.settle import make_outcome
 from ..game.rules import KongWin, kong_draw_of
 from ..ir import NO_KONG, Expr, RuleSet
 from ..notation import format_hand
@@ -432,15 +432,13 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
 def kong_win_total(rs: RuleSet, kong_win: KongWin, o: dict[str, Any], k: dict[str, Any]) -> int | None:
     """The total of the win kong k (an outcome's kong, of outcome o) ends the hand with, or None."""
     play = dict(rs.play)
-    out = Outcome()
-    out.dealer, out.zuozhuang, out.lazhuang = o["dealer"], bool(o.get("zuozhuang")), tuple(o.get("lazhuang") or [0] * 4)
-    out.winner, out.total, out.chan, out.xianggong, out.seats = None, 0, False, frozenset(), [0, 1, 2, 3]
-    out.rounds = []  # a kong ends the hand: its go-rounds do not decide whether it does
-    out.score_table = rs.score_table
-    out.kongs = []
+    kongs = []
     for x in o.get("kongs") or []:
         points = dict(rs.kong_points).get(kong_draw_of(str(x["type"]), str(play["added_kong_as"])), 0)
-        out.kongs.append((x["seat"], x["type"], parse_tile(x["tile"]), points, False, x.get("from"), False))
+        kongs.append((x["seat"], x["type"], parse_tile(x["tile"]), points, False, x.get("from"), False))
+    out = make_outcome(dealer=o["dealer"], zuozhuang=bool(o.get("zuozhuang")), lazhuang=tuple(o.get("lazhuang") or [0] * 4),
+                       winner=None, total=0, chan=False, kongs=kongs, xianggong=frozenset(), score_table=rs.score_table,
+                       rounds=[])  # a kong ends the hand: its go-rounds do not decide whether it does
     return kong_win(out, out.kongs[-1])
 
 

@@ -111,6 +111,19 @@ def _flag(v: Any, field: str) -> bool:
     return v
 
 
+def make_outcome(*, dealer: int, zuozhuang: bool, lazhuang: tuple[int, ...], winner: int | None, total: int,
+                 kongs: list[tuple[int, str, int, int, bool, int | None, bool]], chan: bool,
+                 rounds: list[tuple[int, list[int], bool]], xianggong: frozenset[int], score_table: str) -> Outcome:
+    """An outcome from values already checked (parse_outcome's, the table's own, check's made-up ones): every
+    field named here, so that a field added to Outcome is added to every maker of one by the type checker."""
+    o = Outcome()
+    o.dealer, o.zuozhuang, o.lazhuang, o.winner, o.total = dealer, zuozhuang, lazhuang, winner, total
+    o.kongs, o.chan, o.rounds, o.xianggong = kongs, chan, rounds, xianggong
+    o.seats = list(range(SEATS))
+    o.score_table = score_table
+    return o
+
+
 def parse_outcome(rules: Any, data: Any) -> Outcome:
     """Read an outcome mapping; RequestError names the field that is wrong.
     Absent or null optional fields mean false / none / empty."""
@@ -121,20 +134,20 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
             near = [f for f in OUTCOME_FIELDS if _close(str(k), f)]
             raise RequestError(f"unknown field {k!r}", str(k), code="unknown_field",
                                hint=f"did you mean {near[0]!r}?" if near else "fields are " + ", ".join(OUTCOME_FIELDS))
-    o = Outcome()
     if data.get("dealer") is None:
         raise RequestError("missing", "dealer", hint="the dealer's seat, 0-3", code="missing_field")
-    o.dealer = _seat(data["dealer"], "dealer")  # type: ignore[assignment]
+    dealer = _seat(data["dealer"], "dealer")
+    assert dealer is not None
     if "winner" not in data:
         raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (荒庄)",
                            code="missing_field")
-    o.winner = _seat(data["winner"], "winner", nullable=True)
+    winner = _seat(data["winner"], "winner", nullable=True)
     total = data.get("total")
-    if o.winner is None:
+    if winner is None:
         if total not in (None, 0) or isinstance(total, bool):
             raise RequestError(f"a drawn hand (winner null) has no total, got {total!r}", "total",
                                code="unexpected_field")
-        o.total = 0
+        total = 0
     else:
         if total is None:
             raise RequestError("missing", "total", hint="the winner's score-table total (score()'s `total`)",
@@ -145,8 +158,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         if total < rules.min_fan:  # every score table's total of a win is at least its fan, and a win's fan min_fan
             raise RequestError(f"a win's total is at least {rules.min_fan} (the rules' min_fan), got {total}", "total",
                                hint="the winner's score-table total (score()'s `total`)")
-        o.total = total
-    o.zuozhuang = _flag(data.get("zuozhuang"), "zuozhuang")
+    zuozhuang = _flag(data.get("zuozhuang"), "zuozhuang")
     lz = data.get("lazhuang")
     if lz is None:
         lz = [0] * SEATS
@@ -157,7 +169,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_LAZHUANG:
             raise RequestError(f"expected a count from 0 to {MAX_LAZHUANG}, got {n!r}", f"lazhuang[{i}]",
                                code="bad_value" if isinstance(n, int) and not isinstance(n, bool) else "wrong_type")
-    o.lazhuang = tuple(lz)
+    lazhuang = tuple(lz)
     kongs_in = data.get("kongs")
     if kongs_in is None:
         kongs_in = []
@@ -206,7 +218,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
             if won >= 0 or ended >= 0:
                 raise RequestError(f"kongs[{max(won, ended)}] already won the hand: one replacement tile wins", f + ".won",
                                    code="bad_value")
-            if seat != o.winner:
+            if seat != winner:
                 raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
                                    f + ".won", code="bad_value")
             won = i
@@ -219,14 +231,13 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
             if won >= 0 or ended >= 0:
                 raise RequestError(f"kongs[{max(won, ended)}] already ended the hand: it ends once, by one kong or one "
                                    "replacement", f + ".ended", code="bad_value")
-            if seat != o.winner:
+            if seat != winner:
                 raise RequestError(f"a kong that ends the hand is its maker's win; seat {seat} did not win", f + ".ended",
                                    code="bad_value")
             ended = i
         kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w, by, end))
-    o.kongs = kongs
-    o.chan = _flag(data.get("chan"), "chan")
-    o.rounds = _rounds(data.get("rounds"))
+    chan = _flag(data.get("chan"), "chan")
+    rounds = _rounds(data.get("rounds"))
     xg = data.get("xianggong")
     if xg is None:
         xg = []
@@ -238,10 +249,9 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         if seat in xs:
             raise RequestError(f"seat {seat} is listed twice", f"xianggong[{i}]", code="bad_value")
         xs.add(seat)
-    o.xianggong = frozenset(xs)  # type: ignore[arg-type]
-    o.seats = list(range(SEATS))
-    o.score_table = rules.settlement.score_table
-    return o
+    return make_outcome(dealer=dealer, zuozhuang=zuozhuang, lazhuang=lazhuang, winner=winner, total=total, kongs=kongs,
+                        chan=chan, rounds=rounds, xianggong=frozenset(s for s in xs if s is not None),
+                        score_table=rules.settlement.score_table)
 
 
 def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:

@@ -19,7 +19,7 @@ from itertools import compress
 from typing import Any, Protocol
 
 from ..engine.result import Claim
-from ..engine.settle import Outcome
+from ..engine.settle import make_outcome
 from ..notation import format_hand
 from ..tiles import NAMES
 from .facts import GameFacts
@@ -456,14 +456,12 @@ class Table:
         kw = self.rules.kong_win
         if kw is None or (self.xianggong[s] and self.rules.hun_discard_bars_win):
             return False
-        o = Outcome()
-        o.dealer, o.zuozhuang, o.lazhuang = self.dealer, self.zuozhuang, tuple(self.lazhuang)
-        o.winner, o.total, o.chan = None, 0, False
-        o.rounds = [(n, ds, c) for n, (ds, c) in enumerate(self.go_rounds(), 1)]  # the go-rounds so far
-        o.kongs = [(k[0], k[1], k[2], self.rules.kong_points_of(k[1]), k[3], k[4], k[5]) for k in self.kongs]
-        o.xianggong = frozenset(i for i in range(4) if self.xianggong[i])
-        o.seats = [0, 1, 2, 3]
-        o.score_table = self.rules.scorer.ruleset.score_table
+        o = make_outcome(dealer=self.dealer, zuozhuang=self.zuozhuang, lazhuang=tuple(self.lazhuang), winner=None,
+                         total=0, chan=False,
+                         rounds=[(n, ds, c) for n, (ds, c) in enumerate(self.go_rounds(), 1)],  # the go-rounds so far
+                         kongs=[(k[0], k[1], k[2], self.rules.kong_points_of(k[1]), k[3], k[4], k[5]) for k in self.kongs],
+                         xianggong=frozenset(i for i in range(4) if self.xianggong[i]),
+                         score_table=self.rules.scorer.ruleset.score_table)
         total = kw(o, o.kongs[-1])
         if total is None:
             return False
