@@ -1180,3 +1180,21 @@ def test_no_python_line_names_a_variant() -> None:
                     if words.search(line):
                         bad.append(f"{os.path.relpath(p, ROOT)}:{i}: {line.strip()[:100]}")
     assert not bad, "\n".join(bad)
+
+
+# ---------------------------------------------------------------- the value player's 金杠 (play.value_player_hun_kong_points)
+
+@pytest.mark.parametrize("jin_gang, konged", [("4", False), ("8", True)])
+def test_the_value_player_makes_a_jin_gang_only_when_it_pays_the_hints_points(jin_gang: str, konged: bool) -> None:
+    # the rule file's hint: four huns held are kept for the win, unless their kong pays 8 or more
+    from tjmj_dsl.game.players import ValuePlayer
+    # indicator N: the huns are N and E; four E and nine tiles no two of which go together: far from a win
+    wall = build_wall(0, {1: "EEEE 1m 4m 7m 2p 5p 8p 3s 6s 9s"}, head="C", tail="F")
+    players = [ValuePlayer() for _ in range(4)]
+    _, rec = play(rules(jin_gang=jin_gang), wall, 0, players)  # type: ignore[arg-type]
+    jin = [e for e in rec["events"] if e["type"] == "concealed_kong" and e["seat"] == 1]
+    assert bool(jin) is konged, rec["events"][:12]
+    if konged:
+        mine = [k for k in rec["result"]["kongs"] if k["seat"] == 1]
+        assert [(k["type"], k["tile"], k["points"]) for k in mine] == [("hun", "E", 8)]
+    assert replays(rec)

@@ -13,7 +13,8 @@ menu the table gives it.
   the scorer's waits for each candidate discard and keeps the one whose
   winning tiles, weighted by how many are still unseen, are worth most;
   wins whenever it can; pongs and kongs when that brings the hand no further
-  from a win. Bets by a stated policy: it sits (zuozhuang) and lazhuang as often as
+  from a win; keeps its huns for the win, unless a kong of them is worth at
+  least the points the rule file names (play.value_player_hun_kong_points). Bets by a stated policy: it sits (zuozhuang) and lazhuang as often as
   allowed — a stronger player wants bigger stakes.
 """
 
@@ -76,6 +77,11 @@ class ValuePlayer:
             return WIN
         self.hun_set = self.hun_set or frozenset(view.hun_kinds or ())
         discards = [a for a in menu if a[0] == "discard"]
+        if view.rules.hun_kong_points:
+            for a in menu:  # a kong of huns worth the hint's points is made at once, whatever it does to the shape
+                if a[0] in ("concealed_kong", "added_kong") and a[1] in self.hun_set and view.rules.kong_points_of(
+                        view.rules.kong_type(a[0].split("_")[0], True)) >= view.rules.hun_kong_points:
+                    return a
         kongs = [a for a in menu if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set]
         if kongs:
             # a kong scores and draws again: made when it leaves the hand no further from a win than the best

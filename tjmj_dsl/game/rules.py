@@ -29,7 +29,7 @@ PLAY_KEYS: dict[str, type] = {
     **{f"hun_kong_{way}_as": str for way in KONG_WAYS},
 }
 # play: keys for the value player (a way to play, not a rule): optional, absent means no hint
-HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int}
+HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int, "value_player_hun_kong_points": int}
 CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
 
 
@@ -87,6 +87,7 @@ class GameRules:
     first_dealer: int | None = 0  # who deals a game's first hand (play.first_dealer): a seat, or None: drawn from the seed
     keep_tiles: frozenset[int] = frozenset()  # the value player holds on to these (play.value_player_keep)
     run_ranks: int = 0  # ... and to a suit's tiles once it holds this many of its nine ranks; 0: never
+    hun_kong_points: int = 0  # ... and makes a kong of its huns worth at least this many points; 0: never
     kong_win: "KongWin | None" = None  # play.kong_ends_hand: which kong ends the hand as its maker's win; None: none
     # the bets' expressions over the game so far (play.zuozhuang_when, play.lazhuang_most; expr/bets.py); None:
     # none, the bets are the hand's own fixed limits and a record carries no game facts
@@ -288,6 +289,7 @@ def game_rules(scorer: Scorer) -> GameRules:
         hun_table=rs.hun_table,
         first_dealer=None if first == "random" else first,
         keep_tiles=keep, run_ranks=int(play.get("value_player_run_ranks", 0)),
+        hun_kong_points=int(play.get("value_player_hun_kong_points", 0)),
         kong_win=KongWin(rs) if rs.settlement is not None and rs.settlement.kong_ends_hand is not None
         and rs.settlement.kong_win_total is not None else None,
         bets=Bets(rs.bets, play) if getattr(rs, "bets", ()) else None,
