@@ -831,6 +831,25 @@ def test_a_jin_gang_ends_the_hand_as_its_makers_win_under_on() -> None:
     assert replays(rec)
 
 
+def test_a_win_a_kong_ended_counts_as_a_win_but_has_no_fan_in_the_statistics() -> None:
+    # no hand was scored: the fan figures of simulate and impact leave it out (it is not a 0-fan win)
+    from tjmj_dsl.game.runfile import summary_of
+    from tjmj_dsl.game.simulate import Spec, summarize
+    from tjmj_dsl.impact.measures import BASE
+    ended, _ = _jin_gang(jin_gang_wins="on")
+    scored, _ = _jin_gang()  # the same wall under off: 杠开 on the 金杠, a scored win
+    fan = scored["result"]["score"]["result"]["fan"]
+    summs = [summary_of(ended), summary_of(scored)]
+    assert summs[0]["fan"] is None and summs[1]["fan"] == fan
+    spec = Spec(rules=None, profile=None, options=(), players=("bot",) * 4, seed=0, record=False)
+    st = summarize(spec, summs, rules())
+    assert st["wins"] == 2 and st["mean_fan"] == fan and st["fan_distribution"] == {str(fan): 1}
+    mean_fan = next(m for m in BASE if m.id == "mean_fan")
+    hands = [{"w": 1, "f": None}, {"w": 1, "f": fan}, {"w": None, "f": None}]
+    num, den = (part([(1, None, h) for h in hands]) for part in mean_fan.parts)
+    assert num / den == fan
+
+
 def test_under_off_the_hand_goes_on_after_a_jin_gang() -> None:
     rec, _ = _jin_gang()
     r = rec["result"]

@@ -172,8 +172,8 @@ def summary_of(rec: dict[str, Any]) -> dict[str, Any]:
     res = rec["result"]
     winner = res["winner"]
     sc = (res.get("score") or {}).get("result") or {} if winner is not None else {}
-    return {
-        "winner": winner, "dealer": rec["dealer"], "fan": sc.get("fan", 0), "total": sc.get("total", 0),
+    return {  # a drawn hand, or a win a kong ended (no hand scored): no fan
+        "winner": winner, "dealer": rec["dealer"], "fan": sc.get("fan"), "total": sc.get("total", 0),
         "patterns": list(sc.get("patterns", [])), "gangkai": any(k.get("won") for k in res["kongs"]),
         "chan": res["chan"], "balances": list(res["balances"]),
         "turn": sum(1 for e in rec["events"] if e["seat"] == winner and e["type"] == "draw") if winner is not None else None,

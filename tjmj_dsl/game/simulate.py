@@ -68,7 +68,7 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
         won_turn = sum(1 for e in res.events if e[0] == res.winner and e[1] == "draw")
     c = res.claim
     summ = {
-        "winner": res.winner, "dealer": res.dealer, "fan": c.fan if c else 0, "total": c.total if c else 0,
+        "winner": res.winner, "dealer": res.dealer, "fan": c.fan if c else None, "total": c.total if c else 0,
         "patterns": list(c.patterns) if c else [], "gangkai": any(k[3] for k in res.kongs), "chan": res.chan,
         "balances": st.get("balances", [0, 0, 0, 0]), "turn": won_turn, "kongs": len(res.kongs),
         "next_dealer": st.get("next_dealer"), "zuozhuang": res.zuozhuang, "lazhuang": list(res.lazhuang),
@@ -283,7 +283,8 @@ def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> 
     """The statistics of a run (no timing: the same for the same seed and options)."""
     n = len(summaries)
     wins = [s for s in summaries if s["winner"] is not None]
-    fan = Counter(s["fan"] for s in wins)
+    scored = [s for s in wins if s["fan"] is not None]  # a win a kong ended (play.kong_ends_hand) scores no hand: no fan
+    fan = Counter(s["fan"] for s in scored)
     pats = Counter(p for s in wins for p in s["patterns"])
     names = dict((p.id, p.name) for p in rules.scorer.ruleset.patterns)
     seat_bal = [sum(s["balances"][i] for s in summaries) for i in range(4)]
@@ -302,7 +303,7 @@ def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> 
         "gangkai": sum(1 for s in wins if s["gangkai"]), "gangkai_rate": rate(sum(1 for s in wins if s["gangkai"]), n),
         "chan": sum(1 for s in summaries if s["chan"]), "chan_rate": rate(sum(1 for s in summaries if s["chan"]), n),
         "mean_winning_turn": round(sum(s["turn"] for s in wins) / len(wins), 2) if wins else None,
-        "mean_fan": round(sum(s["fan"] for s in wins) / len(wins), 2) if wins else None,
+        "mean_fan": round(sum(s["fan"] for s in scored) / len(scored), 2) if scored else None,
         "fan_distribution": {str(k): fan[k] for k in sorted(fan)},
         "patterns": {p: {"name": names.get(p, p), "wins": pats[p], "rate": rate(pats[p], len(wins))}
                      for p in sorted(pats, key=lambda x: (-pats[x], x))},

@@ -47,7 +47,8 @@ def _describe(walls: list[list[Plays]]) -> dict[str, Any]:
     for w in walls:
         for m, _, h in w[0]:
             if h["w"] is not None:
-                fan[h["f"]] += m
+                if h["f"] is not None:  # a win a kong ended has no fan
+                    fan[h["f"]] += m
                 wins += m
                 for p in h["p"]:
                     pats[p] += m

@@ -54,11 +54,12 @@ def seatings(mix: tuple[str, ...]) -> list[tuple[tuple[str, ...], int]]:
 
 
 def hand_facts(res: Any) -> dict[str, Any]:
-    """What the statistics need of a played hand (small: a chunk is stored as JSON)."""
+    """What the statistics need of a played hand (small: a chunk is stored as JSON). f, the fan, is None
+    for a drawn hand and for a win a kong ended (play.kong_ends_hand): no hand was scored."""
     st = res.settlement or {}
     c = res.claim
     return {
-        "w": res.winner, "d": res.dealer, "f": c.fan if c else 0, "t": c.total if c else 0,
+        "w": res.winner, "d": res.dealer, "f": c.fan if c else None, "t": c.total if c else (res.win_total or 0),
         "p": sorted(c.patterns) if c else [], "g": any(k[3] for k in res.kongs), "c": bool(res.chan),
         "b": list(st.get("balances", [0, 0, 0, 0])), "n": sum(1 for e in res.events if e[1] == "draw"),
         "r": len(res.ready), "x": len(res.xianggong), "z": bool(res.zuozhuang), "l": sum(res.lazhuang),
@@ -83,7 +84,7 @@ def _bool(v: Any) -> bool:
 
 # hand_facts' keys, each with what its value is
 _FACTS: dict[str, Callable[[Any], bool]] = {
-    "w": lambda v: v is None or _seat(v), "d": _seat, "f": _num, "t": _num,
+    "w": lambda v: v is None or _seat(v), "d": _seat, "f": lambda v: v is None or _num(v), "t": _num,
     "p": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "g": _bool, "c": _bool,
     "b": lambda v: isinstance(v, list) and len(v) == 4 and all(map(_num, v)), "n": _int, "r": _int, "x": _int,
     "z": _bool, "l": _int}

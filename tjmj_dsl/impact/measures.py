@@ -31,6 +31,11 @@ def _won(h: Hand) -> float:
     return 1.0 if h["w"] is not None else 0.0
 
 
+def _scored(h: Hand) -> float:
+    """A win whose hand was scored (not one a kong ended: it has no fan)."""
+    return 1.0 if h["w"] is not None and h["f"] is not None else 0.0
+
+
 def _moved(h: Hand) -> float:
     """The points a hand moves: what the losers pay (the sum of the positive balances)."""
     return float(sum(b for b in h["b"] if b > 0))
@@ -60,7 +65,7 @@ BASE: tuple[Measure, ...] = (
     Measure("stakes_sd", "points a hand moves: standard deviation (volatility)", "sd", 0,
             (_per_hand(_moved), _per_hand(lambda h: _moved(h) ** 2)), headline=True, unit="points"),
     Measure("mean_fan", "mean fan of a win", "ratio", 0,
-            (_per_hand(lambda h: float(h["f"]) * _won(h)), _per_hand(_won)), unit="fan"),
+            (_per_hand(lambda h: float(h["f"]) if h["f"] is not None else 0.0), _per_hand(_scored)), unit="fan"),
     Measure("gangkai_rate", "gangkai (win on a kong's replacement) rate", "mean", 0,
             (_per_hand(lambda h: 1.0 if h["g"] else 0.0),), unit="share of hands"),
     Measure("chan_rate", "chan rate", "mean", 0, (_per_hand(lambda h: 1.0 if h["c"] else 0.0),), unit="share of hands"),
