@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 
 import pytest
@@ -54,6 +55,9 @@ def test_an_overlay_inherits_known_values_only_when_it_says_so(tmp_path: Any) ->
     code, out, _ = run(["check", "--strict", str(path)])
     # the printed rows with a 龙 disagree with a 龙 of 5: warnings, an error under --strict
     assert code == 1 and "the table expects" in out and "failing (--strict)" in out
+    # each such warning quotes its row of the known-values file, as a rule file's warnings quote theirs
+    at = out.index("the table expects")
+    assert re.match(r'[^\n]*\n +\d+ \|\s+- item: "', out[at:]), out[at:at + 300]
 
 
 def test_explain_says_why_each_pattern_is_in_or_out() -> None:

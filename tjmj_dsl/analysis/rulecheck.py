@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..backends.examples import Scorers, coverage_warnings, run_examples
-from ..compiler import load_rules, read_rules
+from ..compiler import display_name, load_rules, read_rules
 from ..game.rules import play_problems, refused_plays
 from ..diagnostics import Diagnostic, RuleError
+from ..known import known_path
+from ..source.files import read_text
 from ..passes.lower import lower
 from ..ir import RuleSet
 from ..passes.resolve import Resolved, apply_options
@@ -76,6 +78,9 @@ def check_file(path: str | None) -> Report:
         semantic.append(Diagnostic(w.severity, w.code, text.replace("{where}", place), w.pos, w.hint, w.subject))
     for k in check_known(path):
         (report.notes if k.code == "erratum" else semantic).append(k)
+    kp = known_path(res)
+    if kp:  # its warnings quote their rows, as the rule file's do theirs (check_known has read the file)
+        report.sources.setdefault(display_name(kp), read_text(kp))
     answers = res.data.get("silence") or {}
     used: set[tuple[str, str]] = set()
     for w in semantic:

@@ -62,7 +62,7 @@ def _patterns(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
     out = []
     for pid, needs in rs.unclaimable:
         out.append(Diagnostic("warning", "never-claimed", f"pattern {pid} can never be claimed under profile "
-                              f"{rs.profile}: it requires {needs}, which this profile disables",
+                              f"{rs.profile}: it requires {needs}, which is disabled there",
                               res.where(("patterns", pid, "requires")), f"enable {needs} here, or disable {pid} too",
                               pid))
     for p in rs.patterns:
