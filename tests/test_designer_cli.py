@@ -171,3 +171,16 @@ def test_an_overlay_named_like_its_base_gets_a_folder_of_its_own(tmp_path: Any) 
     code, _, err = run(["compile", str(path), "--out", str(tmp_path / "out")])
     assert code == 0, err
     assert sorted(f for f in os.listdir(tmp_path / "out") if f != "__init__.py") == ["tianjin_overlay"]
+
+
+def test_a_disabled_patterns_when_is_type_checked_before_an_option_enables_it(tmp_path: Any) -> None:
+    path = tmp_path / "dp.yaml"
+    path.write_text('extends: builtin:tianjin\nname: dp\nset:\n  patterns.tianhu.enabled: false\n'
+                    '  patterns.tianhu.when: "huns + 1"\n', encoding="utf-8")
+    code, out, err = run(["check", str(path)])
+    assert code == 1 and "the `when` of pattern tianhu must be true or false" in out + err
+    assert 'dp.yaml:5:26' in out + err  # at the expression, as an enabled pattern's would be
+    path.write_text('extends: builtin:tianjin\nname: dp\nset:\n  patterns.tianhu.enabled: false\n'
+                    '  patterns.tianhu.when: "tianhoo"\n', encoding="utf-8")
+    code, out, err = run(["check", str(path)])
+    assert code == 1 and "tianhu" in out + err and "did you mean" in out + err

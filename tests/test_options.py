@@ -357,7 +357,7 @@ def test_play_options_are_carried(option: str, value: Any, key: str, carried: An
                 "hun_kong_exposed_as": "exposed", "hun_kong_concealed_as": "hun", "hun_kong_added_as": "added",
                 "first_draw_ends_on_meld": True, "base_unit": 1, "dealer_first_draw_flag": "tianhu",
                 "first_draw_flag": "dihu", "ready_declaration_flag": "", "value_player_keep": "4m 6m",
-                "value_player_run_ranks": 6, "first_dealer": "random", "exposed_kong_payer": "all",
+                "value_player_run_ranks": 6, "value_player_hun_kong_points": 8, "first_dealer": "random", "exposed_kong_payer": "all",
                 "kong_ends_hand": "", "kong_win_total": "k.points", "lazhuang_game_max": 6, "lazhuang_floor": 30}
     assert {k: v for k, v in play.items() if k != key} == {k: v for k, v in defaults.items() if k != key}
 

@@ -246,6 +246,9 @@ def lower(res: Resolved) -> RuleSet:
             patterns.append(Pattern(pid, p["name"], tuple(p.get("aka") or ()), p.get("gloss", ""), p["kind"], p["value"],
                                     when, tuple(p.get("requires") or ()), tuple(conflicts), p["description"], p["source"]))
 
+    for pid, p in pats.items():  # a disabled pattern's `when` is checked too: the option that enables it must not
+        if pid not in enabled:     # be the first to find it ill-typed
+            lw.expr(("patterns", pid, "when"), "decomp", env("decomp"), BOOL, f"the `when` of pattern {pid}")
     algebra = lw.expr(("algebra",), "algebra", env("algebra"), INT, "the algebra")
     win_when = _win_when(lw, d, env("win"))
     # patterns that free the winning tile must be decidable before decomposing
