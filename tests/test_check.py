@@ -259,3 +259,67 @@ def test_a_profiles_option_value_refused_is_said_at_the_value(tmp_path: Any) -> 
     path = overlay(tmp_path, 'name: m2\nprofiles:\n  club: {description: x, options: {jin_gan: "4"}}\n', "m2.yaml")
     code, _, err = run(["check", path])
     assert code != 0 and "m2.yaml:4:36: error: no option 'jin_gan'" in err, err  # a name: at the name
+
+
+# ---- bets-constant: a bet expression over the game so far that is the same in every hand
+
+@pytest.mark.parametrize("setting, words", [
+    # reads nothing of the game: the club's "six a game" written as the number alone, taken as lazhuang_max
+    ('play.lazhuang_most: "lazhuang_game_max"', ["play.lazhuang_most is the same in every hand",
+                                                 "always 6, taken between 0 and lazhuang_max (2) as 2", "as without it"]),
+    ('play.lazhuang_most: "0 - 3"', ["always -3, taken between 0 and lazhuang_max (2) as 0",
+                                     "every seat may pull (拉庄) 0 times in every hand", "say play.lazhuang_max: 0"]),
+    ('play.lazhuang_most: "1"', ["always 1:", "pull (拉庄) 1 times in every hand"]),
+    ('play.zuozhuang_when: "lazhuang_max > 1"', ["play.zuozhuang_when is the same in every hand", "always true"]),
+    ('play.zuozhuang_when: "false"', ["always false: no dealer is ever asked to sit", "say play.may_zuozhuang: false"]),
+    # never read: the hand's own limit asks nothing
+    ('play.may_zuozhuang: false\n  play.zuozhuang_when: "hands > 3"',
+     ["play.may_zuozhuang is false: no dealer is asked to sit (坐庄), and play.zuozhuang_when is never read"]),
+    ('play.lazhuang_max: 0\n  play.lazhuang_most: "0 if seat.balance < 0 else 1"',
+     ["play.lazhuang_max is 0: no seat is asked to pull (拉庄), and play.lazhuang_most is never read"]),
+])
+def test_a_bet_expression_the_game_cannot_change_is_said(tmp_path: Any, setting: str, words: list[str]) -> None:
+    path = overlay(tmp_path, f"name: bets\nset:\n  {setting}\n", "bets.yaml")
+    code, out, err = run(["check", path])
+    said = out + err
+    assert code == 0 and "code: bets-constant" in said, said
+    key = "zuozhuang_when" if "zuozhuang_when" in setting else "lazhuang_most"
+    line = 3 + next(i for i, s in enumerate(setting.splitlines(), 1) if key in s)
+    assert f"bets.yaml:{line}:" in said and f"subject: {key};" in said, said
+    for w in words:
+        assert w in said, said
+
+
+@pytest.mark.parametrize("setting", [
+    'play.lazhuang_most: "0 if seat.balance < 0 - lazhuang_floor else lazhuang_max"',
+    'play.zuozhuang_when: "not last_zuozhuang"',
+    'play.lazhuang_most: "lazhuang_max - hands"',
+])
+def test_a_bet_expression_reading_the_game_is_not_said(tmp_path: Any, setting: str) -> None:
+    path = overlay(tmp_path, f"name: bets\nset:\n  {setting}\n", "bets.yaml")
+    code, out, err = run(["check", path])
+    assert code == 0 and "bets-constant" not in out + err, out + err
+
+
+def test_a_bet_warning_is_silenced_with_a_reason(tmp_path: Any) -> None:
+    path = overlay(tmp_path, 'name: bets\nset:\n  play.zuozhuang_when: "false"\nsilence:\n'
+                   '  bets-constant: {zuozhuang_when: "the club writes its ban where its limits are"}\n'
+                   '  example-inherited: {examples: "no sitting: the sitting examples score otherwise"}\n', "bets.yaml")
+    code, out, err = run(["check", "--strict", path])
+    assert code == 0 and "note: silenced bets-constant zuozhuang_when" in out + err, out + err
+
+
+def test_an_option_setting_only_bets_the_rules_never_read_makes_the_same_game(tmp_path: Any) -> None:
+    # no 拉庄 in this club: lazhuang_game's limits over a game are never read
+    path = overlay(tmp_path, "name: nola\nset:\n  play.lazhuang_max: 0\n", "nola.yaml")
+    code, out, err = run(["check", path])
+    said = out + err
+    for v in ("capped", "losers_barred"):
+        assert (f"option lazhuang_game: {v} makes the same game as free under every profile (play.lazhuang_max is 0: "
+                "no seat is asked to pull (拉庄), and play.lazhuang_most is never read)") in said, said
+        assert f"subject: lazhuang_game={v};" in said
+    assert "option zuozhuang_game" not in said  # the dealer still sits: its limit is read
+    path = overlay(tmp_path, "name: nozz\nset:\n  play.may_zuozhuang: false\n", "nozz.yaml")
+    code, out, err = run(["check", path])
+    assert "option zuozhuang_game: no_repeat_after_loss makes the same game as free" in out + err, out + err
+    assert "option lazhuang_game" not in out + err

@@ -362,3 +362,154 @@ def test_a_table_servers_game_of_bots_carries_the_facts_and_keeps_the_limit(tmp_
         assert Replayer().check(rec)[1] is not None
         facts = facts.after_record(rec)
     assert max(facts.lazhuang) == GAME_MAX and facts.hands == 6
+
+
+# ---------------------------------------------------------------- option examples of the bets (tjmj check)
+
+CLUB = """extends: builtin:tianjin
+name: club
+options:
+  pull_after_pull:
+    name: 连拉 — a pull after a pull
+    description: "Whether a seat that pulled in the hand before may pull as often again."
+    default: free
+    acts_on: play
+    choices:
+      free: {description: "each hand, up to lazhuang_max"}
+      once: {description: "a seat that pulled in the hand before pulls once at most",
+             set: {play.lazhuang_most: "1 if seat.last_lazhuang > 0 else lazhuang_max"}}
+      unless_sitting: {description: "as once, but not when the dealer sits",
+                       set: {play.lazhuang_most: "1 if seat.last_lazhuang > 0 and not zuozhuang else lazhuang_max"}}
+    source: a club's rule
+    examples:
+      - {bets: {dealer: 0, game: {hands: 1, dealt: [1, 0, 0, 0], lazhuang: [0, 2, 1, 0], balances: [-7, 4, 2, 1],
+                                  last: {dealer: 0, lazhuang: [0, 2, 1, 0], winner: null, balances: [-7, 4, 2, 1]}}},
+         note: "Seats 1 and 2 pulled in the hand before (drawn, 铲 doubled by the pulls), seat 3 did not.",
+         results: {free: {may_zuozhuang: true, lazhuang_most: [0, 2, 2, 2]}, once: {lazhuang_most: [0, 1, 1, 2]},
+                   unless_sitting: {lazhuang_most: [0, 1, 1, 2]}}}
+      - {bets: {dealer: 0, zuozhuang: true, game: {hands: 1, dealt: [1, 0, 0, 0], lazhuang: [0, 2, 1, 0], balances: [-7, 4, 2, 1],
+                                                   last: {dealer: 0, lazhuang: [0, 2, 1, 0], balances: [-7, 4, 2, 1]}}},
+         note: "The same game, and the dealer sits this hand.",
+         results: {free: {lazhuang_most: [0, 2, 2, 2]}, once: {lazhuang_most: [0, 1, 1, 2]},
+                   unless_sitting: {lazhuang_most: [0, 2, 2, 2]}}}
+"""
+
+
+def _club(tmp_path: Any, text: str = CLUB) -> str:
+    p = tmp_path / "club.yaml"
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def _line(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_an_options_bets_examples_are_checked_and_pass_strict(tmp_path: Any) -> None:
+    code, out, err = run(["check", "--strict", _club(tmp_path)])
+    assert code == 0, out + err
+
+
+def test_a_bets_example_with_a_wrong_value_fails_check_naming_it(tmp_path: Any) -> None:
+    # under once a seat that pulled in the hand before may pull once: seat 1 pulled, so 1, not 2
+    bad = CLUB.replace("once: {lazhuang_most: [0, 1, 1, 2]},", "once: {lazhuang_most: [0, 2, 1, 2]},", 1)
+    assert bad != CLUB
+    code, out, err = run(["check", _club(tmp_path, bad)])
+    said = out + err
+    line = _line(bad, "once: {lazhuang_most: [0, 2, 1, 2]}")
+    assert code != 0 and f"club.yaml:{line}:" in said, said
+    assert "example of pull_after_pull under pull_after_pull=once" in said
+    assert "[0, 1, 1, 2] times, not [0, 2, 1, 2]" in said
+    # the dealer sat: under unless_sitting the pull after a pull is not limited (the bets' zuozhuang fact)
+    bad = CLUB.replace("unless_sitting: {lazhuang_most: [0, 2, 2, 2]}}}", "unless_sitting: {lazhuang_most: [0, 1, 1, 2]}}}")
+    code, out, err = run(["check", _club(tmp_path, bad)])
+    assert code != 0 and "under pull_after_pull=unless_sitting" in out + err and "[0, 2, 2, 2] times" in out + err
+    # the dealer is asked to sit under every choice here
+    bad = CLUB.replace("free: {may_zuozhuang: true,", "free: {may_zuozhuang: false,")
+    code, out, err = run(["check", _club(tmp_path, bad)])
+    assert code != 0 and "the table asks the dealer to sit" in out + err and \
+        f"club.yaml:{_line(bad, 'may_zuozhuang: false')}:" in out + err
+
+
+def test_the_built_in_bets_examples_are_what_the_table_offers() -> None:
+    # the rule file's examples of zuozhuang_game and lazhuang_game, asked of the game engine's own rules
+    # (the table's offers: may_sit, most_pulls), not of tjmj check's evaluation
+    from tjmj_dsl.compiler import load_rules
+    rs = load_rules(None)
+    exs = [e for e in rs.prose.examples if e.kind == "bets"]
+    assert {e.owner for e in exs} == {"zuozhuang_game", "lazhuang_game"} and len(exs) >= 10
+    for e in exs:
+        g = GameFacts.from_json(e.request["game"])
+        d = e.request["dealer"]
+        for choice, expect in e.expect:
+            gr = rules(**{e.owner: choice})
+            if expect.may_zuozhuang is not None:
+                assert gr.may_sit(g, d) == expect.may_zuozhuang, (e.note, choice)
+            if expect.lazhuang_most is not None:
+                sat = e.request["zuozhuang"] and gr.may_sit(g, d)
+                assert [0 if s == d else gr.most_pulls(g, d, s, sat) for s in range(4)] == list(expect.lazhuang_most)
+
+
+def test_the_rulebook_shows_the_bets_under_each_choice() -> None:
+    with open("generated/tianjin/rulebook.md", encoding="utf-8") as f:
+        book = f.read()
+    part = book.split('<a id="option-lazhuang-game"></a>', 1)[1].split('<a id="option-last-tiles-claims"></a>', 1)[0]
+    assert "The bets before the deal under each value" in part
+    # seat 1 pulled exactly six times: capped leaves it none; seat 2 (5) one, seat 3 (4) two
+    assert "| `capped` | yes | 1: 0, 2: 1, 3: 2 |" in part
+    # seat 0 at exactly −30 may pull under losers_barred, seat 3 at −31 may not
+    assert "| `losers_barred` | yes | 0: 2, 2: 2, 3: 0 |" in part
+    part = book.split('<a id="option-zuozhuang-game"></a>', 1)[1].split('<a id="option-lazhuang-game"></a>', 1)[0]
+    assert "| `no_repeat_after_loss` | no | 1: 2, 2: 2, 3: 2 |" in part
+
+
+@pytest.mark.parametrize("old, new, needle, words", [
+    ("last: {dealer: 0, lazhuang: [0, 2, 1, 0], winner: null,", "last: {dealr: 0, lazhuang: [0, 2, 1, 0], winner: null,",
+     "dealr", ["unknown key 'dealr'", "did you mean 'dealer'?"]),
+    ("{bets: {dealer: 0, game: {hands: 1,", "{bets: {dealer: 0, game: {hand: 1,", "hand: 1",
+     ["unknown key 'hand'", "did you mean 'hands'?"]),
+    ("{bets: {dealer: 0, game: {hands: 1,", "{bets: {dealer: 4, game: {hands: 1,", "dealer: 4", ["4 is greater than the maximum of 3"]),
+    ("balances: [-7, 4, 2, 1],\n", "balances: [-7, 4, 2, \"1\"],\n", '"1"', ["is not of type integer"]),
+    ("lazhuang: [0, 2, 1, 0], balances: [-7, 4, 2, 1],\n", "lazhuang: [0, 2, -1, 0], balances: [-7, 4, 2, 1],\n",
+     "[0, 2, -1, 0]", ["-1 is below the minimum 0"]),
+    # of a game's shape, but no game's: each at the field that cannot be
+    ("{bets: {dealer: 0, game: {hands: 1, dealt: [1, 0, 0, 0],", "{bets: {dealer: 0, game: {hands: 2, dealt: [1, 0, 0, 0],",
+     "dealt: [1, 0, 0, 0], lazhuang", ["game.dealt: 1 deals in a game of 2 hands"]),
+    ("lazhuang: [0, 2, 1, 0], balances: [-7, 4, 2, 1],\n", "lazhuang: [0, 2, 1, 0], balances: [-7, 4, 2, 2],\n",
+     "balances: [-7, 4, 2, 2]", ["game.balances: a game's balances sum to 0"]),
+    ("{bets: {dealer: 0, game: {hands: 1, dealt: [1, 0, 0, 0],", "{bets: {dealer: 0, game: {hands: 1, dealt: [0, 1, 0, 0],",
+     "last: {dealer: 0, lazhuang: [0, 2, 1, 0], winner", ["game.last.dealer: seat 0 dealt the hand before"]),
+    ("last: {dealer: 0, lazhuang: [0, 2, 1, 0], winner: null,", "last: {dealer: 0, lazhuang: [0, 2, 2, 0], winner: null,",
+     "lazhuang: [0, 2, 2, 0]", ["game.last.lazhuang[2]: more pulls in the hand before"]),
+    # what a bets example says: the bets, the dealer none
+    ("free: {may_zuozhuang: true, lazhuang_most: [0, 2, 2, 2]}", "free: {may_zuozhuang: true, lazhuang_most: [1, 2, 2, 2]}",
+     "[1, 2, 2, 2]", ["the dealer (seat 0) does not pull"]),
+    ("free: {may_zuozhuang: true, lazhuang_most", "free: {fan: 2, lazhuang_most", "fan: 2",
+     ["a bets example does not say fan", "it says may_zuozhuang, lazhuang_most"]),
+])
+def test_bad_facts_of_a_bets_example_are_refused_at_their_place(tmp_path: Any, old: str, new: str, needle: str,
+                                                                words: list[str]) -> None:
+    assert old in CLUB
+    bad = CLUB.replace(old, new, 1)
+    code, out, err = run(["check", _club(tmp_path, bad)])
+    said = out + err
+    assert code != 0 and f"club.yaml:{_line(bad, needle)}:" in said, said
+    assert "Traceback" not in said
+    for w in words:
+        assert w in said, said
+
+
+def test_an_outcome_example_may_not_say_the_bets(tmp_path: Any) -> None:
+    text = CLUB + """      - {outcome: {dealer: 0, winner: null}, results: {free: {balances: [0, 0, 0, 0], lazhuang_most: [0, 2, 2, 2]}}}
+"""
+    code, out, err = run(["check", _club(tmp_path, text)])
+    assert code != 0 and "a hand or outcome example does not say lazhuang_most" in out + err
+    assert f"club.yaml:{_line(text, 'balances: [0, 0, 0, 0], lazhuang_most')}:" in out + err
+
+
+def test_a_choice_no_bets_example_tells_apart_is_said(tmp_path: Any) -> None:
+    # without the first example, nothing shows what unless_sitting changes (the second shows it as free)
+    start = CLUB.index("      - {bets: {dealer: 0, game: {hands: 1, dealt")
+    end = CLUB.index("      - {bets: {dealer: 0, zuozhuang: true")
+    code, out, err = run(["check", _club(tmp_path, CLUB[:start] + CLUB[end:])])
+    assert code == 0 and "option pull_after_pull: no example shows what unless_sitting changes" in out + err, out + err

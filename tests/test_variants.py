@@ -1217,3 +1217,23 @@ def test_the_value_player_makes_a_jin_gang_only_when_it_pays_the_hints_points(ji
         mine = [k for k in rec["result"]["kongs"] if k["seat"] == 1]
         assert [(k["type"], k["tile"], k["points"]) for k in mine] == [("hun", "E", 8)]
     assert replays(rec)
+
+
+def test_settlement_takes_no_game_facts_alike_in_python_and_javascript() -> None:
+    # decision bets_limits_in_play: a game's limits on the bets are judged at the table and by replay, where the
+    # game is known; settle() pays the hand as bet and takes no game facts: an outcome carrying them is refused,
+    # at the field, by both generated scorers alike
+    bet = {"dealer": 0, "winner": None, "chan": True, "lazhuang": [0, 2, 0, 0]}
+    game = {"hands": 3, "balances": [-18, 12, 3, 3], "lazhuang": [0, 6, 0, 0], "zuozhuang": [0, 0, 0, 0],
+            "dealt": [3, 0, 0, 0], "last": {"dealer": 0, "zuozhuang": False, "lazhuang": [0, 2, 0, 0], "winner": None,
+                                            "balances": [-6, 4, 1, 1]}}
+    py, js = _settle_each(os.path.join(ROOT, "generated", "tianjin"), [bet, {**bet, "game": game}])
+    assert py[0]["balances"] == [-6, 4, 1, 1]  # 铲 1 to each non-dealer, seat 1's ×4 for two pulls
+    assert py[1]["reason"] == "invalid_request" and py[1]["error"]["code"] == "unknown_field"
+    assert py[1]["error"]["field"] == "game"
+    if js is not None:
+        assert js == py
+    # the limit is the table's: under option lazhuang_game=capped it offers seat 1 no pull once its six are made
+    from tjmj_dsl.game.facts import GameFacts
+    gr = rules(lazhuang_game="capped")
+    assert gr.most_pulls(GameFacts.from_json(game), 0, 1, False) == 0

@@ -169,6 +169,8 @@ class Expect:
     at: tuple[tuple[str, Pos], ...] = field(default=(), compare=False)
     balances: tuple[int, ...] | None = None  # a settled outcome's four balances
     next_dealer: int | None = None
+    may_zuozhuang: bool | None = None  # a bets example: the dealer is asked to sit
+    lazhuang_most: tuple[int, ...] | None = None  # a bets example: each seat's most pulls (the dealer 0)
 
     def where(self, name: str, default: Pos) -> Pos:
         return dict(self.at).get(name, default)
@@ -190,7 +192,8 @@ class Example:
     expect: tuple[tuple[str, Expect], ...]  # "" → the claim; for an option, each value → its claim
     pos: Pos | None = field(default=None, compare=False)
     inherited: bool = False  # written in a base file, not in the file compiled
-    kind: str = "hand"  # "hand": `request` is scored; "outcome": `request` is an outcome, settled
+    kind: str = "hand"  # "hand": `request` is scored; "outcome": `request` is an outcome, settled; "bets":
+    # `request` is {dealer, zuozhuang, game} (game/facts.GameFacts.json), the bets the table offers under it
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,10 @@ CASES = (
     Case("option-broken", "score_table=double", ("option-broken.yaml",), ("option-broken.silenced.yaml",),
          "Answered while the table is written; the real fix is `score_tables: {double: \"fan * 2\"}` and a result "
          "under `double` in the option's example.", ("no-example",)),
+    Case("bets-constant", "lazhuang_most", ("bets-constant.yaml",), ("bets-constant.fixed.yaml",),
+         "Fixed rather than silenced: the limit reads the game so far (the pulls each seat made), as option "
+         "lazhuang_game=capped writes it; the overlay's own limit leaving that option's examples out "
+         "(example-inherited) is answered beside it.", ("example-inherited",)),
     Case("no-example", "duidui", ("no-example.yaml",), ("no-example.silenced.yaml",),
          "One entry answers both warnings (one code, one subject); examples/duidui.yaml shows the better fix: "
          "an example and a near miss."),

@@ -5,6 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tjmj_dsl.engine.contract import KONG_CHAIN_MAX, KONG_TYPES, OUTCOME_NAMED  # noqa: E402  (the contract's, not written again)
+from tjmj_dsl.game.facts import EXAMPLE_GAME_SCHEMA  # noqa: E402
 from tjmj_dsl.game.rules import KONG_WAYS  # noqa: E402
 from tjmj_dsl.ir import NO_KONG  # noqa: E402
 
@@ -45,13 +46,26 @@ example = {"type": "object", "additionalProperties": False, "required": ["hand",
            "properties": {**request_props, **claim}}
 near_miss = {"type": "object", "additionalProperties": False, "required": ["hand", "indicator", "why"],
              "properties": {**request_props, **claim, "why": {"type": "string", "description": "why it is not the pattern"}}}
+# the bets before a deal under given facts of the game so far (expr/bets.py): what the table offers
+bets = {"type": "object", "additionalProperties": False, "required": ["dealer"],
+        "description": "the bets before a deal: the game so far (its facts, as play.zuozhuang_when and "
+                       "play.lazhuang_most read them), this hand's dealer, and whether it sits",
+        "properties": {"dealer": {"type": "integer", "minimum": 0, "maximum": 3, "description": "this hand's dealer"},
+                       "zuozhuang": {"type": "boolean", "description": "the dealer sits (坐庄) when it may, as the "
+                                                                       "pulls are asked (default false)"},
+                       "game": EXAMPLE_GAME_SCHEMA}}
+bets_claim = {
+    "may_zuozhuang": {"type": "boolean", "description": "a bets example: the dealer is asked to sit (坐庄)"},
+    "lazhuang_most": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 4, "maxItems": 4,
+                      "description": "a bets example: how many times each seat may pull (拉庄), the dealer 0"},
+}
 option_example = {"type": "object", "additionalProperties": False, "required": ["results"],
-                  "oneOf": [{"required": ["hand", "indicator"]}, {"required": ["outcome"]}],
-                  "properties": {**request_props, "outcome": outcome,
+                  "oneOf": [{"required": ["hand", "indicator"]}, {"required": ["outcome"]}, {"required": ["bets"]}],
+                  "properties": {**request_props, "outcome": outcome, "bets": bets,
                                  "results": {"type": "object", "minProperties": 1,
                                              "description": "option value → what the scorer says under it",
                                              "additionalProperties": {"type": "object", "additionalProperties": False,
-                                                                      "properties": claim}}}}
+                                                                      "properties": {**claim, **bets_claim}}}}}
 pattern = {
     "type": "object",
     "additionalProperties": False,

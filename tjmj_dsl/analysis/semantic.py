@@ -23,9 +23,11 @@ from typing import Any
 
 from ..backends.interpret import interpreter
 from ..diagnostics import Diagnostic, RuleError
+from ..expr.bets import BET_SETTINGS
 from ..ir import RuleSet, dump
 from ..passes.lower import lower
 from ..passes.resolve import Resolved, apply_options
+from .bets import bets_checks, never_read
 from .ranges import never
 from .witness import Analysis, Impossible, Undecided, analyse
 
@@ -40,6 +42,7 @@ _NAMELESS = ("name", "title", "source_file", "source_sha256", "profile", "choice
 # unless the compiled rule sets are equal (checked first)
 _CLAIM_PATHS = ("patterns", "definitions", "algebra", "hun", "tiles", "melds", "request_flags", "pattern_kinds")
 _PLAY_PATHS = ("play", "claims", "settlement")
+_BET_PATHS = {"play." + k for k in BET_SETTINGS}  # the bets' expressions (expr/bets.py)
 # a kong_points key and the declared kongs it is paid for (the kinds of kong_draw)
 _KONG_OF = {"exposed": {("kong", False)}, "concealed": {("concealed_kong", False)},
             "hun": {("kong", True), ("concealed_kong", True)}}
@@ -48,7 +51,7 @@ _KONG_OF = {"exposed": {("kong", False)}, "concealed": {("concealed_kong", False
 def check_profile(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
     """Every semantic warning for one profile's rule set."""
     an = analyse(rs)
-    return _patterns(res, rs, an) + _fan_changes(res, rs, an) + _options(res, rs, an)
+    return _patterns(res, rs, an) + _fan_changes(res, rs, an) + _options(res, rs, an) + bets_checks(res, rs)
 
 
 def _label(rs: RuleSet, pid: str) -> str:
@@ -139,6 +142,14 @@ def _options(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
             if str(v) == str(cur):
                 continue
             paths = set(_patch_paths(decl, v)) | set(_patch_paths(decl, cur))
+            dead = [never_read(p.split(".", 1)[1], dict(rs.play)) for p in sorted(paths) if p in _BET_PATHS]
+            if paths and len(dead) == len(paths) and all(dead):  # it sets only bets this profile never reads
+                out.append(Diagnostic("warning", "option-no-change",
+                                      f"option {o.id}: {v} makes the same game as {cur} under profile {rs.profile} "
+                                      f"({'; '.join(dead)})", _option_at(res, o.id, v),
+                                      "drop the value, or change what it sets, or the profile's other options",
+                                      f"{o.id}={v}"))
+                continue
             touches = {p.split(".")[0] for p in paths}
             if touches & set(_CLAIM_PATHS + _PLAY_PATHS) and paths:
                 continue  # it can change claims or play: nothing to prove cheaply, and no warning

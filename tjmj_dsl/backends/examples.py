@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, Pos, RuleError, did_you_mean
+from ..expr.bets import offer
+from ..game.facts import GameFacts
 from ..ir import Example, Expect, RuleSet
 from ..passes.lower import lower
 from ..passes.resolve import Resolved, apply_options
@@ -64,7 +66,15 @@ class Scorers:
         """settle() of the generated scorer: who pays whom after the hand."""
         return dict(self.get(profile, options, where)[1].settle(dict(outcome)))
 
+    def bets(self, profile: str, options: dict[str, Any], request: dict[str, Any], where: Pos | None = None) -> dict[str, Any]:
+        """What the table offers before the deal under the facts of the game so far (expr/bets.offer)."""
+        rs = self.get(profile, options, where)[0]
+        return offer(rs.bets, dict(rs.play), GameFacts.from_json(request["game"]), int(request["dealer"]),
+                     bool(request["zuozhuang"]))
+
     def run(self, ex: Example, profile: str, options: dict[str, Any]) -> dict[str, Any]:
+        if ex.kind == "bets":
+            return self.bets(profile, options, ex.request, ex.pos)
         if ex.kind == "outcome":
             return self.settle(profile, options, ex.request, ex.pos)
         return self.score(profile, options, ex.request, ex.pos)
@@ -103,6 +113,15 @@ def mismatches(ex: Example, expect: Expect, got: dict[str, Any]) -> list[tuple[s
     """(field, what differs) for each thing the example states that the scorer does not say."""
     out: list[tuple[str, str]] = []
     refused = got.get("reason") == "invalid_request"
+    if ex.kind == "bets":
+        if expect.may_zuozhuang is not None and expect.may_zuozhuang != got["may_zuozhuang"]:
+            out.append(("may_zuozhuang", "the table asks the dealer to sit (坐庄), the example says it does not"
+                        if got["may_zuozhuang"] else "the table does not ask the dealer to sit (坐庄), the example "
+                                                     "says it does"))
+        if expect.lazhuang_most is not None and list(expect.lazhuang_most) != got["lazhuang_most"]:
+            out.append(("lazhuang_most", f"the seats may pull (拉庄) {got['lazhuang_most']} times, "
+                                         f"not {list(expect.lazhuang_most)}"))
+        return out
     if ex.kind == "outcome":
         if expect.refused != refused:
             out.append(("refused", f"settle() refuses it: {error_text(got)}" if refused
@@ -170,6 +189,7 @@ def run_examples(rs: RuleSet, scorers: Scorers) -> tuple[list[Scored], list[Diag
                 problems.append(Diagnostic(sev, code, f"example of {ex.owner}{under} (profile {rs.profile}): {msg}",
                                            expect.where(fld, ex.pos) if ex.pos else None,
                                            (f"the hand is {ex.hand!r}; fix the hand or what the example says" if ex.kind == "hand"
+                                            else "fix the game's facts or what the example says" if ex.kind == "bets"
                                             else "fix the outcome or what the example says")))
         diags.extend(problems)
         if not problems:
@@ -215,4 +235,4 @@ def coverage_warnings(res: Resolved, rs: RuleSet) -> list[Diagnostic]:
 
 def _said(e: Expect) -> tuple[Any, ...]:
     return (e.refused, e.win, e.fan, e.total, tuple(sorted(e.patterns)) if e.patterns is not None else None,
-            e.balances, e.next_dealer)
+            e.balances, e.next_dealer, e.may_zuozhuang, e.lazhuang_most)

@@ -149,6 +149,10 @@ class Bets:
             types.update(ch.types)
         self._i = BetInterpreter(types)
 
+    def value(self, key: str, f: BetFacts) -> Any:
+        """The bet expression `key` for the facts of one ask, as written (not yet taken between limits)."""
+        return self._i.eval(self.exprs[key].ast, facts_env(f, self.play))
+
     def may_sit(self, game: Any, dealer: int) -> bool:
         """Whether the dealer may sit this hand by play.zuozhuang_when (absent: it may)."""
         e = self.exprs.get("zuozhuang_when")
@@ -163,3 +167,18 @@ class Bets:
             return cap
         n = self._i.eval(e.ast, facts_env(BetFacts(game, seat, dealer, zuozhuang), self.play))
         return max(0, min(cap, int(n)))
+
+
+def offer(bets: tuple[tuple[str, Any], ...], play: dict[str, Any], game: Any, dealer: int,
+          zuozhuang: bool) -> dict[str, Any]:
+    """What a table offers before a deal, the game so far being `game` (a game/facts.GameFacts), as the
+    game engine offers it (game/rules.GameRules.may_sit, most_pulls): whether the dealer is asked to sit
+    (play.may_zuozhuang and play.zuozhuang_when), and how many times each seat may pull (the dealer 0;
+    play.lazhuang_most taken between 0 and play.lazhuang_max). The pulls are asked with the dealer sitting
+    when `zuozhuang` and it may. Read by `tjmj check` for a rule file's bets examples."""
+    b = Bets(bets, play) if bets else None
+    may = bool(play.get("may_zuozhuang", False)) and (b is None or b.may_sit(game, dealer))
+    cap = int(play.get("lazhuang_max", 0))
+    sat = bool(zuozhuang) and may
+    most = [0 if s == dealer else cap if b is None else b.most(game, dealer, s, sat, cap) for s in range(4)]
+    return {"may_zuozhuang": may, "lazhuang_most": most}

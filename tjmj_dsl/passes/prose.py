@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import Diagnostic
+from ..game.facts import example_facts, problems
 from ..ir import Decision, Erratum, Example, Expect, Prose
 from ..notation import parse_hand
 from ..tiles import TileError
 from .resolve import Path, Resolved
 
-CLAIM_FIELDS = ("patterns", "fan", "total", "win", "refused", "balances", "next_dealer")
+CLAIM_FIELDS = ("patterns", "fan", "total", "win", "refused", "balances", "next_dealer", "may_zuozhuang", "lazhuang_most")
+BETS_FIELDS = ("may_zuozhuang", "lazhuang_most")  # what a bets example says; the others are a hand's or an outcome's
 
 
 def _s(x: Any) -> str:
@@ -71,11 +73,76 @@ def _expect(res: Resolved, path: Path, c: dict[str, Any]) -> Expect:
                   c.get("win") if isinstance(c.get("win"), bool) else None,
                   bool(c.get("refused")), at,
                   tuple(int(x) for x in bal) if isinstance(bal, list) and all(isinstance(x, int) for x in bal) else None,
-                  c.get("next_dealer") if isinstance(c.get("next_dealer"), int) else None)
+                  c.get("next_dealer") if isinstance(c.get("next_dealer"), int) else None,
+                  c.get("may_zuozhuang") if isinstance(c.get("may_zuozhuang"), bool) else None,
+                  tuple(c["lazhuang_most"]) if isinstance(c.get("lazhuang_most"), list) else None)
+
+
+def _claims_fit(res: Resolved, path: Path, ex: dict[str, Any], bets: bool, diags: list[Diagnostic]) -> bool:
+    """Whether each result says only what its example's kind can say: a bets example the bets
+    (may_zuozhuang, lazhuang_most), a hand or an outcome anything else."""
+    ok = True
+    for k, c in (ex.get("results") or {}).items():
+        for f in c if isinstance(c, dict) else ():
+            if (f in BETS_FIELDS) != bets:
+                allowed = BETS_FIELDS if bets else tuple(x for x in CLAIM_FIELDS if x not in BETS_FIELDS)
+                diags.append(Diagnostic("error", "example", f"a {'bets' if bets else 'hand or outcome'} example does "
+                                        f"not say {f}", res.where(path + ("results", k, f), True),
+                                        "it says " + ", ".join(allowed)))
+                ok = False
+    return ok
+
+
+def _bets_example(res: Resolved, path: Path, owner: str, ex: dict[str, Any], out: list[Example],
+                  diags: list[Diagnostic]) -> None:
+    """An option's example of the bets before a deal: the game so far (its fields left out as in a
+    game's first hand), checked to be a game's, at the place of the field that cannot be."""
+    b = ex["bets"]
+    if not _claims_fit(res, path, ex, True, diags):
+        return
+    game = example_facts(b.get("game") or {})
+    bad = problems(game)
+    for fpath, msg in bad:
+        while fpath and not _has(b.get("game"), fpath):
+            fpath = fpath[:-1]
+        diags.append(Diagnostic("error", "example", f"example of {owner}: {msg}",
+                                res.where(path + ("bets", "game") + fpath if "game" in b else path + ("bets",),
+                                          not fpath),
+                                "the facts must be a game's: each hand dealt by one seat, balances summing to 0"))
+    if bad:
+        return
+    dealer = b["dealer"]
+    for k, c in (ex.get("results") or {}).items():
+        most = c.get("lazhuang_most") if isinstance(c, dict) else None
+        if isinstance(most, list) and len(most) == 4 and most[dealer] != 0:
+            diags.append(Diagnostic("error", "example", f"example of {owner}: the dealer (seat {dealer}) does not pull",
+                                    res.where(path + ("results", k, "lazhuang_most")),
+                                    f"write 0 for seat {dealer} in lazhuang_most"))
+            return
+    expect = tuple((str(k), _expect(res, path + ("results", k), v if isinstance(v, dict) else {}))
+                   for k, v in (ex.get("results") or {}).items())
+    doc, _ = res.origin(path)
+    request = {"dealer": dealer, "zuozhuang": bool(b.get("zuozhuang", False)), "game": game}
+    opts = tuple((str(k), v) for k, v in (ex.get("options") or {}).items())
+    out.append(Example(owner, "option", "", request, opts, _s(ex.get("note")), expect, res.where(path + ("bets",)),
+                       res.top is not None and doc is not res.top, "bets"))
+
+
+def _has(node: Any, path: tuple[str, ...]) -> bool:
+    for p in path:
+        if not isinstance(node, dict) or p not in node:
+            return False
+        node = node[p]
+    return True
 
 
 def _example(res: Resolved, path: Path, owner: str, role: str, ex: Any, out: list[Example],
              diags: list[Diagnostic]) -> None:
+    if role == "option" and isinstance(ex, dict) and isinstance(ex.get("bets"), dict):
+        _bets_example(res, path, owner, ex, out, diags)
+        return
+    if role == "option" and isinstance(ex, dict) and not _claims_fit(res, path, ex, False, diags):
+        return
     if isinstance(ex, dict) and isinstance(ex.get("outcome"), dict):
         if role == "option":
             expect = tuple((str(k), _expect(res, path + ("results", k), v if isinstance(v, dict) else {}))

@@ -342,6 +342,18 @@ class Builder:
 
     def option_example(self, o: OptionDecl, s: Scored) -> Block:
         ex = s.example
+        if ex.kind == "bets":
+            brows = tuple(((Code(key),), ("yes" if res["may_zuozhuang"] else "no",),
+                           (", ".join(f"{i}: {n}" for i, n in enumerate(res["lazhuang_most"]) if i != ex.request["dealer"]),))
+                          for key, res in s.results)
+            bparts: list[Block] = [Para((Strong(("例 Example.",)), " ", *self.bets_text(ex.request)))]
+            if ex.note:
+                bparts.append(Para((ex.note,)))
+            bparts.append(Table(((o.id,), (f"dealer may {self.outcome_name('zuozhuang')}",),
+                                 (f"{self.outcome_name('lazhuang')} at most, by seat",)), brows, "option-example"))
+            return Section(anchor("option", o.id, "example", str(rs_index(self.inp.scored, s))),
+                           ("The bets before the deal under each value (the other options as in profile "
+                            + self.inp.scorers.default_profile + ")",), tuple(bparts), 4)
         if ex.kind == "outcome":
             orows: list[tuple[Inlines, ...]] = []
             for key, res in s.results:
@@ -445,6 +457,27 @@ class Builder:
             if r.get("claimed"):
                 bits.append(" (one claimed)")
         bits.append(".")
+        return tuple(bits)
+
+    def bets_text(self, b: dict[str, Any]) -> Inlines:
+        """The game so far and this hand's dealer, in words (a bets example's facts)."""
+        g = b["game"]
+        zz, lz = self.outcome_name("zuozhuang"), self.outcome_name("lazhuang")
+        bits: list[Inline] = [f"Seat {b['dealer']} deals"
+                              + (f" and would sit ({zz})" if b.get("zuozhuang") else "")]
+        if not g["hands"]:
+            bits.append("; the game's first hand.")
+            return tuple(bits)
+        bits.append(f"; {g['hands']} hand(s) played before, running balances by seat "
+                    + ", ".join(f"{i}: {n:+d}" for i, n in enumerate(g["balances"])))
+        if any(g["lazhuang"]):
+            bits.append(f"; {lz} made by seat " + ", ".join(f"{i}×{n}" for i, n in enumerate(g["lazhuang"]) if n))
+        last = g["last"]
+        bits.append(f"; the hand before: seat {last['dealer']} dealt" + (f" and sat ({zz})" if last["zuozhuang"] else ""))
+        if any(last["lazhuang"]):
+            bits.append(f", {lz} by seat " + ", ".join(f"{i}×{n}" for i, n in enumerate(last["lazhuang"]) if n))
+        bits.append(", " + (f"seat {last['winner']} won" if last["winner"] is not None else self.outcome_name("drawn"))
+                    + ", balances " + ", ".join(f"{i}: {n:+d}" for i, n in enumerate(last["balances"])) + ".")
         return tuple(bits)
 
     def outcome_block(self, s: Scored) -> Section:
