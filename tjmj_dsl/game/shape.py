@@ -125,15 +125,6 @@ def _costs(keys: list[int], chow: bool) -> list[tuple[int, int]]:
     return out
 
 
-def _part_cost(keys: list[int], p: int, key: int, chow: bool) -> tuple[int, int]:
-    if p == 3:
-        return honor_cost(key)
-    if not key:
-        return (0, 2)
-    h0, h1 = _SUIT_COST.get(key if chow else -1 - key) or suit_cost(key, chow)
-    return (h0, h1 - h0)
-
-
 def _short_with(costs: list[tuple[int, int]], p: int, c: tuple[int, int], huns: int) -> int:
     need = c[0]
     pair = c[1]
@@ -146,59 +137,118 @@ def _short_with(costs: list[tuple[int, int]], p: int, c: tuple[int, int], huns: 
     return need - huns if need > huns else 0
 
 
+# Per part, what drawing or discarding one tile of each rank does to its costs, and which ranks
+# pass a test against the rest of the hand: worked out once per distinct part (and budget) and
+# kept, so the value player's questions (every discard's shortfall, a ready hand's winning draws)
+# are a few lookups a part instead of a costing per kind. Bounded: emptied when they grow past
+# _LIMIT entries (the parts of a simulation are a few thousand).
+_LIMIT = 200_000
+_WAITS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_SHORTS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _keyed_cost(p: int, key: int, chow: bool) -> tuple[int, int]:
+    """(h0, h1 - h0) of part p holding `key` (packed counts)."""
+    if p == 3:
+        return honor_cost(key)
+    if not key:
+        return (0, 2)
+    h0, h1 = _SUIT_COST.get(key if chow else -1 - key) or suit_cost(key, chow)
+    return (h0, h1 - h0)
+
+
+def _part_waits(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[int, ...]:
+    """The ranks r (digit < 4) of part p whose one more tile leaves the part costing
+    h0 + min(h1 - h0, pair) <= budget."""
+    ck = (p if p == 3 else chow, key, budget, pair)
+    got = _WAITS.get(ck)
+    if got is None:
+        out = []
+        for r in range(7 if p == 3 else 9):
+            w = POW5[r]
+            if key // w % 5 < 4:
+                h0, d = _keyed_cost(p, key + w, chow)
+                if h0 + (d if d < pair else pair) <= budget:
+                    out.append(r)
+        if len(_WAITS) >= _LIMIT:
+            _WAITS.clear()
+        got = _WAITS[ck] = tuple(out)
+    return got
+
+
+def _part_shorts(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[tuple[int, int], ...]:
+    """(r, shortfall) for the ranks r held in part p: h0 + min(h1 - h0, pair) - budget (0 at least)
+    of the part less one tile of r."""
+    ck = (p if p == 3 else chow, key, budget, pair)
+    got = _SHORTS.get(ck)
+    if got is None:
+        out = []
+        for r in range(7 if p == 3 else 9):
+            w = POW5[r]
+            if key // w % 5:
+                h0, d = _keyed_cost(p, key - w, chow)
+                need = h0 + (d if d < pair else pair)
+                out.append((r, need - budget if need > budget else 0))
+        if len(_SHORTS) >= _LIMIT:
+            _SHORTS.clear()
+        got = _SHORTS[ck] = tuple(out)
+    return got
+
+
+_BASE = (0, 9, 18, 27)
+
+
 def shortfalls(keys: list[int], huns: int, part: list[tuple[int, int] | None], counts: list[int],
-               extra: int = 0, chow: bool = True) -> dict[int, int]:
+               extra: int = 0, chow: bool = True, hun_kinds: tuple[int, ...] | None = None) -> dict[int, int]:
     """For each kind held, short() of the hand without one tile of it (with `extra` more huns):
-    each part costed once, then only the discarded tile's part again."""
+    each part costed once, then per part the ranks held looked up in its kept table (the
+    discarded tile's part costed again, the others as they are). `hun_kinds`: the kinds whose
+    part is None (worked out from `part` when not given)."""
     costs = _costs(keys, chow)
-    out = {}
-    for k in range(34):
-        if not counts[k]:
-            continue
-        pk = part[k]
-        if pk is None:
+    need0 = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    out: dict[int, int] = {}
+    for p in range(4):
+        pair = 2
+        for i in range(4):
+            if i != p and costs[i][1] < pair:
+                pair = costs[i][1]
+        base = _BASE[p]
+        for r, v in _part_shorts(p, keys[p], chow, huns + extra - need0 + costs[p][0], pair):
+            out[base + r] = v
+    if hun_kinds is None:
+        hun_kinds = tuple(k for k in range(34) if part[k] is None)
+    for k in hun_kinds:
+        if counts[k]:
             out[k] = _short_with(costs, 0, costs[0], huns - 1 + extra)
-            continue
-        p, w = pk
-        out[k] = _short_with(costs, p, _part_cost(keys, p, keys[p] - w, chow), huns + extra)
     return out
 
 
 def completing(keys: list[int], huns: int, part: list[tuple[int, int] | None], counts: list[int],
-               chow: bool = True) -> list[int]:
-    """The kinds whose drawing gives a 13-tile hand (packed `keys`, `huns`) the winning shape:
-    each part costed once, then only the drawn tile's part again. `part[k]` is part_key(k), None for a hun."""
-    costs = []
-    for i in range(3):
-        if keys[i]:
-            h0, h1 = _SUIT_COST.get(keys[i] if chow else -1 - keys[i]) or suit_cost(keys[i], chow)
-            costs.append((h0, h1 - h0))
-        else:
-            costs.append((0, 2))
-    costs.append(honor_cost(keys[3]))
-    need0 = sum(c[0] for c in costs)
-    out = []
-    hun_ok = need0 + min(2, min(c[1] for c in costs)) <= huns + 1
-    for k in range(34):
-        if counts[k] >= 4:
-            continue
-        pk = part[k]
-        if pk is None:
-            if hun_ok:
-                out.append(k)
-            continue
-        p, w = pk
-        if p < 3:
-            h0, h1 = _SUIT_COST.get(keys[p] + w if chow else -1 - keys[p] - w) or suit_cost(keys[p] + w, chow)
-            c = (h0, h1 - h0)
-        else:
-            c = honor_cost(keys[3] + w)
-        pair = c[1]
+               chow: bool = True, hun_kinds: tuple[int, ...] | None = None) -> list[int]:
+    """The kinds whose drawing gives a 13-tile hand (packed `keys`, `huns`) the winning shape,
+    in order: each part costed once, then per part the ranks that complete it looked up in its
+    kept table (the drawn tile's part costed again, the others as they are). `part[k]` is
+    part_key(k), None for a hun; `hun_kinds` the kinds whose part is None (worked out from
+    `part` when not given)."""
+    costs = _costs(keys, chow)
+    need0 = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    out: list[int] = []
+    for p in range(4):
+        pair = 2
         for i in range(4):
             if i != p and costs[i][1] < pair:
                 pair = costs[i][1]
-        if need0 - costs[p][0] + c[0] + min(pair, 2) <= huns:
-            out.append(k)
+        base = _BASE[p]
+        for r in _part_waits(p, keys[p], chow, huns - need0 + costs[p][0], pair):
+            out.append(base + r)
+    if hun_kinds is None:
+        hun_kinds = tuple(k for k in range(34) if part[k] is None)
+    if hun_kinds:
+        hun_ok = need0 + min(2, min(c[1] for c in costs)) <= huns + 1
+        out = [k for k in out if part[k] is not None]
+        if hun_ok:
+            out += [k for k in hun_kinds if counts[k] < 4]
+            out.sort()
     return out
 
 

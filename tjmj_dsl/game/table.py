@@ -128,6 +128,7 @@ class Table:
         # per seat the packed counts of its natural tiles: suits m p s and the honors (shape.short reads them)
         self.keys = [[0, 0, 0, 0] for _ in range(4)]
         self.part = [None if t in self.hun_set else part_key(t) for t in range(34)]
+        self.hun_tuple = tuple(sorted(self.hun_set))  # the kinds whose part is None
         self.huns = [0] * 4
         self.melds: list[list[list[Any]]] = [[] for _ in range(4)]  # [type, tile, from]: pung / exposed / added / concealed
         self.discards: list[list[int]] = [[] for _ in range(4)]
@@ -590,14 +591,15 @@ class SeatView:
         """missing_after_discard(t, extra_huns) for every kind t this seat holds, at once."""
         t = self._t
         s = self.seat
-        return shortfalls(t.keys[s], t.huns[s], t.part, t.counts[s], extra_huns, t.rules.chow_melds)
+        return shortfalls(t.keys[s], t.huns[s], t.part, t.counts[s], extra_huns, t.rules.chow_melds, t.hun_tuple)
 
     def completing_after_discard(self, tile: int) -> list[int]:
         """The kinds whose drawing would give a winning shape, had this seat discarded `tile`."""
         t = self._t
         t._remove(self.seat, tile)  # noqa: SLF001 - put back at once: the view changes nothing
         try:
-            return completing(t.keys[self.seat], t.huns[self.seat], t.part, t.counts[self.seat], t.rules.chow_melds)
+            return completing(t.keys[self.seat], t.huns[self.seat], t.part, t.counts[self.seat], t.rules.chow_melds,
+                              t.hun_tuple)
         finally:
             t._add(self.seat, tile)  # noqa: SLF001
 
