@@ -258,6 +258,24 @@ def test_completing_tiles_are_those_that_give_the_shape() -> None:
         checked += 1
 
 
+def test_a_suit_costed_by_its_blocks_costs_what_it_costs_whole() -> None:
+    """shape.suit_cost splits a suit where no group can join its tiles and adds the blocks'
+    costs: the same (h0, h1) as costing the nine counts whole, suit by suit (a sample of the
+    405,350 suits of at most 14 tiles, all of which were checked once), with chows and without."""
+    import random
+    from tjmj_dsl.game import shape
+    rng = random.Random(5)
+    for n in range(4000):
+        counts = [0] * 9
+        for _ in range(rng.randint(1, 14)):
+            r = rng.randrange(9) if n % 2 else rng.choice((0, 1, 3, 4, 7, 8))  # gaps, often
+            if counts[r] < 4:
+                counts[r] += 1
+        key = shape.pack(counts, 0)
+        for chow in (True, False):
+            assert shape.suit_cost(key, chow) == shape._whole_suit_cost(key, chow), (counts, chow)
+
+
 def test_shortfalls_and_completing_agree_with_the_shape_test_hand_by_hand() -> None:
     """The value player's kept per-part tables (shape._part_shorts, _part_waits) answer as costing
     the whole hand again would: each discard's shortfall is missing() of the hand without that tile,

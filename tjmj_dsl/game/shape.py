@@ -252,14 +252,56 @@ def completing(keys: list[int], huns: int, part: list[tuple[int, int] | None], c
     return out
 
 
+_BLOCK_COST: dict[tuple[tuple[int, ...], int, int, bool], tuple[int, int]] = {}
+
+
 def suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
-    """(h0, h1) of a suit given as its packed counts."""
-    got = _SUIT_COST.get(key if chow else -1 - key)
+    """(h0, h1) of a suit given as its packed counts. A suit falls apart into blocks of held ranks
+    that no group can join (two empty ranks between them, one without chows): h0 is the blocks' h0
+    summed, h1 that plus the least h1 - h0 of a block (the pair in one of them). A block's costs
+    depend only on its counts and how near it lies to either end of the suit (where chows stop),
+    so they are worked out once per such block and kept (a few thousand at most)."""
+    ck = key if chow else -1 - key
+    got = _SUIT_COST.get(ck)
     if got is None:
-        c = tuple(key // POW5[i] % 5 for i in range(9))
-        got = (_min_huns(c, False, chow), _min_huns(c, True, chow))
-        _SUIT_COST[key if chow else -1 - key] = got
+        c = [key // POW5[i] % 5 for i in range(9)]
+        gap = 2 if chow else 1
+        h0, d = 0, 2
+        i = 0
+        while i < 9:
+            if not c[i]:
+                i += 1
+                continue
+            last, zeros, k = i, 0, i
+            while k < 9:
+                if c[k]:
+                    last, zeros = k, 0
+                else:
+                    zeros += 1
+                    if zeros >= gap:
+                        break
+                k += 1
+            bk = (tuple(c[i:last + 1]), min(i, 2), min(8 - last, 2), chow)
+            bc = _BLOCK_COST.get(bk)
+            if bc is None:
+                if len(_BLOCK_COST) >= _LIMIT:
+                    _BLOCK_COST.clear()
+                vec = tuple(c[r] if i <= r <= last else 0 for r in range(9))
+                bc = _BLOCK_COST[bk] = (_min_huns(vec, False, chow), _min_huns(vec, True, chow))
+            h0 += bc[0]
+            if bc[1] - bc[0] < d:
+                d = bc[1] - bc[0]
+            i = last + 1
+        if len(_SUIT_COST) >= 4 * _LIMIT:  # every suit of at most 14 tiles, with chows and without: 810,700
+            _SUIT_COST.clear()
+        got = _SUIT_COST[ck] = (h0, h0 + d)
     return got
+
+
+def _whole_suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
+    """(h0, h1) of a suit costed whole, without the blocks: what suit_cost must equal (tests)."""
+    c = tuple(key // POW5[i] % 5 for i in range(9))
+    return (_min_huns(c, False, chow), _min_huns(c, True, chow))
 
 
 def missing(keys: list[int] | tuple[int, ...], counts: list[int], huns: int, chow: bool = True) -> int:
