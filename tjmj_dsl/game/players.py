@@ -58,6 +58,7 @@ class ValuePlayer:
     def begin(self, view: SeatView, rng: random.Random) -> None:
         self.rng = rng
         self.value_cache: dict[Any, float] = {}
+        self.wait_cache: dict[Any, list[int]] = {}  # a 13-tile hand's winning draws, for this hand
         self.hun_set: frozenset[int] = frozenset()  # known once the indicator is flipped (after the bets)
 
     def zuozhuang(self, view: SeatView) -> bool:
@@ -156,10 +157,9 @@ class ValuePlayer:
         The shape finds each candidate's winning tiles; the scorer's totals weigh the best few candidates."""
         seen = view.seen()
         outs = []
-        for a in cands:
+        for a, completes in zip(cands, view.completing_after_discards([a[1] for a in cands], self.wait_cache)):
             t = a[1]
-            wins = [(4 - seen[k] + (k == t), k) for k in view.completing_after_discard(t)
-                    if 4 - seen[k] + (k == t) > 0]
+            wins = [(4 - seen[k] + (k == t), k) for k in completes if 4 - seen[k] + (k == t) > 0]
             outs.append((sum(n for n, _ in wins), -t, a, wins))
         outs.sort(reverse=True)
         close = [o for o in outs[:self.WEIGHED] if o[0] >= self.CLOSE * outs[0][0]]

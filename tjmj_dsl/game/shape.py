@@ -143,8 +143,9 @@ def _short_with(costs: list[tuple[int, int]], p: int, c: tuple[int, int], huns: 
 # are a few lookups a part instead of a costing per kind. Bounded: emptied when they grow past
 # _LIMIT entries (the parts of a simulation are a few thousand).
 _LIMIT = 200_000
-_WAITS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
-_SHORTS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {}
+_WAITS: dict[tuple[int, bool, int, int, int], tuple[int, ...]] = {}
+_SHORTS: dict[tuple[int, bool, int, int, int], tuple[tuple[int, int], ...]] = {}
+_MOVES: dict[tuple[int, bool, int, bool], tuple[tuple[int, int, int], ...]] = {}
 
 
 def _keyed_cost(p: int, key: int, chow: bool) -> tuple[int, int]:
@@ -157,38 +158,50 @@ def _keyed_cost(p: int, key: int, chow: bool) -> tuple[int, int]:
     return (h0, h1 - h0)
 
 
-def _part_waits(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[int, ...]:
-    """The ranks r (digit < 4) of part p whose one more tile leaves the part costing
-    h0 + min(h1 - h0, pair) <= budget."""
-    ck = (p if p == 3 else chow, key, budget, pair)
-    got = _WAITS.get(ck)
+def _moves(p: int, key: int, chow: bool, add: bool) -> tuple[tuple[int, int, int], ...]:
+    """(kind, h0, h1 - h0) of part p holding `key` with one more tile of each kind it can take
+    (`add`), or one fewer of each kind it holds: worked out once per part and kept."""
+    ck = (p, chow, key, add)
+    got = _MOVES.get(ck)
     if got is None:
         out = []
+        base = _BASE[p]
         for r in range(7 if p == 3 else 9):
             w = POW5[r]
-            if key // w % 5 < 4:
-                h0, d = _keyed_cost(p, key + w, chow)
-                if h0 + (d if d < pair else pair) <= budget:
-                    out.append(r)
+            c = key // w % 5
+            if (c < 4) if add else c:
+                h0, d = _keyed_cost(p, key + w if add else key - w, chow)
+                out.append((base + r, h0, d))
+        if len(_MOVES) >= _LIMIT:
+            _MOVES.clear()
+        got = _MOVES[ck] = tuple(out)
+    return got
+
+
+def _part_waits(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[int, ...]:
+    """The kinds of part p (digit < 4) whose one more tile leaves the part costing
+    h0 + min(h1 - h0, pair) <= budget."""
+    ck = (p, chow, key, budget, pair)
+    got = _WAITS.get(ck)
+    if got is None:
+        moves = _MOVES.get((p, chow, key, True)) or _moves(p, key, chow, True)
+        got = tuple([k for k, h0, d in moves if h0 + (d if d < pair else pair) <= budget])
         if len(_WAITS) >= _LIMIT:
             _WAITS.clear()
-        got = _WAITS[ck] = tuple(out)
+        _WAITS[ck] = got
     return got
 
 
 def _part_shorts(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[tuple[int, int], ...]:
-    """(r, shortfall) for the ranks r held in part p: h0 + min(h1 - h0, pair) - budget (0 at least)
-    of the part less one tile of r."""
-    ck = (p if p == 3 else chow, key, budget, pair)
+    """(kind, shortfall) for the kinds held in part p: h0 + min(h1 - h0, pair) - budget (0 at least)
+    of the part less one tile of the kind."""
+    ck = (p, chow, key, budget, pair)
     got = _SHORTS.get(ck)
     if got is None:
         out = []
-        for r in range(7 if p == 3 else 9):
-            w = POW5[r]
-            if key // w % 5:
-                h0, d = _keyed_cost(p, key - w, chow)
-                need = h0 + (d if d < pair else pair)
-                out.append((r, need - budget if need > budget else 0))
+        for k, h0, d in _MOVES.get((p, chow, key, False)) or _moves(p, key, chow, False):
+            need = h0 + (d if d < pair else pair)
+            out.append((k, need - budget if need > budget else 0))
         if len(_SHORTS) >= _LIMIT:
             _SHORTS.clear()
         got = _SHORTS[ck] = tuple(out)
@@ -196,6 +209,13 @@ def _part_shorts(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[
 
 
 _BASE = (0, 9, 18, 27)
+
+
+def _others_pair(costs: list[tuple[int, int]]) -> list[int]:
+    """For each part p, the least h1 - h0 of the other parts, 2 at most (the pair elsewhere, or of huns)."""
+    d0, d1, d2, d3 = costs[0][1], costs[1][1], costs[2][1], costs[3][1]
+    a, b = (d0 if d0 < d1 else d1), (d2 if d2 < d3 else d3)
+    return [min(2, d1, b), min(2, d0, b), min(2, a, d3), min(2, a, d2)]
 
 
 def shortfalls(keys: list[int], huns: int, part: list[tuple[int, int] | None], counts: list[int],
@@ -206,15 +226,15 @@ def shortfalls(keys: list[int], huns: int, part: list[tuple[int, int] | None], c
     part is None (worked out from `part` when not given)."""
     costs = _costs(keys, chow)
     need0 = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    pairs = _others_pair(costs)
+    spare = huns + extra - need0
     out: dict[int, int] = {}
+    update = out.update
     for p in range(4):
-        pair = 2
-        for i in range(4):
-            if i != p and costs[i][1] < pair:
-                pair = costs[i][1]
-        base = _BASE[p]
-        for r, v in _part_shorts(p, keys[p], chow, huns + extra - need0 + costs[p][0], pair):
-            out[base + r] = v
+        key = keys[p]
+        if key:
+            update(_SHORTS.get((p, chow, key, spare + costs[p][0], pairs[p]))
+                   or _part_shorts(p, key, chow, spare + costs[p][0], pairs[p]))
     if hun_kinds is None:
         hun_kinds = tuple(k for k in range(34) if part[k] is None)
     for k in hun_kinds:
@@ -232,15 +252,13 @@ def completing(keys: list[int], huns: int, part: list[tuple[int, int] | None], c
     `part` when not given)."""
     costs = _costs(keys, chow)
     need0 = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    pairs = _others_pair(costs)
+    spare = huns - need0
     out: list[int] = []
     for p in range(4):
-        pair = 2
-        for i in range(4):
-            if i != p and costs[i][1] < pair:
-                pair = costs[i][1]
-        base = _BASE[p]
-        for r in _part_waits(p, keys[p], chow, huns - need0 + costs[p][0], pair):
-            out.append(base + r)
+        key = keys[p]
+        got = _WAITS.get((p, chow, key, spare + costs[p][0], pairs[p]))
+        out += _part_waits(p, key, chow, spare + costs[p][0], pairs[p]) if got is None else got
     if hun_kinds is None:
         hun_kinds = tuple(k for k in range(34) if part[k] is None)
     if hun_kinds:
