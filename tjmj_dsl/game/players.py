@@ -115,8 +115,14 @@ class ValuePlayer:
         """`after`: view.shortfalls(1), each discard's huns short of a shape."""
         hun = self.hun_set
         cands = [a for a in discards if a[1] not in hun] or discards  # a hun only when nothing else can go
-        least = min(after[a[1]] for a in cands)
-        tied = [a for a in cands if after[a[1]] == least]
+        least = 99
+        tied: list[Action] = []
+        for a in cands:
+            x = after[a[1]]
+            if x < least:
+                least, tied = x, [a]
+            elif x == least:
+                tied.append(a)
         if len(tied) == 1:
             return tied[0]
         if least == 0:
@@ -125,14 +131,14 @@ class ValuePlayer:
         rules = view.rules
         keep, runs = rules.keep_tiles, rules.run_ranks
         # which suits are near a run (the same for every tile of the suit: worked out once)
-        near_run = [bool(runs) and sum(1 for u in range(lo, lo + 9) if c[u]) >= runs for lo in (0, 9, 18)]
+        near_run = [bool(runs) and 9 - c[lo:lo + 9].count(0) >= runs for lo in (0, 9, 18)]
         return max(tied, key=lambda a: (self._useless(a[1], c, keep, near_run), -a[1]))
 
     @staticmethod
     def _uselessness(t: int, c: tuple[int, ...], keep: frozenset[int], runs: int) -> float:
         """How little a tile does for the hand: lone honors first, then far-apart suit tiles. The tiles
         the rules ask to keep are kept, and so are a suit's tiles once `runs` of its nine ranks are held."""
-        near_run = [bool(runs) and sum(1 for u in range(lo, lo + 9) if c[u]) >= runs for lo in (0, 9, 18)]
+        near_run = [bool(runs) and 9 - c[lo:lo + 9].count(0) >= runs for lo in (0, 9, 18)]
         return ValuePlayer._useless(t, c, keep, near_run)
 
     @staticmethod
