@@ -59,6 +59,7 @@ class ValuePlayer:
     def begin(self, view: SeatView, rng: random.Random) -> None:
         self.rng = rng
         self.value_cache: dict[Any, float] = {}
+        self.wait_cache: dict[Any, list[int]] = {}  # a 13-tile hand's winning draws, for this hand
         self.hun_set: frozenset[int] = frozenset()  # known once the indicator is flipped (after the bets)
 
     def zuozhuang(self, view: SeatView) -> bool:
@@ -77,22 +78,25 @@ class ValuePlayer:
             return WIN
         self.hun_set = self.hun_set or frozenset(view.hun_kinds or ())
         discards = [a for a in menu if a[0] == "discard"]
+        if len(discards) == len(menu):  # no kong offered
+            return discards[0] if len(discards) == 1 else self._best_discard(view, discards, view.shortfalls(1))
         if view.rules.hun_kong_points:
             for a in menu:  # a kong of huns worth the hint's points is made at once, whatever it does to the shape
                 if a[0] in ("concealed_kong", "added_kong") and a[1] in self.hun_set and view.rules.kong_points_of(
                         view.rules.kong_type(a[0].split("_")[0], True)) >= view.rules.hun_kong_points:
                     return a
         kongs = [a for a in menu if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set]
+        after = view.shortfalls(1)
         if kongs:
             # a kong scores and draws again: made when it leaves the hand no further from a win than the best
             # discard would (a jin gang would give up huns a win needs more than its points)
-            best = min(view.shortfalls(1).values())
+            best = min(after.values())
             for a in kongs:
                 if a[0] == "added_kong" or view.missing_without(a[1], 4, 1) <= best:
                     return a
         if len(discards) == 1:
             return discards[0]
-        return self._best_discard(view, discards)
+        return self._best_discard(view, discards, after)
 
     def claim(self, view: SeatView, menu: list[Action]) -> Action:
         if len(menu) == 1:
@@ -113,32 +117,48 @@ class ValuePlayer:
                     return a
         return PASS
 
-    def _best_discard(self, view: SeatView, discards: list[Action]) -> Action:
+    def _best_discard(self, view: SeatView, discards: list[Action], after: dict[int, int]) -> Action:
+        """`after`: view.shortfalls(1), each discard's huns short of a shape."""
         hun = self.hun_set
         cands = [a for a in discards if a[1] not in hun] or discards  # a hun only when nothing else can go
-        after = view.shortfalls(1)
-        short = [(after[a[1]], a) for a in cands]
-        least = min(x for x, _ in short)
-        tied = [a for x, a in short if x == least]
-        if least == 0 and len(tied) > 1:
+        least = 99
+        tied: list[Action] = []
+        for a in cands:
+            x = after[a[1]]
+            if x < least:
+                least, tied = x, [a]
+            elif x == least:
+                tied.append(a)
+        if len(tied) == 1:
+            return tied[0]
+        if least == 0:
             return self._best_ready(view, tied)
-        counts = view.counts()
-        keep, runs = view.rules.keep_tiles, view.rules.run_ranks
-        return max(tied, key=lambda a: (self._uselessness(a[1], counts, keep, runs), -a[1]))
+        c = view.counts()
+        rules = view.rules
+        keep, runs = rules.keep_tiles, rules.run_ranks
+        # which suits are near a run (the same for every tile of the suit: worked out once)
+        near_run = [bool(runs) and 9 - c[lo:lo + 9].count(0) >= runs for lo in (0, 9, 18)]
+        return max(tied, key=lambda a: (self._useless(a[1], c, keep, near_run), -a[1]))
 
     @staticmethod
     def _uselessness(t: int, c: tuple[int, ...], keep: frozenset[int], runs: int) -> float:
         """How little a tile does for the hand: lone honors first, then far-apart suit tiles. The tiles
         the rules ask to keep are kept, and so are a suit's tiles once `runs` of its nine ranks are held."""
+        near_run = [bool(runs) and 9 - c[lo:lo + 9].count(0) >= runs for lo in (0, 9, 18)]
+        return ValuePlayer._useless(t, c, keep, near_run)
+
+    @staticmethod
+    def _useless(t: int, c: tuple[int, ...], keep: frozenset[int], near_run: list[bool]) -> float:
+        """_uselessness, with whether each suit is near a run (`runs` of its ranks held) given."""
         if t >= 27:
             return 10.0 - c[t] * 3
         r = t % 9
-        lo = t - r
-        near = sum(c[u] for u in (t - 2, t - 1, t + 1, t + 2) if lo <= u < lo + 9)
+        near = (c[t - 2] if r >= 2 else 0) + (c[t - 1] if r >= 1 else 0) + \
+            (c[t + 1] if r <= 7 else 0) + (c[t + 2] if r <= 6 else 0)
         score = 6.0 - c[t] * 2 - near
         if t in keep:
             score -= 2
-        if runs and sum(1 for u in range(lo, lo + 9) if c[u]) >= runs:  # a run through the suit is in reach
+        if near_run[t // 9]:  # a run through the suit is in reach
             score -= 2
         if r in (0, 8):
             score += 0.5
@@ -149,10 +169,9 @@ class ValuePlayer:
         The shape finds each candidate's winning tiles; the scorer's totals weigh the best few candidates."""
         seen = view.seen()
         outs = []
-        for a in cands:
+        for a, completes in zip(cands, view.completing_after_discards([a[1] for a in cands], self.wait_cache)):
             t = a[1]
-            wins = [(4 - seen[k] + (k == t), k) for k in view.completing_after_discard(t)
-                    if 4 - seen[k] + (k == t) > 0]
+            wins = [(4 - seen[k] + (k == t), k) for k in completes if 4 - seen[k] + (k == t) > 0]
             outs.append((sum(n for n, _ in wins), -t, a, wins))
         outs.sort(reverse=True)
         close = [o for o in outs[:self.WEIGHED] if o[0] >= self.CLOSE * outs[0][0]]

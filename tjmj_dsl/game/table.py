@@ -128,6 +128,7 @@ class Table:
         # per seat the packed counts of its natural tiles: suits m p s and the honors (shape.short reads them)
         self.keys = [[0, 0, 0, 0] for _ in range(4)]
         self.part = [None if t in self.hun_set else part_key(t) for t in range(34)]
+        self.hun_tuple = tuple(sorted(self.hun_set))  # the kinds whose part is None
         self.huns = [0] * 4
         self.melds: list[list[list[Any]]] = [[] for _ in range(4)]  # [type, tile, from]: pung / exposed / added / concealed
         self.discards: list[list[int]] = [[] for _ in range(4)]
@@ -588,16 +589,46 @@ class SeatView:
         """missing_after_discard(t, extra_huns) for every kind t this seat holds, at once."""
         t = self._t
         s = self.seat
-        return shortfalls(t.keys[s], t.huns[s], t.part, t.counts[s], extra_huns, t.rules.chow_melds)
+        return shortfalls(t.keys[s], t.huns[s], t.part, t.counts[s], extra_huns, t.rules.chow_melds, t.hun_tuple)
 
     def completing_after_discard(self, tile: int) -> list[int]:
         """The kinds whose drawing would give a winning shape, had this seat discarded `tile`."""
         t = self._t
         t._remove(self.seat, tile)  # noqa: SLF001 - put back at once: the view changes nothing
         try:
-            return completing(t.keys[self.seat], t.huns[self.seat], t.part, t.counts[self.seat], t.rules.chow_melds)
+            return completing(t.keys[self.seat], t.huns[self.seat], t.part, t.counts[self.seat], t.rules.chow_melds,
+                              t.hun_tuple)
         finally:
             t._add(self.seat, tile)  # noqa: SLF001
+
+    def completing_after_discards(self, tiles: list[int], cache: dict[Any, list[int]] | None = None) -> list[list[int]]:
+        """completing_after_discard(t) for each t of `tiles` (kinds this seat holds), the table left
+        as it is; `cache`: the answers kept by the 13-tile hand they were asked for (the caller's,
+        for one hand: the same rules and huns throughout)."""
+        t = self._t
+        s = self.seat
+        keys, huns, part, counts = t.keys[s], t.huns[s], t.part, t.counts[s]
+        chow, hk = t.rules.chow_melds, t.hun_tuple
+        out = []
+        for tile in tiles:
+            pk = part[tile]
+            if pk is None:
+                k2, h2 = keys, huns - 1
+                c2 = list(counts)
+                c2[tile] -= 1
+            else:
+                k2 = list(keys)
+                k2[pk[0]] -= pk[1]
+                h2, c2 = huns, counts
+            if cache is None:
+                out.append(completing(k2, h2, part, c2, chow, hk))
+                continue
+            ck = (k2[0], k2[1], k2[2], k2[3], h2, *[c2[k] for k in hk])
+            got = cache.get(ck)
+            if got is None:
+                got = cache[ck] = completing(k2, h2, part, c2, chow, hk)
+            out.append(got)
+        return out
 
     def missing_after_swap(self, out: int, into: int) -> int:
         """The same, had this seat discarded `out` and then drawn `into`."""

@@ -3627,6 +3627,9 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
                         score_table=rules.settlement.score_table)
 
 
+_KIND_OF = {name: k for k, name in enumerate(NAMES)}  # "5m" → its kind
+
+
 def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
     """The outcome's go-rounds: the hand's discards in the order made, four to a round (the last may
     hold fewer), each {discards, claimed}."""
@@ -3660,20 +3663,23 @@ def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
                                code="bad_value")
         tiles = []
         for j, t in enumerate(ds):
-            ft = f"{f}.discards[{j}]"
-            if not isinstance(t, str):
-                raise RequestError(f"expected a tile such as \"5p\", got {t!r}", ft, code="wrong_type")
-            try:
-                ts = parse_tiles(t)
-            except TileError as e:
-                raise RequestError(e.message, ft, e.pos, e.hint, "bad_tile") from None
-            if len(ts) != 1:
-                raise RequestError(f"expected one tile, found {len(ts)}", ft, code="bad_tile")
-            seen[ts[0]] += 1
-            if seen[ts[0]] > 4:
-                raise RequestError(f"a fifth discard of {NAMES[ts[0]]}; there are only 4 tiles of a kind", ft,
-                                   code="too_many_copies")
-            tiles.append(ts[0])
+            k = _KIND_OF.get(t) if t.__class__ is str else None  # a tile's own name (the engine's): no parsing
+            if k is None:
+                ft = f"{f}.discards[{j}]"
+                if not isinstance(t, str):
+                    raise RequestError(f"expected a tile such as \"5p\", got {t!r}", ft, code="wrong_type")
+                try:
+                    ts = parse_tiles(t)
+                except TileError as e:
+                    raise RequestError(e.message, ft, e.pos, e.hint, "bad_tile") from None
+                if len(ts) != 1:
+                    raise RequestError(f"expected one tile, found {len(ts)}", ft, code="bad_tile")
+                k = ts[0]
+            seen[k] += 1
+            if seen[k] > 4:
+                raise RequestError(f"a fifth discard of {NAMES[k]}; there are only 4 tiles of a kind",
+                                   f"{f}.discards[{j}]", code="too_many_copies")
+            tiles.append(k)
         out.append((i + 1, tiles, _flag(r.get("claimed"), f + ".claimed")))
     return out
 
