@@ -1550,8 +1550,8 @@ def _raw_options(k: int, c: int, has1: bool, has2: bool, wild: int, chow: bool, 
 
 
 def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
-    """The table builders for hand h: (gmask, part, wild_only, wild_chunks), each memoised
-    in the tables above under keys that name only what the table depends on."""
+    """The table builders for hand h: (gmask, part, wild_only, wild_chunks, release), each memoised
+    in the tables above under keys that name only what the table depends on; release() once done."""
     gmask_fn, gmask_ctx = rules.gmask, rules.gmask_ctx
     if len(_GMASK) > _CACHE_LIMIT:
         restart(_GMASK)
@@ -1783,7 +1783,18 @@ def _tables(rules: Any, h: Hand, ctx: tuple) -> tuple:  # type: ignore[type-arg]
             got = _DP[key] = _settled(_chunks(wild_only(m, p, tl), na))
         return got
 
-    return gmask, part, wild_only, wild_chunks
+    def release() -> None:
+        """Empty the builders' names: they refer to one another (dp to itself), a cycle of a few hundred
+        objects a call that only a collection would free; emptied, they go as the caller lets go of them."""
+        nonlocal gmask, wild_sets, wild_only, agg, variants_of, options, dp, part, wild_chunks
+        gmask = wild_sets = wild_only = agg = variants_of = options = dp = part = wild_chunks = _released  # type: ignore[assignment]
+
+    return gmask, part, wild_only, wild_chunks, release
+
+
+def _released(*args: Any) -> Any:
+    """What a table builder is once its call is over (see release in _tables)."""
+    raise AssertionError("a table builder used after its hand was scored")
 
 
 def best_by_masks(rules: Any, h: Hand) -> tuple:  # type: ignore[type-arg]
@@ -1821,7 +1832,16 @@ def _uncollected(build: Any, *args: Any) -> Any:
 
 def _best_with_huns(rules: Any, h: Hand, ctx: tuple, counts: tuple, wild: int) -> tuple:  # type: ignore[type-arg]
     """best_by_masks for a hand with `wild` huns among its concealed tiles."""
-    gmask, part, wild_only, wild_chunks = _tables(rules, h, ctx)
+    gmask, part, wild_only, wild_chunks, release = _tables(rules, h, ctx)
+    try:
+        return _best_with_tables(rules, h, counts, wild, gmask, part, wild_only, wild_chunks)
+    finally:
+        release()
+
+
+def _best_with_tables(rules: Any, h: Hand, counts: tuple, wild: int, gmask: Any, part: Any,  # type: ignore[type-arg]
+                      wild_only: Any, wild_chunks: Any) -> tuple:  # type: ignore[type-arg]
+    """_best_with_huns with the hand's table builders made."""
     monotone = rules.monotone
     t, t_hun = h.t, h.t_hun
     n_melds = 4 - len(h.declared)
@@ -1995,7 +2015,11 @@ def _best_hun_free(rules: Any, h: Hand, ctx: tuple, counts: bytes) -> tuple:  # 
     if pairs != 1:
         return None, None
     if h.declared:
-        x |= _declared_masks(rules, h, _tables(rules, h, ctx)[0])
+        tables = _tables(rules, h, ctx)
+        try:
+            x |= _declared_masks(rules, h, tables[0])
+        finally:
+            tables[4]()
     return _best_claim_of(rules, h, ((x, wit),) if multi is None else tuple((x | x2, _cat(wit, w2)) for x2, w2 in multi))
 
 
@@ -2023,7 +2047,11 @@ def _hun_free_part(rules: Any, h: Hand, ctx: tuple, i: int, vec: bytes, r: int) 
     """_hun_free_entry's entry for a part whose tiles may make a shape, made
     with the collector paused and settled (the entry's tuples not tracked after
     the next young collection)."""
-    table = _tables(rules, h, ctx)[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0)
+    tables = _tables(rules, h, ctx)
+    try:
+        table = tables[1](i, tuple(vec), 1 if i == _PART_OF[h.t] else 0, 0)
+    finally:
+        tables[4]()
     sub = next((sub for bk, sub in table if bk == r // 2), None) or None
     one = (*sub[0], (sub[0][1].bit_length() + 15) & ~15) if sub and len(sub) == 1 else None  # + its witness's bits
     return _settled((r // 2, sub, one))  # type: ignore[no-any-return]

@@ -10,19 +10,23 @@ a hand of the right size has the shape exactly when
     sum(h0) + min(2, min over parts of (h1 - h0)) <= huns.
 
 A suit's costs are worked out once per distinct suit (its 9 counts packed in
-base 5) and kept, so a test is a few dict lookups.
+base 5) and kept, so a test is a few dict lookups. The kept answers are
+lasting() caches: the collector's freezes move them out of its way, so no
+full collection walks them as they grow (engine/lasting.py says why).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from ..engine.lasting import lasting, restart
+
 POW5 = tuple(5 ** i for i in range(9))
 INF = 99
 # an honor kind held c times: (h0, h1) — no chows, so each kind is a part of its own
 HONOR_COST = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 1))
-_SUIT_COST: dict[int, tuple[int, int]] = {}
-_HONOR_TOTAL: dict[int, tuple[int, int]] = {}
+_SUIT_COST: dict[int, tuple[int, int]] = lasting()
+_HONOR_TOTAL: dict[int, tuple[int, int]] = lasting()
 
 
 def part_key(t: int) -> tuple[int, int]:
@@ -112,7 +116,7 @@ def _min_huns(c: tuple[int, ...], pair: bool, chow: bool) -> int:
     return best
 
 
-_LEAST: dict[int, int] = {}
+_LEAST: dict[int, int] = lasting()
 
 
 def _least_huns(key: int, pair: bool, chow: bool) -> int:
@@ -146,7 +150,7 @@ def _least_huns(key: int, pair: bool, chow: bool) -> int:
                     huns += 1
             best = min(best, huns + _least_huns(rest, pair, chow))
     if len(_LEAST) >= _LIMIT:
-        _LEAST.clear()
+        restart(_LEAST)
     _LEAST[ck] = best
     return best
 
@@ -182,9 +186,9 @@ def _short_with(costs: list[tuple[int, int]], p: int, c: tuple[int, int], huns: 
 # are a few lookups a part instead of a costing per kind. Bounded: emptied when they grow past
 # _LIMIT entries (the parts of a simulation are a few thousand).
 _LIMIT = 200_000
-_WAITS: dict[tuple[int, bool, int, int, int], tuple[int, ...]] = {}
-_SHORTS: dict[tuple[int, bool, int, int, int], tuple[tuple[int, int], ...]] = {}
-_MOVES: dict[tuple[int, bool, int, bool], tuple[tuple[int, int, int], ...]] = {}
+_WAITS: dict[tuple[int, bool, int, int, int], tuple[int, ...]] = lasting()
+_SHORTS: dict[tuple[int, bool, int, int, int], tuple[tuple[int, int], ...]] = lasting()
+_MOVES: dict[tuple[int, bool, int, bool], tuple[tuple[int, int, int], ...]] = lasting()
 
 
 def _keyed_cost(p: int, key: int, chow: bool) -> tuple[int, int]:
@@ -212,7 +216,7 @@ def _moves(p: int, key: int, chow: bool, add: bool) -> tuple[tuple[int, int, int
                 h0, d = _keyed_cost(p, key + w if add else key - w, chow)
                 out.append((base + r, h0, d))
         if len(_MOVES) >= _LIMIT:
-            _MOVES.clear()
+            restart(_MOVES)
         got = _MOVES[ck] = tuple(out)
     return got
 
@@ -226,7 +230,7 @@ def _part_waits(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[i
         moves = _MOVES.get((p, chow, key, True)) or _moves(p, key, chow, True)
         got = tuple([k for k, h0, d in moves if h0 + (d if d < pair else pair) <= budget])
         if len(_WAITS) >= _LIMIT:
-            _WAITS.clear()
+            restart(_WAITS)
         _WAITS[ck] = got
     return got
 
@@ -242,7 +246,7 @@ def _part_shorts(p: int, key: int, chow: bool, budget: int, pair: int) -> tuple[
             need = h0 + (d if d < pair else pair)
             out.append((k, need - budget if need > budget else 0))
         if len(_SHORTS) >= _LIMIT:
-            _SHORTS.clear()
+            restart(_SHORTS)
         got = _SHORTS[ck] = tuple(out)
     return got
 
@@ -309,7 +313,7 @@ def completing(keys: list[int], huns: int, part: list[tuple[int, int] | None], c
     return out
 
 
-_BLOCK_COST: dict[tuple[tuple[int, ...], int, int, bool], tuple[int, int]] = {}
+_BLOCK_COST: dict[tuple[tuple[int, ...], int, int, bool], tuple[int, int]] = lasting()
 
 
 def suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
@@ -342,7 +346,7 @@ def suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
             bc = _BLOCK_COST.get(bk)
             if bc is None:
                 if len(_BLOCK_COST) >= _LIMIT:
-                    _BLOCK_COST.clear()
+                    restart(_BLOCK_COST)
                 block = sum(c[r] * POW5[r] for r in range(i, last + 1))
                 bc = _BLOCK_COST[bk] = (_least_huns(block, False, chow), _least_huns(block, True, chow))
             h0 += bc[0]
@@ -350,7 +354,7 @@ def suit_cost(key: int, chow: bool = True) -> tuple[int, int]:
                 d = bc[1] - bc[0]
             i = last + 1
         if len(_SUIT_COST) >= 4 * _LIMIT:  # every suit of at most 14 tiles, with chows and without: 810,700
-            _SUIT_COST.clear()
+            restart(_SUIT_COST)
         got = _SUIT_COST[ck] = (h0, h0 + d)
     return got
 
