@@ -268,6 +268,10 @@ def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it() -> None:
     house = rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n  request_rules.hun_kong_drawn.error_when: "
                                 "'kong_draw == \"hun\" and not any(g in declared: g.is_kong and g.face in hun_kinds)'\n"))
     assert house.kong_type("exposed", True) == "hun" and house.kong_type("exposed", False) == "exposed"
+    # the menus' actions name how the kong is made: a claim's kong is exposed
+    assert [gr.kong_of_action(a, True) for a in ("kong", "concealed_kong", "added_kong")] == ["exposed", "hun", "added"]
+    assert [house.kong_of_action(a, True) for a in ("kong", "concealed_kong")] == ["hun", "hun"]
+    assert gr.kong_of_action("concealed_kong", False) == "concealed"
 
 
 # ------------------------------------------------------------------ replacements at the indicator's stack

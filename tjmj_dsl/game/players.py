@@ -83,7 +83,7 @@ class ValuePlayer:
         if view.rules.hun_kong_points:
             for a in menu:  # a kong of huns worth the hint's points is made at once, whatever it does to the shape
                 if a[0] in ("concealed_kong", "added_kong") and a[1] in self.hun_set and view.rules.kong_points_of(
-                        view.rules.kong_type(a[0].split("_")[0], True)) >= view.rules.hun_kong_points:
+                        view.rules.kong_of_action(a[0], True)) >= view.rules.hun_kong_points:
                     return a
         kongs = [a for a in menu if a[0] in ("concealed_kong", "added_kong") and a[1] not in self.hun_set]
         after = view.shortfalls(1)

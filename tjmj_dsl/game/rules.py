@@ -30,6 +30,8 @@ PLAY_KEYS: dict[str, type] = {
 }
 # play: keys for the value player (a way to play, not a rule): optional, absent means no hint
 HINT_KEYS: dict[str, type] = {"value_player_keep": str, "value_player_run_ranks": int, "value_player_hun_kong_points": int}
+# a menu action that makes a kong → how the kong is made (GameRules.kong_type's `made`)
+KONG_MADE_BY = {"concealed_kong": "concealed", "added_kong": "added", "kong": "exposed"}
 CLAIM_KEYS = ("pung", "kong", "hun_pung", "hun_kong", "chow", "win_on_discard", "rob_kong")
 
 
@@ -121,6 +123,10 @@ class GameRules:
         """A kong's type from how it was made (exposed, concealed, added); a kong of hun
         tiles takes the type the rule file gives it (play.hun_kong_*_as)."""
         return dict(self.hun_kong_as)[made] if of_huns else made
+
+    def kong_of_action(self, action: str, of_huns: bool) -> str:
+        """The type of the kong a menu's action makes: concealed_kong, added_kong, or a claim's kong."""
+        return self.kong_type(KONG_MADE_BY[action], of_huns)
 
 
 class KongWin:
