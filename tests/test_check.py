@@ -268,15 +268,15 @@ def test_a_profiles_option_value_refused_is_said_at_the_value(tmp_path: Any) -> 
     ('play.lazhuang_most: "lazhuang_game_max"', ["play.lazhuang_most is the same in every hand",
                                                  "always 6, taken between 0 and lazhuang_max (2) as 2", "as without it"]),
     ('play.lazhuang_most: "0 - 3"', ["always -3, taken between 0 and lazhuang_max (2) as 0",
-                                     "every seat may pull (拉庄) 0 times in every hand", "say play.lazhuang_max: 0"]),
-    ('play.lazhuang_most: "1"', ["always 1:", "pull (拉庄) 1 times in every hand"]),
+                                     "every seat may pull (lazhuang) 0 times in every hand", "say play.lazhuang_max: 0"]),
+    ('play.lazhuang_most: "1"', ["always 1:", "pull (lazhuang) 1 times in every hand"]),
     ('play.zuozhuang_when: "lazhuang_max > 1"', ["play.zuozhuang_when is the same in every hand", "always true"]),
     ('play.zuozhuang_when: "false"', ["always false: no dealer is ever asked to sit", "say play.may_zuozhuang: false"]),
     # never read: the hand's own limit asks nothing
     ('play.may_zuozhuang: false\n  play.zuozhuang_when: "hands > 3"',
-     ["play.may_zuozhuang is false: no dealer is asked to sit (坐庄), and play.zuozhuang_when is never read"]),
+     ["play.may_zuozhuang is false: no dealer is asked to sit (zuozhuang), and play.zuozhuang_when is never read"]),
     ('play.lazhuang_max: 0\n  play.lazhuang_most: "0 if seat.balance < 0 else 1"',
-     ["play.lazhuang_max is 0: no seat is asked to pull (拉庄), and play.lazhuang_most is never read"]),
+     ["play.lazhuang_max is 0: no seat is asked to pull (lazhuang), and play.lazhuang_most is never read"]),
 ])
 def test_a_bet_expression_the_game_cannot_change_is_said(tmp_path: Any, setting: str, words: list[str]) -> None:
     path = overlay(tmp_path, f"name: bets\nset:\n  {setting}\n", "bets.yaml")
@@ -316,7 +316,7 @@ def test_an_option_setting_only_bets_the_rules_never_read_makes_the_same_game(tm
     said = out + err
     for v in ("capped", "losers_barred"):
         assert (f"option lazhuang_game: {v} makes the same game as free under every profile (play.lazhuang_max is 0: "
-                "no seat is asked to pull (拉庄), and play.lazhuang_most is never read)") in said, said
+                "no seat is asked to pull (lazhuang), and play.lazhuang_most is never read)") in said, said
         assert f"subject: lazhuang_game={v};" in said
     assert "option zuozhuang_game" not in said  # the dealer still sits: its limit is read
     path = overlay(tmp_path, "name: nozz\nset:\n  play.may_zuozhuang: false\n", "nozz.yaml")

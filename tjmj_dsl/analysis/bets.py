@@ -31,7 +31,7 @@ def never_read(key: str, play: dict[str, Any]) -> str:
     limit, off = _LIMIT[key]
     if limit in play and (play[limit] is off or (isinstance(off, int) and not isinstance(off, bool)
                                                  and isinstance(play[limit], int) and play[limit] <= off)):
-        asked = "no dealer is asked to sit (坐庄)" if key == "zuozhuang_when" else "no seat is asked to pull (拉庄)"
+        asked = "no dealer is asked to sit (zuozhuang)" if key == "zuozhuang_when" else "no seat is asked to pull (lazhuang)"
         return f"play.{limit} is {str(play[limit]).lower()}: {asked}, and play.{key} is never read"
     return ""
 
@@ -50,18 +50,18 @@ def constant(key: str, e: Expr, play: dict[str, Any]) -> tuple[str, str]:
     if key == "zuozhuang_when":
         sits = v.may_sit(GameFacts(), 0)
         if sits:
-            return ("it reads nothing of the game and is always true: every dealer may sit (坐庄), as without it",
+            return ("it reads nothing of the game and is always true: every dealer may sit (zuozhuang), as without it",
                     "drop it, or make it read the game so far (last_zuozhuang, dealer.last_balance, hands …)")
-        return ("it reads nothing of the game and is always false: no dealer is ever asked to sit (坐庄)",
+        return ("it reads nothing of the game and is always false: no dealer is ever asked to sit (zuozhuang)",
                 "say play.may_zuozhuang: false, or make it read the game so far (last_zuozhuang, dealer.last_balance …)")
     cap = int(play.get("lazhuang_max", 0))
     raw = v.value(key, BetFacts(GameFacts(), 1, 0, False))
     taken = max(0, min(cap, int(raw)))
     said = f"always {raw}" + (f", taken between 0 and lazhuang_max ({cap}) as {taken}" if taken != raw else "")
     if taken == cap:
-        return (f"it reads nothing of the game and is {said}: every seat may pull (拉庄) lazhuang_max times, as without it",
+        return (f"it reads nothing of the game and is {said}: every seat may pull (lazhuang) lazhuang_max times, as without it",
                 "drop it, or make it read the game so far (seat.balance, seat.lazhuang_made, hands …)")
-    return (f"it reads nothing of the game and is {said}: every seat may pull (拉庄) {taken} times in every hand",
+    return (f"it reads nothing of the game and is {said}: every seat may pull (lazhuang) {taken} times in every hand",
             f"say play.lazhuang_max: {taken}, or make it read the game so far (seat.balance, seat.lazhuang_made …)")
 
 
