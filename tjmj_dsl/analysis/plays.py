@@ -398,6 +398,8 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     offered = rs.claims_offered()
     # the kong types a claim of a discard makes (a kong of a non-hun tile, or of three huns and a discarded one)
     from_discard = {"exposed"} | ({str(play["hun_kong_exposed_as"])} if offered.get("hun_kong") else set())
+    # the kinds of a row with all four tiles in play: every row starts with the indicator's own kind (lower.py
+    # refuses a hun.huns that does not), of which the face-up indicator leaves three
     hun_kongs = max(1, rs.hun_count - 1)
     kong_win = KongWin(rs) if rs.settlement is not None and rs.settlement.kong_ends_hand is not None \
         and rs.settlement.kong_win_total is not None else None
