@@ -46,8 +46,10 @@ def tjmj(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
                           timeout=600, **kw)
 
 
-RUNS = {  # a run's arguments, without --record
-    "plain": ["--hands", "400", "--seed", "5", "--players", "value,random,value,random"],
+# a run's arguments, without --record; plain is long enough that a signal sent after its 30th hand lands
+# before its end on a loaded machine too (at 400 hands, once a hand got cheaper, it sometimes did not)
+RUNS = {
+    "plain": ["--hands", "1200", "--seed", "5", "--players", "value,random,value,random"],
     "rotate": ["--hands", "300", "--seed", "x7", "--rotate", "--option", "tianting=on"],
     "bot": ["--hands", "120", "--seed", "2"],  # + --bot, added where the bot's file is known
 }
