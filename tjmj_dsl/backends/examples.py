@@ -115,11 +115,11 @@ def mismatches(ex: Example, expect: Expect, got: dict[str, Any]) -> list[tuple[s
     refused = got.get("reason") == "invalid_request"
     if ex.kind == "bets":
         if expect.may_zuozhuang is not None and expect.may_zuozhuang != got["may_zuozhuang"]:
-            out.append(("may_zuozhuang", "the table asks the dealer to sit (坐庄), the example says it does not"
-                        if got["may_zuozhuang"] else "the table does not ask the dealer to sit (坐庄), the example "
+            out.append(("may_zuozhuang", "the table asks the dealer to sit (zuozhuang), the example says it does not"
+                        if got["may_zuozhuang"] else "the table does not ask the dealer to sit (zuozhuang), the example "
                                                      "says it does"))
         if expect.lazhuang_most is not None and list(expect.lazhuang_most) != got["lazhuang_most"]:
-            out.append(("lazhuang_most", f"the seats may pull (拉庄) {got['lazhuang_most']} times, "
+            out.append(("lazhuang_most", f"the seats may pull (lazhuang) {got['lazhuang_most']} times, "
                                          f"not {list(expect.lazhuang_most)}"))
         return out
     if ex.kind == "outcome":
