@@ -23,7 +23,7 @@ from typing import Any
 from ..tiles import NAMES, TileError, parse_tiles  # tjmj:inline-drop
 from .contract import (CONTRACT, KONG_TYPES, MAX_EXACT, MAX_ROUNDS, MAX_TOTAL, OUTCOME_FIELDS,  # tjmj:inline-drop
                        OUTCOME_KONG_FIELDS, OUTCOME_ROUND_FIELDS, PAST_EXACT, REFUSED, SEATS)  # tjmj:inline-drop
-from .request import RequestError, _close, _json_type  # tjmj:inline-drop
+from .request import _ONE_TILE, RequestError, _close, _json_type  # tjmj:inline-drop
 from .result import rules_info  # tjmj:inline-drop
 from .runtime import other_rules, oversized  # tjmj:inline-drop
 
@@ -254,9 +254,6 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
                         score_table=rules.settlement.score_table)
 
 
-_KIND_OF = {name: k for k, name in enumerate(NAMES)}  # "5m" → its kind
-
-
 def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
     """The outcome's go-rounds: the hand's discards in the order made, four to a round (the last may
     hold fewer), each {discards, claimed}."""
@@ -290,7 +287,7 @@ def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
                                code="bad_value")
         tiles = []
         for j, t in enumerate(ds):
-            k = _KIND_OF.get(t) if t.__class__ is str else None  # a tile's own name (the engine's): no parsing
+            k = _ONE_TILE.get(t) if t.__class__ is str else None  # a tile's own name (the engine's): no parsing
             if k is None:
                 ft = f"{f}.discards[{j}]"
                 if not isinstance(t, str):

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..tiles import NAMES
 from .table import PASS, WIN, Action, SeatView
 
 class RandomPlayer:
@@ -203,13 +202,6 @@ class ValuePlayer:
             value += rest * value / scored
         self.value_cache[key] = value
         return value
-
-
-_KIND = {n: i for i, n in enumerate(NAMES)}
-
-
-def _kind(name: str) -> int:
-    return _KIND[name]
 
 
 PLAYERS = {"random": RandomPlayer, "value": ValuePlayer}

@@ -593,13 +593,7 @@ class SeatView:
 
     def completing_after_discard(self, tile: int) -> list[int]:
         """The kinds whose drawing would give a winning shape, had this seat discarded `tile`."""
-        t = self._t
-        t._remove(self.seat, tile)  # noqa: SLF001 - put back at once: the view changes nothing
-        try:
-            return completing(t.keys[self.seat], t.huns[self.seat], t.part, t.counts[self.seat], t.rules.chow_melds,
-                              t.hun_tuple)
-        finally:
-            t._add(self.seat, tile)  # noqa: SLF001
+        return self.completing_after_discards([tile])[0]
 
     def completing_after_discards(self, tiles: list[int], cache: dict[Any, list[int]] | None = None) -> list[list[int]]:
         """completing_after_discard(t) for each t of `tiles` (kinds this seat holds), the table left

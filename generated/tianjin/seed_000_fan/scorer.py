@@ -3655,9 +3655,6 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
                         score_table=rules.settlement.score_table)
 
 
-_KIND_OF = {name: k for k, name in enumerate(NAMES)}  # "5m" → its kind
-
-
 def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
     """The outcome's go-rounds: the hand's discards in the order made, four to a round (the last may
     hold fewer), each {discards, claimed}."""
@@ -3691,7 +3688,7 @@ def _rounds(rs: Any) -> list[tuple[int, list[int], bool]]:
                                code="bad_value")
         tiles = []
         for j, t in enumerate(ds):
-            k = _KIND_OF.get(t) if t.__class__ is str else None  # a tile's own name (the engine's): no parsing
+            k = _ONE_TILE.get(t) if t.__class__ is str else None  # a tile's own name (the engine's): no parsing
             if k is None:
                 ft = f"{f}.discards[{j}]"
                 if not isinstance(t, str):
