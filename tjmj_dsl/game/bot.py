@@ -74,19 +74,33 @@ class _Turn:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.done = threading.Condition(self.lock)  # told when a write of an ask returns
         self.sent = 0  # asks counted to be sent (by ask())
         self.written = 0  # asks whose writing has begun (by the writer)
+        self.writing = False  # an ask's write has begun and not returned: its bytes may not be in the pipe yet
         self.taken = 0  # lines taken as answers
         self.in_line = False  # the reader has begun a line and not ended it
         self.asks: IO[bytes] | None = None  # the bot's input: an ask still in it is unread
 
     def answer_due(self) -> bool:
         """Whether a line beginning now answers an ask (under the lock): an ask is sent and
-        written, and the bot has read all of it (nothing left in its input's pipe)."""
+        written, and the bot has read all of it (nothing left in its input's pipe). While the
+        ask's write is under way an empty pipe says nothing (its bytes may not be there yet):
+        the write is waited for (the bot reads, or is killed by the ask's timeout: it returns)."""
         if self.taken >= self.sent or self.taken >= self.written:
             return False
-        asks = self.asks
-        return asks is None or asks.closed or _unread(asks.fileno()) == 0
+        while True:
+            asks = self.asks
+            try:
+                if asks is None or asks.closed:
+                    return True
+                if _unread(asks.fileno()) > 0:
+                    return False  # bytes of its ask the bot has not read
+            except ValueError:  # closed meanwhile by the writer (the bot's input ended)
+                return True
+            if not self.writing:
+                return True
+            self.done.wait()
 
     def send(self, fd: int) -> bool:
         """Count an ask sent, unless the bot has written anything no ask waited for (a line begun,
@@ -353,8 +367,14 @@ def _write_lines(stream: BinaryIO, asks: queue.Queue[bytes | None], turn: _Turn)
                 break
             with turn.lock:
                 turn.written += 1
-            stream.write(data)
-            stream.flush()
+                turn.writing = True
+            try:
+                stream.write(data)
+                stream.flush()
+            finally:
+                with turn.lock:
+                    turn.writing = False
+                    turn.done.notify_all()
     except (OSError, ValueError):  # the bot has exited: the answer's wait says so
         pass
     finally:
