@@ -292,14 +292,13 @@ class BotProcess:
         _kill(proc, False)  # what is left of its group (a bot that exited, leaving a child behind)
         reader = self._reader
         for _ in range(100):  # a reader waiting to hand over an answer reads on to the bot's end
+            ended = reader is None or not reader.is_alive()  # before the drain: then it drains all it put
             for line in _drain(self._lines):
                 if line is not None and self.extra is None and not kill:
                     self.extra = bytes(line)  # every ask had its answer: a line more is none
-            if reader is None:
+            if ended or reader is None:
                 break
             reader.join(0.02)
-            if not reader.is_alive():
-                break
 
     def finish(self) -> None:
         """Close the bot after its last ask; BotError if it wrote a line more than it was asked for
