@@ -136,6 +136,77 @@ def test_a_rule_change_shows_where_it_acts(tmp_path: object) -> None:
 
 # ------------------------------------------------------------------ the same bytes, however it is run
 
+def _fake_walls(rng: random.Random, start: int, n: int) -> list[dict[str, object]]:
+    """n walls of a chunk's shape (three mixes, as a study with the skill mixes plays them), random facts."""
+    def facts() -> dict[str, object]:
+        won = rng.random() < 0.7
+        b = [rng.choice([0, 3, -5, 12]) for _ in range(3)]
+        return {"w": rng.randrange(4) if won else None, "d": rng.randrange(4),
+                "f": rng.choice([1, 2, 4, None]) if won else None, "t": rng.randrange(40),
+                "p": sorted(rng.sample(["zhuo5", "long", "su", "hundiao"], rng.randrange(3))) if won else [],
+                "g": rng.random() < 0.1, "c": rng.random() < 0.1,
+                "b": [*b, -sum(b) + rng.choice([0, 0.5, 1e-9])],  # a float now and then: summed exactly
+                "n": rng.randrange(10, 70), "r": rng.randrange(2), "x": rng.randrange(2),
+                "z": rng.random() < 0.5, "l": rng.randrange(7)}
+    return [{"wall": i, "mixes": [[{"s": ["value"] * 4, "m": 4, "h": facts()}],
+                                  [{"s": ["value", "random"] * 2, "m": 2, "h": facts()},
+                                   {"s": ["random", "value"] * 2, "m": 2, "h": facts()}],
+                                  [{"s": ["value", "noclaim"] * 2, "m": 2, "h": facts()},
+                                   {"s": ["noclaim", "value"] * 2, "m": 2, "h": facts()}]]}
+            for i in range(start, start + n)]
+
+
+def test_a_tally_gives_what_the_walls_give_in_any_order() -> None:
+    """A study keeps each arm's walls reduced (analyze.Tally), not their facts: fed its chunks in any
+    order it gives each measure the components the measure's definition gives over every wall in
+    order, and the described counts and means (statistics.fmean's, exactly) of all the hands."""
+    from collections import defaultdict
+    from statistics import fmean
+
+    from tjmj_dsl.impact.analyze import Tally, walls_of
+    from tjmj_dsl.impact.measures import measures
+    rng = random.Random(5)
+    chunks = [(a, _fake_walls(rng, a, 10 if a < 50 else 7)) for a in range(0, 57, 10)]
+    walls = walls_of([w for _, c in chunks for w in c])
+    shuffled = chunks[:]
+    rng.shuffle(shuffled)
+    tally = Tally(True)
+    for a, c in shuffled:
+        tally.add(a, c)
+    assert tally.walls() == len(walls) == 57
+    ms = measures(True, [(p, p) for p in ("zhuo5", "long", "su", "hundiao", "never")])
+    for m in ms:
+        want = [[part(w[m.mix]) for w in walls] for part in m.parts]
+        assert [list(x) for x in tally.components(m)] == want, m.id
+    by: dict[tuple[str, object], list[float]] = defaultdict(list)
+    for w in walls:
+        for mix in w:
+            for m2, _, h in mix:
+                by["zuozhuang", h["z"]] += [h["b"][h["d"]]] * m2
+                by["lazhuang", h["l"]] += [h["b"][h["d"]]] * m2
+    d = tally.describe()
+    got = {(k, e["value"]): (e["hands"], e["dealer_balance"]) for k, es in d["dealer_by_bets"].items() for e in es}
+    assert got == {k: (len(xs), float(f"{fmean(xs):.6g}") + 0.0) for k, xs in by.items()}
+    assert d["wins_counted"] == sum(m2 for w in walls for m2, _, h in w[0] if h["w"] is not None)
+
+
+def test_play_all_hands_each_chunk_over_once_and_keeps_none(tmp_path: object) -> None:
+    """With a consumer (as `tjmj impact` runs it) every chunk, played or read from the store, is handed
+    over once, and play_all keeps none of them."""
+    from tjmj_dsl.impact import runner
+    from tjmj_dsl.impact.arms import parse_arm
+    from tjmj_dsl.impact.store import Store
+    from tjmj_dsl.impact.arms import compile_arm
+    arm = parse_arm("base", "", None, "--base")
+    tasks = runner.tasks_for([(arm, compile_arm(arm).sha256)], (("value",) * 4,), 3, 14)
+    store = Store(str(tmp_path))
+    store.put(tasks[0], runner.play_chunk(tasks[0]))
+    got: list[tuple[int, int]] = []
+    assert runner.play_all(tasks, store, "local", 1, take=lambda t, walls: got.append((t.start, len(walls)))) == {}
+    assert got == [(0, 10), (10, 4)]
+
+
+
 def test_jobs_and_resume_give_the_same_bytes(tmp_path: object) -> None:
     one = _run(os.path.join(str(tmp_path), "a"), "--variant", "t=tianting=on", hands=12)
     two = _run(os.path.join(str(tmp_path), "b"), "--variant", "t=tianting=on", "--jobs", "2", hands=12)

@@ -6,11 +6,12 @@ the files' common directory, so an overlay's `extends: ../x.yaml` still finds x.
 from __future__ import annotations
 
 import atexit
+import collections
 import hashlib
 import os
 import shutil
 import tempfile
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
 from ..compiler import read_rules
 
@@ -79,3 +80,22 @@ def ray_connected(address: str | None) -> Any:
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     return ray
+
+
+def ray_in_order(ray: Any, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]], window: int | None = None
+                 ) -> Iterator[Any]:
+    """fn(*args) for each args of `calls` as Ray tasks, the results yielded in the order of `calls`,
+    with at most `window` tasks in flight (default: four for each CPU of the cluster, at least 8).
+    Bounded, so that a run of a hundred thousand tasks neither sends them all at once (each task's
+    arguments held in the object store) nor holds the results not yet taken: pass what every task
+    shares (a rule file's text) as one ray.put reference, sent once."""
+    remote = ray.remote(fn)
+    if window is None:
+        window = max(8, 4 * int(ray.cluster_resources().get("CPU", 1)))
+    flying: collections.deque[Any] = collections.deque()
+    for args in calls:
+        flying.append(remote.remote(*args))
+        if len(flying) >= window:
+            yield ray.get(flying.popleft())
+    while flying:
+        yield ray.get(flying.popleft())

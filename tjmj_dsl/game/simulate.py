@@ -24,7 +24,7 @@ from .facts import GameFacts
 from .players import make_player
 from .rules import GameRules, game_rules
 from .session import play, record
-from .ship import Files, ray_connected, rule_files, write_files
+from .ship import Files, ray_connected, ray_in_order, rule_files, write_files
 
 CHUNK = 25
 
@@ -225,16 +225,15 @@ def _ray_chunk(files: Files, top: str, sha256: str, spec: Spec, a: int, b: int
 
 def _play_ray(spec: Spec, chunks: list[tuple[Spec, int, int]], address: str | None,
               take: Callable[[list[tuple[dict[str, Any], str | None]]], None]) -> None:
-    """The chunks as Ray tasks, each carrying the rules' text; taken in hand order."""
+    """The chunks as Ray tasks (the rules' text sent once, each worker compiles it); taken in hand order."""
     if spec.bots or spec.rotate:
         raise ValueError("--engine ray plays neither bots (processes of this machine) nor --rotate (one game)")
     ray = ray_connected(address)
     files, top = rule_files(spec.rules)
     sha = _rules(spec).sha256
-    remote = ray.remote(_ray_chunk)
-    refs = [remote.remote(files, top, sha, spec, a, b) for _, a, b in chunks]
-    for ref in refs:
-        take(ray.get(ref))
+    text = ray.put(files)  # the rules' text in the object store once, not with every task
+    for part in ray_in_order(ray, _ray_chunk, ((text, top, sha, spec, a, b) for _, a, b in chunks)):
+        take(part)
 
 
 def end_pool(pool: Any, grace: float = 5.0) -> None:

@@ -6,12 +6,13 @@ time or on how the chunks were run, so the same command gives the same bytes."""
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter, defaultdict
-from statistics import fmean
+from fractions import Fraction
 from typing import Any
 
 from . import stats
-from .measures import Plays, components, measures
+from .measures import Measure, Plays, measures, pattern_measure
 
 FORMAT = "tjmj-impact/1"
 METHOD = (
@@ -38,37 +39,104 @@ def walls_of(chunks: list[dict[str, Any]]) -> list[list[Plays]]:
     return [[[(p["m"], p["s"], p["h"]) for p in mix] for mix in w["mixes"]] for w in chunks]
 
 
-def _describe(walls: list[list[Plays]]) -> dict[str, Any]:
-    """What is shown, not tested: the fan distribution of wins (mix 0) and the dealer's mean balance by
-    the bets (sat or not: zuozhuang; lazhuang made against the dealer), over every mix played."""
-    fan: Counter[int] = Counter()
-    pats: Counter[str] = Counter()
-    wins = 0
-    for w in walls:
-        for m, _, h in w[0]:
-            if h["w"] is not None:
-                if h["f"] is not None:  # a win a kong ended has no fan
-                    fan[h["f"]] += m
-                wins += m
-                for p in h["p"]:
-                    pats[p] += m
-    by: dict[str, dict[Any, list[float]]] = {"zuozhuang": defaultdict(list), "lazhuang": defaultdict(list)}
-    for w in walls:
-        for mix in w:
-            for m, _, h in mix:
-                for _ in range(m):
-                    by["zuozhuang"][h["z"]].append(h["b"][h["d"]])
-                    by["lazhuang"][h["l"]].append(h["b"][h["d"]])
-    bets = {k: [{"value": v, "hands": len(xs), "dealer_balance": r6(fmean(xs))} for v, xs in sorted(d.items())]
-            for k, d in by.items()}
-    return {"fan_distribution": {str(k): fan[k] for k in sorted(fan)}, "wins_counted": wins,
-            "pattern_wins": {p: pats[p] for p in sorted(pats)}, "dealer_by_bets": bets}
+class _Sum:
+    """An exact running sum and its count: the mean of the values as statistics.fmean gives it
+    (the exact sum correctly rounded, then divided), without keeping the values."""
+
+    __slots__ = ("n", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total: int | Fraction = 0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.total += x if x.__class__ is int else Fraction(x)
+
+    def mean(self) -> float:
+        return float(self.total) / self.n
 
 
-def analyze(arms: list[dict[str, Any]], walls: list[list[list[Plays]]], skill: bool, head: dict[str, Any]) -> dict[str, Any]:
-    """arms: each {name, spec, rules: {...}, pattern_names: {id: name}}; walls: each arm's walls, in wall order
-    (arm 0 the base); head: seed, walls, players, mixes, command."""
-    desc = [_describe(w) for w in walls]
+class Tally:
+    """One arm's walls, reduced as their chunks come (in any order): for each wall the components of
+    every measure (8 bytes a value) and the counts the report describes; the hands' facts are let go.
+    A study's memory then grows by a few hundred bytes a wall and arm, not by the walls' facts
+    (about 9 kB a wall and arm: 3.8 GB for five arms of 80,000 walls)."""
+
+    def __init__(self, skill: bool) -> None:
+        self.ms = measures(skill, [])  # the measures of every study; a pattern's are added at the end
+        self.blocks: dict[int, tuple[int, dict[str, list[array[float]]], dict[str, array[float]]]] = {}
+        self.fan: Counter[Any] = Counter()
+        self.pats: Counter[str] = Counter()
+        self.wins = 0
+        self.by: dict[str, defaultdict[Any, _Sum]] = {"zuozhuang": defaultdict(_Sum), "lazhuang": defaultdict(_Sum)}
+
+    def add(self, start: int, chunk: list[dict[str, Any]]) -> None:
+        """The walls of a chunk that begins at wall `start`."""
+        walls = walls_of(chunk)
+        for w in walls:
+            for m, _, h in w[0]:
+                if h["w"] is not None:
+                    if h["f"] is not None:  # a win a kong ended has no fan
+                        self.fan[h["f"]] += m
+                    self.wins += m
+                    for p in h["p"]:
+                        self.pats[p] += m
+            for mix in w:
+                for m, _, h in mix:
+                    bal = h["b"][h["d"]]
+                    for _ in range(m):
+                        self.by["zuozhuang"][h["z"]].add(bal)
+                        self.by["lazhuang"][h["l"]].add(bal)
+        comps = {m.id: [array("d", [part(w[m.mix]) for w in walls]) for part in m.parts] for m in self.ms}
+        # a pattern's share of wins: its own component only for the walls where it won (0 elsewhere)
+        pids = sorted({p for w in walls for _, _, h in w[0] for p in h["p"]})
+        pats = {p: array("d", [_pattern_share(p)(w[0]) for w in walls]) for p in pids}
+        self.blocks[start] = (len(walls), comps, pats)
+
+    def walls(self) -> int:
+        return sum(n for n, _, _ in self.blocks.values())
+
+    def components(self, m: Measure) -> list[array[float]]:
+        """The measure's components over every wall, in wall order."""
+        order = [self.blocks[k] for k in sorted(self.blocks)]
+        if not m.id.startswith("pattern:"):
+            return [_joined(c[m.id][i] for _, c, _ in order) for i in range(len(m.parts))]
+        pid = m.id[len("pattern:"):]
+        won = _joined(c["win_rate"][0] for _, c, _ in order)  # a pattern measure's second part: _per_hand(_won)
+        return [_joined(p.get(pid) or array("d", bytes(8 * n)) for n, _, p in order), won]
+
+    def describe(self) -> dict[str, Any]:
+        """What is shown, not tested: the fan distribution of wins (mix 0) and the dealer's mean balance by
+        the bets (sat or not: zuozhuang; lazhuang made against the dealer), over every mix played."""
+        bets = {k: [{"value": v, "hands": x.n, "dealer_balance": r6(x.mean())} for v, x in sorted(d.items())]
+                for k, d in self.by.items()}
+        return {"fan_distribution": {str(k): self.fan[k] for k in sorted(self.fan)}, "wins_counted": self.wins,
+                "pattern_wins": {p: self.pats[p] for p in sorted(self.pats)}, "dealer_by_bets": bets}
+
+
+def _joined(parts: Any) -> array[float]:
+    out = array("d")
+    for p in parts:
+        out.extend(p)
+    return out
+
+
+def _pattern_share(pid: str) -> Any:
+    """The first component of the pattern's measure (measures.pattern_measure), made once a pattern."""
+    got = _SHARES.get(pid)
+    if got is None:
+        got = _SHARES[pid] = pattern_measure(pid, pid).parts[0]
+    return got
+
+
+_SHARES: dict[str, Any] = {}
+
+
+def analyze(arms: list[dict[str, Any]], tallies: list[Tally], skill: bool, head: dict[str, Any]) -> dict[str, Any]:
+    """arms: each {name, spec, rules: {...}, pattern_names: {id: name}}; tallies: each arm's walls (arm 0
+    the base); head: seed, walls, players, mixes, command."""
+    desc = [t.describe() for t in tallies]
     names: dict[str, str] = {}
     for a in arms:  # the base's names first (a variant may rename a pattern)
         for k, v in a["pattern_names"].items():
@@ -76,7 +144,7 @@ def analyze(arms: list[dict[str, Any]], walls: list[list[list[Plays]]], skill: b
     seen = sorted({p for d in desc for p in d["pattern_wins"]}, key=lambda p: (-desc[0]["pattern_wins"].get(p, 0), p))
     ms = measures(skill, [(p, names.get(p, p)) for p in seen])
     n = head["walls"]
-    comps = [{m.id: components(m, w) for m in ms} for w in walls]
+    comps = [{m.id: t.components(m) for m in ms} for t in tallies]
     out_arms = []
     for a, c, d in zip(arms, comps, desc):
         values = {}

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import cli_args as A
 from ..game.rules import GameRulesError
-from .analyze import analyze, walls_of
+from .analyze import Tally, analyze
 from .arms import MAX_ARMS, ArmError, compile_arm, parse_arm
 from .chunk import IMPACT_PLAYERS
 from .measures import SKILL_MIXES
@@ -103,9 +103,11 @@ def run(args: argparse.Namespace) -> int:
     tasks = tasks_for([(a, r.sha256) for a, r in zip(arms, compiled)], mixes, seed, args.hands)
     bar = Bar(sys.stderr)
     t0, c0 = time.perf_counter(), _cpu()
+    tallies = {id(a): Tally(skill) for a in arms}  # each chunk reduced as it comes (tasks share their arm)
     try:
         try:
-            done = play_all(tasks, Store(args.chunks or args.out, bare=bool(args.chunks)), args.engine, args.jobs, args.address, bar)
+            play_all(tasks, Store(args.chunks or args.out, bare=bool(args.chunks)), args.engine, args.jobs, args.address,
+                     bar, lambda t, walls: tallies[id(t.arm)].add(t.start, walls))
         finally:
             bar.end()
     except OSError as e:
@@ -114,14 +116,13 @@ def run(args: argparse.Namespace) -> int:
     except RuntimeError as e:
         print(f"tjmj: error: {e}", file=sys.stderr)
         return 1
-    walls = [walls_of([w for t in tasks if t.arm is a for w in done[t]]) for a in arms]
     info = [{"name": a.name, "spec": a.spec,
              "rules": {"name": r.name, "profile": r.profile, "sha256": r.sha256,
                        "options": {k: v for k, v in r.options}, "files": [p for p, _ in a.files]},
              "pattern_names": {p.id: p.name for p in r.scorer.ruleset.patterns}} for a, r in zip(arms, compiled)]
     head = {"seed": seed, "walls": args.hands, "players": list(players), "mixes": mixes,
             "command": canonical_command(args)}
-    rep = analyze(info, walls, skill, head)
+    rep = analyze(info, [tallies[id(a)] for a in arms], skill, head)
     try:
         write_reports(rep, args.out)
     except OSError as e:

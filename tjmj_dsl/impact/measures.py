@@ -93,8 +93,3 @@ def pattern_measure(pid: str, name: str) -> Measure:
 
 def measures(skill: bool, patterns: list[tuple[str, str]]) -> list[Measure]:
     return [*BASE, *(SKILL if skill else ()), *(pattern_measure(p, n) for p, n in patterns)]
-
-
-def components(m: Measure, walls: list[list[Plays]]) -> list[list[float]]:
-    """The measure's components, one list per part, one value per wall."""
-    return [[part(w[m.mix]) for w in walls] for part in m.parts]
