@@ -194,9 +194,8 @@ def test_play_all_hands_each_chunk_over_once_and_keeps_none(tmp_path: object) ->
     """With a consumer (as `tjmj impact` runs it) every chunk, played or read from the store, is handed
     over once, and play_all keeps none of them."""
     from tjmj_dsl.impact import runner
-    from tjmj_dsl.impact.arms import parse_arm
+    from tjmj_dsl.impact.arms import compile_arm, parse_arm
     from tjmj_dsl.impact.store import Store
-    from tjmj_dsl.impact.arms import compile_arm
     arm = parse_arm("base", "", None, "--base")
     tasks = runner.tasks_for([(arm, compile_arm(arm).sha256)], (("value",) * 4,), 3, 14)
     store = Store(str(tmp_path))
@@ -204,7 +203,6 @@ def test_play_all_hands_each_chunk_over_once_and_keeps_none(tmp_path: object) ->
     got: list[tuple[int, int]] = []
     assert runner.play_all(tasks, store, "local", 1, take=lambda t, walls: got.append((t.start, len(walls)))) == {}
     assert got == [(0, 10), (10, 4)]
-
 
 
 def test_jobs_and_resume_give_the_same_bytes(tmp_path: object) -> None:

@@ -65,7 +65,7 @@ class Tally:
 
     def __init__(self, skill: bool) -> None:
         self.ms = measures(skill, [])  # the measures of every study; a pattern's are added at the end
-        self.blocks: dict[int, tuple[int, dict[str, list[array[float]]], dict[str, array[float]]]] = {}
+        self.blocks: dict[int, tuple[int, dict[Any, array[float]], dict[str, array[float]]]] = {}
         self.fan: Counter[Any] = Counter()
         self.pats: Counter[str] = Counter()
         self.wins = 0
@@ -88,10 +88,11 @@ class Tally:
                     for _ in range(m):
                         self.by["zuozhuang"][h["z"]].add(bal)
                         self.by["lazhuang"][h["l"]].add(bal)
-        comps = {m.id: [array("d", [part(w[m.mix]) for w in walls]) for part in m.parts] for m in self.ms}
-        # a pattern's share of wins: its own component only for the walls where it won (0 elsewhere)
+        # each part's values, by the part itself: a pattern measure's second part is the win rate's (WON)
+        comps = {part: array("d", [part(w[m.mix]) for w in walls]) for m in self.ms for part in m.parts}
+        # a pattern's own part only where it won (0 on the chunk's other walls); a pattern measure reads mix 0
         pids = sorted({p for w in walls for _, _, h in w[0] for p in h["p"]})
-        pats = {p: array("d", [_pattern_share(p)(w[0]) for w in walls]) for p in pids}
+        pats = {p: array("d", [pattern_measure(p, p).parts[0](w[0]) for w in walls]) for p in pids}
         self.blocks[start] = (len(walls), comps, pats)
 
     def walls(self) -> int:
@@ -101,10 +102,10 @@ class Tally:
         """The measure's components over every wall, in wall order."""
         order = [self.blocks[k] for k in sorted(self.blocks)]
         if not m.id.startswith("pattern:"):
-            return [_joined(c[m.id][i] for _, c, _ in order) for i in range(len(m.parts))]
+            return [_joined(c[part] for _, c, _ in order) for part in m.parts]
         pid = m.id[len("pattern:"):]
-        won = _joined(c["win_rate"][0] for _, c, _ in order)  # a pattern measure's second part: _per_hand(_won)
-        return [_joined(p.get(pid) or array("d", bytes(8 * n)) for n, _, p in order), won]
+        return [_joined(p.get(pid) or array("d", bytes(8 * n)) for n, _, p in order),
+                _joined(c[m.parts[1]] for _, c, _ in order)]
 
     def describe(self) -> dict[str, Any]:
         """What is shown, not tested: the fan distribution of wins (mix 0) and the dealer's mean balance by
@@ -120,17 +121,6 @@ def _joined(parts: Any) -> array[float]:
     for p in parts:
         out.extend(p)
     return out
-
-
-def _pattern_share(pid: str) -> Any:
-    """The first component of the pattern's measure (measures.pattern_measure), made once a pattern."""
-    got = _SHARES.get(pid)
-    if got is None:
-        got = _SHARES[pid] = pattern_measure(pid, pid).parts[0]
-    return got
-
-
-_SHARES: dict[str, Any] = {}
 
 
 def analyze(arms: list[dict[str, Any]], tallies: list[Tally], skill: bool, head: dict[str, Any]) -> dict[str, Any]:

@@ -52,8 +52,11 @@ def _skill(player: str) -> Callable[[Plays], float]:
     return f
 
 
+WON = _per_hand(_won)  # the win rate's component, and every pattern measure's second: one function
+
+
 BASE: tuple[Measure, ...] = (
-    Measure("win_rate", "win rate (hands won)", "mean", 0, (_per_hand(_won),), unit="share of hands"),
+    Measure("win_rate", "win rate (hands won)", "mean", 0, (WON,), unit="share of hands"),
     Measure("drawn_rate", "drawn hands (huangzhuang) rate", "mean", 0, (_per_hand(lambda h: 1.0 - _won(h)),),
             headline=True, unit="share of hands"),
     Measure("dealer_win_rate", "dealer's win rate", "mean", 0,
@@ -88,7 +91,7 @@ SKILL_MIXES = (("value", "random", "value", "random"), ("value", "noclaim", "val
 def pattern_measure(pid: str, name: str) -> Measure:
     """A pattern's frequency among wins (tianhu, dihu, tianting and every other the rules name)."""
     return Measure(f"pattern:{pid}", f"{name} ({pid}) among wins", "ratio", 0,
-                   (_per_hand(lambda h: 1.0 if pid in h["p"] else 0.0), _per_hand(_won)), unit="share of wins")
+                   (_per_hand(lambda h: 1.0 if pid in h["p"] else 0.0), WON), unit="share of wins")
 
 
 def measures(skill: bool, patterns: list[tuple[str, str]]) -> list[Measure]:
