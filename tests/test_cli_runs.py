@@ -22,8 +22,10 @@ from conftest import run
 from gamekit import rules as game_rules_of
 from tjmj_dsl.cli import build_parser
 from tjmj_dsl.engine.runtime import dumps_answer
-from tjmj_dsl.game.runfile import summary_of
-from tjmj_dsl.game.simulate import Spec, hand_summary
+from tjmj_dsl.game.facts import GameFacts
+from tjmj_dsl.game.runfile import read_kept, summary_of
+from tjmj_dsl.game.runstats import RunStats
+from tjmj_dsl.game.simulate import Spec, hand_summary, run as simulate_run, summarize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "rules", "tianjin.yaml")
@@ -256,6 +258,51 @@ def test_a_hands_summary_from_its_record_is_the_runs() -> None:
         for i in range(40):
             summ, line = hand_summary(gr, spec, i)
             assert line is not None and summary_of(json.loads(line)) == summ, (seed, i)
+
+
+def test_a_runs_statistics_are_counted_as_its_hands_come_and_no_summary_is_kept() -> None:
+    """simulate's memory does not grow with its hands: each summary is folded into running counts
+    and let go; the statistics are those of the whole list, counted here another way."""
+    gr = game_rules_of()
+    spec = Spec(None, None, (), ("value", "random", "value", "random"), "st", False, rotate=True)
+    kept, _ = simulate_run(spec, 60)
+    counts = RunStats()
+    got, _ = simulate_run(spec, 60, stats=counts)
+    assert got == [] and counts.hands == 60
+    st = summarize(spec, counts, gr)
+    assert st == summarize(spec, kept, gr)
+    wins = [s for s in kept if s["winner"] is not None]
+    assert 0 < len(wins) < 60  # both kinds of hand counted
+    assert (st["wins"], st["drawn"]) == (len(wins), 60 - len(wins))
+    assert st["balance"] == [sum(s["balances"][i] for s in kept) for i in range(4)]
+    assert st["dealer_kept"] == sum(1 for i in range(1, 60) if kept[i]["dealer"] == kept[i - 1]["dealer"]) > 0
+    assert st["seat_wins"] == [sum(1 for s in wins if s["winner"] == i) for i in range(4)]
+    assert {p: v["wins"] for p, v in st["patterns"].items()} == {
+        p: sum(p in s["patterns"] for s in wins) for s in wins for p in s["patterns"]}
+
+
+def test_resume_keeps_of_a_file_its_counts_and_the_game_not_its_summaries(tmp_path: Any) -> None:
+    """--resume reads a stopped run's file hand by hand: the kept hands' counts, the game after them and
+    before the last (--rotate plays the last again from it), and the last one's dealer by the rotation;
+    with bots, the hands of the last chunk begun are not kept."""
+    gr = game_rules_of()
+    players = ["value", "random", "value", "random"]
+    spec = Spec(None, None, (), tuple(players), 4, True, rotate=True)
+    lines: list[str] = []
+    simulate_run(spec, 60, out=type("Out", (), {"write": lambda self, x: lines.append(x)})())
+    recs = [json.loads(x) for x in lines]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    for chunk, k in ((None, 60), (25, 50)):
+        kept = read_kept(str(path), gr, 4, players, True, 100, chunk)
+        assert kept.hands == kept.stats.hands == k
+        game = GameFacts()
+        for rec in recs[:k - 1]:
+            game = game.after_record(rec)
+        assert kept.game_before_last == game and kept.game == game.after_record(recs[k - 1])
+        assert kept.last_dealt == recs[k - 1]["dealer"] and kept.dealer == recs[k - 1]["result"]["next_dealer"]
+        assert summarize(spec, kept.stats, gr) == summarize(spec, [summary_of(r) for r in recs[:k]], gr)
+        assert not hasattr(kept, "summaries")
 
 
 # every count and path argument of every command (serve's own are serve's), with values each must refuse

@@ -309,7 +309,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# simulate's stated limits (docs/reliability.md): its summaries are kept in memory, its workers each a process
+# simulate's stated limits (docs/reliability.md): its workers each a process (its summaries are counted as they
+# come, not kept)
 MAX_HANDS = 1_000_000
 MAX_JOBS = 64
 MAX_SEED = 100
@@ -318,7 +319,8 @@ MAX_BOT_TIMEOUT = 3600.0
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.rules import GameRulesError
-    from .game.simulate import CHUNK, Spec, game_of, render, run, summarize, _rules
+    from .game.simulate import CHUNK, Spec, render, run, summarize, _rules
+    from .game.runstats import RunStats
     from .progress import Bar
     from .game.players import PLAYERS
     from .game.bot import BotError
@@ -382,14 +384,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"tjmj: error: {where}: {e.strerror or e}", file=sys.stderr)
         return EXIT_FAIL
     start = kept.hands if kept is not None else 0
+    counts = kept.stats if kept is not None else RunStats()  # the kept hands', the new ones folded in after them
     bar = Bar(sys.stderr)
     progress = (lambda d, n: bar(d + start, n + start)) if start else bar
     try:
         try:
-            summaries, secs = run(spec, args.hands - start, args.jobs, start=start, progress=progress, out=out,
-                                  dealer=kept.dealer if kept is not None else None, engine=args.engine,
-                                  address=args.address,
-                                  game=game_of(kept.summaries) if kept is not None and args.rotate else None)
+            _, secs = run(spec, args.hands - start, args.jobs, start=start, progress=progress, out=out,
+                          dealer=kept.dealer if kept is not None else None, engine=args.engine,
+                          address=args.address, game=kept.game if kept is not None and args.rotate else None,
+                          stats=counts)
         finally:
             bar.end()  # an error, or `interrupted`, said next on a line of its own
     except OSError as e:  # the record file's disk is full
@@ -414,9 +417,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 out.close()
             except OSError:
                 pass
-    if kept is not None:
-        summaries = kept.summaries + summaries
-    stats = summarize(spec, summaries, rules)
+    stats = summarize(spec, counts, rules)
     jobs = 1 if args.rotate else args.jobs  # one game is played hand after hand
     played = args.hands - start
     timing = {"seconds": round(secs, 3), "hands_per_second": round(played / secs, 1) if secs else None, "jobs": jobs}
@@ -441,10 +442,10 @@ def _check_last(spec: Any, rules: Any, kept: Any, path: str) -> None:
     """The last hand kept from a stopped run's file, played again: the same line, or RunFileError
     (the file was written by another command: players, options, or another version)."""
     from .game.runfile import RunFileError, same_line
-    from .game.simulate import game_of, hand_summary
+    from .game.simulate import hand_summary
     i = kept.hands - 1
-    dealer = kept.summaries[-2]["next_dealer"] if spec.rotate and i > 0 else None
-    _, line = hand_summary(rules, spec, i, dealer, game_of(kept.summaries[:-1]) if spec.rotate else None)
+    dealer = kept.last_dealt if spec.rotate and i > 0 else None
+    _, line = hand_summary(rules, spec, i, dealer, kept.game_before_last if spec.rotate else None)
     if not same_line(line, kept.last):
         raise RunFileError(f"--resume {path}: hand {i} as recorded is not the hand this command plays "
                            "(resume with the command that wrote it)")

@@ -29,7 +29,9 @@ from typing import Any, Iterable
 from ..engine.runtime import loads_request
 from ..interrupt import holding
 from .record import FORMAT, MAX_RECORD
+from .facts import GameFacts
 from .rules import GameRules
+from .runstats import RunStats
 
 
 class RunFileError(ValueError):
@@ -158,7 +160,11 @@ class Kept:
     offset: int = 0  # bytes of the kept lines
     dealer: int | None = None  # with --rotate: the next hand's dealer (the last kept hand's next_dealer)
     last: bytes = b""  # the last kept line, with its line break (played again to check the file is this run's)
-    summaries: list[dict[str, Any]] = field(default_factory=list)
+    stats: RunStats = field(default_factory=RunStats)  # the kept hands' summaries, folded in
+    game: GameFacts = field(default_factory=GameFacts)  # the game after the kept hands (--rotate: the next one's)
+    game_before_last: GameFacts = field(default_factory=GameFacts)  # the game before the last kept hand
+    last_dealt: int | None = None  # the last kept hand's dealer as the rotation gave it (the one before's next_dealer)
+    next_dealer: int | None = None  # the last kept hand's next_dealer
 
 
 def record_rules(rules: GameRules) -> dict[str, Any]:
@@ -191,6 +197,7 @@ def read_kept(path: str, rules: GameRules, seed: int | str, players: list[str], 
     offset = 0
     # the last lines read with the bytes up to each one's end: the kept hands end at most a chunk back
     recent: deque[tuple[int, bytes]] = deque([(0, b"")], maxlen=(chunk or 1) + 1)
+    pending: deque[dict[str, Any]] = deque()  # the summaries of those lines, not yet folded into kept
     with open(path, "rb") as f:
         while True:
             line = f.readline(MAX_RECORD + 1)
@@ -218,16 +225,28 @@ def read_kept(path: str, rules: GameRules, seed: int | str, players: list[str], 
             offset += len(line)
             recent.append((offset, line))
             try:
-                kept.summaries.append(summary_of(rec))
+                pending.append(summary_of(rec))
             except (KeyError, TypeError, AttributeError):
                 raise RunFileError(f"--resume {path}: line {n}: its result is not a record's") from None
+            if len(pending) > (chunk or 1):  # kept whatever follows: folded in and let go
+                _fold(kept, pending.popleft())
     k = kept.found - kept.found % chunk if chunk else kept.found
     kept.hands = k
     kept.offset, kept.last = recent[k - kept.found - 1]
-    del kept.summaries[k:]
+    for _ in range(k - kept.stats.hands):  # of the last lines, those of the hands kept
+        _fold(kept, pending.popleft())
     if rotate and k:
-        kept.dealer = kept.summaries[-1]["next_dealer"]
+        kept.dealer = kept.next_dealer
     return kept
+
+
+def _fold(kept: Kept, summ: dict[str, Any]) -> None:
+    """One more kept hand's summary, the next in hand order, into what the run keeps of the hands."""
+    kept.last_dealt = kept.next_dealer if kept.stats.hands else None
+    kept.next_dealer = summ["next_dealer"]
+    kept.stats.add(summ)
+    kept.game_before_last = kept.game
+    kept.game = kept.game.after(summ["dealer"], summ["zuozhuang"], summ["lazhuang"], summ["winner"], summ["balances"])
 
 
 def _differs(rec: dict[str, Any], rules: dict[str, Any], seed: int | str, players: list[str], rotate: bool,

@@ -13,7 +13,6 @@ import os
 import signal
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -23,6 +22,7 @@ from .bot import DEFAULT_TIMEOUT, ProcessPlayer, close_all, finish_all, kill_all
 from .facts import GameFacts
 from .players import make_player
 from .rules import GameRules, game_rules
+from .runstats import RunStats
 from .session import play, record
 from .ship import Files, ray_connected, ray_in_order, rule_files, write_files
 
@@ -81,14 +81,6 @@ def hand_summary(rules: GameRules, spec: Spec, i: int, dealer: int | None = None
     return summ, line
 
 
-def game_of(summaries: list[dict[str, Any]]) -> GameFacts:
-    """The game after the hands of these summaries, played one after another from the game's first."""
-    game = GameFacts()
-    for summ in summaries:
-        game = game.after(summ["dealer"], summ["zuozhuang"], summ["lazhuang"], summ["winner"], summ["balances"])
-    return game
-
-
 def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None]]:
     spec, a, b = args
     rules = _rules(spec)
@@ -142,13 +134,14 @@ def _worker_ended(*_: Any) -> None:
 def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
         progress: Callable[[int, int], None] | None = None, out: Any = None,
         dealer: int | None = None, engine: str = "local", address: str | None = None,
-        game: GameFacts | None = None) -> tuple[list[dict[str, Any]], float]:
+        game: GameFacts | None = None, stats: RunStats | None = None) -> tuple[list[dict[str, Any]], float]:
     """Play hands start .. start+hands-1; write record lines to `out` in hand order (`dealer`:
     with rotate, the first one's dealer, the hand before's next dealer; None: by turns; `game`: with
     rotate, the game before the first one, the bets' expressions read it; None: the game's first hand;
     without rotate each hand is played alone, as a game's first).
-    Returns the summaries in hand order and the seconds spent. engine "ray": the chunks
-    are Ray tasks on the Ray cluster at `address` (None: a local one), the same hands."""
+    Returns the summaries in hand order and the seconds spent; with `stats`, the summaries are
+    folded into it in hand order instead, and none is kept (the list returned is empty). engine
+    "ray": the chunks are Ray tasks on the Ray cluster at `address` (None: a local one), the same hands."""
     _rules(spec)  # build (and check) the rules before any worker starts; forked workers inherit them
     chunks = [(spec, a, min(a + CHUNK, start + hands)) for a in range(start, start + hands, CHUNK)]
     t0 = time.perf_counter()
@@ -158,7 +151,10 @@ def run(spec: Spec, hands: int, jobs: int = 1, start: int = 0,
     def take(part: list[tuple[dict[str, Any], str | None]]) -> None:
         nonlocal done
         for summ, line in part:
-            summaries.append(summ)
+            if stats is None:
+                summaries.append(summ)
+            else:
+                stats.add(summ)
             if out is not None and line is not None:
                 out.write(line + "\n")
         done += len(part)
@@ -278,17 +274,18 @@ def _free(lock: Any) -> None:
         pass
 
 
-def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> dict[str, Any]:
-    """The statistics of a run (no timing: the same for the same seed and options)."""
-    n = len(summaries)
-    wins = [s for s in summaries if s["winner"] is not None]
-    scored = [s for s in wins if s["fan"] is not None]  # a win a kong ended (play.kong_ends_hand) scores no hand: no fan
-    fan = Counter(s["fan"] for s in scored)
-    pats = Counter(p for s in wins for p in s["patterns"])
+def summarize(spec: Spec, summaries: Any, rules: GameRules) -> dict[str, Any]:
+    """The statistics of a run (no timing: the same for the same seed and options), from its hands'
+    summaries in hand order or from the RunStats they were folded into."""
+    if isinstance(summaries, RunStats):
+        t = summaries
+    else:
+        t = RunStats()
+        for s in summaries:
+            t.add(s)
+    n, wins = t.hands, t.wins
     names = dict((p.id, p.name) for p in rules.scorer.ruleset.patterns)
-    seat_bal = [sum(s["balances"][i] for s in summaries) for i in range(4)]
-    dealer_bal = sum(s["balances"][s["dealer"]] for s in summaries)
-    seat_wins = [sum(1 for s in wins if s["winner"] == i) for i in range(4)]
+    pats = t.patterns
 
     def rate(k: int, of: int) -> float:
         return round(k / of, 4) if of else 0.0
@@ -297,20 +294,20 @@ def summarize(spec: Spec, summaries: list[dict[str, Any]], rules: GameRules) -> 
         "hands": n, "seed": spec.seed, "players": list(spec.players),
         "rules": {"name": rules.name, "profile": rules.profile, "sha256": rules.sha256,
                   "options": dict(spec.options)},
-        "wins": len(wins), "win_rate": rate(len(wins), n),
-        "drawn": n - len(wins), "drawn_rate": rate(n - len(wins), n),
-        "gangkai": sum(1 for s in wins if s["gangkai"]), "gangkai_rate": rate(sum(1 for s in wins if s["gangkai"]), n),
-        "chan": sum(1 for s in summaries if s["chan"]), "chan_rate": rate(sum(1 for s in summaries if s["chan"]), n),
-        "mean_winning_turn": round(sum(s["turn"] for s in wins) / len(wins), 2) if wins else None,
-        "mean_fan": round(sum(s["fan"] for s in scored) / len(scored), 2) if scored else None,
-        "fan_distribution": {str(k): fan[k] for k in sorted(fan)},
-        "patterns": {p: {"name": names.get(p, p), "wins": pats[p], "rate": rate(pats[p], len(wins))}
+        "wins": wins, "win_rate": rate(wins, n),
+        "drawn": n - wins, "drawn_rate": rate(n - wins, n),
+        "gangkai": t.gangkai, "gangkai_rate": rate(t.gangkai, n),
+        "chan": t.chan, "chan_rate": rate(t.chan, n),
+        "mean_winning_turn": round(t.turn_sum / wins, 2) if wins else None,
+        "mean_fan": round(t.fan_sum / t.scored, 2) if t.scored else None,
+        "fan_distribution": {str(k): t.fan[k] for k in sorted(t.fan)},
+        "patterns": {p: {"name": names.get(p, p), "wins": pats[p], "rate": rate(pats[p], wins)}
                      for p in sorted(pats, key=lambda x: (-pats[x], x))},
-        "seat_wins": seat_wins, "seat_win_rate": [rate(w, n) for w in seat_wins],
-        "balance": seat_bal, "mean_balance": [round(b / n, 3) if n else 0.0 for b in seat_bal],
-        "mean_dealer_balance": round(dealer_bal / n, 3) if n else 0.0,
+        "seat_wins": list(t.seat_wins), "seat_win_rate": [rate(w, n) for w in t.seat_wins],
+        "balance": list(t.seat_balance), "mean_balance": [round(b / n, 3) if n else 0.0 for b in t.seat_balance],
+        "mean_dealer_balance": round(t.dealer_balance / n, 3) if n else 0.0,
         "deal": "rotation" if spec.rotate else "turns",
-        "dealer_kept": sum(1 for a, b in zip(summaries, summaries[1:]) if a["dealer"] == b["dealer"]),
+        "dealer_kept": t.dealer_kept,
     }
 
 
