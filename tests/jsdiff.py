@@ -222,6 +222,8 @@ def outcome_lines(seed: int, n: int) -> list[str]:
                 k = kongs[-1]
                 k["from"] = rng.choice([(k["seat"] + rng.randrange(1, 4)) % 4, None]) if rng.random() < 0.9 else \
                     rng.choice([k["seat"], 4, "1", True])
+            elif rng.random() < 0.05:  # a discarder named for a kong of the maker's own tiles: refused
+                kongs[-1]["from"] = (kongs[-1]["seat"] + 1) % 4
         mine = [k for k in kongs if k["seat"] == winner]
         if mine and rng.random() < 0.5:
             mine[-1]["won"] = True

@@ -172,6 +172,13 @@ def test_dealer_rotation(outcome: dict[str, Any], seed001: int, seed000: int, ba
      "kongs[0].won"),
     ({"dealer": 0, "winner": None, "xianggong": [1, 1]}, "xianggong[1]"),
     ({"dealer": 0, "winner": None, "chan": "yes"}, "chan"),
+    # a kong of the maker's own tiles names no discarder (under exposed_kong_payer=discarder one would pay it all)
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "concealed", "tile": "E", "from": 2}]}, "kongs[0].from"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "added", "tile": "E", "from": 2}]}, "kongs[0].from"),
+    ({"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "hun", "tile": "E", "from": 2}]}, "kongs[0].from"),
+    # chan says what rounds say, for a table that keeps no discards: both at once could disagree
+    ({"dealer": 0, "winner": None, "chan": True, "rounds": [{"discards": ["S", "E", "S", "S"]}]}, "chan"),
+    ({"dealer": 0, "winner": None, "chan": True, "rounds": []}, "chan"),
 ])
 def test_bad_outcomes_are_refused_with_the_field(outcome: dict[str, Any], field: str, backend: str) -> None:
     r = scorer(backend=backend).settle({"id": 7, **outcome})
@@ -187,6 +194,26 @@ def test_bad_outcomes_are_refused_with_the_field(outcome: dict[str, Any], field:
 def test_junk_never_raises(junk: Any, backend: str) -> None:
     r = scorer(backend=backend).settle(junk)
     assert r["reason"] == "invalid_request" and isinstance(r["error"]["message"], str) and r["error"]["code"]
+
+
+def test_a_kong_of_a_claimed_discard_names_its_discarder_whatever_type_the_rules_give_it(tmp_path: Any) -> None:
+    """`from` belongs to a kong made of a claimed discard: exposed, or the type play.hun_kong_exposed_as gives three
+    huns and a discarded one (a rule file may count that kong as a hun kong); under exposed_kong_payer=discarder
+    the discarder pays it alone."""
+    hun_kong = {"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "hun", "tile": "E", "from": 2}]}
+    exposed = {"dealer": 0, "winner": None, "kongs": [{"seat": 1, "type": "exposed", "tile": "E", "from": 2}]}
+    base = scorer(exposed_kong_payer="discarder")
+    assert base.settle(hun_kong)["error"]["field"] == "kongs[0].from"
+    assert base.settle(exposed)["balances"] == [0, 1, -1, 0]
+    path = tmp_path / "claimed_hun_kong.yaml"
+    path.write_text("extends: builtin:tianjin\nset:\n  play.hun_kong_exposed_as: hun\n", encoding="utf-8")
+    for backend in ("generated", "interpreter"):
+        sc = Scorer(str(path), options={"exposed_kong_payer": "discarder"}, backend=backend)
+        r = sc.settle(hun_kong)
+        assert "error" not in r, r
+        assert sum(r["balances"]) == 0 and r["balances"][1] > 0 and r["balances"][0] == 0 and r["balances"][3] == 0
+        refused = sc.settle({**hun_kong, "kongs": [{**hun_kong["kongs"][0], "type": "concealed"}]})
+        assert refused["error"]["field"] == "kongs[0].from" and "type exposed or hun" in refused["error"]["message"]
 
 
 def test_unknown_field_suggests_the_name() -> None:

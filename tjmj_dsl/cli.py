@@ -669,11 +669,11 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("hand", nargs="?", help='e.g. "345m 123s EEE 77m 45s [5555p] +6s" ((5555p) = concealed kong)')
         p.add_argument("--indicator", "-i", help="the flipped tile that names the huns, e.g. 7p")
-        p.add_argument("--kong-draw", choices=("exposed", "concealed", "hun"), help="the winning tile replaced a kong (杠开)")
+        p.add_argument("--kong-draw", choices=("exposed", "concealed", "hun"), help="the winning tile replaced a kong (gangkai)")
         p.add_argument("--kong-chain", type=A.int_in(1, KONG_CHAIN_MAX), metavar="N",
                        help="with --kong-draw: N kongs were made in a row, the winning tile replacing the last (default 1)")
         p.add_argument("--flag", action="append", metavar="NAME",
-                       help="a request flag of the rule file, e.g. tianhu (天和), dihu (地和); repeatable")
+                       help="a request flag of the rule file, e.g. tianhu, dihu; repeatable")
         p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
         p.add_argument("--profile", help="a profile of the rule file (default: its default_profile)")
         p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")

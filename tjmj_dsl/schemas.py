@@ -28,7 +28,7 @@ NAMES = ("score-request", "waits-request", "score-result", "waits-result", "expl
 NOT_HTTP = ("record", "bot-ask", "bot-reply")  # no endpoint takes or gives one
 
 _TILE_OUT = {"type": "string", "pattern": "^([1-9][mps]|[ESWNCFP])$",
-             "description": "a tile in canonical notation: 1-9 with m (万), p (饼), s (条); honors E S W N C F P"}
+             "description": "a tile in canonical notation: 1-9 with m (wan, characters), p (bing, dots), s (tiao, bamboo); honors E S W N C F P"}
 _TILE_IN = {"type": "string", "minLength": 1,
             "description": "one tile: 5m, 7p, 9s, E (or 1z), 五万, 7筒, 白板, …"}
 _IDENT = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}

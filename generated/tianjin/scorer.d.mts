@@ -19,7 +19,7 @@ export interface ScoreRequest {
   draw?: Tile | null;
   /** the flipped tile that names the huns */
   indicator: Tile;
-  /** the winning tile replaced a kong of this kind (杠开) */
+  /** the winning tile replaced a kong of this kind (gangkai) */
   kong_draw?: "exposed" | "concealed" | "hun" | null;
   /** with kong_draw: the kongs made in a row, the winning tile replacing the last (1 to 4; absent: 1) */
   kong_chain?: 1 | 2 | 3 | 4 | null;
@@ -129,7 +129,7 @@ export interface OutcomeKong {
   seat: 0 | 1 | 2 | 3;
   type: "exposed" | "added" | "concealed" | "hun";
   tile: Tile;
-  /** its replacement tile won the hand (杠开) */
+  /** its replacement tile won the hand (gangkai) */
   won?: boolean | null;
 }
 
@@ -144,18 +144,18 @@ export interface OutcomeRound {
 export interface Outcome {
   id?: unknown;
   dealer: 0 | 1 | 2 | 3;
-  /** the winner's seat, or null for a drawn hand (荒庄) */
+  /** the winner's seat, or null for a drawn hand (huangzhuang) */
   winner: 0 | 1 | 2 | 3 | null;
   /** the winner's score-table total (a score result's `total`), at least min_fan; required with a winner */
   total?: number | null;
   zuozhuang?: boolean | null;
-  /** for each seat, how many times it 拉庄 */
+  /** for each seat, how many times it pulled the dealer (lazhuang) */
   lazhuang?: number[] | null;
   kongs?: OutcomeKong[] | null;
   chan?: boolean | null;
   /** the hand's go-rounds: its discards in the order made, four to a round from the first */
   rounds?: OutcomeRound[] | null;
-  /** the seats that are 相公 */
+  /** the seats that are xianggong */
   xianggong?: number[] | null;
   profile?: string | null;
   options?: Record<string, unknown> | null;

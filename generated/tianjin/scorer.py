@@ -317,7 +317,7 @@ REQUEST = (
     ("melds", "melds", False, "declared melds, each {\"type\": \"pung\" | \"kong\" | \"concealed_kong\", \"tile\": \"5p\"}"),
     ("draw", "tile", False, "the winning tile (score: required; waits: absent)"),
     ("indicator", "tile", True, "the flipped tile that names the huns"),
-    ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (杠开): "
+    ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (gangkai): "
                                       "\"exposed\", \"concealed\" or \"hun\""),
     ("kong_chain", "kong_chain", False, "with kong_draw: how many kongs the winner made in a row, each right after "
                                         "the previous one's replacement tile with no discard between, the winning "
@@ -377,7 +377,7 @@ SCORE_RESULT = (
     ("patterns", "ids", "always", "the patterns the formula used, rule-file order (pinyin ids)"),
     ("names", "strings", "always", "their Chinese names, in the same order"),
     ("formula", "string", "always", "the algebra with the values filled in, e.g. \"(3+4)×2×2 = 28\""),
-    ("winning_tile", "tile", "scored", "the winning tile (the best one when the rules free it: 天和/地和)"),
+    ("winning_tile", "tile", "scored", "the winning tile (the best one when the rules free it: tianhu/dihu)"),
     ("hun_kinds", "tile_list", "scored", "the hun kinds, the indicator's first"),
     ("decomposition", "decomposition", "scored", "the best reading's groups, declared melds first, the pair last "
                                                  "([] when the tiles make no winning shape)"),
@@ -434,15 +434,15 @@ KONG_TYPES = ("exposed", "added", "concealed", "hun")
 OUTCOME = (
     ("id", "any", False, "any JSON value, echoed back in the answer"),
     ("dealer", "seat", True, "the dealer's seat"),
-    ("zuozhuang", "flag", False, "the dealer sat (坐庄)"),
-    ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
-    ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
+    ("zuozhuang", "flag", False, "the dealer sat (zuozhuang)"),
+    ("lazhuang", "counts", False, "for each seat, how many times it pulled the dealer (lazhuang) (4 counts, the dealer's 0)"),
+    ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (huangzhuang)"),
     ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
     ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won, from, ended}"),
-    ("chan", "flag", False, "铲 happened, for a table that keeps no discards (the rule file's settlement reads it)"),
+    ("chan", "flag", False, "chan happened, for a table that keeps no discards (the rule file's settlement reads it); not with `rounds`, which say it"),
     ("rounds", "rounds", False, "the hand's go-rounds: its discards in the order made, four to a round from the first, "
                                 "each {discards, claimed}"),
-    ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
+    ("xianggong", "seats", False, "the seats that are xianggong (discarded a hun)"),
     ("profile", "string", False, "settle under this profile of the rule file instead of the one in force"),
     ("options", "options", False, "{\"option\": value} set on top of the profile for this outcome"),
 )
@@ -452,11 +452,12 @@ OUTCOME_FIELDS = tuple(f[0] for f in OUTCOME)
 OUTCOME_NAMED = ("zuozhuang", "lazhuang", "chan", "xianggong", "drawn")
 OUTCOME_KONG = (
     ("seat", "seat", True, "who made the kong"),
-    ("type", "kong_type", True, "exposed, added (补杠), concealed, or hun (a kong of hun tiles, 金杠)"),
+    ("type", "kong_type", True, "exposed, added (bugang), concealed, or hun (a kong of hun tiles, jin gang)"),
     ("tile", "tile", True, "the kong's tile"),
-    ("won", "flag", False, "its replacement tile won the hand (杠开)"),
-    ("from", "seat_or_null", False, "the seat whose discard was konged (a kong claimed from a discard); null or absent "
-                                    "for a kong made of one's own tiles (concealed, added)"),
+    ("won", "flag", False, "its replacement tile won the hand (gangkai)"),
+    ("from", "seat_or_null", False, "the seat whose discard was konged (a kong claimed from a discard: exposed, or the type "
+                                    "play.hun_kong_exposed_as gives one of huns); null or absent, never a seat, for a kong made "
+                                    "of one's own tiles (concealed, added, four huns held)"),
     ("ended", "flag", False, "the kong ended the hand at once as its maker's win (play.kong_ends_hand): its seat is the winner"),
 )
 OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)
@@ -979,7 +980,7 @@ def copy_hand(h: Hand) -> Hand:
 
 
 def with_t(h: Hand, t: int) -> Hand:
-    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+    """h with t, a tile of the hand, as its winning tile (when the rules free it: tianhu/dihu)."""
     hh = copy_hand(h)
     hh.t, hh.t_hun = t, t in hh.hun_set
     return hh
@@ -2736,7 +2737,7 @@ def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ig
 
     With no flag set and no kong_draw, only the request rules the code generator found can
     refuse a plain hand (no declared meld) are tested (rules.request_errors_plain), and free_t
-    (天和/地和: every tile tried as the winning one) only where it found it can be true for
+    (tianhu/dihu: every tile tried as the winning one) only where it found it can be true for
     one (rules.free_t_plain). Written out here, not called: each call costs some 500 machine
     instructions (docs/performance.md)."""
     h = _plain_hand(rules, data)
@@ -2821,7 +2822,7 @@ def prepare(rules: Any) -> None:
 def best_claim(rules: Any, h: Hand, may_free: bool = True) -> tuple:  # type: ignore[type-arg]
     """(claim, concealed groups, hand) of the best reading (the groups as the search's
     witness: result reads them through rules.witness_groups); the claim is None when the
-    tiles make no shape. When the rules free the winning tile (天和/地和) every
+    tiles make no shape. When the rules free the winning tile (tianhu/dihu) every
     tile of the hand is tried as t (asked only when `may_free`: a caller that knows
     free_t is false for the hand says so, _score_plain)."""
     if not (may_free and rules.free_t(h)):
@@ -3484,7 +3485,7 @@ def bounded_pow(b: int, e: int) -> int:
 
 
 def kong_points_of(rules: Any, typ: str) -> int:
-    """A kong's points by its record type; an added kong (补杠) counts as play.added_kong_as."""
+    """A kong's points by its record type; an added kong (bugang) counts as play.added_kong_as."""
     key = rules.settlement.play.get("added_kong_as", "exposed") if typ == "added" else typ
     return int(rules.kong_points[key])
 
@@ -3540,7 +3541,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     dealer = _seat(data["dealer"], "dealer")
     assert dealer is not None
     if "winner" not in data:
-        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (荒庄)",
+        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (huangzhuang)",
                            code="missing_field")
     winner = _seat(data["winner"], "winner", nullable=True)
     total = data.get("total")
@@ -3581,6 +3582,10 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     kongs = []
     seen: dict[int, int] = {}
     per_seat = [0] * SEATS
+    # the kong types a claimed discard makes: exposed, and what play.hun_kong_exposed_as makes of three huns and
+    # a discarded one
+    hx = rules.settlement.play.get("hun_kong_exposed_as")
+    claimed = {"exposed"} | ({hx} if hx in KONG_TYPES else set())
     won = ended = -1
     for i, k in enumerate(kongs_in):
         f = f"kongs[{i}]"
@@ -3620,13 +3625,17 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
                 raise RequestError(f"kongs[{max(won, ended)}] already won the hand: one replacement tile wins", f + ".won",
                                    code="bad_value")
             if seat != winner:
-                raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
+                raise RequestError(f"the winning replacement (gangkai) follows the winner's own kong; seat {seat} did not win",
                                    f + ".won", code="bad_value")
             won = i
         by = _seat(k.get("from"), f + ".from", nullable=True)
         if by == seat:
             raise RequestError(f"seat {seat} konged its own discard; `from` is the seat whose discard was claimed",
                                f + ".from", code="bad_value")
+        if by is not None and k["type"] not in claimed:
+            raise RequestError(f"a kong of type {k['type']} is made of its maker's own tiles, it has no `from`",
+                               f + ".from", hint="only a kong of a claimed discard names the discarder: type "
+                               + " or ".join(sorted(claimed)), code="bad_value")
         end = _flag(k.get("ended"), f + ".ended")
         if end:
             if won >= 0 or ended >= 0:
@@ -3639,6 +3648,9 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w, by, end))
     chan = _flag(data.get("chan"), "chan")
     rounds = _rounds(data.get("rounds"))
+    if chan and data.get("rounds") is not None:
+        raise RequestError("true, and the outcome gives its rounds too", "chan", hint="the rounds say which go-rounds were "
+                           "followed; chan is for a table that keeps no discards: give one or the other", code="bad_value")
     xg = data.get("xianggong")
     if xg is None:
         xg = []

@@ -13,7 +13,7 @@ reading the result shows (the values a test reads by the reference interpreter):
                  MAX_READINGS of them
 
 A reading is a decomposition of the tiles with the winning tile placed; when the rules
-free the winning tile (天和/地和) the readings of every choice of it are walked."""
+free the winning tile (tianhu/dihu) the readings of every choice of it are walked."""
 
 from __future__ import annotations
 

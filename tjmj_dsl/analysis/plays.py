@@ -8,8 +8,8 @@ breaks, with the hand or outcome that shows it:
   a score table whose total for a winning hand leaves what settle() takes: a whole
       number from the rules' min_fan to MAX_TOTAL (engine/contract.py)
   a settlement refusing an outcome the table makes (an outcome rule, a payment or a
-      balance past MAX_EXACT): the largest total found, every 坐庄 and 拉庄 play allows,
-      the most kongs of the best-paid kind, 铲, a win by the dealer, by another, none
+      balance past MAX_EXACT): the largest total found, every zuozhuang and lazhuang play allows,
+      the most kongs of the best-paid kind, chan, a win by the dealer, by another, none
 
 `tjmj simulate` meets the same refusals at the table and stops with one line naming
 the rule and the hand (game/table.py, game/session.py)."""
@@ -387,7 +387,7 @@ def _concrete_total(rs: RuleSet, s: Any, ir: Any, R: Any, reading: Any, expr: Ex
 
 def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     """Outcomes a table can make, the costliest first: dealer 0; a win by the dealer, by seat 1,
-    none; 坐庄 when play allows it; 拉庄 every non-dealer the most play allows; 铲; no kong, four
+    none; zuozhuang when play allows it; lazhuang every non-dealer the most play allows; chan; no kong, four
     kongs of a kind at one seat (the winner's last won on its replacement), four at every seat."""
     play = dict(rs.play)
     lz = int(play["lazhuang_max"])  # an int (play_problems), from 0 to 8 (the schema)

@@ -754,7 +754,7 @@ class Search:
         h = runtime.make_hand(R, r, r.draw)
         _, groups, bh = runtime.best_claim(R, h)
         hun_set = h.hun_set
-        fixed_t = not R.free_t(bh)  # 天和/地和: any tile of the hand may be the winning one
+        fixed_t = not R.free_t(bh)  # tianhu/dihu: any tile of the hand may be the winning one
         faces: list[int] = []
         t_face: int | None = None
         for g in R.witness_groups(groups):

@@ -35,7 +35,7 @@ REQUEST = (
     ("melds", "melds", False, "declared melds, each {\"type\": \"pung\" | \"kong\" | \"concealed_kong\", \"tile\": \"5p\"}"),
     ("draw", "tile", False, "the winning tile (score: required; waits: absent)"),
     ("indicator", "tile", True, "the flipped tile that names the huns"),
-    ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (杠开): "
+    ("kong_draw", "kong_draw", False, "the winning tile replaced a kong of this kind (gangkai): "
                                       "\"exposed\", \"concealed\" or \"hun\""),
     ("kong_chain", "kong_chain", False, "with kong_draw: how many kongs the winner made in a row, each right after "
                                         "the previous one's replacement tile with no discard between, the winning "
@@ -95,7 +95,7 @@ SCORE_RESULT = (
     ("patterns", "ids", "always", "the patterns the formula used, rule-file order (pinyin ids)"),
     ("names", "strings", "always", "their Chinese names, in the same order"),
     ("formula", "string", "always", "the algebra with the values filled in, e.g. \"(3+4)×2×2 = 28\""),
-    ("winning_tile", "tile", "scored", "the winning tile (the best one when the rules free it: 天和/地和)"),
+    ("winning_tile", "tile", "scored", "the winning tile (the best one when the rules free it: tianhu/dihu)"),
     ("hun_kinds", "tile_list", "scored", "the hun kinds, the indicator's first"),
     ("decomposition", "decomposition", "scored", "the best reading's groups, declared melds first, the pair last "
                                                  "([] when the tiles make no winning shape)"),
@@ -152,15 +152,15 @@ KONG_TYPES = ("exposed", "added", "concealed", "hun")
 OUTCOME = (
     ("id", "any", False, "any JSON value, echoed back in the answer"),
     ("dealer", "seat", True, "the dealer's seat"),
-    ("zuozhuang", "flag", False, "the dealer sat (坐庄)"),
-    ("lazhuang", "counts", False, "for each seat, how many times it 拉庄 (4 counts, the dealer's 0)"),
-    ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (荒庄)"),
+    ("zuozhuang", "flag", False, "the dealer sat (zuozhuang)"),
+    ("lazhuang", "counts", False, "for each seat, how many times it pulled the dealer (lazhuang) (4 counts, the dealer's 0)"),
+    ("winner", "seat_or_null", True, "the winner's seat, or null for a drawn hand (huangzhuang)"),
     ("total", "integer", False, "the winner's score-table total (a score answer's `total`), at least min_fan; required with a winner"),
     ("kongs", "kongs", False, "the kongs made this hand, each {seat, type, tile, won, from, ended}"),
-    ("chan", "flag", False, "铲 happened, for a table that keeps no discards (the rule file's settlement reads it)"),
+    ("chan", "flag", False, "chan happened, for a table that keeps no discards (the rule file's settlement reads it); not with `rounds`, which say it"),
     ("rounds", "rounds", False, "the hand's go-rounds: its discards in the order made, four to a round from the first, "
                                 "each {discards, claimed}"),
-    ("xianggong", "seats", False, "the seats that are 相公 (discarded a hun)"),
+    ("xianggong", "seats", False, "the seats that are xianggong (discarded a hun)"),
     ("profile", "string", False, "settle under this profile of the rule file instead of the one in force"),
     ("options", "options", False, "{\"option\": value} set on top of the profile for this outcome"),
 )
@@ -170,11 +170,12 @@ OUTCOME_FIELDS = tuple(f[0] for f in OUTCOME)
 OUTCOME_NAMED = ("zuozhuang", "lazhuang", "chan", "xianggong", "drawn")
 OUTCOME_KONG = (
     ("seat", "seat", True, "who made the kong"),
-    ("type", "kong_type", True, "exposed, added (补杠), concealed, or hun (a kong of hun tiles, 金杠)"),
+    ("type", "kong_type", True, "exposed, added (bugang), concealed, or hun (a kong of hun tiles, jin gang)"),
     ("tile", "tile", True, "the kong's tile"),
-    ("won", "flag", False, "its replacement tile won the hand (杠开)"),
-    ("from", "seat_or_null", False, "the seat whose discard was konged (a kong claimed from a discard); null or absent "
-                                    "for a kong made of one's own tiles (concealed, added)"),
+    ("won", "flag", False, "its replacement tile won the hand (gangkai)"),
+    ("from", "seat_or_null", False, "the seat whose discard was konged (a kong claimed from a discard: exposed, or the type "
+                                    "play.hun_kong_exposed_as gives one of huns); null or absent, never a seat, for a kong made "
+                                    "of one's own tiles (concealed, added, four huns held)"),
     ("ended", "flag", False, "the kong ended the hand at once as its maker's win (play.kong_ends_hand): its seat is the winner"),
 )
 OUTCOME_KONG_FIELDS = tuple(f[0] for f in OUTCOME_KONG)

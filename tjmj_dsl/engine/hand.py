@@ -112,7 +112,7 @@ def copy_hand(h: Hand) -> Hand:
 
 
 def with_t(h: Hand, t: int) -> Hand:
-    """h with t, a tile of the hand, as its winning tile (when the rules free it: 天和/地和)."""
+    """h with t, a tile of the hand, as its winning tile (when the rules free it: tianhu/dihu)."""
     hh = copy_hand(h)
     hh.t, hh.t_hun = t, t in hh.hun_set
     return hh

@@ -212,7 +212,7 @@ def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ig
 
     With no flag set and no kong_draw, only the request rules the code generator found can
     refuse a plain hand (no declared meld) are tested (rules.request_errors_plain), and free_t
-    (天和/地和: every tile tried as the winning one) only where it found it can be true for
+    (tianhu/dihu: every tile tried as the winning one) only where it found it can be true for
     one (rules.free_t_plain). Written out here, not called: each call costs some 500 machine
     instructions (docs/performance.md)."""
     h = _plain_hand(rules, data)
@@ -297,7 +297,7 @@ def prepare(rules: Any) -> None:
 def best_claim(rules: Any, h: Hand, may_free: bool = True) -> tuple:  # type: ignore[type-arg]
     """(claim, concealed groups, hand) of the best reading (the groups as the search's
     witness: result reads them through rules.witness_groups); the claim is None when the
-    tiles make no shape. When the rules free the winning tile (天和/地和) every
+    tiles make no shape. When the rules free the winning tile (tianhu/dihu) every
     tile of the hand is tried as t (asked only when `may_free`: a caller that knows
     free_t is false for the hand says so, _score_plain)."""
     if not (may_free and rules.free_t(h)):

@@ -83,7 +83,7 @@ def bounded_pow(b: int, e: int) -> int:
 
 
 def kong_points_of(rules: Any, typ: str) -> int:
-    """A kong's points by its record type; an added kong (补杠) counts as play.added_kong_as."""
+    """A kong's points by its record type; an added kong (bugang) counts as play.added_kong_as."""
     key = rules.settlement.play.get("added_kong_as", "exposed") if typ == "added" else typ
     return int(rules.kong_points[key])
 
@@ -139,7 +139,7 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     dealer = _seat(data["dealer"], "dealer")
     assert dealer is not None
     if "winner" not in data:
-        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (荒庄)",
+        raise RequestError("missing", "winner", hint="the winner's seat, or null for a drawn hand (huangzhuang)",
                            code="missing_field")
     winner = _seat(data["winner"], "winner", nullable=True)
     total = data.get("total")
@@ -180,6 +180,10 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
     kongs = []
     seen: dict[int, int] = {}
     per_seat = [0] * SEATS
+    # the kong types a claimed discard makes: exposed, and what play.hun_kong_exposed_as makes of three huns and
+    # a discarded one
+    hx = rules.settlement.play.get("hun_kong_exposed_as")
+    claimed = {"exposed"} | ({hx} if hx in KONG_TYPES else set())
     won = ended = -1
     for i, k in enumerate(kongs_in):
         f = f"kongs[{i}]"
@@ -219,13 +223,17 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
                 raise RequestError(f"kongs[{max(won, ended)}] already won the hand: one replacement tile wins", f + ".won",
                                    code="bad_value")
             if seat != winner:
-                raise RequestError(f"the winning replacement (杠开) follows the winner's own kong; seat {seat} did not win",
+                raise RequestError(f"the winning replacement (gangkai) follows the winner's own kong; seat {seat} did not win",
                                    f + ".won", code="bad_value")
             won = i
         by = _seat(k.get("from"), f + ".from", nullable=True)
         if by == seat:
             raise RequestError(f"seat {seat} konged its own discard; `from` is the seat whose discard was claimed",
                                f + ".from", code="bad_value")
+        if by is not None and k["type"] not in claimed:
+            raise RequestError(f"a kong of type {k['type']} is made of its maker's own tiles, it has no `from`",
+                               f + ".from", hint="only a kong of a claimed discard names the discarder: type "
+                               + " or ".join(sorted(claimed)), code="bad_value")
         end = _flag(k.get("ended"), f + ".ended")
         if end:
             if won >= 0 or ended >= 0:
@@ -238,6 +246,9 @@ def parse_outcome(rules: Any, data: Any) -> Outcome:
         kongs.append((seat, k["type"], ts[0], kong_points_of(rules, k["type"]), w, by, end))
     chan = _flag(data.get("chan"), "chan")
     rounds = _rounds(data.get("rounds"))
+    if chan and data.get("rounds") is not None:
+        raise RequestError("true, and the outcome gives its rounds too", "chan", hint="the rounds say which go-rounds were "
+                           "followed; chan is for a table that keeps no discards: give one or the other", code="bad_value")
     xg = data.get("xianggong")
     if xg is None:
         xg = []

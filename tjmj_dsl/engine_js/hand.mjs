@@ -170,7 +170,7 @@ export function zeros34() {
   return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 }
 
-/** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
+/** The same hand won on another tile t (tianhu/dihu try every tile of the hand as t). */
 export function withT(h, t) {
   const out = new Hand(h.indicator, { kinds: h.hun_kinds, isHun: h.isHun, names: h.hunNames }, h.suits, t, h.concealed,
     h.counts, h.kong_draw, h.flags, h.kong_chain);

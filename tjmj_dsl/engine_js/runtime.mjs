@@ -272,7 +272,7 @@ const HONOR_KIND = new Uint8Array(128); // E S W N C F P → 27..33 (0: not an h
 for (let i = 0; i < 7; i++) HONOR_KIND["ESWNCFP".charCodeAt(i)] = 27 + i;
 
 /** [claim, concealed groups, hand] of the best reading; the claim is null when the
- * tiles make no shape. When the rules free the winning tile (天和/地和) every
+ * tiles make no shape. When the rules free the winning tile (tianhu/dihu) every
  * tile of the hand is tried as t. */
 export function bestClaim(rules, h) {
   if (!rules.freeT(h)) {

@@ -24,8 +24,8 @@ from ..engine.settle import others
 # the play settings that are bet expressions, with the type each must have; absent: the hand's
 # own fixed limits (may_zuozhuang, lazhuang_max) alone, the game so far read by nothing
 BET_SETTINGS: dict[str, tuple[str, str]] = {
-    "zuozhuang_when": (BOOL, "whether the dealer may sit (坐庄) this hand, given the game so far (when may_zuozhuang)"),
-    "lazhuang_most": (INT, "how many times the seat asked may pull (拉庄) this hand, given the game so far "
+    "zuozhuang_when": (BOOL, "whether the dealer may sit (zuozhuang) this hand, given the game so far (when may_zuozhuang)"),
+    "lazhuang_most": (INT, "how many times the seat asked may pull (lazhuang) this hand, given the game so far "
                            "(taken between 0 and lazhuang_max)"),
 }
 

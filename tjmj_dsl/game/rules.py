@@ -96,11 +96,11 @@ class GameRules:
     bets: Bets | None = None
 
     def may_sit(self, game: GameFacts, dealer: int) -> bool:
-        """Whether the dealer is asked to sit (坐庄) this hand, the game so far being `game`."""
+        """Whether the dealer is asked to sit (zuozhuang) this hand, the game so far being `game`."""
         return self.may_zuozhuang and (self.bets is None or self.bets.may_sit(game, dealer))
 
     def most_pulls(self, game: GameFacts, dealer: int, seat: int, zuozhuang: bool) -> int:
-        """How many times non-dealer `seat` may pull (拉庄) this hand: 0 to lazhuang_max, by the game so far."""
+        """How many times non-dealer `seat` may pull (lazhuang) this hand: 0 to lazhuang_max, by the game so far."""
         return self.lazhuang_max if self.bets is None else self.bets.most(game, dealer, seat, zuozhuang,
                                                                           self.lazhuang_max)
 

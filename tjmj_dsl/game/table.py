@@ -453,7 +453,7 @@ class Table:
     def _kong_ends(self, s: int) -> bool:
         """Whether the kong seat s just made ends the hand at once as its win (play.kong_ends_hand, read on
         the outcome so far); then s is the winner, with play.kong_win_total's total. A player barred from
-        winning (小相公) goes on."""
+        winning (xiao xianggong) goes on."""
         kw = self.rules.kong_win
         if kw is None or (self.xianggong[s] and self.rules.hun_discard_bars_win):
             return False

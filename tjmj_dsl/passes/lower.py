@@ -333,7 +333,7 @@ def lower(res: Resolved) -> RuleSet:
         inherited = name
         stem = os.path.splitext(os.path.basename(res.top_path))[0]
         name = re.sub(r"[^a-z0-9_]", "_", stem.lower()).strip("_")
-        if not name:  # 天津.yaml, _.yaml: a folder name of the file's own, one compile writes
+        if not name:  # a stem with no ASCII letter or digit (a Chinese one), _.yaml: a folder name of the file's own, one compile writes
             name = "overlay_" + hashlib.sha256(stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         if name == inherited:  # Tianjin.yaml, _tianjin.yaml over tianjin: not the base's own folder
             name += "_overlay"

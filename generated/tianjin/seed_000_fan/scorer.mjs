@@ -991,7 +991,7 @@ function zeros34() {
   return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 }
 
-/** The same hand won on another tile t (天和/地和 try every tile of the hand as t). */
+/** The same hand won on another tile t (tianhu/dihu try every tile of the hand as t). */
 function withT(h, t) {
   const out = new Hand(h.indicator, { kinds: h.hun_kinds, isHun: h.isHun, names: h.hunNames }, h.suits, t, h.concealed,
     h.counts, h.kong_draw, h.flags, h.kong_chain);
@@ -2844,7 +2844,7 @@ const HONOR_KIND = new Uint8Array(128); // E S W N C F P → 27..33 (0: not an h
 for (let i = 0; i < 7; i++) HONOR_KIND["ESWNCFP".charCodeAt(i)] = 27 + i;
 
 /** [claim, concealed groups, hand] of the best reading; the claim is null when the
- * tiles make no shape. When the rules free the winning tile (天和/地和) every
+ * tiles make no shape. When the rules free the winning tile (tianhu/dihu) every
  * tile of the hand is tried as t. */
 function bestClaim(rules, h) {
   if (!rules.freeT(h)) {
@@ -3163,7 +3163,7 @@ function parseOutcome(rules, data) {
   const o = {};
   if (dictGet(data, "dealer") === null) throw problem("missing", "dealer", "missing_field", "the dealer's seat, 0-3");
   o.dealer = seatOf(dictGet(data, "dealer"), "dealer");
-  if (!dictHas(data, "winner")) throw problem("missing", "winner", "missing_field", "the winner's seat, or null for a drawn hand (荒庄)");
+  if (!dictHas(data, "winner")) throw problem("missing", "winner", "missing_field", "the winner's seat, or null for a drawn hand (huangzhuang)");
   o.winner = seatOf(dictGet(data, "winner"), "winner", true);
   const total = dictGet(data, "total");
   if (o.winner === null) {
@@ -3203,6 +3203,10 @@ function parseOutcome(rules, data) {
   const perSeat = new Array(SEATS).fill(0);
   let won = -1;
   let ended = -1;
+  // the kong types a claimed discard makes: exposed, and what play.hun_kong_exposed_as makes of three huns and
+  // a discarded one
+  const hx = rules.settlement.play.hun_kong_exposed_as;
+  const claimed = ["exposed", ...(KONG_TYPES.includes(hx) && hx !== "exposed" ? [hx] : [])];
   kongsIn.forEach((k, i) => {
     const f = `kongs[${i}]`;
     if (!isDict(k)) {
@@ -3243,13 +3247,17 @@ function parseOutcome(rules, data) {
         throw problem(`kongs[${Math.max(won, ended)}] already won the hand: one replacement tile wins`, f + ".won", "bad_value");
       }
       if (seat !== o.winner) {
-        throw problem(`the winning replacement (杠开) follows the winner's own kong; seat ${seat} did not win`, f + ".won", "bad_value");
+        throw problem(`the winning replacement (gangkai) follows the winner's own kong; seat ${seat} did not win`, f + ".won", "bad_value");
       }
       won = i;
     }
     const by = seatOf(dictGet(k, "from"), f + ".from", true);
     if (by === seat) {
       throw problem(`seat ${seat} konged its own discard; \`from\` is the seat whose discard was claimed`, f + ".from", "bad_value");
+    }
+    if (by !== null && !claimed.includes(type)) {
+      throw problem(`a kong of type ${type} is made of its maker's own tiles, it has no \`from\``, f + ".from", "bad_value",
+        "only a kong of a claimed discard names the discarder: type " + [...claimed].sort().join(" or "));
     }
     const end = flagOf(dictGet(k, "ended"), f + ".ended");
     if (end) {
@@ -3267,6 +3275,10 @@ function parseOutcome(rules, data) {
   o.kongs = kongs;
   o.chan = flagOf(dictGet(data, "chan"), "chan");
   o.rounds = roundsOf(dictGet(data, "rounds"));
+  if (o.chan && dictGet(data, "rounds") !== null) {
+    throw problem("true, and the outcome gives its rounds too", "chan", "bad_value", "the rounds say which go-rounds were "
+      + "followed; chan is for a table that keeps no discards: give one or the other");
+  }
   let xg = dictGet(data, "xianggong");
   if (xg === null) xg = [];
   if (!Array.isArray(xg)) throw problem("expected a list of seats", "xianggong", "wrong_type");
