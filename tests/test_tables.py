@@ -108,7 +108,9 @@ def test_every_refusal_changes_nothing_and_a_reconnect_gets_the_same_view_and_me
         nxt = again.receive_json()
         assert nxt["type"] in ("state", "hand_end")
     got = answers(client, rid, ask["hand"])
-    assert got[:len(before)] == before and got[len(before)] == (ask["seq"], x, 0)
+    # stored under the hand's count of questions; the seat was told its own count (the others' questions unsaid)
+    assert got[:len(before)] == before and got[len(before)][1:] == (x, 0)
+    assert sum(1 for _, seat, _ in got if seat == x) == ask["seq"]
 
 
 def test_a_spectator_and_a_stranger_are_refused_what_a_seat_may_do(client: TestClient) -> None:
@@ -168,6 +170,46 @@ def flood(client: TestClient) -> None:
         assert e.value.code == 1008
 
 
+def test_a_seat_learns_nothing_of_the_questions_put_to_the_others(tmp_path: Any) -> None:
+    """A claim question is put only to a seat holding a pair of the discard (a tianting one only to a seat
+    dealt ready): while one is open the other seats are sent no state (a state saying "the table waits, for
+    someone" came only then), a paced bot answers it at once (a pause would tell of it), and a seat's
+    questions are numbered among its own (the hand's count jumped by the others' claim questions)."""
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0.01, rate=1000, burst=1000))
+    with TestClient(app) as c:
+        room = c.post("/play/api/rooms", json={"seats": ["person", "random", "random", "random"], "hands": 3,
+                                               "time_limit": 600}).json()
+        numbers: dict[int, list[int]] = {}
+        records = []
+        with c.websocket_connect(f"/play/ws/{room['room']}") as ws:
+            hello(ws, room["seats"][0]["token"])
+            while True:
+                m = ws.receive_json()
+                if m["type"] == "game_end":
+                    break
+                if m["type"] == "hand_end":
+                    records.append(m["record"])
+                if m["type"] != "state" or m["waiting"] is None:
+                    continue
+                assert m["waiting"]["seat"] is not None, m["waiting"]  # never "waiting for someone"
+                ask = m["ask"]
+                if ask is None or ask["seq"] in numbers.get(m["hand"], []):
+                    continue
+                numbers.setdefault(m["hand"], []).append(ask["seq"])
+                menu = ask["menu"]
+                pick = menu.index({"type": "pass", "tile": None}) if ask["kind"] == "claim" else \
+                    max(i for i, a in enumerate(menu) if isinstance(a, dict) and a["type"] == "discard") \
+                    if ask["kind"] == "act" else 0
+                ws.send_text(json.dumps({"type": "answer", "hand": m["hand"], "seq": ask["seq"], "choice": pick}))
+        assert len(records) == 3
+        for h, got in numbers.items():
+            assert got == list(range(1, len(got) + 1)), (h, got)  # 1, 2, 3, ...: no question of another counted
+        # the others were asked claim questions all the same (random bots pong now and then: claims were open)
+        assert any(e["type"] in ("pong", "kong") and e["seat"] != 0 for r in records for e in r["events"])
+        stored = [q for h in range(3) for q in answers(c, room["room"], h)]
+        assert len(stored) > sum(len(v) for v in numbers.values())
+
+
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
     with TestClient(app) as c:
@@ -185,9 +227,9 @@ def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None
                     if m["type"] == "state" and (m["ask"] is None or m["ask"]["seq"] != ask["seq"]):
                         break
                 assert time.monotonic() - t0 > 0.5
-                stored = {s: (seat, ch) for s, seat, ch in answers(c, room["room"])}
-                seat, ch = stored[ask["seq"]]
-                assert seat == 0
+                # a seat's questions are numbered among its own (the hand's count would tell of the others')
+                mine = [ch for _, seat, ch in answers(c, room["room"]) if seat == 0]
+                ch = mine[ask["seq"] - 1]
                 pick = ask["menu"][ch]
                 if ask["kind"] == "claim":
                     assert pick == {"type": "pass", "tile": None}

@@ -54,6 +54,11 @@ TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
 PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
+
+
+def _hidden_from(ask: Ask | None, viewer: int | None) -> bool:
+    """Whether the open question is one the viewer (a seat, None: a spectator) may not know is asked."""
+    return ask is not None and ask.seat != viewer and ask.kind not in PUBLIC_ASKS
 BOT_RUN = 64  # bot moves made at once (pace 0) before the loop serves others
 SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
@@ -170,6 +175,10 @@ class Live:
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
     waits: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # per seat: (position, its answer)
+    # per viewer (a seat, None: the spectators), the last state it was shown: while a question it may not know
+    # of is open (another seat's claim or tianting), it is shown nothing new, and a socket that comes then
+    # gets this one (else a reconnection, or a new socket, would tell that such a question is open)
+    shown: dict[int | None, str] = field(default_factory=dict)
 
 
 class Tables:
@@ -341,7 +350,8 @@ class Tables:
                     await asyncio.sleep(0)
                     continue
                 if g.is_bot(ask.seat):
-                    await asyncio.sleep(pace)
+                    if ask.kind in PUBLIC_ASKS:  # a claim or tianting question at once: a pause would tell of it
+                        await asyncio.sleep(pace)
                     async with live.lock:
                         if g.ask is ask:
                             if g.kinds[ask.seat] == EXTERNAL:  # a process: waited for off the loop
@@ -391,12 +401,28 @@ class Tables:
                 "download": f"/play/api/rooms/{g.id}/records.jsonl"}
 
     def _broadcast(self, live: Live) -> None:
-        made: dict[int | None, str] = {}
+        """The state, to every socket whose viewer may know the open question (see Live.shown). Kept for
+        every viewer that ever had a socket, so that one that comes back is shown nothing newer."""
+        made: dict[int | None, str | None] = {}
+        for key in {c.seat for c in live.conns} | set(live.shown):
+            if _hidden_from(live.game.ask, key):
+                made[key] = None
+            else:
+                made[key] = live.shown[key] = json.dumps(self.state(live, key), ensure_ascii=False)
         for c in live.conns:
-            text = made.get(c.seat)
-            if text is None:
-                text = made[c.seat] = json.dumps(self.state(live, c.seat), ensure_ascii=False)
-            c.send(text)
+            text = made[c.seat]
+            if text is not None:
+                c.send(text)
+
+    def shown_state(self, live: Live, seat: int | None) -> str:
+        """The state a socket coming now is shown: the last one its viewer was shown while a question it
+        may not know of is open (the state before that question, if it had one), else the state now."""
+        if _hidden_from(live.game.ask, seat) and seat in live.shown:
+            return live.shown[seat]
+        text = json.dumps(self.state(live, seat), ensure_ascii=False)
+        if not _hidden_from(live.game.ask, seat):
+            live.shown[seat] = text
+        return text
 
     def state(self, live: Live, seat: int | None) -> dict[str, Any]:
         """The `state` message for a seat (None: a spectator): only what that seat may see."""
@@ -416,14 +442,15 @@ class Tables:
             bot = g.is_bot(ask.seat)
             left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)
             # a claim or a tianting question tells what the asked seat holds (a pair of the discard, a
-            # ready hand): the others learn only that the table waits, not for whom or why
-            if ask.seat == seat or ask.kind in PUBLIC_ASKS:
+            # ready hand): the others are not sent a state while one is open (_broadcast); a state made
+            # for them then anyway (a first socket) says only that the table waits, not for whom or why
+            if not _hidden_from(ask, seat):
                 msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
                                   "time_left": left}
             else:
                 msg["waiting"] = {"seat": None, "kind": None, "deadline": None, "time_left": None}
             if ask.seat == seat and not bot:
-                msg["ask"] = {"hand": g.hand, "seq": ask.seq, "kind": ask.kind, "menu": ask.menu,
+                msg["ask"] = {"hand": g.hand, "seq": g.number, "kind": ask.kind, "menu": ask.menu,
                               "deadline": live.deadline, "time_left": left}
         return msg
 
@@ -479,12 +506,12 @@ class Tables:
                 return _err("not_your_turn", "no question is open for this seat", None)
             if msg["hand"] != g.hand:
                 return _err("stale", f"hand {msg['hand']} is not the hand being played (hand {g.hand})", "hand")
-            if msg["seq"] != ask.seq:
-                return _err("stale", f"question {msg['seq']} is not the open one (question {ask.seq})", "seq")
+            if msg["seq"] != g.number:  # the seat's own count of its questions (Game.number)
+                return _err("stale", f"question {msg['seq']} is not the open one (question {g.number})", "seq")
             if not 0 <= msg["choice"] < len(ask.menu):
                 return _err("bad_choice", f"choice {msg['choice']} is not an index of the menu (0 to {len(ask.menu) - 1})",
                             "choice")
-            step = g.answer(msg["choice"], msg["seq"])
+            step = g.answer(msg["choice"], ask.seq)
             self._after(live, step)
         self.timings.append(time.perf_counter() - t0)
         if len(self.timings) > 1_000_000:
@@ -613,7 +640,7 @@ class Tables:
             conn.send({"type": "welcome", "room": g.id, "seat": seat, "rules": self.summary(live)["rules"],
                        "names": rule_names(g.rules),
                        "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"]})
-            conn.send(self.state(live, seat))
+            conn.send(self.shown_state(live, seat))
             if g.status in ("over", "stopped"):  # a socket that came back after the end is told it again
                 conn.send(self._game_end(live))
         return conn

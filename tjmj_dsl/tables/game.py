@@ -122,6 +122,12 @@ class Game:
         self.game = GameFacts()  # the game before the hand being played: the bets' expressions read it
         self.processes: dict[int, BotProcess] = {}
         self.pending: list[tuple[int, int, int, int]] = []  # bot answers played, to be stored with the next
+        # the open question's number among those put to its seat this hand (`number`): what a client is told,
+        # not the hand's count of questions (`Ask.seq`, which counts the questions put to the other seats too:
+        # a claim question says its seat holds a pair of the discard)
+        self.asked = [0, 0, 0, 0]
+        self.number = 0
+        self._numbered = 0  # the seq of the question last numbered
 
     # ------------------------------------------------------------ seats
 
@@ -157,9 +163,19 @@ class Game:
     def ask(self) -> Ask | None:
         return self.stepper.ask if self.stepper is not None else None
 
+    def _number(self) -> None:
+        """Number the open question among its seat's (called whenever the stepper may have moved on)."""
+        ask = self.ask
+        if ask is not None and ask.seq != self._numbered:
+            self._numbered = ask.seq
+            self.asked[ask.seat] += 1
+            self.number = self.asked[ask.seat]
+
     def _deal(self, idx: int, seed: str, dealer: int | None) -> None:
         self.hand, self.seed, self.dealer = idx, seed, dealer
         self.stepper = stepper(self.rules, seed, idx, dealer, self.game)
+        self.asked, self.number, self._numbered = [0, 0, 0, 0], 0, 0
+        self._number()
         self._make_bots()
         for s, b in enumerate(self.bots):
             if b is not None:
@@ -185,6 +201,7 @@ class Game:
         if durable:
             self.flush()
         st.answer(choice, seq)
+        self._number()
         return self._after()
 
     def bot_pick(self) -> int:
@@ -278,6 +295,7 @@ class Game:
                 bot_choice(g.bots[seat], ask, g.stepper)  # type: ignore[arg-type]  # the bot's own state moves on
             assert g.stepper is not None
             g.stepper.answer(choice, seq)
+            g._number()
         if g.ask is None:  # killed between the last answer and the record: finish it now
             g._after()
         return g
