@@ -299,6 +299,16 @@ def test_learner_mode_asked_again_of_one_position_asks_the_scorer_once(client: T
         del scorer.waits
 
 
+@pytest.mark.parametrize("name", ["%00", "index.html%00.png", "..%2Findex.html", "..%2F..%2Fapp.py", "%2e%2e",
+                                  "x" * 5000, "table.js%2F", "nosuch.js"])
+def test_a_page_file_not_among_the_pages_is_not_found(client: TestClient, name: str) -> None:
+    """The page's files are looked up by name among those installed; a NUL byte (it made a path lookup raise: a
+    500 with a traceback), a `..` or a name too long for the system is simply not found."""
+    r = client.get(f"/play/static/{name}")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", (name, r.status_code, r.text[:200])
+    assert client.get("/play/static/table.js").status_code == 200
+
+
 @pytest.mark.parametrize("body,field,code", [
     ({"seats": ["person", "value", "value"]}, "seats", 400),
     ({"seats": ["person", "value", "value", "/bin/sh"]}, "seats[3]", 400),
@@ -308,6 +318,10 @@ def test_learner_mode_asked_again_of_one_position_asks_the_scorer_once(client: T
     ({"seats": ["person"] * 4, "options": {"min_fan": 99}}, "options.min_fan", 400),
     ({"seats": ["person"] * 4, "options": {"zz": 1}}, "options.zz", 400),
     ({"seats": ["person"] * 4, "hands": 65}, "hands", 400),
+    # a value of the wrong type is refused, never taken for "not given"
+    *[({"seats": ["person"] * 4, "options": bad}, "options", 400) for bad in (0, [], False, "")],
+    *[({"seats": ["person"] * 4, "names": bad}, "names", 400) for bad in ([], 0, False, "")],
+    ({"seats": ["person"] * 4, "profile": ""}, "profile", 400),
     ({"seats": ["person"] * 4, "hands": 1.5}, "hands", 400),
     ({"seats": ["person"] * 4, "time_limit": 0}, "time_limit", 400),
     ({"seats": ["person"] * 4, "names": ["a\nb", None, None, None]}, "names[0]", 400),

@@ -245,7 +245,8 @@ class Tables:
         profile = body.get("profile")
         if profile is not None and not isinstance(profile, str):
             raise RoomError("invalid_request", "profile is a profile's name", "profile")
-        options = body.get("options") or {}
+        options = body.get("options")
+        options = {} if options is None else options  # absent or null: none; anything else must be an object
         if not isinstance(options, dict):
             raise RoomError("invalid_request", "options is an object of option: value", "options")
         seats = body.get("seats")
@@ -256,7 +257,8 @@ class Tables:
             if k != PERSON and k not in self.bots:
                 raise RoomError("invalid_request", f"seat {i}: {json.dumps(k)[:40]} is not person or a bot ("
                                 + ", ".join(self.bots) + ")", f"seats[{i}]")
-        names = body.get("names") or [None] * 4
+        names = body.get("names")
+        names = [None] * 4 if names is None else names
         if not isinstance(names, list) or len(names) != 4:
             raise RoomError("invalid_request", "names lists four names (null for none)", "names")
         for i, n in enumerate(names):
@@ -671,9 +673,13 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     page_headers = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                     "Cache-Control": "no-cache"}
 
+    # the page's files, by name: a name asked for is looked up here, never made into a path (a NUL byte, a
+    # `..`, a link or a name too long for the system is simply not one of them)
+    files = {p.name: p for p in STATIC.iterdir() if p.is_file()} if STATIC.is_dir() else {}
+
     def page(name: str = "index.html") -> Response:
-        path = (STATIC / name).resolve()
-        if STATIC.resolve() not in path.parents or not path.is_file():
+        path = files.get(name)
+        if path is None:
             if name == "index.html":
                 return Response("<!doctype html><meta charset=utf-8><title>tjmj</title>"
                                 "<p>The table page is not installed (tjmj_dsl/tables/static/ is missing). "

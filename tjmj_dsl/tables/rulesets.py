@@ -66,7 +66,7 @@ class RuleSets:
         if name not in self.files:
             raise RoomError("invalid_request", f"no rule set {name[:40]!r} here; rule sets: {', '.join(self.files)}", "rules")
         info = self.info[name]
-        prof = profile or info["default_profile"]
+        prof = info["default_profile"] if profile is None else profile  # "" is no profile's name
         if prof not in info["profiles"]:
             raise RoomError("invalid_request", f"no profile {prof[:40]!r}; profiles: {', '.join(info['profiles'])}", "profile")
         for k, v in options.items():
