@@ -85,6 +85,8 @@ def test_every_refusal_changes_nothing_and_a_reconnect_gets_the_same_view_and_me
             (mine, json.dumps({"type": "shout"}), "malformed"),
             (mine, json.dumps({"type": "hello", "token": toks[y]}), "malformed"),
             (mine, json.dumps({**good, "pad": "x" * 5000}), "too_large"),
+            (mine, json.dumps({**good, "pad": 1}), "malformed"),  # a field an answer does not have
+            (mine, json.dumps({"type": "ping", "x": 1}), "malformed"),
         ]
         for ws, text, code in refusals:
             ws.send_text(text)
@@ -124,8 +126,8 @@ def test_a_spectator_and_a_stranger_are_refused_what_a_seat_may_do(client: TestC
         hello(ws, None)
         st = ws.receive_json()
         assert st["type"] == "state" and st["view"] is None and st["ask"] is None and st["public"] is not None
-        for typ in ("answer", "waits"):
-            ws.send_text(json.dumps({"type": typ, "hand": 0, "seq": 1, "choice": 0}))
+        for msg in ({"type": "answer", "hand": 0, "seq": 1, "choice": 0}, {"type": "waits"}):
+            ws.send_text(json.dumps(msg))
             while True:
                 m = ws.receive_json()
                 if m["type"] == "error":
@@ -208,6 +210,30 @@ def test_a_seat_learns_nothing_of_the_questions_put_to_the_others(tmp_path: Any)
         assert any(e["type"] in ("pong", "kong") and e["seat"] != 0 for r in records for e in r["events"])
         stored = [q for h in range(3) for q in answers(c, room["room"], h)]
         assert len(stored) > sum(len(v) for v in numbers.values())
+
+
+def test_a_socket_that_says_no_hello_is_closed_and_a_hello_is_one_thing(tmp_path: Any) -> None:
+    """A silent socket held a connection for ever (a few addresses filled the server's connections); a hello
+    with a field it does not have, or both seated and watching, is refused."""
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, hello_timeout=0.5))
+    with TestClient(app) as c:
+        room = new_room(c, seats=["person", "random", "random", "random"])
+        url = f"/play/ws/{room['room']}"
+        with c.websocket_connect(url) as ws:
+            t0 = time.monotonic()
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["error"]["code"] == "hello_late", m
+            with pytest.raises(WebSocketDisconnect) as e:
+                ws.receive_json()
+            assert e.value.code == 1008 and time.monotonic() - t0 < 5
+        tok = room["seats"][0]["token"]
+        for bad, field in (({"type": "hello", "token": tok, "watch": True}, "watch"),
+                           ({"type": "hello", "token": tok, "as": 1}, "as")):
+            with c.websocket_connect(url) as ws:
+                ws.send_text(json.dumps(bad))
+                m = ws.receive_json()
+                assert m["type"] == "error" and m["error"]["code"] == "malformed" and m["error"]["field"] == field, m
+                hello(ws, tok)  # the socket is still open for a hello that is one
 
 
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:

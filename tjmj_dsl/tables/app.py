@@ -56,6 +56,25 @@ SPECTATORS = 32  # spectator sockets per room
 PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
 
 
+# the fields of each client message (schemas/table-client-message.schema.json): any other is refused
+_FIELDS = {"hello": ("type", "token", "watch"), "answer": ("type", "hand", "seq", "choice"), "waits": ("type",),
+           "ping": ("type",)}
+
+
+def _fields_wrong(msg: dict[str, Any]) -> dict[str, Any] | None:
+    """An error for a client message with a field its type does not have (or a hello both watching and seated)."""
+    known = _FIELDS.get(msg["type"])
+    if known is None:
+        return None  # an unknown type is said where the type is read
+    for k in msg:
+        if k not in known:
+            return _err("malformed", f"unknown field {str(k)[:40]!r} in a {msg['type']}; its fields: {', '.join(known)}",
+                        str(k)[:40])
+    if msg["type"] == "hello" and "token" in msg and "watch" in msg:
+        return _err("malformed", "a hello has a seat's token or watch: true, not both", "watch")
+    return None
+
+
 def _hidden_from(ask: Ask | None, viewer: int | None) -> bool:
     """Whether the open question is one the viewer (a seat, None: a spectator) may not know is asked."""
     return ask is not None and ask.seat != viewer and ask.kind not in PUBLIC_ASKS
@@ -79,6 +98,7 @@ class TablesConfig:
     default_time_limit: float = 60.0
     rate: float = RATE  # socket messages a second (scripted clients of a test or benchmark are given more)
     burst: int = BURST
+    hello_timeout: float = 10.0  # seconds a socket may take to say hello before it is closed
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -541,7 +561,17 @@ class Tables:
         pending.writer = asyncio.get_running_loop().create_task(pending.write())
         try:
             while True:
-                event = await ws.receive()
+                if conn is None:  # a socket that says nothing holds a connection: the hello has a deadline
+                    try:
+                        event = await asyncio.wait_for(ws.receive(), self.config.hello_timeout)
+                    except TimeoutError:
+                        pending.send({"type": "error", **_err("hello_late", f"no hello within {self.config.hello_timeout:g} s",
+                                                              None)})
+                        await asyncio.sleep(0.05)
+                        await ws.close(code=1008)
+                        return
+                else:
+                    event = await ws.receive()
                 if event["type"] == "websocket.disconnect":
                     return
                 raw = event.get("text")
@@ -568,6 +598,8 @@ class Tables:
                     else:
                         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                             err = _err("malformed", "a message is a JSON object with a type", "type")
+                        else:
+                            err = _fields_wrong(msg)
                 if err is None:
                     typ = msg["type"]
                     if conn is None:
