@@ -236,6 +236,42 @@ def test_a_socket_that_says_no_hello_is_closed_and_a_hello_is_one_thing(tmp_path
                 hello(ws, tok)  # the socket is still open for a hello that is one
 
 
+def test_a_room_is_resumed_only_under_the_rules_it_was_made_under(tmp_path: Any) -> None:
+    """Its stored answers are picks from menus of those rules: a rule file edited, or left out, between two runs
+    of the server leaves the room unplayed and said so (409 rules_unavailable; the socket closed 4409), never
+    a 500, never played on under other rules; with its rules back, it goes on."""
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: builtin:tianjin\nname: club\n", encoding="utf-8")
+    db = str(tmp_path / "t.sqlite3")
+
+    def server(*rules: str | None) -> Any:
+        return TestClient(create_app(TablesConfig(db=db, rules=rules, pace=0)))
+
+    with server(None, str(club)) as c:
+        r = c.post("/play/api/rooms", json={"rules": "club", "seats": ["person", "random", "random", "random"],
+                                            "hands": 2, "time_limit": 600})
+        assert r.status_code == 201, r.text
+        rid = r.json()["room"]
+        made = c.get(f"/play/api/rooms/{rid}").json()["rules"]["sha256"]
+    for rules, edit in (((None,), None), ((None, str(club)), "set:\n  patterns.long.value: 5\n")):
+        if edit:
+            club.write_text(club.read_text(encoding="utf-8") + edit, encoding="utf-8")
+        with server(*rules) as c:
+            r = c.get(f"/play/api/rooms/{rid}")
+            assert r.status_code == 409 and r.json()["error"]["code"] == "rules_unavailable", r.text
+            assert c.post(f"/play/api/rooms/{rid}/stop", json={"token": "x"}).status_code == 409
+            with c.websocket_connect(f"/play/ws/{rid}") as ws:
+                assert ws.receive_json()["error"]["code"] == "rules_unavailable"
+                with pytest.raises(WebSocketDisconnect) as e:
+                    ws.receive_json()
+                assert e.value.code == 4409
+            assert c.get("/play/api/config").status_code == 200  # the server goes on
+    club.write_text("extends: builtin:tianjin\nname: club\n", encoding="utf-8")
+    with server(None, str(club)) as c:
+        r = c.get(f"/play/api/rooms/{rid}")
+        assert r.status_code == 200 and r.json()["rules"]["sha256"] == made and r.json()["status"] == "playing"
+
+
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
     with TestClient(app) as c:

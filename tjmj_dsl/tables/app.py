@@ -234,8 +234,24 @@ class Tables:
         if row is None:
             return None
         c = row.config
-        rules = self.rulesets.rules(c["rules"], c["profile"], c["options"])
-        live = Live(Game.load(self.store, row, rules, self.config.bot_command))
+        # a room is resumed only under the rules it was made under: its stored answers are picks from their
+        # menus (a rule file edited, or left out of --table-rules, between two runs of the server)
+        try:
+            rules = self.rulesets.rules(c["rules"], c["profile"], c["options"])
+        except RoomError as e:
+            raise RoomError("rules_unavailable", f"room {room_id}'s rule set {str(c['rules'])[:40]!r} cannot be built "
+                            f"here now ({e.message}); the room is kept, unplayed, until the server has it again",
+                            None, 409) from None
+        made = c.get("sha256")  # rooms made before the rules' sha256 was stored have none to compare
+        if made is not None and made != rules.sha256:
+            raise RoomError("rules_unavailable", f"the rule set {str(c['rules'])[:40]!r} changed since room {room_id} was "
+                            f"made (sha256 {made[:16]}…, now {rules.sha256[:16]}…); the room is kept, unplayed, until "
+                            "the server has those rules again", None, 409)
+        try:
+            game = Game.load(self.store, row, rules, self.config.bot_command)
+        except RuntimeError as e:  # its stored answers do not follow the hand: said, never played on
+            raise RoomError("room_unplayable", f"room {room_id} cannot be resumed: {e}", None, 409) from None
+        live = Live(game)
         self.live[room_id] = live
         self._set_deadline(live)
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
@@ -298,7 +314,7 @@ class Tables:
         owner = secrets.token_urlsafe(24)
         shown = [n if n is not None else (f"seat {i + 1}" if seats[i] == PERSON else f"{seats[i]} bot")
                  for i, n in enumerate(names)]
-        config = {"rules": name, "profile": rules.profile, "options": dict(options), "seats": list(seats),
+        config = {"rules": name, "sha256": rules.sha256, "profile": rules.profile, "options": dict(options), "seats": list(seats),
                   "names": shown, "hands": hands, "time_limit": float(limit)}
         self.store.add_room(room_id, config, token_hash(owner), [token_hash(t) if t else None for t in tokens])
         row = self.store.room(room_id)
@@ -547,7 +563,13 @@ class Tables:
             await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
             return
         await self.start()
-        live = self.get(room_id)
+        try:
+            live = self.get(room_id)
+        except RoomError as e:  # a room whose rules this server cannot give it now: said, and the socket closed
+            await ws.accept()
+            await ws.send_text(json.dumps({"type": "error", "error": e.json()["error"]}))
+            await ws.close(code=4409)
+            return
         if live is None:
             await ws.accept()
             await ws.send_text(json.dumps({"type": "error", "error": _err("not_found", "no such room", None)["error"]}))
@@ -771,7 +793,10 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
 
     @app.get("/play/api/rooms/{room_id}", include_in_schema=False)
     async def room_info(room_id: str) -> Response:
-        live = tables.get(room_id)
+        try:
+            live = tables.get(room_id)
+        except RoomError as e:  # a room whose rules this server cannot give it now
+            return refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
         return _json(tables.summary(live))
@@ -780,9 +805,9 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     async def stop_room(room_id: str, request: Request) -> Response:
         try:
             body = await json_body(request)
+            live = tables.get(room_id)
         except RoomError as e:
             return refused(e)
-        live = tables.get(room_id)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
         tok = body.get("token") if isinstance(body, dict) else None
