@@ -93,7 +93,7 @@ def part1(tables: int, hands: int, tmp: str) -> None:
 
     from tjmj_dsl.tables.app import TablesConfig, create_app
     app = create_app(TablesConfig(db=os.path.join(tmp, "load.sqlite3"), pace=0, rate=1e5, burst=100000,
-                                  max_rooms=10_000))
+                                  max_rooms=10_000, rooms_per_client=10_000))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

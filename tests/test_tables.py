@@ -272,6 +272,28 @@ def test_a_room_is_resumed_only_under_the_rules_it_was_made_under(tmp_path: Any)
         assert r.status_code == 200 and r.json()["rules"]["sha256"] == made and r.json()["status"] == "playing"
 
 
+def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
+    """Rooms of four bots playing until stopped, made in a loop by one address, filled the server's cap and
+    kept everyone else out: one client address has rooms_per_client rooms playing at once, and stopping one
+    frees its place."""
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0.05, rooms_per_client=3, max_rooms=10))
+    body = {"seats": ["random"] * 4, "hands": 0}
+    with TestClient(app) as c:
+        made = [c.post("/play/api/rooms", json=body) for _ in range(3)]
+        assert [r.status_code for r in made] == [201] * 3
+        r = c.post("/play/api/rooms", json=body)
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_rooms" and "one client" in r.text
+        # rooms made by other addresses are theirs: the server's cap (10) is not what refused this one
+        assert len(app.state.tables.live_rooms()) == 3 < 10
+        first = made[0].json()
+        assert c.post(f"/play/api/rooms/{first['room']}/stop", json={"token": first["owner_token"]}).status_code == 200
+        for _ in range(200):  # the stopped room ends after its hand
+            if c.get(f"/play/api/rooms/{first['room']}").json()["status"] == "stopped":
+                break
+            time.sleep(0.05)
+        assert c.post("/play/api/rooms", json=body).status_code == 201
+
+
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
     with TestClient(app) as c:

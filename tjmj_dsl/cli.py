@@ -583,6 +583,9 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                        help="a page origin allowed beside the server's own (behind a proxy: https://club.example)")
         p.add_argument("--max-rooms", type=A.int_in(1, MAX_ROOMS), default=1000,
                        help=f"rooms played at once (default 1000; at most {MAX_ROOMS:,})")
+        p.add_argument("--rooms-per-client", type=A.int_in(1, MAX_ROOMS), default=16,
+                       help="rooms one client address may have playing at once (default 16; behind a proxy that "
+                            "hides the players' addresses, raise it)")
 
 
 
@@ -595,6 +598,7 @@ def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
     return {"db": args.db, "rules": rules, "pace": args.bot_pace,
             "bot_command": args.table_bot.split() if args.table_bot else None,
             "origins": list(args.table_origin or ()), "max_rooms": args.max_rooms,
+            "rooms_per_client": args.rooms_per_client,
             "rate": args.table_rate, "burst": max(1, int(2 * args.table_rate))}
 
 

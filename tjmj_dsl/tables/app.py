@@ -99,6 +99,7 @@ class TablesConfig:
     rate: float = RATE  # socket messages a second (scripted clients of a test or benchmark are given more)
     burst: int = BURST
     hello_timeout: float = 10.0  # seconds a socket may take to say hello before it is closed
+    rooms_per_client: int = 16  # rooms one client address may have playing at once (max_rooms is the server's)
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -199,6 +200,7 @@ class Live:
     # of is open (another seat's claim or tianting), it is shown nothing new, and a socket that comes then
     # gets this one (else a reconnection, or a new socket, would tell that such a question is open)
     shown: dict[int | None, str] = field(default_factory=dict)
+    client: str | None = None  # the address that made it (None: a room resumed from the store, which counts for none)
 
 
 class Tables:
@@ -267,8 +269,9 @@ class Tables:
 
     # ------------------------------------------------------------ rooms
 
-    def create(self, body: Any) -> dict[str, Any]:
-        """A new room from the API's request (RoomError naming the field at fault)."""
+    def create(self, body: Any, client: str = "") -> dict[str, Any]:
+        """A new room from the API's request (RoomError naming the field at fault); `client`: the address it came
+        from (the guard's per-client limits key on it too), which may have rooms_per_client playing at once."""
         if not isinstance(body, dict):
             raise RoomError("invalid_request", "a room request is a JSON object", None)
         known = {"rules", "profile", "options", "seats", "names", "hands", "time_limit"}
@@ -309,6 +312,10 @@ class Tables:
         rules = self.rulesets.rules(name, profile, options)
         if len(self.live_rooms()) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"this server plays at most {self.config.max_rooms} rooms at once", None, 429)
+        mine = sum(1 for live in self.live_rooms() if live.client == client)
+        if mine >= self.config.rooms_per_client:
+            raise RoomError("too_many_rooms", f"one client may have at most {self.config.rooms_per_client} rooms playing "
+                            "at once (stop one with its owner token)", None, 429)
         room_id = secrets.token_urlsafe(12)
         tokens = [secrets.token_urlsafe(24) if k == PERSON else None for k in seats]
         owner = secrets.token_urlsafe(24)
@@ -321,7 +328,7 @@ class Tables:
         assert row is not None
         game = Game(self.store, row, rules, self.config.bot_command)
         game.start_hand()
-        live = Live(game)
+        live = Live(game, client=client)
         self.live[room_id] = live
         self._set_deadline(live)
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
@@ -787,7 +794,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         try:
             body = await json_body(request)
             await tables.start()
-            return _json(tables.create(body), 201)
+            return _json(tables.create(body, request.client.host if request.client else ""), 201)
         except RoomError as e:
             return refused(e)
 
