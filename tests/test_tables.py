@@ -294,6 +294,23 @@ def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
         assert c.post("/play/api/rooms", json=body).status_code == 201
 
 
+def test_a_table_rule_file_the_engine_cannot_play_is_refused_when_the_server_starts(tmp_path: Any) -> None:
+    """Rules `check` lets through once their `unplayable` warning is silenced: the server said nothing and
+    listed them, and every room of them was refused (naming `options`); now the start says which file and why."""
+    import subprocess
+    import sys
+    bad = tmp_path / "discard_wins.yaml"
+    bad.write_text("extends: builtin:tianjin\nname: discard_wins\nset:\n  claims.win_on_discard: true\n", encoding="utf-8")
+    from tjmj_dsl.game.rules import GameRulesError
+    from tjmj_dsl.tables.rulesets import RuleSets
+    from tablekit import free_port
+    with pytest.raises(GameRulesError, match="discard_wins.yaml: the game engine cannot play"):
+        RuleSets([None, str(bad)])
+    out = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--tables", "--port", str(free_port()), "--table-rules",
+                          str(bad)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "win_on_discard" in out.stderr and "Traceback" not in out.stderr, out.stderr[-500:]
+
+
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
     with TestClient(app) as c:

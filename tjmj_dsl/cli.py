@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from .diagnostics import RuleError
+from .game.rules import GameRulesError
 from .engine.contract import KONG_CHAIN_MAX
 from .inert import shown
 from .notation import parse_hand
@@ -789,6 +790,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAIL
     except FileNotFoundError as e:
         print(f"tjmj: error: {e.strerror}: {e.filename}", file=sys.stderr)
+        return EXIT_FAIL
+    except GameRulesError as e:  # a table rule file the engine cannot play (serve --tables, play)
+        print(f"tjmj: error: {e}", file=sys.stderr)
         return EXIT_FAIL
     except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
         from .engine.runtime import _quiet_stdout

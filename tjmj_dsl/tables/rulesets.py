@@ -48,7 +48,13 @@ class RuleSets:
         self.info: dict[str, dict[str, Any]] = {}
         self.cache: dict[tuple[str, str, str], GameRules] = {}
         for path in files or (None,):
-            rs = Scorer(path).ruleset
+            scorer = Scorer(path)
+            rs = scorer.ruleset
+            try:  # rules `check` passes (an `unplayable` warning silenced) that the engine cannot play: said now
+                played = game_rules(scorer)
+            except GameRulesError as e:
+                raise GameRulesError(f"{path or 'the built-in rules'}: the game engine cannot play this rule set: {e}") from None
+            self.cache[(rs.name, rs.profile, json.dumps({}, sort_keys=True))] = played
             self.files[rs.name] = path
             self.info[rs.name] = {
                 "name": rs.name, "profiles": [p for p, _ in rs.profiles], "default_profile": rs.profile,
