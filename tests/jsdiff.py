@@ -222,14 +222,15 @@ def outcome_lines(seed: int, n: int) -> list[str]:
                 k = kongs[-1]
                 k["from"] = rng.choice([(k["seat"] + rng.randrange(1, 4)) % 4, None]) if rng.random() < 0.9 else \
                     rng.choice([k["seat"], 4, "1", True])
-            elif rng.random() < 0.05:  # a discarder named for a kong of the maker's own tiles: refused
-                kongs[-1]["from"] = (kongs[-1]["seat"] + 1) % 4
+            elif len(out) % 19 == 7:  # now and then a discarder named for a kong of the maker's own tiles: refused
+                kongs[-1]["from"] = (kongs[-1]["seat"] + 1) % 4  # (not drawn from rng: the stream stays the same)
         mine = [k for k in kongs if k["seat"] == winner]
         if mine and rng.random() < 0.5:
             mine[-1]["won"] = True
         elif kongs and rng.random() < 0.15:  # a kong that ended the hand: its maker's (else refused)
             k = rng.choice(mine or kongs)
             k["ended"], k["type"] = True, "hun"
+            k.pop("from", None)  # four huns held: a kong of its maker's own tiles names no discarder
         o: dict[str, Any] = {"id": rng.randrange(1000), "dealer": dealer, "winner": winner}
         if rng.random() < 0.7:
             o["lazhuang"] = [0 if s == dealer else rng.choice([0, 0, 1, 2, 2, 3]) for s in range(4)]

@@ -311,6 +311,25 @@ def test_a_table_rule_file_the_engine_cannot_play_is_refused_when_the_server_sta
     assert out.returncode == 1 and "win_on_discard" in out.stderr and "Traceback" not in out.stderr, out.stderr[-500:]
 
 
+def test_a_room_nobody_watches_is_stopped_after_its_hand(tmp_path: Any) -> None:
+    """Bots playing until stopped with no socket connected used a core's share for ever: a room no socket has
+    been connected to for idle_stop seconds is stopped after its hand; one that is watched plays on."""
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0.01, idle_stop=0.5))
+    body = {"seats": ["random"] * 4, "hands": 0}
+    with TestClient(app) as c:
+        alone, watched = (c.post("/play/api/rooms", json=body).json() for _ in range(2))
+        with c.websocket_connect(f"/play/ws/{watched['room']}") as ws:
+            hello(ws, None)
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                info = c.get(f"/play/api/rooms/{alone['room']}").json()
+                if info["status"] == "stopped":
+                    break
+                ws.receive_json()  # the watched room's messages, read as they come
+            assert info["status"] == "stopped" and info["finished_hands"] >= 1
+            assert c.get(f"/play/api/rooms/{watched['room']}").json()["status"] == "playing"
+
+
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
     with TestClient(app) as c:

@@ -100,6 +100,7 @@ class TablesConfig:
     burst: int = BURST
     hello_timeout: float = 10.0  # seconds a socket may take to say hello before it is closed
     rooms_per_client: int = 16  # rooms one client address may have playing at once (max_rooms is the server's)
+    idle_stop: float = 600.0  # a room no socket has been connected to for this long is stopped after its hand
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -201,6 +202,7 @@ class Live:
     # gets this one (else a reconnection, or a new socket, would tell that such a question is open)
     shown: dict[int | None, str] = field(default_factory=dict)
     client: str | None = None  # the address that made it (None: a room resumed from the store, which counts for none)
+    alone_since: float = field(default_factory=time.time)  # when its last socket left (or it began without one)
 
 
 class Tables:
@@ -382,6 +384,9 @@ class Tables:
                 if ask is None:  # the game is over: nothing of it stays in memory but for its sockets
                     self._evict(live)
                     return
+                if not live.conns and g.status == "playing" and time.time() - live.alone_since > self.config.idle_stop:
+                    async with live.lock:  # nobody has watched it for a while (bots playing until stopped): it ends
+                        g.stop()  # after this hand
                 if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
                     async with live.lock:  # bots at once: a run of their moves, stored and shown together
                         steps: list[Step] = []
@@ -670,6 +675,8 @@ class Tables:
         finally:
             if conn is not None:
                 live.conns.discard(conn)
+                if not live.conns:
+                    live.alone_since = time.time()
                 if conn.writer is not None:
                     conn.writer.cancel()
                 self._evict(live)

@@ -55,7 +55,8 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
 
     # on the loopback address every client has one address: the rooms per client are the server's
     config = TablesConfig(db=db, pace=pace, rules=(rules,), default_time_limit=time_limit, rate=rate,
-                          burst=max(1, int(2 * rate)), rooms_per_client=TablesConfig.max_rooms)
+                          burst=max(1, int(2 * rate)), rooms_per_client=TablesConfig.max_rooms,
+                          idle_stop=float("inf"))  # one's own game, on one's own machine: kept for a tab reopened later
     app = create_app(config, on_start)
     # behind the same guard as `tjmj serve` (Host and Origin checks, bounded heads, bodies and timeouts). Its
     # connection caps are the whole server's here: on the loopback address every client has one address, so a
