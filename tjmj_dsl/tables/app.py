@@ -39,6 +39,7 @@ from ..guard.asgi import same_origin
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
 from .rulesets import RoomError, RuleSets, rule_names
+from .schemas import client_message_schema
 from .stepper import greenlet
 from .store import Store
 from .views import public_json
@@ -56,9 +57,17 @@ SPECTATORS = 32  # spectator sockets per room
 PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
 
 
-# the fields of each client message (schemas/table-client-message.schema.json): any other is refused
-_FIELDS = {"hello": ("type", "token", "watch"), "answer": ("type", "hand", "seq", "choice"), "waits": ("type",),
-           "ping": ("type",)}
+def _fields_by_type() -> dict[str, tuple[str, ...]]:
+    """The fields of each client message, read from its schema (schemas/table-client-message.schema.json, one
+    object per type or kind of hello): any other is refused."""
+    out: dict[str, tuple[str, ...]] = {}
+    for v in client_message_schema()["oneOf"]:
+        typ = v["properties"]["type"]["const"]
+        out[typ] = out.get(typ, ()) + tuple(k for k in v["properties"] if k not in out.get(typ, ()))
+    return out
+
+
+_FIELDS = _fields_by_type()
 
 
 def _fields_wrong(msg: dict[str, Any]) -> dict[str, Any] | None:
