@@ -145,7 +145,30 @@ def test_the_welcome_gives_the_rule_files_names_for_the_page_to_show(client: Tes
     room = new_room(client, seats=["person", "random", "random", "random"])
     with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
         w = hello(ws, None)
-    assert w["names"] == {"kong": doc["kong_names"], "outcome": doc["outcome_names"]}
+    assert w["names"] == {"kong": doc["kong_names"], "outcome": doc["outcome_names"], "flag": doc["request_flags"],
+                          "play": {"ready_declaration": ""}}  # no seat is asked to declare ready by default
+    # under tianting=on the declaration sets the tianting flag, whose text the page shows (never a word of its own)
+    room = new_room(client, seats=["person", "random", "random", "random"], options={"tianting": "on"})
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        w = hello(ws, None)
+    assert w["names"]["play"] == {"ready_declaration": "tianting"}
+    assert w["names"]["flag"]["tianting"] == doc["request_flags"]["tianting"] and "天听" in w["names"]["flag"]["tianting"]
+
+
+def test_the_table_page_names_no_rule_of_its_own(client: TestClient) -> None:
+    """The page's words for a rule's own names (a kind of kong, a declaration) come from the welcome's names:
+    no rule name of the Tianjin file is written into the page's scripts."""
+    import os
+
+    import yaml
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules", "tianjin.yaml")
+    with open(path, encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+    rule_words = {*doc["kong_names"].values(), *doc["outcome_names"].values(),
+                  *(p["name"] for p in doc["patterns"].values())}
+    for name in ("table.js", "result.js", "lobby.js", "tiles.js"):
+        text = client.get(f"/play/static/{name}").text
+        assert [w for w in rule_words if w in text] == [], name
 
 
 def test_a_flood_is_refused_and_a_socket_refused_too_often_is_closed(tmp_path: Any) -> None:

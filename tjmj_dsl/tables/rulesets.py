@@ -27,10 +27,12 @@ class RoomError(ValueError):
 
 
 def rule_names(rules: GameRules) -> dict[str, dict[str, str]]:
-    """What the rule file calls each kind of kong and each fact of an outcome (kong_names,
-    outcome_names): the page's labels for them, never its own."""
+    """What the rule file calls each kind of kong, each fact of an outcome and each request flag
+    (kong_names, outcome_names, request_flags), and which flag a declaration of ready sets
+    (play.ready_declaration_flag, "" for none): the page's labels for them, never its own."""
     rs = rules.scorer.ruleset
-    return {"kong": dict(rs.kong_names), "outcome": dict(rs.outcome_names)}
+    return {"kong": dict(rs.kong_names), "outcome": dict(rs.outcome_names), "flag": dict(rs.flags),
+            "play": {"ready_declaration": rules.ready_declaration_flag}}
 
 
 def _first_line(e: Exception) -> str:

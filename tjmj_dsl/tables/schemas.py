@@ -50,11 +50,14 @@ def _rules() -> dict[str, Any]:
 
 def _names() -> dict[str, Any]:
     words = {"type": "object", "additionalProperties": {"type": "string"}}
-    return _obj(["kong", "outcome"], {
+    return _obj(["kong", "outcome", "flag", "play"], {
         "kong": {**words, "description": "each kind of kong (exposed, added, concealed, hun) by the rule file's name"},
         "outcome": {**words, "description": "each fact of an outcome (zuozhuang, lazhuang, chan, xianggong, drawn) "
-                                            "by the rule file's name"}},
-        description="the rule file's words for what the page shows (its kong_names and outcome_names)")
+                                            "by the rule file's name"},
+        "flag": {**words, "description": "each request flag (tianhu, dihu, tianting, ...) with the rule file's text"},
+        "play": _obj(["ready_declaration"], {"ready_declaration": {
+            "type": "string", "description": "the flag a declaration of ready sets (\"\": none is asked)"}})},
+        description="the rule file's words for what the page shows (its kong_names, outcome_names and request_flags)")
 
 
 def _seats() -> dict[str, Any]:

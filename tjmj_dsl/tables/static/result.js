@@ -6,6 +6,12 @@ import { el, tileSlot, tileLabel } from "./tiles.js";
 const REASON = { win: "和 win", kong: "杠 kong" };  // chan: the rule file's word (names.outcome)
 const GROUP = { chow: "顺子 chow", pung: "刻子 pung", kong: "杠 kong", pair: "将 pair" };
 
+/** The rule file's text of the flag a declaration of ready sets (its request_flags), or a plain word. */
+export const readyWord = (w) => {
+  const f = w("play", "ready_declaration");
+  return f && f !== "ready_declaration" ? w("flag", f) : "ready";
+};
+
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const signClass = (n) => (n > 0 ? "pos" : n < 0 ? "neg" : "");
 
@@ -75,7 +81,7 @@ export function endPanel(msg, glosses, seatName, hunKinds = null, word = (group,
   }
   if (res.chan) facts.push(`${word("outcome", "chan")} chan`);
   if (res.xianggong && res.xianggong.length) facts.push(`${word("outcome", "xianggong")} xianggong: ` + res.xianggong.map(seatName).join(", "));
-  if (res.ready && res.ready.length) facts.push("天听 declared ready: " + res.ready.map(seatName).join(", "));
+  if (res.ready && res.ready.length) facts.push(`declared ready (${readyWord(word)}): ` + res.ready.map(seatName).join(", "));
   for (const f of facts) box.append(el("p", "", f));
 
   // every payment, with its reason and formula

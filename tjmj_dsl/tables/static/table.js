@@ -4,32 +4,35 @@
 // server sends — the seat's view, the public table, the record of a finished
 // hand with the scorer's patterns, formula and payments.
 import { el, sortTiles, tileFace, tileLabel, tileSlot, tileChinese } from "./tiles.js";
-import { endPanel } from "./result.js";
+import { endPanel, readyWord } from "./result.js";
 
 const LEARN_KEY = "tjmj.learner";
 
-/** What an answer is called on its button (table mechanics; no rule is decided here). */
+/** What an answer is called on its button (table mechanics; no rule is decided here). The kinds of kong
+ * a seat makes of its own tiles carry the rule file's names (its kong_names). */
 const ACTION = {
-  win: ["和", "win"], concealed_kong: ["暗杠", "concealed kong"], added_kong: ["补杠", "added kong"],
+  win: ["和", "win"], concealed_kong: [(w) => w("kong", "concealed"), "concealed kong"],
+  added_kong: [(w) => w("kong", "added"), "added kong"],
   pong: ["碰", "pong"], kong: ["杠", "kong"], pass: ["过", "pass"], discard: ["打", "discard"],
 };
 const EVENT = {
-  draw: "摸 draws", discard: "打 discards", pong: "碰 pongs", kong: "杠 kongs", added_kong: "补杠 adds a kong",
-  concealed_kong: "暗杠 concealed kong", win: "和 wins", ready: "天听 declares ready",
+  draw: "摸 draws", discard: "打 discards", pong: "碰 pongs", kong: "杠 kongs",
+  added_kong: (w) => `${w("kong", "added")} adds a kong`, concealed_kong: (w) => `${w("kong", "concealed")} concealed kong`,
+  win: "和 wins", ready: "declares ready",
 };
 const ASK = {
   act: "轮到你 Your turn: discard (click a tile) or act",
   claim: "要这张吗? Claim this discard?",
   zuozhuang: (w) => `${w("outcome", "zuozhuang")}? Sit as dealer?`,
   lazhuang: (w) => `${w("outcome", "lazhuang")}? Raise the bet on the dealer?`,
-  declare_ready: "天听? Declare ready?",
+  declare_ready: (w) => `Declare ready? (${readyWord(w)})`,
 };
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
 const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
 const KIND = {
   act: "出牌 to play", claim: "碰杠 to claim", zuozhuang: (w) => `${w("outcome", "zuozhuang")} to sit`,
-  lazhuang: (w) => `${w("outcome", "lazhuang")} to bet`, declare_ready: "天听 ready?",
+  lazhuang: (w) => `${w("outcome", "lazhuang")} to bet`, declare_ready: "to declare ready",
 };
 
 export function table(app, room) {
@@ -154,7 +157,7 @@ export function table(app, room) {
     const v = S.state.table;
     const e = v && v.events && v.events[v.events.length - 1];
     if (S.state.ask) live.textContent = said(ASK, S.state.ask.kind);
-    else if (e && e.type !== "draw") live.textContent = `${seatName(e.seat)} ${EVENT[e.type] || e.type} ${e.tile ? tileLabel(e.tile) : ""}`;
+    else if (e && e.type !== "draw") live.textContent = `${seatName(e.seat)} ${said(EVENT, e.type)} ${e.tile ? tileLabel(e.tile) : ""}`;
   }
 
   /** A seat as the page names it: you, or its name (with its place when two seats share a name). */
@@ -346,7 +349,7 @@ export function table(app, room) {
   function meldEl(m, huns) {
     const g = el("span", "meld");
     const n = m.type === "pung" ? 3 : 4;
-    const name = { pung: "碰 pung", kong: "杠 kong", concealed_kong: "暗杠 concealed kong" }[m.type] || m.type;
+    const name = { pung: "碰 pung", kong: "杠 kong", concealed_kong: `${word("kong", "concealed")} concealed kong` }[m.type] || m.type;
     g.title = name;
     g.setAttribute("role", "group");
     g.setAttribute("aria-label", `${name} ${m.tile ? tileLabel(m.tile) : ""}`);
@@ -435,11 +438,11 @@ export function table(app, room) {
     b.dataset.choice = String(i);
     let text;
     if (kind === "zuozhuang") text = a ? `${word("outcome", "zuozhuang")} sit (zuozhuang)` : "不坐 don't sit";
-    else if (kind === "declare_ready") text = a ? "天听 declare ready" : "不听 don't declare";
+    else if (kind === "declare_ready") text = a ? "declare ready" : "don't declare";
     else if (kind === "lazhuang") text = a === 0 ? "不拉 no raise" : `${word("outcome", "lazhuang")} ×${a} raise`;
     else {
       const [zh, en] = ACTION[a.type] || [a.type, a.type];
-      text = `${zh} ${en}`;
+      text = `${typeof zh === "function" ? zh(word) : zh} ${en}`;
       b.classList.add(a.type);
       b.dataset.action = a.type;
       if (a.tile) b.dataset.tile = a.tile;
@@ -518,7 +521,7 @@ export function table(app, room) {
       ol.setAttribute("aria-label", "最近 the last moves");
       recent.forEach((e, i) => {
         const li = el("li", i === 0 ? "last" : "");
-        li.append(`${seatName(e.seat)} ${EVENT[e.type] || e.type} `);
+        li.append(`${seatName(e.seat)} ${said(EVENT, e.type)} `);
         if (e.tile) li.append(tileFace(e.tile));
         ol.append(li);
       });
