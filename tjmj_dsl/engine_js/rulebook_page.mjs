@@ -49,7 +49,7 @@ function groupEl(g) {
 
 const $ = (id) => document.getElementById(id);
 
-/** The request the form holds (hand notation, indicator, 杠开, flags), or a TileError. */
+/** The request the form holds (hand notation, indicator, the kong draw, flags), or a TileError. */
 function formRequest() {
   const req = { ...parseHand($("hand").value), indicator: $("indicator").value.trim() };
   const kd = $("kong-draw").value;

@@ -179,7 +179,7 @@ class Combos:
 
     def seeds_impossible(self) -> list[Block]:
         """The seeds' rows the known values mark as hands that cannot exist (one paragraph a
-        row, its 明杠/暗杠 variants together), each with the verdict of its set: the set as
+        row, its exposed/concealed kong variants together), each with the verdict of its set: the set as
         claimed, with the patterns the score does not show (the largest set shown as the row)."""
         rows: dict[tuple[str, str], list[Row]] = {}
         for r in self.impossible_rows:

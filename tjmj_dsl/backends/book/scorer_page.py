@@ -70,7 +70,7 @@ def section(rs: RuleSet) -> str:
         '<form id="score-form" autocomplete="off">',
         '<label>手牌 Hand <input type="text" id="hand" value="345m 123s EEE 77m 45s +6s" spellcheck="false"></label>',
         '<label>翻牌 Indicator <input type="text" id="indicator" value="7p" spellcheck="false"></label>',
-        '<label>杠开 after a kong <select id="kong-draw"><option value="">—</option>'
+        '<label>Drawn after a kong <select id="kong-draw"><option value="">—</option>'
         + "".join(f'<option value="{k}">{k} {e(names.get(k, ""))}</option>' for k in KONG_DRAWS)
         + '</select></label>',
         f'<div class="flags">{flags}</div>' if flags else "",

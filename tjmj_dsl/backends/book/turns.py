@@ -109,8 +109,10 @@ def section(builder: Any, rec: dict[str, Any] | None, why: str) -> Section:
     lz = [f"seat {s} ×{n}" for s, n in enumerate(rec["lazhuang"]) if n]
     step("bets", "下注 The bets", [Para((
         f"Before the deal the dealer, seat {dealer}, ",
-        "sits (坐庄 zuozhuang)" if rec["zuozhuang"] else "does not sit (坐庄 zuozhuang)",
-        " and the others may pull (拉庄 lazhuang): ", ", ".join(lz) if lz else "no one pulls",
+        "sits (" + builder.outcome_name("zuozhuang") + " zuozhuang)" if rec["zuozhuang"]
+        else "does not sit (" + builder.outcome_name("zuozhuang") + " zuozhuang)",
+        " and the others may pull (" + builder.outcome_name("lazhuang") + " lazhuang): ",
+        ", ".join(lz) if lz else "no one pulls",
         ". These bets multiply what seats pay each other at the end (§9).",))])
     sizes = sorted({len(d) for d in rec["deal"]})
     (a, b), (c, d) = rec["dice"]
