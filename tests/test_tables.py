@@ -235,6 +235,68 @@ def test_a_seat_learns_nothing_of_the_questions_put_to_the_others(tmp_path: Any)
         assert len(stored) > sum(len(v) for v in numbers.values())
 
 
+def _pairs(events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    return [(e["seat"], e["type"]) for e in events]
+
+
+def test_a_viewers_first_socket_during_a_hidden_question_is_shown_the_moment_before_it(tmp_path: Any) -> None:
+    """While a person decides a claim (a question only a seat holding a pair of the discard is asked), a
+    spectator connecting for the first time was shown "the table waits, for someone": that told of the
+    pair. It is now shown what a spectator connected all along last saw (the moment before the discard, the
+    hand replayed to it), and so is the first spectator after the server is restarted mid-question."""
+    db = str(tmp_path / "t.sqlite3")
+
+    def server() -> Any:
+        return TestClient(create_app(TablesConfig(db=db, pace=0, rate=1000, burst=1000)))
+
+    with server() as c:
+        room = new_room(c, seats=["person", "random", "random", "random"], hands=8)
+        rid = room["room"]
+        before: dict[str, Any] | None = None  # the last state seat 0 got after answering
+        claim = None
+        with c.websocket_connect(f"/play/ws/{rid}") as ws:
+            hello(ws, room["seats"][0]["token"])
+            while claim is None:
+                m = ws.receive_json()
+                assert m["type"] != "game_end", "no claim was put to seat 0 in 8 hands"
+                if m["type"] != "state" or m["ask"] is None:
+                    if m["type"] == "state" and m["waiting"] is not None:
+                        before = m
+                    continue
+                ask = m["ask"]
+                if ask["kind"] == "claim":
+                    claim = m
+                    break
+                before = m
+                menu = ask["menu"]
+                pick = max(i for i, a in enumerate(menu) if isinstance(a, dict) and a["type"] == "discard") \
+                    if ask["kind"] == "act" else 0
+                ws.send_text(json.dumps({"type": "answer", "hand": m["hand"], "seq": ask["seq"], "choice": pick}))
+            assert before is not None and before["hand"] == claim["hand"]
+            # a spectator's first socket, the claim open: the table as seat 0 last saw it before the question
+            with c.websocket_connect(f"/play/ws/{rid}") as spec:
+                hello(spec, None)
+                first = spec.receive_json()
+                assert first["type"] == "state" and first["waiting"]["seat"] is not None, first["waiting"]
+                assert first["waiting"]["kind"] in ("act", "zuozhuang", "lazhuang")  # the bets: a claim on the first discard
+                assert {**first["waiting"], "time_left": None} == {**before["waiting"], "time_left": None}
+                assert _pairs(first["public"]["events"]) == _pairs(before["view"]["events"])
+                assert first["public"]["discards"] == before["view"]["discards"]
+                assert claim["view"]["last_discard"] != first["public"]["last_discard"]  # before the discard
+        # the server stops with the claim open; the first spectator of the next run is not shown it either
+    with server() as c:
+        with c.websocket_connect(f"/play/ws/{rid}") as spec:
+            hello(spec, None)
+            first = spec.receive_json()
+            assert first["type"] == "state" and first["waiting"]["seat"] is not None, first["waiting"]
+            assert first["waiting"]["kind"] in ("act", "zuozhuang", "lazhuang")
+            assert len(first["public"]["events"]) < len(claim["view"]["events"])
+        with c.websocket_connect(f"/play/ws/{rid}") as ws:  # seat 0 is asked its claim again, and answers it
+            hello(ws, room["seats"][0]["token"])
+            m = ws.receive_json()
+            assert m["ask"]["kind"] == "claim" and m["ask"]["menu"] == claim["ask"]["menu"]
+
+
 def test_a_socket_that_says_no_hello_is_closed_and_a_hello_is_one_thing(tmp_path: Any) -> None:
     """A silent socket held a connection for ever (a few addresses filled the server's connections); a hello
     with a field it does not have, or both seated and watching, is refused."""

@@ -210,6 +210,10 @@ class Live:
     # of is open (another seat's claim or tianting), it is shown nothing new, and a socket that comes then
     # gets this one (else a reconnection, or a new socket, would tell that such a question is open)
     shown: dict[int | None, str] = field(default_factory=dict)
+    # (hand, answers played, deadline) when a state was last made while the open question was one every viewer
+    # may know of: a viewer's first socket coming while a question it may not know of is open is shown the
+    # state of then, made again (`past_state`), as a viewer connected all along was
+    public_mark: tuple[int, int, float | None] | None = None
     client: str | None = None  # the address that made it (None: a room resumed from the store, which counts for none)
     alone_since: float = field(default_factory=time.time)  # when its last socket left (or it began without one)
 
@@ -463,6 +467,9 @@ class Tables:
         """The state, to every socket whose viewer may know the open question (see Live.shown). Kept for
         every viewer that ever had a socket, so that one that comes back is shown nothing newer."""
         made: dict[int | None, str | None] = {}
+        g = live.game
+        if g.ask is None or g.ask.kind in PUBLIC_ASKS:
+            live.public_mark = (g.hand, len(g.trail), live.deadline)
         for key in {c.seat for c in live.conns} | set(live.shown):
             if _hidden_from(live.game.ask, key):
                 made[key] = None
@@ -474,20 +481,48 @@ class Tables:
                 c.send(text)
 
     def shown_state(self, live: Live, seat: int | None) -> str:
-        """The state a socket coming now is shown: the last one its viewer was shown while a question it
-        may not know of is open (the state before that question, if it had one), else the state now."""
-        if _hidden_from(live.game.ask, seat) and seat in live.shown:
-            return live.shown[seat]
+        """The state a socket coming now is shown: while a question its viewer may not know of is open,
+        the last state the viewer was shown, or (its first socket) the state of before that question, made
+        again; else the state now."""
+        if _hidden_from(live.game.ask, seat):
+            text = live.shown.get(seat) or self.past_state(live, seat)
+            if text is not None:
+                live.shown[seat] = text
+                return text
         text = json.dumps(self.state(live, seat), ensure_ascii=False)
         if not _hidden_from(live.game.ask, seat):
             live.shown[seat] = text
         return text
 
+    def past_state(self, live: Live, seat: int | None) -> str | None:
+        """The state made when the open question was last one every viewer may know of (Live.public_mark; a
+        room resumed from the store: its last such question), the hand dealt again and its answers replayed
+        up to then: what a viewer connected all along was last shown. None if the hand had no such question."""
+        g = live.game
+        mark = live.public_mark
+        if mark is None or mark[0] != g.hand or mark[1] > len(g.trail):
+            public = [i for i, (_, _, _, kind) in enumerate(g.trail) if kind in PUBLIC_ASKS]
+            if not public:
+                return None
+            asked = g.trail[public[-1]][2]
+            mark = (g.hand, public[-1], None if g.is_bot(asked) else live.deadline)
+        st = g.replayed(mark[1])
+        try:
+            ask = st.ask
+            number = 0 if ask is None else 1 + sum(1 for _, _, s, _ in g.trail[:mark[1]] if s == ask.seat)
+            return json.dumps(self._state(live, st, number, mark[2], seat), ensure_ascii=False)
+        finally:
+            st.close()
+
     def state(self, live: Live, seat: int | None) -> dict[str, Any]:
         """The `state` message for a seat (None: a spectator): only what that seat may see."""
+        return self._state(live, live.game.stepper, live.game.number, live.deadline, seat)
+
+    def _state(self, live: Live, st: Any, number: int, deadline: float | None, seat: int | None) -> dict[str, Any]:
+        """The state of the hand `st` (the one being played, or one replayed), its open question
+        numbered `number` among its seat's, a person's answer due at `deadline`."""
         g = live.game
-        st = g.stepper
-        ask: Ask | None = g.ask
+        ask: Ask | None = st.ask if st is not None else None
         msg: dict[str, Any] = {"type": "state", "hand": g.hand, "status": g.status, "balances": list(g.balances),
                                "view": None, "concealed": None, "public": None, "waiting": None, "ask": None}
         if st is None:
@@ -499,18 +534,19 @@ class Tables:
             msg["public"] = public_json(st.table, g.hand)
         if ask is not None:
             bot = g.is_bot(ask.seat)
-            left = None if bot or live.deadline is None else round(max(live.deadline - time.time(), 0.0), 1)
+            left = None if bot or deadline is None else round(max(deadline - time.time(), 0.0), 1)
             # a claim or a tianting question tells what the asked seat holds (a pair of the discard, a
-            # ready hand): the others are not sent a state while one is open (_broadcast); a state made
-            # for them then anyway (a first socket) says only that the table waits, not for whom or why
+            # ready hand): the others are not sent a state while one is open (_broadcast), and a socket
+            # coming then is shown the state of before it (shown_state); only a hand with no question
+            # every viewer may know of before it would give the masked wait below
             if not _hidden_from(ask, seat):
-                msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else live.deadline,
+                msg["waiting"] = {"seat": ask.seat, "kind": ask.kind, "deadline": None if bot else deadline,
                                   "time_left": left}
             else:
                 msg["waiting"] = {"seat": None, "kind": None, "deadline": None, "time_left": None}
             if ask.seat == seat and not bot:
-                msg["ask"] = {"hand": g.hand, "seq": g.number, "kind": ask.kind, "menu": ask.menu,
-                              "deadline": live.deadline, "time_left": left}
+                msg["ask"] = {"hand": g.hand, "seq": number, "kind": ask.kind, "menu": ask.menu,
+                              "deadline": deadline, "time_left": left}
         return msg
 
     def waits(self, live: Live, seat: int) -> dict[str, Any]:

@@ -128,6 +128,8 @@ class Game:
         self.asked = [0, 0, 0, 0]
         self.number = 0
         self._numbered = 0  # the seq of the question last numbered
+        # this hand's answers played, (seq, choice, seat, kind of question): `replayed` plays them again
+        self.trail: list[tuple[int, int, int, str]] = []
 
     # ------------------------------------------------------------ seats
 
@@ -175,6 +177,7 @@ class Game:
         self.hand, self.seed, self.dealer = idx, seed, dealer
         self.stepper = stepper(self.rules, seed, idx, dealer, self.game)
         self.asked, self.number, self._numbered = [0, 0, 0, 0], 0, 0
+        self.trail = []
         self._number()
         self._make_bots()
         for s, b in enumerate(self.bots):
@@ -201,8 +204,18 @@ class Game:
         if durable:
             self.flush()
         st.answer(choice, seq)
+        self.trail.append((seq, choice, ask.seat, ask.kind))
         self._number()
         return self._after()
+
+    def replayed(self, answers: int) -> Stepper | GreenStepper:
+        """The hand being played as it was after its first `answers` answers: dealt again from its seed
+        and fed them (no bot is asked). For a state of the past; the caller closes it."""
+        assert self.stepper is not None and 0 <= answers <= len(self.trail)
+        st = stepper(self.rules, self.seed, self.hand, self.dealer, self.game)
+        for seq, choice, _, _ in self.trail[:answers]:
+            st.answer(choice, seq)
+        return st
 
     def bot_pick(self) -> int:
         """The bot seat's pick for the open question (an external bot's may come from another thread:
@@ -295,6 +308,7 @@ class Game:
                 bot_choice(g.bots[seat], ask, g.stepper)  # type: ignore[arg-type]  # the bot's own state moves on
             assert g.stepper is not None
             g.stepper.answer(choice, seq)
+            g.trail.append((seq, choice, seat, ask.kind))
             g._number()
         if g.ask is None:  # killed between the last answer and the record: finish it now
             g._after()
