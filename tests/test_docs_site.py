@@ -38,9 +38,11 @@ class _Page(HTMLParser):
 def site(tmp_path_factory: Any) -> str:
     out = str(tmp_path_factory.mktemp("site"))
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    res = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", out], cwd=ROOT, env=env,
+    res = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", out], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout + res.stderr
+    # not -q: with it MkDocs let warnings pass a strict build (a report.html left out of the site went unseen)
+    assert "WARNING" not in res.stdout + res.stderr, res.stdout + res.stderr
     return out
 
 
@@ -62,6 +64,18 @@ def test_every_reader_has_a_section(site: str) -> None:
                  "decisions/index.html", "design/reference.html", "use/schemas.html", "design/check-codes.html",
                  "play/rulebook-seed-001.html", "internals/layers.html", "decisions/all.html"):
         assert os.path.isfile(os.path.join(site, page)), page
+
+
+def test_each_worked_impact_report_is_on_the_site_whole(site: str) -> None:
+    """Its report.md is a page, and its self-contained report.html is beside it, byte for byte."""
+    impact = os.path.join(ROOT, "docs", "impact")
+    names = [n for n in sorted(os.listdir(impact)) if os.path.isfile(os.path.join(impact, n, "report.html"))]
+    assert len(names) >= 5
+    for n in names:
+        assert os.path.isfile(os.path.join(site, "impact", n, "report.html"))
+        with open(os.path.join(impact, n, "report.html"), "rb") as a, \
+                open(os.path.join(site, "impact", n, "standalone.html"), "rb") as b:
+            assert a.read() == b.read(), n
 
 
 def test_every_link_of_the_site_resolves_within_it(site: str) -> None:

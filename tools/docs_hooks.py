@@ -1,6 +1,7 @@
 """MkDocs hooks of the tjmj site (mkdocs.yml names this file).
 
-- The reference pages (tools/docs_pages.py) are added as the site is built.
+- The reference pages (tools/docs_pages.py) are added as the site is built, and each worked impact
+  report's self-contained HTML as standalone.html beside the page of its report.md.
 - A page's link to a repository file outside docs/ (`../rules/tianjin.yaml`) points at the copy of
   that file the site carries under repo/, and a link to a generated rulebook.md at its site page:
   the site works offline and every link in it resolves (tests/test_docs_site.py checks each one)."""
@@ -25,6 +26,11 @@ BOOKS = {f"generated/{folder}/rulebook.md": f"play/rulebook-{profile}.md" for pr
 def on_files(files: Files, config: Any) -> Files:
     for path, text in pages().items():
         files.append(File.generated(config, path, content=text))
+    impact = os.path.join(config["docs_dir"], "impact")
+    for name in sorted(os.listdir(impact)) if os.path.isdir(impact) else ():
+        html = os.path.join(impact, name, "report.html")
+        if os.path.isfile(html):  # the self-contained report, beside the page of its report.md (mkdocs.yml)
+            files.append(File.generated(config, f"impact/{name}/standalone.html", abs_src_path=html))
     for rel in repo_files():
         files.append(File.generated(config, f"repo/{rel}", abs_src_path=os.path.join(ROOT, rel)))
     return files
