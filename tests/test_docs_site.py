@@ -133,3 +133,25 @@ def test_every_warning_code_check_can_print_is_on_the_check_codes_page() -> None
     assert {"never-claimed", "no-fan-change", "silence-unused", "example-inherited"} <= codes
     missing = sorted(c for c in codes if f"| `{c}` |" not in page)
     assert missing == [], f"codes without a row on docs/design/check-codes.md: {missing}"
+
+
+def test_the_variants_page_lists_every_option_of_the_built_in_rules() -> None:
+    """docs/design/variants.md says `tjmj variants` lists the options, in a table: each one is in it, with its
+    values (it had left out four options added after it was written)."""
+    import re
+
+    from tjmj_dsl import load_rules
+    with open(os.path.join(ROOT, "docs", "design", "variants.md"), encoding="utf-8") as f:
+        text = f.read()
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"\| (`[a-z_0-9]+`(?:, `[a-z_0-9]+`)*) \| ([^|]+) \|", line)
+        if m:
+            for name in re.findall(r"`([a-z_0-9]+)`", m.group(1)):
+                rows[name] = m.group(2)
+    options = load_rules().options
+    assert sorted(rows) == sorted(o.id for o in options)
+    for o in options:
+        shown = rows[o.id]
+        if "…" not in shown:
+            assert sorted(v.strip() for v in shown.split(",")) == sorted(map(str, o.choices)), o.id

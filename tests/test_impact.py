@@ -249,6 +249,14 @@ def test_a_stored_chunk_is_read_back_and_a_malformed_one_played_again(tmp_path: 
     assert _run(a, "--no-skill", hands=3) == one
 
 
+def test_the_rules_given_as_an_option_are_the_rules_given_as_the_argument(tmp_path: object) -> None:
+    """Every command takes --rules FILE (docs/use/cli.md); impact's report is the same either way."""
+    path = os.path.join(ROOT, "rules", "tianjin.yaml")
+    one = _run(os.path.join(str(tmp_path), "a"), path, "--no-skill", hands=2)
+    two = _run(os.path.join(str(tmp_path), "b"), "--rules", path, "--no-skill", hands=2)
+    assert one == two and json.loads(one["report.json"])["command"].startswith(f"tjmj impact {path} ")
+
+
 def test_the_report_names_what_reruns_it(tmp_path: object) -> None:
     out = _run(str(tmp_path), "--variant", "jin8=jin_gang=8", "--no-skill", "--jobs", "2")
     rep = json.loads(out["report.json"])
@@ -368,6 +376,7 @@ def test_a_backtick_in_the_command_cannot_end_its_code_span(tmp_path: object) ->
     (["--jobs", "0"], "argument --jobs: takes a whole number from 1"),
     (["--address", "127.0.0.1:1"], "--address is for --engine ray"),
     (["--variant", "x=nosuch_profile,also_this"], "one profile or overlay file at most"),
+    (["rules/tianjin.yaml", "--rules", "other.yaml"], "two rule files"),
 ])
 def test_bad_arguments_are_refused(argv: list[str], message: str, tmp_path: object,
                                    capsys: pytest.CaptureFixture[str]) -> None:

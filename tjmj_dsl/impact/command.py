@@ -28,6 +28,7 @@ ENGINES = ("local", "ray")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("rules", nargs="?", help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--rules", dest="rules_opt", metavar="RULES", help="the same, as an option (as every command takes it)")
     p.add_argument("--base", default="", metavar="PROFILE_OR_OPTIONS",
                    help="the base: a profile, an overlay file and/or NAME=VALUE options, comma-separated "
                         "(default: the rules as they are)")
@@ -68,6 +69,10 @@ def canonical_command(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    opt = getattr(args, "rules_opt", None)
+    if opt and args.rules and opt != args.rules:
+        return _usage(f"two rule files: {args.rules} and --rules {opt}")
+    args.rules = args.rules or opt
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) != 4 or any(p not in IMPACT_PLAYERS for p in players):
         return _usage(f"--players wants 4 of {', '.join(IMPACT_PLAYERS)}, comma-separated; got {args.players!r}")
