@@ -567,7 +567,8 @@ def test_bodies_too_large_or_not_json_and_other_sites_are_refused(client: TestCl
     assert client.get("/play/api/rooms/nope").status_code == 404
 
 
-def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestClient, tmp_path: Any) -> None:
+def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestClient, tmp_path: Any,
+                                                                  capsys: Any) -> None:
     room = new_room(client, seats=["value", "random", "value", "random"], hands=3)
     rid = room["room"]
     for _ in range(600):
@@ -591,7 +592,11 @@ def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestCli
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     from tjmj_dsl.cli import main
+    capsys.readouterr()
     assert main(["replay", str(path)]) == 0  # the game as downloaded, checked by `tjmj replay`
+    out = capsys.readouterr().out
+    # a rotated hand's dealer is not checked, and the reason says why: the hand before it has another seed
+    assert "hand 1: OK (not checked: its dealer (the line before, hand 0, has another seed" in out, out
 
 
 def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:

@@ -224,7 +224,11 @@ class Replayer:
         if rec["hand"] == 0:
             raise ReplayDiff("dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal")
         if last is None or last[:3] != (rec["seed"], rec["hand"] - 1, _rules_key(rec)) or last[3] is None:
-            self.unchecked = f"its dealer (hand {rec['hand'] - 1} of its game was not replayed just before it)"
+            if last is not None and last[1:3] == (rec["hand"] - 1, _rules_key(rec)) and last[0] != rec["seed"]:
+                self.unchecked = (f"its dealer (the line before, hand {last[1]}, has another seed: a table deals each "
+                                  "hand from a seed of its own, and only a game's seed ties a hand to the one before)")
+            else:
+                self.unchecked = f"its dealer (hand {rec['hand'] - 1} of its game was not replayed just before it)"
             return
         if rec["dealer"] != last[3]:
             raise ReplayDiff(f"dealer: hand {last[1]} passed the deal to seat {last[3]}, the record says seat {rec['dealer']}")

@@ -76,7 +76,7 @@ def ray_connected(address: str | None) -> Any:
     try:
         import ray
     except ImportError:
-        raise RuntimeError('--engine ray needs Ray: pip install "tjmj[cluster]"') from None
+        raise RuntimeError('--engine ray needs Ray: pip install ray (the cluster extra: pip install -e ".[cluster]")') from None
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     return ray

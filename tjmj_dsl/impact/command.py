@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage("--address is for --engine ray")
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:  # said before any hand, not after an hour of them
-        print('tjmj: error: the report\'s plots need matplotlib: pip install "tjmj[impact]"', file=sys.stderr)
+        print('tjmj: error: the report\'s plots need matplotlib: pip install matplotlib (the impact extra: pip install -e ".[impact]")', file=sys.stderr)
         return 1
     seed = A.seed_of(args.seed)  # as `tjmj simulate` reads it: the same hands for the same --seed
     try:
