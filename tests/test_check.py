@@ -248,7 +248,7 @@ def test_an_example_naming_no_pattern_says_so(tmp_path: Any) -> None:
 def test_compile_to_an_empty_out_says_what_is_wrong() -> None:
     # an audit's finding: `--out ''` answered "No such file or directory", naming no path
     code, _, err = run(["compile", "--out", ""])
-    assert code == 2 and "--out names the folder to write to" in err
+    assert code == 2 and "argument --out: names no folder (an empty name)" in err
 
 
 def test_a_profiles_option_value_refused_is_said_at_the_value(tmp_path: Any) -> None:

@@ -249,6 +249,100 @@ def test_a_stored_chunk_is_read_back_and_a_malformed_one_played_again(tmp_path: 
     assert _run(a, "--no-skill", hands=3) == one
 
 
+def test_a_stored_chunk_whose_numbers_were_changed_is_played_again_and_said(tmp_path: object,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit's finding: a chunk file whose numbers were edited (a hand's balances multiplied, another
+    arm's walls copied in under this chunk's key) was read into the statistics: a study's dealer balance
+    went from 0.48 to -39.48 with no word. A chunk now carries its walls' sha256, and every hand's balances
+    must sum to 0: one that does not check is played again, and the run says how many were."""
+    a = os.path.join(str(tmp_path), "a")
+    one = _run(a, "--variant", "hun1=hun_kinds=1", "--no-skill", hands=3)
+    capsys.readouterr()
+    chunks = os.path.join(a, "chunks")
+    names = sorted(os.listdir(chunks))
+    stored = {}
+    for name in names:
+        with open(os.path.join(chunks, name), encoding="utf-8") as f:
+            stored[name] = json.load(f)
+    first, second = names
+    edited = json.loads(json.dumps(stored[first]))
+    edited["walls"][0]["mixes"][0][0]["h"]["b"] = [x * 1000 for x in edited["walls"][0]["mixes"][0][0]["h"]["b"]]
+    from tjmj_dsl.impact.store import walls_digest
+    edited["sha256"] = walls_digest(edited["walls"])  # even with its digest made again, the balances do not sum to 0
+    edited["walls"][0]["mixes"][0][0]["h"]["b"][0] += 1
+    edited["sha256"] = walls_digest(edited["walls"])
+    swapped = {**stored[second], "walls": stored[first]["walls"]}  # the other arm's walls under this key
+    with open(os.path.join(chunks, first), "w", encoding="utf-8") as f:
+        json.dump(edited, f)
+    with open(os.path.join(chunks, second), "w", encoding="utf-8") as f:
+        json.dump(swapped, f)
+    assert _run(a, "--variant", "hun1=hun_kinds=1", "--no-skill", hands=3) == one
+    assert "2 stored chunk(s) did not check" in capsys.readouterr().err
+    for name in names:
+        with open(os.path.join(chunks, name), encoding="utf-8") as f:
+            assert json.load(f) == stored[name]  # played again and stored as they were
+
+
+def test_the_reports_replace_a_link_in_out_and_a_bad_out_is_said_before_any_hand(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit's findings: report.html written through a symbolic link in --out overwrote the file it
+    pointed at; an --out that cannot be made was said after every hand had been played."""
+    out = os.path.join(str(tmp_path), "out")
+    os.makedirs(out)
+    victim = os.path.join(str(tmp_path), "victim.txt")
+    with open(victim, "w", encoding="utf-8") as f:
+        f.write("SECRET")
+    os.symlink(victim, os.path.join(out, "report.html"))
+    got = _run(out, "--no-skill", hands=2)
+    with open(victim, encoding="utf-8") as f:
+        assert f.read() == "SECRET"
+    assert not os.path.islink(os.path.join(out, "report.html")) and got["report.html"].startswith(b"<!DOCTYPE")
+    from tjmj_dsl.impact import runner
+
+    def unplayable(task: object) -> object:
+        raise AssertionError("a hand was played before --out was known to be writable")
+    monkeypatch.setattr(runner, "play_chunk", unplayable)
+    blocker = os.path.join(str(tmp_path), "file")
+    with open(blocker, "w", encoding="utf-8") as f:
+        f.write("x")
+    assert main(["impact", "--hands", "20", "--no-skill", "--out", os.path.join(blocker, "sub")]) == 1
+    err = capsys.readouterr().err
+    assert "tjmj: error:" in err and "Traceback" not in err
+
+
+def test_an_arms_rule_error_names_the_arm_and_is_cut_short(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: object) -> None:
+    bad = ",".join(f"o{i}=1" for i in range(50))
+    code = main(["impact", "--hands", "2", "--out", str(tmp_path), "--variant", "a=jin_gang=8",
+                 "--variant", "b=jin_gang=banana," + bad])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("tjmj: error: --variant b: the rules do not compile:")
+    assert "no option 'o0'" in err and "... and 41 more" in err and "51 error(s)" in err and len(err) < 5000
+
+
+def test_a_verdict_gives_what_its_walls_could_detect() -> None:
+    """Not detected: the smallest true difference the walls detect with 80 % power at 95 % (2.8016 sd/√n),
+    and the walls the observed difference would need, each in hands of the mix (a mix of one player: one
+    hand a wall)."""
+    from tjmj_dsl.impact.analyze import verdict
+    v = verdict(0.1, [-0.1, 0.3], False, 1.0, 785, 100, 2)
+    assert v == ("no effect detected at 100 walls (200 hands); 100 walls detect a true difference of ±0.28 80 % "
+                 "of the time; were the observed +0.1 the true difference, about 785 walls (1570 hands) would detect it")
+    assert verdict(0.001, [-1, 1], False, 1.0, 7_849_000, 100, 1).endswith("(more than a run may play)")
+    assert verdict(0.0, [0.0, 0.0], False, 0.0, None, 9, 1) == "identical on every one of 9 walls"
+
+
+def test_an_address_that_cannot_be_reached_is_said_at_once() -> None:
+    # an audit's finding: --engine ray --address 127.0.0.1:1 printed Ray's retries for more than 10 minutes
+    from tjmj_dsl.game.ship import _reachable
+    with pytest.raises(RuntimeError, match="cannot reach Ray at 127.0.0.1:1"):
+        _reachable("127.0.0.1:1")
+    with pytest.raises(RuntimeError, match="wants HOST:PORT"):
+        _reachable("nonsense")
+    _reachable("auto")  # Ray finds this machine's cluster itself
+    _reachable(None)
+
+
 def test_the_rules_given_as_an_option_are_the_rules_given_as_the_argument(tmp_path: object) -> None:
     """Every command takes --rules FILE (docs/use/cli.md); impact's report is the same either way."""
     path = os.path.join(ROOT, "rules", "tianjin.yaml")
@@ -377,6 +471,9 @@ def test_a_backtick_in_the_command_cannot_end_its_code_span(tmp_path: object) ->
     (["--address", "127.0.0.1:1"], "--address is for --engine ray"),
     (["--variant", "x=nosuch_profile,also_this"], "one profile or overlay file at most"),
     (["rules/tianjin.yaml", "--rules", "other.yaml"], "two rule files"),
+    (["--variant", "a=,"], "--variant a: names no profile, overlay file or option"),
+    (["--out", ""], "argument --out: names no folder"),
+    (["--seed", ""], "argument --seed: takes at least one character"),
 ])
 def test_bad_arguments_are_refused(argv: list[str], message: str, tmp_path: object,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -466,3 +563,10 @@ def test_pool_workers_end_at_terminate_whatever_the_command_does_with_sigterm() 
             assert not ender.is_alive()
     finally:
         restore()
+
+
+def test_players_spelt_with_spaces_give_the_same_report(tmp_path: object) -> None:
+    # an audit's finding: the report's command kept the spaces, so two spellings of one study differed in bytes
+    one = _run(os.path.join(str(tmp_path), "a"), "--no-skill", "--players", "value,random,value,random", hands=2)
+    two = _run(os.path.join(str(tmp_path), "b"), "--no-skill", "--players", "value, random ,value,random", hands=2)
+    assert one == two

@@ -252,8 +252,6 @@ def _os_error(e: OSError) -> int:
 
 def cmd_compile(args: argparse.Namespace) -> int:
     from .backends.outputs import OutputError, write_outputs
-    if not args.out:
-        return _usage("--out names the folder to write to; an empty name names none (the default is generated)")
     try:
         changed = write_outputs(_rules_arg(args), args.out, check=args.check)
     except OutputError as e:

@@ -52,6 +52,8 @@ def number_in(lo: float, hi: float, unit: str = "") -> Callable[[str], float]:
 def text_of(most: int) -> Callable[[str], str]:
     """Text of at most `most` characters, without control characters (a seed, a name)."""
     def parse(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError("takes at least one character, got none")
         if len(text) > most:
             raise argparse.ArgumentTypeError(f"takes at most {most} characters, got {len(text):,}")
         if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
@@ -101,7 +103,7 @@ def output_file(text: str) -> str:
 def output_dir(text: str) -> str:
     """A folder to write in: not an existing file (it is made if missing)."""
     if not text:
-        return text  # the command says what an empty name means to it
+        raise argparse.ArgumentTypeError("names no folder (an empty name)")
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
     return text

@@ -78,8 +78,30 @@ def ray_connected(address: str | None) -> Any:
     except ImportError:
         raise RuntimeError('--engine ray needs Ray: pip install ray (the cluster extra: pip install -e ".[cluster]")') from None
     if not ray.is_initialized():
+        _reachable(address)
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     return ray
+
+
+RAY_CONNECT_TIMEOUT = 10.0  # seconds to open a connection to --address before saying it cannot be reached
+
+
+def _reachable(address: str | None) -> None:
+    """RuntimeError, said at once, when `address` names a host and port no connection can be opened to:
+    Ray itself retries an unreachable cluster for many minutes, printing its own logs. None and "auto"
+    (a cluster of this machine, found by Ray) are left to Ray."""
+    if not address or address == "auto" or address == "local":
+        return
+    hostport = address.split("://", 1)[-1].rstrip("/")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise RuntimeError(f"--address wants HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+    import socket
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT):
+            pass
+    except (OSError, ValueError) as e:
+        raise RuntimeError(f"cannot reach Ray at {address}: {getattr(e, 'strerror', None) or e}") from None
 
 
 def ray_in_order(ray: Any, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]], window: int | None = None

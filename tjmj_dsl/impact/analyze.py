@@ -12,7 +12,10 @@ from fractions import Fraction
 from typing import Any
 
 from . import stats
+from .chunk import seatings
 from .measures import Measure, Plays, measures, pattern_measure
+
+MAX_WALLS = 1_000_000  # the most walls a run may play (tjmj impact --hands)
 
 FORMAT = "tjmj-impact/1"
 METHOD = (
@@ -22,8 +25,11 @@ METHOD = (
     "a ratio, a standard deviation); its 95 % interval is Student's t over the walls on the per-wall "
     "linearization (delta method). A variant's difference from the base is paired by wall: the per-wall "
     "differences of the linearizations, t-interval with walls - 1 degrees of freedom (for a plain mean: the "
-    "paired t-interval). An interval that includes 0 is 'no effect detected'; walls_needed is the walls that "
-    "would detect the observed difference with 80 % power at 95 % (normal approximation). The headline "
+    "paired t-interval). An interval that includes 0 is 'no effect detected'; its verdict gives the smallest "
+    "difference the walls played detect with 80 % power at 95 % (normal approximation), and walls_needed the "
+    "walls that would detect the observed difference, were it the true one (a restatement of the observed "
+    "t, not evidence of an effect). A wall is one hand for a mix of one player, the mixes' distinct seatings "
+    "for the others. The headline "
     "measures were declared before any data; the others are exploratory. detected_bonferroni uses "
     "1 - 0.05/K intervals, K the number of differences reported.")
 
@@ -148,7 +154,8 @@ def analyze(arms: list[dict[str, Any]], tallies: list[Tally], skill: bool, head:
     for a, c in zip(arms[1:], comps[1:]):
         per = {}
         for m in ms:
-            per[m.id] = _diff(stats.paired(m.kind, comps[0][m.id], c[m.id], k), n)
+            per[m.id] = _diff(stats.paired(m.kind, comps[0][m.id], c[m.id], k), n,
+                              len(seatings(tuple(head["mixes"][m.mix]))))
         diffs.append({"variant": a["name"], "measures": per})
     return {
         "format": FORMAT, "command": head["command"], "seed": head["seed"], "walls": n,
@@ -161,22 +168,37 @@ def analyze(arms: list[dict[str, Any]], tallies: list[Tally], skill: bool, head:
     }
 
 
-def _diff(p: dict[str, Any], n: int) -> dict[str, Any]:
-    d, ci = p["diff"], p["ci"]
+def _diff(p: dict[str, Any], n: int, hands: int) -> dict[str, Any]:
+    """`hands`: the distinct hands a wall is played as for the measure's mix (1 for a mix of one player)."""
+    return {**_numbers(p), "verdict": verdict(p["diff"], p["ci"], p["detected"], p["sd_walls"], p["walls_needed"], n,
+                                              hands)}
+
+
+def verdict(d: float | None, ci: list[float] | None, detected: bool, sd_walls: float | None, need: int | None, n: int,
+            hands: int) -> str:
+    """What a difference says, in words: detected with its interval, identical on every wall, or not detected
+    at `n` walls, with the smallest difference those walls detect and the walls the observed one would need."""
     if d is None:
-        verdict = "not measured (no wins in one arm)"
-    elif p["detected"]:
-        verdict = f"detected: {_num(d)} (95 % CI {_num(ci[0])} to {_num(ci[1])})"
-    elif p["sd_walls"] == 0 and d == 0:
-        verdict = f"identical on every one of {n} walls"
-    else:
-        need = p["walls_needed"]
-        verdict = (f"no effect detected at {n} walls ({4 * n} hands a mix)"
-                   + (f"; about {need} walls ({4 * need} hands) would detect a difference of {_num(d)}"
-                      if need else ""))
+        return "not measured (no wins in one arm)"
+    if detected:
+        assert ci is not None
+        return f"detected: {_num(d)} (95 % CI {_num(ci[0])} to {_num(ci[1])})"
+    if sd_walls == 0 and d == 0:
+        return f"identical on every one of {n} walls"
+    assert sd_walls is not None
+    out = (f"no effect detected at {n} walls ({n * hands} hands); {n} walls detect a true difference of "
+           f"±{stats.detectable(sd_walls, n):.3g} 80 % of the time")
+    if need:
+        out += (f"; were the observed {_num(d)} the true difference, about {need} walls ({need * hands} hands) "
+                "would detect it" + (" (more than a run may play)" if need > MAX_WALLS else ""))
+    return out
+
+
+def _numbers(p: dict[str, Any]) -> dict[str, Any]:
+    d, ci = p["diff"], p["ci"]
     return {"diff": r6(d), "ci": [r6(ci[0]), r6(ci[1])] if ci else None, "se": r6(p["se"]),
             "sd_walls": r6(p["sd_walls"]), "detected": p["detected"], "detected_bonferroni": p["detected_family"],
-            "walls_needed": p["walls_needed"], "verdict": verdict}
+            "walls_needed": p["walls_needed"]}
 
 
 def _num(x: float) -> str:

@@ -18,7 +18,7 @@ from ..game.session import play
 from ..game.table import PASS, Action, SeatView
 from .arms import Arm, compile_arm
 
-FORMAT = "tjmj-impact-chunk/1"  # what a chunk holds: a change of it makes stored chunks stale (store.py)
+FORMAT = "tjmj-impact-chunk/2"  # what a chunk holds: a change of it makes stored chunks stale (store.py; 2: the walls' sha256)
 
 
 class NeverClaims(ValuePlayer):
@@ -107,9 +107,17 @@ def well_formed(walls: Any, task: Task) -> bool:
             for p, (s, m) in zip(played, exp):
                 h = p.get("h") if isinstance(p, dict) else None
                 if not isinstance(h, dict) or p.get("s") != s or p.get("m") != m or h.keys() != _FACTS.keys() \
-                        or not all(ok(h[k]) for k, ok in _FACTS.items()):
+                        or not all(ok(h[k]) for k, ok in _FACTS.items()) or not _holds(h):
                     return False
     return True
+
+
+def _holds(h: dict[str, Any]) -> bool:
+    """What every played hand's facts hold: its balances sum to 0 (every point paid is received), and a
+    hand nobody won was not scored (no fan, no patterns)."""
+    if abs(sum(h["b"])) > 1e-9:
+        return False
+    return h["w"] is not None or (h["f"] is None and h["p"] == [])
 
 
 def play_chunk(task: Task) -> list[dict[str, Any]]:

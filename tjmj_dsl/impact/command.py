@@ -12,15 +12,15 @@ import time
 from typing import Any
 
 from .. import cli_args as A
+from ..diagnostics import RuleError
 from ..game.rules import GameRulesError
-from .analyze import Tally, analyze
+from .analyze import MAX_WALLS, Tally, analyze
 from .arms import MAX_ARMS, ArmError, compile_arm, parse_arm
 from .chunk import IMPACT_PLAYERS
 from .measures import SKILL_MIXES
 from .runner import Bar, play_all, tasks_for
-from .store import Store
+from .store import Store, write_whole
 
-MAX_WALLS = 1_000_000
 MAX_JOBS = 64
 MAX_SEED = 100
 ENGINES = ("local", "ray")
@@ -34,7 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: the rules as they are)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=PROFILE_OR_OPTIONS",
                    help="a variant, as --base, named NAME (repeatable), e.g. jin8=jin_gang=8 or house=house.yaml")
-    p.add_argument("--hands", type=A.int_in(2, MAX_WALLS), default=200, help="walls (seeded hands), each played seated four ways (default 200)")
+    p.add_argument("--hands", type=A.int_in(2, MAX_WALLS), default=200, help="walls (seeded hands), each played seated four ways (the seatings of a mix of one player "
+                   "are one hand) (default 200)")
     p.add_argument("--seed", default="0", type=A.text_of(MAX_SEED), help="the game seed (default 0)")
     p.add_argument("--players", default="value,value,value,value",
                    help=f"the main player mix, 4 of {', '.join(IMPACT_PLAYERS)} (default value x4)")
@@ -62,7 +63,8 @@ def canonical_command(args: argparse.Namespace) -> str:
         argv += ["--base", args.base]
     for v in args.variant:
         argv += ["--variant", v]
-    argv += ["--hands", str(args.hands), "--seed", str(args.seed), "--players", args.players]
+    players = ",".join(p.strip() for p in args.players.split(","))  # "value, value" plays as "value,value"
+    argv += ["--hands", str(args.hands), "--seed", str(args.seed), "--players", players]
     if args.no_skill:
         argv.append("--no-skill")
     return shlex.join(argv)
@@ -85,36 +87,57 @@ def run(args: argparse.Namespace) -> int:
         print('tjmj: error: the report\'s plots need matplotlib: pip install matplotlib (the impact extra: pip install -e ".[impact]")', file=sys.stderr)
         return 1
     seed = A.seed_of(args.seed)  # as `tjmj simulate` reads it: the same hands for the same --seed
+    field = "--base"
     try:
         arms = [parse_arm("base", args.base, args.rules, "--base")]
         for i, v in enumerate(args.variant):
             name, eq, spec = v.partition("=")
             if not eq:
                 return _usage(f"--variant wants NAME=PROFILE_OR_OPTIONS, got {v!r}")
+            if not any(x.strip() for x in spec.split(",")):
+                return _usage(f"--variant {name}: names no profile, overlay file or option (it would be the base)")
             if name in [a.name for a in arms]:
                 return _usage(f"--variant: the name {name!r} is taken")
-            arms.append(parse_arm(name, spec, args.rules, f"--variant {name}"))
+            field = f"--variant {name}"
+            arms.append(parse_arm(name, spec, args.rules, field))
     except ArmError as e:
         return _usage(str(e))
+    except RuleError as e:  # an overlay file that does not check
+        return _rule_error(field, e)
     compiled = []
     for a in arms:  # every arm compiled and checked for play before any hand
+        field = "--base" if a.name == "base" else "--variant " + a.name
         try:
             compiled.append(compile_arm(a))
         except GameRulesError as e:
-            print(f"tjmj: error: {'--base' if a.name == 'base' else '--variant ' + a.name}: {e}", file=sys.stderr)
+            print(f"tjmj: error: {field}: {e}", file=sys.stderr)
             return 1
+        except RuleError as e:  # a profile or option the rules do not have
+            return _rule_error(field, e)
+    try:  # the report's folder (and the chunks') made and written to before any hand, not after them
+        for d in (args.out, args.chunks or os.path.join(args.out, "chunks")):
+            os.makedirs(d, exist_ok=True)
+            if not os.access(d, os.W_OK | os.X_OK):
+                raise PermissionError(13, "Permission denied", d)
+    except OSError as e:
+        print(f"tjmj: error: {e.filename or args.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
     skill = not args.no_skill
     mixes = (players, *(SKILL_MIXES if skill else ()))
     tasks = tasks_for([(a, r.sha256) for a, r in zip(arms, compiled)], mixes, seed, args.hands)
     bar = Bar(sys.stderr)
     t0, c0 = time.perf_counter(), _cpu()
     tallies = {id(a): Tally(skill) for a in arms}  # each chunk reduced as it comes (tasks share their arm)
+    store = Store(args.chunks or args.out, bare=bool(args.chunks))
     try:
         try:
-            play_all(tasks, Store(args.chunks or args.out, bare=bool(args.chunks)), args.engine, args.jobs, args.address,
+            play_all(tasks, store, args.engine, args.jobs, args.address,
                      bar, lambda t, walls: tallies[id(t.arm)].add(t.start, walls))
         finally:
             bar.end()
+            if store.rejected:
+                print(f"tjmj: {store.rejected} stored chunk(s) did not check (their walls' sha256, shape or balances) "
+                      "and were played again", file=sys.stderr)
     except OSError as e:
         print(f"tjmj: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
@@ -153,10 +176,24 @@ def _cpu() -> float:
 
 
 def write_reports(rep: dict[str, Any], out: str) -> None:
+    """Each report written whole or not at all (a symbolic link in --out is replaced, not written through)."""
     from .render import html_report, markdown
     os.makedirs(out, exist_ok=True)
     texts = {"report.json": json.dumps(rep, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
              "report.md": markdown(rep), "report.html": html_report(rep)}
     for name, text in texts.items():
-        with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        write_whole(os.path.join(out, name), text)
+
+
+SHOWN_ERRORS = 10  # of a rule error's diagnostics, the first shown (thousands of bad options are one mistake)
+
+
+def _rule_error(field: str, e: RuleError) -> int:
+    ds = e.diagnostics
+    print(f"tjmj: error: {field}: the rules do not compile:", file=sys.stderr)
+    for d in ds[:SHOWN_ERRORS]:
+        print(d.render(e.sources.get(d.pos.file) if d.pos else None), file=sys.stderr)
+    if len(ds) > SHOWN_ERRORS:
+        print(f"... and {len(ds) - SHOWN_ERRORS} more", file=sys.stderr)
+    print(f"{len(ds)} error(s)", file=sys.stderr)
+    return 1

@@ -130,6 +130,14 @@ def walls_needed(diff: float, sd_walls: float, confidence: float = CONFIDENCE, p
     return max(2, math.ceil((z * sd_walls / abs(diff)) ** 2))
 
 
+def detectable(sd_walls: float, walls: int, confidence: float = CONFIDENCE, power: float = POWER) -> float:
+    """The smallest true difference `walls` walls detect with `power` at `confidence` (per-wall sd
+    `sd_walls`; normal approximation: (z_(1−α/2) + z_power) · sd / √walls): what a run could have
+    found, whatever it did find (unlike walls_needed, which restates the observed difference)."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2) + NormalDist().inv_cdf(power)
+    return z * sd_walls / math.sqrt(walls)
+
+
 def _excludes_0(lo: float, hi: float) -> bool:
     return bool(math.isfinite(lo) and (lo > 0 or hi < 0))
 

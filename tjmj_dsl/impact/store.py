@@ -1,15 +1,19 @@
 """Finished chunks kept on disk, so a stopped run resumes from what it
 finished: one JSON file per chunk under DIR/chunks/, named by the sha256 of
 what the chunk is a function of (the chunk format, the rules' sha256, profile,
-options, player mixes, seed and wall range). A file that does not read back
-whole, whose key differs, or whose walls are not of the chunk's shape
-(chunk.well_formed), is played again."""
+options, player mixes, seed and wall range), holding beside its walls the sha256
+of their text. A file that does not read back whole, is not a regular file,
+whose key differs, whose walls' sha256 is not theirs (a changed number), or
+whose walls are not of the chunk's shape or break what every hand holds
+(chunk.well_formed: balances that sum to 0, ...) is played again, and counted
+(`rejected`: the command says how many)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import stat
 from typing import Any
 
 from .chunk import FORMAT, Task, well_formed
@@ -26,10 +30,17 @@ def key_name(task: Task) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def walls_digest(walls: Any) -> str:
+    """The sha256 of the walls' canonical JSON text."""
+    text = json.dumps(walls, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 class Store:
     def __init__(self, directory: str | None, bare: bool = False) -> None:
         """Chunks under DIRECTORY/chunks (bare: in DIRECTORY itself); None: none kept."""
         self.dir = (directory if bare else os.path.join(directory, "chunks")) if directory else None
+        self.rejected = 0  # chunk files found that did not check, played again
 
     def _path(self, task: Task) -> str:
         assert self.dir is not None
@@ -38,12 +49,22 @@ class Store:
     def get(self, task: Task) -> list[dict[str, Any]] | None:
         if self.dir is None:
             return None
+        path = self._path(task)
         try:
-            with open(self._path(task), encoding="utf-8") as f:
+            if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or a device would be waited on for ever
+                self.rejected += 1
+                return None
+        except OSError:
+            return None  # not there: not played yet
+        try:
+            with open(path, encoding="utf-8") as f:
                 got = json.load(f)
         except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep to read
+            self.rejected += 1
             return None
-        if not isinstance(got, dict) or got.get("key") != chunk_key(task) or not well_formed(got.get("walls"), task):
+        if not isinstance(got, dict) or got.get("key") != chunk_key(task) \
+                or got.get("sha256") != walls_digest(got.get("walls")) or not well_formed(got.get("walls"), task):
+            self.rejected += 1
             return None
         walls: list[dict[str, Any]] = got["walls"]
         return walls
@@ -54,7 +75,21 @@ class Store:
             return
         os.makedirs(self.dir, exist_ok=True)
         path = self._path(task)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            json.dump({"key": chunk_key(task), "walls": walls}, f, ensure_ascii=False, separators=(",", ":"))
+        write_whole(path, json.dumps({"key": chunk_key(task), "sha256": walls_digest(walls), "walls": walls},
+                                     ensure_ascii=False, separators=(",", ":")))
+
+
+def write_whole(path: str, text: str) -> None:
+    """`text` to `path`, whole or not at all: a temporary file beside it, renamed over it (so a symbolic
+    link at `path` is replaced, never written through)."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "x", encoding="utf-8", newline="\n") as f:
+            f.write(text)
         os.replace(tmp, path)
+    except BaseException as e:
+        if os.path.lexists(tmp) and not os.path.isdir(tmp):
+            os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename != path:  # said of the file meant, not of its temporary
+            raise OSError(e.errno, e.strerror, path) from None
+        raise
