@@ -297,6 +297,23 @@ def test_a_viewers_first_socket_during_a_hidden_question_is_shown_the_moment_bef
             assert m["ask"]["kind"] == "claim" and m["ask"]["menu"] == claim["ask"]["menu"]
 
 
+def test_a_seat_come_back_during_a_hidden_question_is_not_offered_the_question_it_answered() -> None:
+    """Seat 0 discarded (its act answered) and seat 1 decides a claim on it: seat 0's socket coming back then
+    is shown the last state it was shown, but its act, answered, is not offered again (answering it was
+    refused as stale: the table load benchmark's restart counted 7 such errors)."""
+    from types import SimpleNamespace
+
+    from tjmj_dsl.tables.app import Live, Tables
+    shown = {"type": "state", "hand": 0, "waiting": {"seat": 0, "kind": "act", "deadline": None, "time_left": None},
+             "ask": {"hand": 0, "seq": 5, "kind": "act", "menu": [{"type": "discard", "tile": "1m"}]}}
+    live = Live(game=SimpleNamespace(ask=SimpleNamespace(seat=1, kind="claim")))  # type: ignore[arg-type]
+    live.shown[0] = json.dumps(shown)
+    got = json.loads(Tables.shown_state(None, live, 0))  # type: ignore[arg-type]
+    assert got == {**shown, "ask": None}
+    live.shown[None] = json.dumps({**shown, "ask": None})
+    assert json.loads(Tables.shown_state(None, live, None)) == {**shown, "ask": None}  # type: ignore[arg-type]
+
+
 def test_a_socket_that_says_no_hello_is_closed_and_a_hello_is_one_thing(tmp_path: Any) -> None:
     """A silent socket held a connection for ever (a few addresses filled the server's connections); a hello
     with a field it does not have, or both seated and watching, is refused."""

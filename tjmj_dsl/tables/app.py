@@ -84,6 +84,17 @@ def _fields_wrong(msg: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _answered(text: str) -> str:
+    """A state of before a question the viewer may not know of, as a socket coming then is shown it: the
+    viewer's own question in it (the discard that the hidden question is about) has been answered, so it
+    is not offered again (its answer would be refused as stale); the table still waits on that seat."""
+    msg = json.loads(text)
+    if msg.get("ask") is None:
+        return text
+    msg["ask"] = None
+    return json.dumps(msg, ensure_ascii=False)
+
+
 def _hidden_from(ask: Ask | None, viewer: int | None) -> bool:
     """Whether the open question is one the viewer (a seat, None: a spectator) may not know is asked."""
     return ask is not None and ask.seat != viewer and ask.kind not in PUBLIC_ASKS
@@ -488,7 +499,8 @@ class Tables:
             text = live.shown.get(seat) or self.past_state(live, seat)
             if text is not None:
                 live.shown[seat] = text
-                return text
+                return _answered(text)
+            # no state of before: only a hand with no question every viewer may know of before it (none the engine asks)
         text = json.dumps(self.state(live, seat), ensure_ascii=False)
         if not _hidden_from(live.game.ask, seat):
             live.shown[seat] = text

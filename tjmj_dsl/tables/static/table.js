@@ -411,7 +411,9 @@ export function table(app, room) {
     const st = S.state;
     if (S.sent) { bar.append(el("span", "muted", "已答 answered…")); return bar; }
     if (!ask) {
-      if (st.waiting && st.waiting.seat != null) bar.append(el("span", "muted", `等 waiting for ${seatName(st.waiting.seat)}`));
+      // the table waiting on this seat with no question for it: its answer is in (a page come back then)
+      if (st.waiting && st.waiting.seat != null && S.welcome && st.waiting.seat === S.welcome.seat) bar.append(el("span", "muted", "已答 answered…"));
+      else if (st.waiting && st.waiting.seat != null) bar.append(el("span", "muted", `等 waiting for ${seatName(st.waiting.seat)}`));
       else if (st.waiting) bar.append(el("span", "muted", "等 waiting…"));
       return bar;
     }
