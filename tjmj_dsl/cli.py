@@ -711,7 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "are kept and the run goes on after them, in FILE (or into --record); the file is the "
                         "one an unstopped run writes")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local processes, or Ray tasks on a Ray cluster (pip install tjmj[cluster]): the same hands")
+                   help="local processes, or Ray tasks on a Ray cluster (the cluster extra: pip install -e \".[cluster]\"): the same hands")
     p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
     p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--profile", help="a profile of the rule file")

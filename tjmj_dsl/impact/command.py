@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-skill", action="store_true",
                    help="skip the skill measures (value v random, value v a player that never claims)")
     p.add_argument("--jobs", type=A.int_in(1, MAX_JOBS), default=1, help="worker processes (the report does not depend on it)")
-    p.add_argument("--engine", choices=ENGINES, default="local", help="local processes, or Ray tasks (pip install tjmj[cluster])")
+    p.add_argument("--engine", choices=ENGINES, default="local", help="local processes, or Ray tasks (the cluster extra: pip install -e \".[cluster]\")")
     p.add_argument("--address", help="the Ray cluster's address (default: start a local one)")
     p.add_argument("--out", default="impact-report", type=A.output_dir, help="directory for report.{json,md,html} and the chunks a "
                    "stopped run resumes from (default impact-report)")
