@@ -338,6 +338,9 @@ def test_a_record_with_its_own_wall_replays(records: tuple[str, list[dict[str, A
             r["seed"] = None
     code, out = _edited(records[0], tmp_path, own_walls)
     assert code == 0 and out.splitlines()[-1] == "12 hand(s): 12 OK, 0 differ", out
+    # an audit's finding: nothing ties such a wall to a seed, and the OK line now says so
+    assert out.splitlines()[0] == ("hand 0: OK (not checked: its wall, dice and dealer against a seed (seed null: "
+                                   "a wall dealt elsewhere))"), out
 
     def own_wall_dealt_otherwise(recs: list[dict[str, Any]]) -> None:  # not what any seed deals: still replayed
         own_walls(recs)
@@ -446,7 +449,7 @@ def test_replay_answers_every_line_of_a_hostile_file(records: tuple[str, list[di
     assert lines[1] == "line 2: not JSON this scorer reads: arrays and objects nested more than 64 deep"
     assert lines[2] == "line 3: not UTF-8 at byte 0"
     assert lines[3] == "line 4: longer than 1,048,576 bytes, the limit of a record line"
-    assert lines[4] == "hand 0: DIFFERS: dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal"
+    assert lines[4] == "hand 0 (line 5): DIFFERS: dealt_by: rotation, but hand 0 is its game's first hand: no hand before passed it the deal"
     assert lines[5] == "hand 1: OK" and lines[6] == "6 hand(s): 1 OK, 5 differ"
 
 
@@ -498,3 +501,20 @@ def test_replay_skips_blank_lines_as_the_batch_does(records: tuple[str, list[dic
     assert "not JSON" in out.splitlines()[1]
     answers = [json.loads(x) for x in run(["score", "--jsonl"], "\f\n\u00a0\n")[1].splitlines()]
     assert [(a["error"]["code"], a["error"]["position"]) for a in answers] == [("not_json", 0)] * 2
+
+
+def test_a_hand_replayed_twice_in_one_file_is_said(records: tuple[str, list[dict[str, Any]]], tmp_path: Any) -> None:
+    """An audit's finding: a copied (or moved) line replayed as plain OK, and its differences named only the
+    hand: the second line of one hand now says which line replayed it first, and its label names its line."""
+    def copied(recs: list[dict[str, Any]]) -> None:
+        recs.insert(3, json.loads(json.dumps(recs[2])))
+    code, out = _edited(records[0], tmp_path, copied)
+    lines = out.splitlines()
+    assert code == 0 and lines[2] == "hand 2: OK" and lines[3] == "hand 2 (line 4): OK (the same hand as line 3)", out
+
+    def copied_and_changed(recs: list[dict[str, Any]]) -> None:
+        copied(recs)
+        won = next(i for i in range(3, len(recs)) if recs[i]["hand"] == 2)
+        recs[won]["result"]["balances"][0] += 1
+    code, out = _edited(records[0], tmp_path, copied_and_changed)
+    assert code == 1 and out.splitlines()[3].startswith("hand 2 (line 4): DIFFERS: "), out

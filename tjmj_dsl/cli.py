@@ -465,6 +465,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"tjmj: error: {args.file}: {e.strerror}", file=sys.stderr)
         return EXIT_FAIL
     bad = ok = lines = 0
+    seen: dict[str, int] = {}  # each hand (seed, number, rules) replayed: its first line
     records = False  # a line that names the record format: the file is one, whatever else it holds
     try:
         for n, line in enumerate(read_lines(stream, MAX_RECORD), 1):  # bounded: a line past the limit is one refusal
@@ -490,6 +491,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if args.hand is not None and hand != args.hand:
                 continue
             label = f"hand {hand}" if isinstance(hand, int) else f"line {n}"
+            same = None  # a line replaying a hand an earlier line of the file did (a copied or reordered line)
+            if isinstance(hand, int) and isinstance(rec, dict):
+                key = json.dumps([rec.get("seed"), hand, rec.get("rules")], sort_keys=True, default=str)
+                same = seen.get(key)
+                seen.setdefault(key, n)
+                if same is not None:
+                    label = f"hand {hand} (line {n})"
             try:
                 table, again = rp.check(rec)
             except ReplayDiff as e:
@@ -501,7 +509,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 bad += 1
                 continue
             ok += 1
-            _say(f"{label}: OK" + (f" (not checked: {rp.unchecked})" if rp.unchecked else ""))
+            _say(f"{label}: OK" + (f" (not checked: {rp.unchecked})" if rp.unchecked else "")
+                 + (f" (the same hand as line {same})" if same is not None else ""))
             if args.show and table is not None and again is not None:
                 _say(show(table, again))
     finally:

@@ -168,6 +168,9 @@ class Replayer:
             self._check_seeded(rec, wall, gr.first_dealer)
         game = self._game(rec, gr)
         self._check_rotation(rec)
+        if rec["seed"] is None:  # said with its OK: nothing ties this wall to a seed
+            self.unchecked = "; ".join(x for x in (self.unchecked, "its wall, dice and dealer against a seed "
+                                                   "(seed null: a wall dealt elsewhere)") if x)
         lz = rec["lazhuang"]
         table = Table(gr, wall, rec["dealer"], (tuple(rec["dice"][0]), tuple(rec["dice"][1])), game)  # type: ignore[arg-type]
         script = Script(rec["events"])
