@@ -216,6 +216,7 @@ for line in sys.stdin:
     elif mode == "deep": print("[" * 30000 + "]" * 30000, flush=True)
     elif mode == "seq": print('{"choice": 0, "seq": 99}', flush=True)
     elif mode == "latin1": sys.stdout.buffer.write(b'{"choice": "\xe9"}\n'); sys.stdout.flush()
+    elif mode == "unended": sys.stdout.write('{"choice": 0}'); sys.stdout.flush(); sys.exit(0)
 '''
 
 
@@ -242,6 +243,8 @@ def test_a_bot_that_does_not_read_its_asks_is_stopped(tmp_path: Any) -> None:
     ("deep", "nested too deeply"),
     ("latin1", "the answer is not UTF-8 (byte 13)"),
     ("seq", "the answer names ask 99"),
+    # an audit's finding: an answer cut by the bot's end was said to be longer than 65,536 bytes
+    ("unended", "the bot's output ended mid-line (13 bytes, no line break), status 0"),
 ])
 def test_a_bot_that_breaks_the_protocol_stops_the_game(tmp_path: Any, mode: str, says: str) -> None:
     bot, pidfile = tmp_path / "bot.py", tmp_path / "pid"
@@ -418,3 +421,16 @@ def test_a_failed_runs_pool_ends_even_when_a_worker_misses_its_sigterm() -> None
     for p in left:  # a failing test leaves nothing behind either
         os.kill(p, signal.SIGKILL)
     assert ended and not left, "the pool was not ended"
+
+
+def test_a_line_after_the_last_ask_names_the_last_hand(tmp_path: Any) -> None:
+    # an audit's finding: the error said "after its last ask (ask 376)", naming no hand, where bots.md says
+    # errors name the hand too
+    from tjmj_dsl.game.bot import BotError, BotProcess
+    bot = tmp_path / "twice.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    print('{\"choice\": 0}'); print('{\"choice\": 0}')\n"
+                   "    sys.stdout.flush()\n", encoding="utf-8")
+    p = BotProcess([sys.executable, str(bot)], "seat 2's bot", timeout=30)
+    assert p.ask("act", {"hand": 7}, [{"type": "discard", "tile": "1m"}]) == 0
+    with pytest.raises(BotError, match=r"seat 2's bot, after its last ask \(hand 7, ask 1\): a line came while no ask"):
+        p.finish()

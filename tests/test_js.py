@@ -155,7 +155,7 @@ def test_not_json_after_leading_space_is_placed_in_the_line_as_sent() -> None:
     lines = [b'   {"id": 1,', b'\t[1,', "\u3000\u3000{".encode(), b'  {"id": 12345678901234567890123' + b"4" * 4300 + b"}",
              b' {"concealed": "1m"} x', b'\x0c', '{"id": 1}\u3000'.encode(), b' \r {"id": 1,']
     answers = [json.loads(a) for a in run_both(GEN, lines)]
-    assert [a["error"]["position"] for a in answers] == [12, 4, 0, 2, 21, 0, 9, 12]
+    assert [a["error"]["position"] for a in answers] == [12, 4, 0, 9, 21, 0, 9, 12]  # 9: where the long integer starts
     assert "line 1 column 13 (char 12)" in answers[0]["error"]["message"]
 
 
@@ -166,6 +166,22 @@ def test_a_repeated_key_is_refused_alike() -> None:
     answers = [json.loads(a) for a in run_both(GEN, lines)]
     assert [a.get("error", {}).get("position") for a in answers] == [pos for _, pos in REPEATED[:4]] + [None, 17, 14, 16]
     assert "the key '𝄞' is repeated" in answers[-1]["error"]["message"]
+
+
+def test_an_integer_past_what_python_reads_is_refused_where_it_stands_alike() -> None:
+    # an audit's finding: a 5,001-digit number was refused at position 0 with Python's own advice
+    # ("use sys.set_int_max_str_digits()"); both readers now say where it stands and how long it is
+    big = "9" * 5001
+    lines = [('{"id": %s, "concealed": "1m"}' % big).encode(),
+             ('  {"concealed": "x\\"%s", "id": -%s}' % ("9" * 5000, "1" * 4301)).encode(),  # digits in a string skipped
+             ('{"id": %s.5, "concealed": "1m"}' % big).encode(),  # a float: read (as infinity or a large number)
+             ('{"id": 1, "x": [%s]}' % ("1" * 4300)).encode()]  # 4,300 digits: read
+    answers = [json.loads(a) for a in run_both(GEN, lines)]
+    assert answers[0]["error"] == {"code": "not_json", "field": None, "position": 7, "message": (
+        "not JSON this scorer reads: an integer of 5,001 digits (at most 4,300): line 1 column 8 (char 7)")}
+    pos = lines[1].decode().index("-1")
+    assert answers[1]["error"]["position"] == pos and "an integer of 4,301 digits" in answers[1]["error"]["message"]
+    assert answers[2]["error"]["code"] != "not_json" and answers[3]["error"]["code"] != "not_json"
 
 
 def test_a_line_starting_with_nul_is_not_taken_for_the_readers_own_marks() -> None:

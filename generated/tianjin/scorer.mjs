@@ -59,6 +59,15 @@ class JSONDecodeError extends Error {
   }
 }
 
+/** An integer of more digits than Python reads from text (runtime.loads_request says where it starts). */
+class TooManyDigits extends JSONDecodeError {
+  constructor(digits, doc, pos) {
+    const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    super(`an integer of ${grouped(digits)} digits (at most ${grouped(MAX_INT_DIGITS)})`, doc, pos);
+    this.name = "TooManyDigits";
+  }
+}
+
 /** A JSON text with a key repeated in one object (runtime.loads_request refuses it: json.loads would keep the last). */
 class RepeatedKey extends JSONDecodeError {
   constructor(key, doc, pos) {
@@ -132,7 +141,7 @@ function loads(s) {
     if (isFloat) return new PyFloat(Number(text));
     const digits = text.length - (text[0] === "-" ? 1 : 0);
     if (digits > MAX_INT_DIGITS) {
-      throw new Error(`Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`);
+      throw new TooManyDigits(digits, s, start);
     }
     const v = Number(text);
     return Number.isSafeInteger(v) ? (Object.is(v, -0) ? 0 : v) : BigInt(text);
@@ -2983,7 +2992,7 @@ function jsonlLine(line, answer, refuse) {
     const lead = text[0] === line[0] ? 0 : JSON_LEAD.exec(line)[0].length; // where in the line as sent
     const message = e instanceof JSONDecodeError && lead
       ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
-    const head = e instanceof RepeatedKey ? "not JSON this scorer reads" : "not JSON";
+    const head = e instanceof RepeatedKey || e instanceof TooManyDigits ? "not JSON this scorer reads" : "not JSON";
     return dumps(refuse(null, { code: "not_json", message: `${head}: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
   }
   let res;

@@ -3195,10 +3195,42 @@ def loads_request(text: str, lead: int = 0, depth: int = MAX_NESTING) -> tuple: 
         return None, {"code": "not_json", "message": f"not JSON: {e.msg}: line {e.lineno} column {col} (char {pos})",
                       "field": None, "position": pos}
     except ValueError as e:
-        return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": lead}
+        at = _long_integer(text)
+        if at is None:  # pragma: no cover - json.loads raises no other ValueError
+            return None, {"code": "not_json", "message": f"not JSON: {e}", "field": None, "position": lead}
+        d = _json.JSONDecodeError(f"an integer of {at[1]:,} digits (at most {MAX_INT_DIGITS:,})", text, at[0])
+        pos, col = d.pos + lead, d.colno + lead if d.lineno == 1 else d.colno
+        return None, {"code": "not_json", "message": f"not JSON this scorer reads: {d.msg}: line {d.lineno} column {col} "
+                      f"(char {pos})", "field": None, "position": pos}
     except RecursionError:
         return None, dict(NESTED)
     return _unless_repeated(data, text, lead)
+
+
+MAX_INT_DIGITS = 4300  # Python's bound on the digits of an integer read from text (sys.get_int_max_str_digits)
+
+
+def _long_integer(text: str) -> tuple[int, int] | None:
+    """Where the first integer of the JSON text `text` longer than MAX_INT_DIGITS digits starts, and its
+    digits (strings skipped): what json.loads refuses without saying where."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif c == "-" or "0" <= c <= "9":
+            j = k = i + (c == "-")
+            while k < n and "0" <= text[k] <= "9":
+                k += 1
+            if k - j > MAX_INT_DIGITS and (k == n or text[k] not in ".eE"):
+                return i, k - j
+            i = max(k, i + 1)
+        else:
+            i += 1
+    return None
 
 
 def _unless_repeated(data: Any, text: str, lead: int) -> tuple:  # type: ignore[type-arg]

@@ -25,6 +25,15 @@ export class JSONDecodeError extends Error {
   }
 }
 
+/** An integer of more digits than Python reads from text (runtime.loads_request says where it starts). */
+export class TooManyDigits extends JSONDecodeError {
+  constructor(digits, doc, pos) {
+    const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    super(`an integer of ${grouped(digits)} digits (at most ${grouped(MAX_INT_DIGITS)})`, doc, pos);
+    this.name = "TooManyDigits";
+  }
+}
+
 /** A JSON text with a key repeated in one object (runtime.loads_request refuses it: json.loads would keep the last). */
 export class RepeatedKey extends JSONDecodeError {
   constructor(key, doc, pos) {
@@ -98,7 +107,7 @@ export function loads(s) {
     if (isFloat) return new PyFloat(Number(text));
     const digits = text.length - (text[0] === "-" ? 1 : 0);
     if (digits > MAX_INT_DIGITS) {
-      throw new Error(`Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`);
+      throw new TooManyDigits(digits, s, start);
     }
     const v = Number(text);
     return Number.isSafeInteger(v) ? (Object.is(v, -0) ? 0 : v) : BigInt(text);

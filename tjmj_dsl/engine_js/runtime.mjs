@@ -9,7 +9,7 @@ import { newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./han
 import { NO_FLAGS, ONE_TILE, RequestError, optionValue, parseRequest } from "./request.mjs";
 import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
 import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
-import { JSONDecodeError, NotStrictJson, PyFloat, RepeatedKey, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
+import { JSONDecodeError, NotStrictJson, PyFloat, RepeatedKey, TooManyDigits, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
  * force (null if they are): a request is never scored under rules it did not ask for. */
@@ -411,7 +411,7 @@ export function jsonlLine(line, answer, refuse) {
     const lead = text[0] === line[0] ? 0 : JSON_LEAD.exec(line)[0].length; // where in the line as sent
     const message = e instanceof JSONDecodeError && lead
       ? `${e.msg}: line ${e.lineno} column ${e.lineno === 1 ? e.colno + lead : e.colno} (char ${e.pos + lead})` : e.message;
-    const head = e instanceof RepeatedKey ? "not JSON this scorer reads" : "not JSON";
+    const head = e instanceof RepeatedKey || e instanceof TooManyDigits ? "not JSON this scorer reads" : "not JSON";
     return dumps(refuse(null, { code: "not_json", message: `${head}: ${message}`, field: null, position: (e.pos ?? 0) + lead }));
   }
   let res;

@@ -174,6 +174,7 @@ class BotProcess:
         self.label = label
         self.timeout = timeout
         self.seq = 0
+        self.hand: int | None = None  # the hand of its last ask
         self.pid = os.getpid()  # a forked worker never writes to its parent's bot
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
@@ -238,7 +239,7 @@ class BotProcess:
         """Send one ask; the index the bot chose (BotError if it broke the protocol: the bot is ended)."""
         proc = self._proc or self._start()
         self.seq += 1
-        hand = view.get("hand")
+        hand = self.hand = view.get("hand")
         where = f"{self.label}, " + (f"hand {hand}, " if hand is not None else "") + f"ask {self.seq} ({ask})"
         msg = {"protocol": PROTOCOL, "ask": ask, "seq": self.seq, "rules": rules, "view": view, "menu": menu}
         try:
@@ -264,6 +265,13 @@ class BotProcess:
                 raise BotError(f"{where}: a line came while no ask was waiting for one (an answer ahead of its ask, "
                                f"or a second answer): {_short(line)}")
             if not line.endswith(b"\n"):
+                if len(line) <= MAX_REPLY:  # its output ended inside the line: a line is a reply only once ended
+                    try:
+                        code = proc.wait(timeout=min(1.0, self.timeout))
+                    except subprocess.TimeoutExpired:
+                        code = None
+                    raise BotError(f"{where}: the bot's output ended mid-line ({len(line):,} bytes, no line break)"
+                                   + (f", status {code}" if code is not None else "") + f": {_short(line)}")
                 raise BotError(f"{where}: an answer line longer than {MAX_REPLY:,} bytes")
             return _choice(where, line, len(menu), self.seq)
         except BotError:
@@ -306,7 +314,8 @@ class BotProcess:
         self.close()
         extra, self.extra = self.extra, None
         if extra is not None:
-            raise BotError(f"{self.label}, after its last ask (ask {self.seq}): a line came while no ask was waiting "
+            last = f"hand {self.hand}, " if self.hand is not None else ""
+            raise BotError(f"{self.label}, after its last ask ({last}ask {self.seq}): a line came while no ask was waiting "
                            f"for one (an answer ahead of its ask, or a second answer): {_short(extra)}")
 
 
