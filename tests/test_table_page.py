@@ -313,7 +313,7 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     end_matches_record(seat.page, record, running=record["result"]["balances"])
     assert record["players"][0].endswith("Ann")  # the name typed in the lobby
     seat.page.wait_for_selector("#game-end")
-    assert "(stopped)" in seat.page.inner_text("#game-end h2")
+    assert "已停止 stopped" in seat.page.inner_text("#game-end h2")
     _shot(seat.page, tmp_path, "table-desktop-end.png")
     # every seat's discards, in order, as the hand left them (the record's discards not claimed)
     discards = [[] for _ in range(4)]  # type: list[list[str]]

@@ -91,6 +91,8 @@ def test_every_refusal_changes_nothing_and_a_reconnect_gets_the_same_view_and_me
         for ws, text, code in refusals:
             ws.send_text(text)
             got = ws.receive_json()
+            while got["type"] == "seats":  # the other seat's coming, told to the first (whenever it is read)
+                got = ws.receive_json()
             assert got["type"] == "error" and got["error"]["code"] == code, (text[:60], got)
             assert set(got["error"]) == {"code", "message", "field"}
         mine.send_bytes(b'{"type": "ping"}')
@@ -312,6 +314,25 @@ def test_a_seat_come_back_during_a_hidden_question_is_not_offered_the_question_i
     assert got == {**shown, "ask": None}
     live.shown[None] = json.dumps({**shown, "ask": None})
     assert json.loads(Tables.shown_state(None, live, None)) == {**shown, "ask": None}  # type: ignore[arg-type]
+
+
+def test_the_others_see_a_seat_connect_and_leave(client: TestClient) -> None:
+    """An audit's finding: whether a seat was connected came only with the welcome, so a player who came later
+    stayed "offline" on the others' pages for the whole game (and one who left was never shown so)."""
+    room = new_room(client, seats=["person", "person", "random", "random"], hands=1)
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws0:
+        w = hello(ws0, room["seats"][0]["token"])
+        assert [s["connected"] for s in w["seats"]] == [True, False, False, False]
+        with client.websocket_connect(f"/play/ws/{room['room']}") as ws1:
+            hello(ws1, room["seats"][1]["token"])
+            m = ws0.receive_json()
+            while m["type"] != "seats":
+                m = ws0.receive_json()
+            assert [s["connected"] for s in m["seats"]] == [True, True, False, False]
+        m = ws0.receive_json()
+        while m["type"] != "seats":
+            m = ws0.receive_json()
+        assert [s["connected"] for s in m["seats"]] == [True, False, False, False]
 
 
 def test_a_socket_that_says_no_hello_is_closed_and_a_hello_is_one_thing(tmp_path: Any) -> None:
@@ -642,6 +663,8 @@ def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
         assert st["status"] == "stopped" and st["ask"] is None
         assert end["status"] == "stopped" and end["hands"] == 1
         assert end["balances"] == st["balances"] and end["download"] == f"/play/api/rooms/{rid}/records.jsonl"
+    info = client.get(f"/play/api/rooms/{rid}").json()  # an audit's finding: a stopped room said its last hand
+    assert info["status"] == "stopped" and info["hand"] == -1 and info["finished_hands"] == 1
 
 
 def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: Any) -> None:

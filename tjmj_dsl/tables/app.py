@@ -371,7 +371,15 @@ class Tables:
         return {"room": g.id, "rules": {"name": g.rules.name, "profile": g.rules.profile, "sha256": g.rules.sha256,
                                         "options": dict(g.rules.options)},
                 "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"],
-                "status": g.status, "hand": g.hand, "finished_hands": g.finished, "balances": list(g.balances)}
+                "status": g.status, "hand": g.hand if g.status in ("playing", "stopping") else -1,
+                "finished_hands": g.finished, "balances": list(g.balances)}
+
+    def _seats_changed(self, live: Live, but: Conn | None = None) -> None:
+        """Who is connected, to every socket but `but` (a seat's first socket came, or its last one left)."""
+        msg = json.dumps({"type": "seats", "seats": self._seats(live)}, ensure_ascii=False)
+        for c in live.conns:
+            if c is not but:
+                c.send(msg)
 
     def _seats(self, live: Live) -> list[dict[str, Any]]:
         g = live.game
@@ -734,6 +742,8 @@ class Tables:
                 live.conns.discard(conn)
                 if not live.conns:
                     live.alone_since = time.time()
+                if conn.seat is not None and not any(c.seat == conn.seat for c in live.conns):
+                    self._seats_changed(live)  # the seat's last socket left: the others see it offline
                 if conn.writer is not None:
                     conn.writer.cancel()
                 self._evict(live)
@@ -763,7 +773,10 @@ class Tables:
             pending.writer = None
         conn.writer = asyncio.get_running_loop().create_task(conn.write())
         async with live.lock:
+            first = seat is not None and not any(c.seat == seat for c in live.conns)
             live.conns.add(conn)
+            if first:
+                self._seats_changed(live, conn)  # the others see the seat connected
             conn.send({"type": "welcome", "room": g.id, "seat": seat, "rules": self.summary(live)["rules"],
                        "names": rule_names(g.rules),
                        "seats": self._seats(live), "hands": g.hands_wanted, "time_limit": g.config["time_limit"]})

@@ -141,6 +141,8 @@ def server_message_schema() -> dict[str, Any]:
             "discards": {"type": "array", "items": _obj(["tile", "waits"], {"tile": {"type": "string"},
                                                                             "waits": {"type": "array", "items": wait}})}}),
         _obj(["type", "error"], {"type": {"const": "error"}, "error": _error}),
+        _obj(["type", "seats"], {"type": {"const": "seats"}, "seats": _seats()},
+             description="a seat's first socket came or its last one left: who is connected now"),
         _obj(["type"], {"type": {"const": "pong"}}),
     ]}
 

@@ -95,8 +95,8 @@ export async function lobby(app) {
     s.value = i === 0 ? "person" : (config.bots.includes("value") ? "value" : config.bots[0]);
     const name = el("input");
     Object.assign(name, { name: `name${i}`, placeholder: "名字 name (optional)", maxLength: 40, size: 12 });
-    name.setAttribute("aria-label", `座 seat ${i} name`);
-    lab.append(el("span", "", `座 seat ${i}`), s, name);
+    name.setAttribute("aria-label", `座 seat ${i + 1} name`);
+    lab.append(el("span", "", `座 seat ${i + 1}`), s, name);
     seatRow.append(lab);
   }
   seatsBox.append(seatRow);
@@ -158,10 +158,12 @@ function links(room) {
   const ul = el("ul");
   for (const s of room.seats) {
     const li = el("li");
-    li.append(el("strong", "", `座 seat ${s.seat} `), `${s.name} (${s.kind}) `);
+    li.append(el("strong", "", `座 seat ${s.seat + 1} `), `${s.name} (${s.kind}) `);
     if (s.link) {
       const a = el("a", "seat-link", new URL(s.link, location.href).href);
       a.href = s.link;
+      a.target = "_blank"; // a tab of its own: this page keeps the links and the owner's stop button
+      a.rel = "noopener";
       a.dataset.seat = String(s.seat);
       li.append(a);
     }
@@ -170,6 +172,8 @@ function links(room) {
   const li = el("li");
   const a = el("a", "watch-link", new URL(room.spectator, location.href).href);
   a.href = room.spectator;
+  a.target = "_blank";
+  a.rel = "noopener";
   li.append(el("strong", "", "观战 spectators "), a);
   ul.append(li);
   box.append(ul);

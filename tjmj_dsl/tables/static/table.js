@@ -18,21 +18,24 @@ const ACTION = {
 const EVENT = {
   draw: "摸 draws", discard: "打 discards", pong: "碰 pongs", kong: "杠 kongs",
   added_kong: (w) => `${w("kong", "added")} adds a kong`, concealed_kong: (w) => `${w("kong", "concealed")} concealed kong`,
-  win: "和 wins", ready: "declares ready",
+  win: "和 wins", ready: "报听 declares ready",
 };
 const ASK = {
   act: "轮到你 Your turn: discard (click a tile) or act",
   claim: "要这张吗? Claim this discard?",
   zuozhuang: (w) => `${w("outcome", "zuozhuang")}? Sit as dealer?`,
   lazhuang: (w) => `${w("outcome", "lazhuang")}? Raise the bet on the dealer?`,
-  declare_ready: (w) => `Declare ready? (${readyWord(w)})`,
+  declare_ready: (w) => `报听? Your dealt hand is ready: declare it? (${readyWord(w)})`,
 };
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
+/** A game's status, in words (the protocol's ids: playing, stopping, over, stopped). */
+const STATUS = { playing: "进行中 playing", stopping: "本手后结束 stopping after this hand", over: "已结束 all hands played",
+  stopped: "已停止 stopped" };
 const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
 const KIND = {
   act: "出牌 to play", claim: "碰杠 to claim", zuozhuang: (w) => `${w("outcome", "zuozhuang")} to sit`,
-  lazhuang: (w) => `${w("outcome", "lazhuang")} to bet`, declare_ready: "to declare ready",
+  lazhuang: (w) => `${w("outcome", "lazhuang")} to bet`, declare_ready: "报听 to declare ready",
 };
 
 export function table(app, room) {
@@ -62,7 +65,7 @@ export function table(app, room) {
   board.setAttribute("aria-label", "牌桌 the table");
   const live = el("div", "sr");
   live.setAttribute("aria-live", "polite");
-  app.replaceChildren(info, endBox, board, live);
+  app.replaceChildren(info, board, endBox, live); // the table first: a hand's result below it, brought into view
 
   let ws = null;
   let retry = 0;
@@ -115,12 +118,17 @@ export function table(app, room) {
         askWaits();
         announce();
         break;
+      case "seats": // a seat's first socket came or its last one left
+        if (S.welcome) S.welcome = { ...S.welcome, seats: msg.seats };
+        break;
       case "hand_end":
         S.handEnd = msg;
+        S.scrollEnd = true; // once drawn, the result is brought into view (a question that follows takes it back)
         live.textContent = `第${msg.hand + 1}手结束 hand ${msg.hand + 1} is over`;
         break;
       case "game_end":
         S.gameEnd = msg;
+        S.scrollEnd = true;
         closedForGood = true;
         break;
       case "waits":
@@ -164,7 +172,7 @@ export function table(app, room) {
   function seatName(s) {
     const seats = (S.welcome && S.welcome.seats) || [];
     if (S.welcome && S.welcome.seat === s) return "你 you";
-    const name = (seats[s] && seats[s].name) || `座 seat ${s}`;
+    const name = (seats[s] && seats[s].name) || `座 seat ${s + 1}`;
     const twins = seats.filter((x) => x && x.name === name).length > 1;
     if (!twins) return name;
     return `${name} · ${S.welcome && S.welcome.seat != null ? PLACE[(s - myPlace() + 4) % 4] : `座${s + 1}`}`;
@@ -217,11 +225,19 @@ export function table(app, room) {
     if (fresh) {
       S.focused = `${st.hand}/${ask.seq}`;
       if (!key || key.startsWith("#ask") || key.startsWith(".hand")) {
-        target = board.querySelector(".hand .slot.drawn button.tile:not([disabled])") || board.querySelector("#ask [data-choice]")
+        target = board.querySelector('#ask button[data-action="win"]')
+          || board.querySelector(".hand .slot.drawn button.tile:not([disabled])") || board.querySelector("#ask [data-choice]")
           || board.querySelector(".hand button.tile:not([disabled])") || target;
       }
     }
     if (target && target !== document.activeElement) target.focus({ preventScroll: true });
+    if (fresh) { // a new question is brought into view
+      const bar = board.querySelector("#ask");
+      if (bar && bar.scrollIntoView) bar.scrollIntoView({ block: "nearest" });
+    } else if (S.scrollEnd && endBox.firstChild && endBox.scrollIntoView) {
+      endBox.scrollIntoView({ block: "nearest" }); // a hand's (or the game's) end, where the player looks
+    }
+    S.scrollEnd = false;
   }
 
   function renderInfo() {
@@ -297,7 +313,7 @@ export function table(app, room) {
     const who = el("div", "who");
     const sw = S.welcome && S.welcome.seats ? S.welcome.seats[s] : null;
     who.append(el("span", "name", seatName(s)));
-    box.setAttribute("aria-label", `座 seat ${s}: ${seatName(s)}`);
+    box.setAttribute("aria-label", `座 seat ${s + 1}: ${seatName(s)}`);
     if (sw && sw.kind !== "person") who.append(el("span", "badge bet", `机器人 bot ${sw.kind}`));
     if (sw && sw.kind === "person" && sw.connected === false) who.append(el("span", "badge off", "离线 offline"));
     if (pub.dealer === s) who.append(el("span", "badge dealer", "庄 dealer"));
@@ -440,7 +456,7 @@ export function table(app, room) {
     b.dataset.choice = String(i);
     let text;
     if (kind === "zuozhuang") text = a ? `${word("outcome", "zuozhuang")} sit (zuozhuang)` : "不坐 don't sit";
-    else if (kind === "declare_ready") text = a ? "declare ready" : "don't declare";
+    else if (kind === "declare_ready") text = a ? "报听 declare ready" : "不报 don't declare";
     else if (kind === "lazhuang") text = a === 0 ? "不拉 no raise" : `${word("outcome", "lazhuang")} ×${a} raise`;
     else {
       const [zh, en] = ACTION[a.type] || [a.type, a.type];
@@ -531,7 +547,7 @@ export function table(app, room) {
     } else if (!pub.indicator) {
       c.append(el("div", "last", `下注 the bets (${word("outcome", "zuozhuang")}, ${word("outcome", "lazhuang")}) come before the deal`));
     }
-    if (S.state.status && S.state.status !== "playing") c.append(el("div", "badge off", S.state.status));
+    if (S.state.status && S.state.status !== "playing") c.append(el("div", "badge off", STATUS[S.state.status] || S.state.status));
     return c;
   }
 
@@ -539,7 +555,7 @@ export function table(app, room) {
     const g = S.gameEnd;
     const box = el("section", "end");
     box.id = "game-end";
-    box.append(el("h2", "", `终局 The game is over (${g.status}) · ${g.hands} hands`));
+    box.append(el("h2", "", `终局 The game is over: ${STATUS[g.status] || g.status} · ${g.hands} hands`));
     const p = el("p");
     p.append("总分 balances: ", g.balances.map((b, s) => `${seatName(s)} ${b > 0 ? "+" : ""}${b}`).join(" · "));
     box.append(p);
