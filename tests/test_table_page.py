@@ -111,6 +111,7 @@ class Seat:
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.checked = 0  # states whose drawing was checked
+        self.wins_offered = 0  # questions offering a win (the focus on it checked)
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
         self.page.on("request", lambda r: self.requests.append(r.url))
@@ -195,6 +196,10 @@ class Seat:
         states = [m for m in self.messages if m["type"] == "state"]
         if states[-1].get("ask") is ask:  # the table waits for this seat: nothing moves while the page is read
             self.check_table(states[-1])
+        if ask["kind"] == "act" and any(isinstance(a, dict) and a["type"] == "win" for a in ask["menu"]):
+            # a win offered has the focus: Enter takes it (an audit's finding: Enter discarded the winning tile)
+            assert self.page.evaluate("document.activeElement && document.activeElement.dataset.action") == "win"
+            self.wins_offered += 1
         i = pick(ask) if pick else default_pick(ask)
         self.page.locator(f'.mine [data-choice="{i}"]').last.click()
         return True
@@ -310,6 +315,7 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     record = _get(f"{server}/play/api/rooms/{room}/hands/0.json")
     # the fixed seed deals a hand this player wins (min_fan 1): the winning hand, patterns and formula are checked
     assert record["seed"] == "page-test-0" and record["result"]["winner"] == 0
+    assert seat.wins_offered >= 1  # the win was offered with the focus on it
     end_matches_record(seat.page, record, running=record["result"]["balances"])
     assert record["players"][0].endswith("Ann")  # the name typed in the lobby
     seat.page.wait_for_selector("#game-end")
