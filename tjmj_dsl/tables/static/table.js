@@ -435,7 +435,10 @@ export function table(app, room) {
     }
     bar.dataset.kind = ask.kind;
     bar.dataset.seq = String(ask.seq);
-    bar.append(el("span", "prompt", said(ASK, ask.kind)));
+    const locked = ask.kind === "act" && st.table.ready && S.welcome && st.table.ready[S.welcome.seat];
+    bar.append(el("span", "prompt", locked
+      ? "轮到你 Your turn: your hand is declared ready (报听) and keeps its tiles: discard the drawn tile, or win"
+      : said(ASK, ask.kind)));
     const last = st.table.last_discard;
     if (ask.kind === "claim" && last) {
       const what = el("span", "claimed");
