@@ -47,6 +47,12 @@ def test_the_example_ask_and_answer_are_a_real_games(tmp_path: Any) -> None:
                          cwd=ROOT, timeout=300)
     assert res.returncode == 0, res.stderr
     asks = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    # the schema's examples are asks of this game too (an audit found them from older rules: another sha256,
+    # 12 options of 23, a lazhuang ask with the indicator already flipped)
+    from tjmj_dsl.game.bot import EXAMPLE_ASKS
+    assert EXAMPLE_ASKS == [next(a for a in asks if a["ask"] == "act" and a["seq"] == 4),
+                            next(a for a in asks if a["ask"] == "claim"),
+                            next(a for a in asks if a["ask"] == "lazhuang" and a["seq"] == 1)]
     real = next(a for a in asks if a["seq"] == ask["seq"])
     # the rule file's hash changes with any edit of the rules: the page shows the one of the rules it documents
     assert ask["rules"]["sha256"] == real["rules"]["sha256"], \
