@@ -35,6 +35,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import pathlib
 import queue
 import select
 import shutil
@@ -619,114 +620,8 @@ def reply_schema() -> dict[str, Any]:
 
 
 # the schemas' examples (schemas/bot-*.schema.json): asks the bot of docs/use/bots.md met at seat 1 in
-# `tjmj simulate --hands 1 --seed 1` (its acts 4, its first claim, its lazhuang; tests/test_bot_ask_doc.py
-# plays them again), and answers
-EXAMPLE_ASKS: list[Any] = json.loads("""[
-  {"protocol": "tjmj-bot/1", "ask": "act", "seq": 4,
-   "rules": {"name": "tianjin", "profile": "seed-001", "sha256": "1e92f9bc03d056edeb1dc7433865e15f8cf8ff67d288337ef7c774cb3b0ad77d", "options": {"score_table": "separate", "jin_gang": "4", "jin_gang_wins": "off", "hun_claim_kong": "allowed", "gangkai_chain": "off", "hun_discard": "xianggong", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "su_value": 2, "hun_kinds": 2, "guadafeng": "off", "min_fan": 2, "hun_wait_counts": "counted", "chan_points": 1, "chan": "always", "exposed_kong_payer": "all", "dealer_rotation": "seed-001", "zuozhuang_game": "free", "lazhuang_game": "free", "last_tiles_claims": "allowed"}},
-   "view": {
-    "hand": 0,
-    "seat": 1,
-    "dealer": 0,
-    "indicator": "2p",
-    "hun_kinds": ["2p", "3p"],
-    "tiles": ["2m", "4m", "4m", "5m", "7m", "9m", "9m", "5p", "1s", "3s", "5s", "E", "W", "N"],
-    "drawn": "9m",
-    "melds": [[], [], [], []],
-    "discards": [["N", "C", "P"], ["F", "P"], ["E", "E"], ["S", "1m"]],
-    "last_discard": {"seat": 0, "tile": "P"},
-    "live_left": 62,
-    "zuozhuang": true,
-    "lazhuang": [0, 2, 2, 2],
-    "xianggong": [false, false, false, false],
-    "ready": [false, false, false, false],
-    "events": [
-      {"seat": 0, "type": "discard", "tile": "N"},
-      {"seat": 1, "type": "draw", "tile": "9m"},
-      {"seat": 1, "type": "discard", "tile": "F"},
-      {"seat": 2, "type": "draw", "tile": null},
-      {"seat": 2, "type": "discard", "tile": "E"},
-      {"seat": 3, "type": "draw", "tile": null},
-      {"seat": 3, "type": "discard", "tile": "S"},
-      {"seat": 0, "type": "draw", "tile": null},
-      {"seat": 0, "type": "discard", "tile": "C"},
-      {"seat": 1, "type": "draw", "tile": "P"},
-      {"seat": 1, "type": "discard", "tile": "P"},
-      {"seat": 2, "type": "draw", "tile": null},
-      {"seat": 2, "type": "discard", "tile": "E"},
-      {"seat": 3, "type": "draw", "tile": null},
-      {"seat": 3, "type": "discard", "tile": "1m"},
-      {"seat": 0, "type": "draw", "tile": null},
-      {"seat": 0, "type": "discard", "tile": "P"},
-      {"seat": 1, "type": "draw", "tile": "9m"}
-    ]
-   },
-   "menu": [{"type": "discard", "tile": "2m"}, {"type": "discard", "tile": "4m"}, {"type": "discard", "tile": "5m"}, {"type": "discard", "tile": "7m"}, {"type": "discard", "tile": "9m"}, {"type": "discard", "tile": "5p"}, {"type": "discard", "tile": "1s"}, {"type": "discard", "tile": "3s"}, {"type": "discard", "tile": "5s"}, {"type": "discard", "tile": "E"}, {"type": "discard", "tile": "W"}, {"type": "discard", "tile": "N"}]},
-  {"protocol": "tjmj-bot/1", "ask": "claim", "seq": 5,
-   "rules": {"name": "tianjin", "profile": "seed-001", "sha256": "1e92f9bc03d056edeb1dc7433865e15f8cf8ff67d288337ef7c774cb3b0ad77d", "options": {"score_table": "separate", "jin_gang": "4", "jin_gang_wins": "off", "hun_claim_kong": "allowed", "gangkai_chain": "off", "hun_discard": "xianggong", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "su_value": 2, "hun_kinds": 2, "guadafeng": "off", "min_fan": 2, "hun_wait_counts": "counted", "chan_points": 1, "chan": "always", "exposed_kong_payer": "all", "dealer_rotation": "seed-001", "zuozhuang_game": "free", "lazhuang_game": "free", "last_tiles_claims": "allowed"}},
-   "view": {
-    "hand": 0,
-    "seat": 1,
-    "dealer": 0,
-    "indicator": "2p",
-    "hun_kinds": ["2p", "3p"],
-    "tiles": ["2m", "4m", "4m", "5m", "7m", "9m", "9m", "5p", "1s", "3s", "5s", "E", "W"],
-    "drawn": null,
-    "melds": [[], [], [], []],
-    "discards": [["N", "C", "P"], ["F", "P", "N"], ["E", "E", "S"], ["S", "1m", "9m"]],
-    "last_discard": {"seat": 3, "tile": "9m"},
-    "live_left": 60,
-    "zuozhuang": true,
-    "lazhuang": [0, 2, 2, 2],
-    "xianggong": [false, false, false, false],
-    "ready": [false, false, false, false],
-    "events": [
-      {"seat": 0, "type": "discard", "tile": "N"},
-      {"seat": 1, "type": "draw", "tile": "9m"},
-      {"seat": 1, "type": "discard", "tile": "F"},
-      {"seat": 2, "type": "draw", "tile": null},
-      {"seat": 2, "type": "discard", "tile": "E"},
-      {"seat": 3, "type": "draw", "tile": null},
-      {"seat": 3, "type": "discard", "tile": "S"},
-      {"seat": 0, "type": "draw", "tile": null},
-      {"seat": 0, "type": "discard", "tile": "C"},
-      {"seat": 1, "type": "draw", "tile": "P"},
-      {"seat": 1, "type": "discard", "tile": "P"},
-      {"seat": 2, "type": "draw", "tile": null},
-      {"seat": 2, "type": "discard", "tile": "E"},
-      {"seat": 3, "type": "draw", "tile": null},
-      {"seat": 3, "type": "discard", "tile": "1m"},
-      {"seat": 0, "type": "draw", "tile": null},
-      {"seat": 0, "type": "discard", "tile": "P"},
-      {"seat": 1, "type": "draw", "tile": "9m"},
-      {"seat": 1, "type": "discard", "tile": "N"},
-      {"seat": 2, "type": "draw", "tile": null},
-      {"seat": 2, "type": "discard", "tile": "S"},
-      {"seat": 3, "type": "draw", "tile": null},
-      {"seat": 3, "type": "discard", "tile": "9m"}
-    ]
-   },
-   "menu": [{"type": "pass", "tile": null}, {"type": "pong", "tile": "9m"}]},
-  {"protocol": "tjmj-bot/1", "ask": "lazhuang", "seq": 1,
-   "rules": {"name": "tianjin", "profile": "seed-001", "sha256": "1e92f9bc03d056edeb1dc7433865e15f8cf8ff67d288337ef7c774cb3b0ad77d", "options": {"score_table": "separate", "jin_gang": "4", "jin_gang_wins": "off", "hun_claim_kong": "allowed", "gangkai_chain": "off", "hun_discard": "xianggong", "tianting": "off", "subenlong": "off", "tianhu": "on", "dihu": "on", "first_draw_multiplier": 4, "su_value": 2, "hun_kinds": 2, "guadafeng": "off", "min_fan": 2, "hun_wait_counts": "counted", "chan_points": 1, "chan": "always", "exposed_kong_payer": "all", "dealer_rotation": "seed-001", "zuozhuang_game": "free", "lazhuang_game": "free", "last_tiles_claims": "allowed"}},
-   "view": {
-    "hand": 0,
-    "seat": 1,
-    "dealer": 0,
-    "indicator": null,
-    "hun_kinds": null,
-    "tiles": [],
-    "drawn": null,
-    "melds": [[], [], [], []],
-    "discards": [[], [], [], []],
-    "last_discard": null,
-    "live_left": null,
-    "zuozhuang": true,
-    "lazhuang": [0, 0, 0, 0],
-    "xianggong": [false, false, false, false],
-    "ready": [false, false, false, false],
-    "events": []
-   },
-   "menu": [0, 1, 2]}
-]""")
+# `tjmj simulate --hands 1 --seed 1` (its act 4, its first claim, its lazhuang; tests/test_bot_ask_doc.py
+# plays them again), kept as data beside this file (an ask names every option of the rules), and answers
+_EXAMPLES = pathlib.Path(__file__).with_name("bot_examples.json")
+EXAMPLE_ASKS: list[Any] = json.loads(_EXAMPLES.read_text(encoding="utf-8"))
 EXAMPLE_REPLIES: list[Any] = [{"choice": 3}, {"choice": 0, "seq": 5}, {"choice": 0}]
