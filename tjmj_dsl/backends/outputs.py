@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 import os
 import re
-import tempfile
 from typing import Callable
 
+from ..atomic import write_atomic
 from ..compiler import builtin_rules_path, display_name, read_rules
 from ..known import rows_of
 from . import combinations
@@ -135,23 +135,6 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _write_atomic(target: str, content: str) -> None:
-    d = os.path.dirname(target)
-    os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tjmj-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(content)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def write_outputs(rules_path: str | None, out: str, check: bool = False, docs_only: bool = False,
                   only_profile: str | None = None) -> list[str]:
     """Write what differs (or, with check, only list it). Generated files that
@@ -193,7 +176,7 @@ def write_outputs(rules_path: str | None, out: str, check: bool = False, docs_on
     changed.extend(f"{b.split(':', 1)[0]} (not written by tjmj)" for b in blocked)
     if not check:
         for target, content in plan:
-            _write_atomic(target, content)
+            write_atomic(target, content)
     if docs_only or only_profile is not None:
         return changed
     name_dirs = sorted({rel.split("/")[0] for rel in files if "/" in rel})
