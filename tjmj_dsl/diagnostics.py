@@ -69,8 +69,13 @@ class RuleError(Exception):
         self.diagnostics = diagnostics
         self.sources = sources or {}
 
-    def render(self) -> str:
-        return "\n".join(d.render(self.sources.get(d.pos.file) if d.pos else None) for d in self.diagnostics)
+    def render(self, most: int | None = None) -> str:
+        """Every diagnostic (or the first `most`, then how many more), each with its line and caret."""
+        shown = self.diagnostics if most is None else self.diagnostics[:most]
+        lines = [d.render(self.sources.get(d.pos.file) if d.pos else None) for d in shown]
+        if len(shown) < len(self.diagnostics):
+            lines.append(f"... and {len(self.diagnostics) - len(shown)} more")
+        return "\n".join(lines)
 
 
 HINT_MAX_LEN = 64  # longer words get no did-you-mean (edit distance is quadratic)
