@@ -267,7 +267,7 @@ def test_a_stored_chunk_whose_numbers_were_changed_is_played_again_and_said(tmp_
     first, second = names
     edited = json.loads(json.dumps(stored[first]))
     edited["walls"][0]["mixes"][0][0]["h"]["b"] = [x * 1000 for x in edited["walls"][0]["mixes"][0][0]["h"]["b"]]
-    from tjmj_dsl.impact.store import walls_digest
+    from tjmj_dsl.impact.store import digest as walls_digest
     edited["sha256"] = walls_digest(edited["walls"])  # even with its digest made again, the balances do not sum to 0
     edited["walls"][0]["mixes"][0][0]["h"]["b"][0] += 1
     edited["sha256"] = walls_digest(edited["walls"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -465,7 +466,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"tjmj: error: {args.file}: {e.strerror}", file=sys.stderr)
         return EXIT_FAIL
     bad = ok = lines = 0
-    seen: dict[str, int] = {}  # each hand (seed, number, rules) replayed: its first line
+    seen: dict[bytes, int] = {}  # each hand (seed, number, rules) replayed, by a digest of the three: its first line
     records = False  # a line that names the record format: the file is one, whatever else it holds
     try:
         for n, line in enumerate(read_lines(stream, MAX_RECORD), 1):  # bounded: a line past the limit is one refusal
@@ -493,7 +494,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             label = f"hand {hand}" if isinstance(hand, int) else f"line {n}"
             same = None  # a line replaying a hand an earlier line of the file did (a copied or reordered line)
             if isinstance(hand, int) and isinstance(rec, dict):
-                key = json.dumps([rec.get("seed"), hand, rec.get("rules")], sort_keys=True, default=str)
+                key = hashlib.sha256(json.dumps([rec.get("seed"), hand, rec.get("rules")], sort_keys=True,
+                                                default=str).encode("utf-8")).digest()[:16]  # 16 bytes a line kept
                 same = seen.get(key)
                 seen.setdefault(key, n)
                 if same is not None:

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from .. import cli_args as A
+from ..atomic import write_atomic
 from ..diagnostics import RuleError
 from ..game.rules import GameRulesError
 from .analyze import MAX_WALLS, Tally, analyze
@@ -19,7 +20,7 @@ from .arms import MAX_ARMS, ArmError, compile_arm, parse_arm
 from .chunk import IMPACT_PLAYERS
 from .measures import SKILL_MIXES
 from .runner import Bar, play_all, tasks_for
-from .store import Store, write_whole
+from .store import Store
 
 MAX_JOBS = 64
 MAX_SEED = 100
@@ -182,18 +183,13 @@ def write_reports(rep: dict[str, Any], out: str) -> None:
     texts = {"report.json": json.dumps(rep, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
              "report.md": markdown(rep), "report.html": html_report(rep)}
     for name, text in texts.items():
-        write_whole(os.path.join(out, name), text)
+        write_atomic(os.path.join(out, name), text)
 
 
 SHOWN_ERRORS = 10  # of a rule error's diagnostics, the first shown (thousands of bad options are one mistake)
 
 
 def _rule_error(field: str, e: RuleError) -> int:
-    ds = e.diagnostics
-    print(f"tjmj: error: {field}: the rules do not compile:", file=sys.stderr)
-    for d in ds[:SHOWN_ERRORS]:
-        print(d.render(e.sources.get(d.pos.file) if d.pos else None), file=sys.stderr)
-    if len(ds) > SHOWN_ERRORS:
-        print(f"... and {len(ds) - SHOWN_ERRORS} more", file=sys.stderr)
-    print(f"{len(ds)} error(s)", file=sys.stderr)
+    print(f"tjmj: error: {field}: the rules do not compile:\n{e.render(SHOWN_ERRORS)}\n{len(e.diagnostics)} error(s)",
+          file=sys.stderr)
     return 1

@@ -16,6 +16,7 @@ import os
 import stat
 from typing import Any
 
+from ..atomic import write_atomic
 from .chunk import FORMAT, Task, well_formed
 
 
@@ -25,15 +26,13 @@ def chunk_key(task: Task) -> dict[str, Any]:
             "start": task.start, "stop": task.stop}
 
 
+def digest(data: Any) -> str:
+    """The sha256 of `data`'s JSON text, keys sorted: a chunk's name (of its key) and its walls' check."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
 def key_name(task: Task) -> str:
-    text = json.dumps(chunk_key(task), sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def walls_digest(walls: Any) -> str:
-    """The sha256 of the walls' canonical JSON text."""
-    text = json.dumps(walls, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return digest(chunk_key(task))
 
 
 class Store:
@@ -63,7 +62,7 @@ class Store:
             self.rejected += 1
             return None
         if not isinstance(got, dict) or got.get("key") != chunk_key(task) \
-                or got.get("sha256") != walls_digest(got.get("walls")) or not well_formed(got.get("walls"), task):
+                or got.get("sha256") != digest(got.get("walls")) or not well_formed(got.get("walls"), task):
             self.rejected += 1
             return None
         walls: list[dict[str, Any]] = got["walls"]
@@ -73,23 +72,5 @@ class Store:
         """Written whole or not at all (a temporary file renamed over)."""
         if self.dir is None:
             return
-        os.makedirs(self.dir, exist_ok=True)
-        path = self._path(task)
-        write_whole(path, json.dumps({"key": chunk_key(task), "sha256": walls_digest(walls), "walls": walls},
-                                     ensure_ascii=False, separators=(",", ":")))
-
-
-def write_whole(path: str, text: str) -> None:
-    """`text` to `path`, whole or not at all: a temporary file beside it, renamed over it (so a symbolic
-    link at `path` is replaced, never written through)."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException as e:
-        if os.path.lexists(tmp) and not os.path.isdir(tmp):
-            os.unlink(tmp)
-        if isinstance(e, OSError) and e.filename != path:  # said of the file meant, not of its temporary
-            raise OSError(e.errno, e.strerror, path) from None
-        raise
+        write_atomic(self._path(task), json.dumps({"key": chunk_key(task), "sha256": digest(walls), "walls": walls},
+                                                  ensure_ascii=False, separators=(",", ":")))

@@ -490,7 +490,7 @@ class Tables:
         if g.ask is None or g.ask.kind in PUBLIC_ASKS:
             live.public_mark = (g.hand, len(g.trail), live.deadline)
         for key in {c.seat for c in live.conns} | set(live.shown):
-            if _hidden_from(live.game.ask, key):
+            if _hidden_from(g.ask, key):
                 made[key] = None
             else:
                 made[key] = live.shown[key] = json.dumps(self.state(live, key), ensure_ascii=False)
@@ -520,12 +520,11 @@ class Tables:
         up to then: what a viewer connected all along was last shown. None if the hand had no such question."""
         g = live.game
         mark = live.public_mark
-        if mark is None or mark[0] != g.hand or mark[1] > len(g.trail):
-            public = [i for i, (_, _, _, kind) in enumerate(g.trail) if kind in PUBLIC_ASKS]
-            if not public:
+        if mark is None or mark[0] != g.hand:  # no state made this hand since the room was (re)loaded
+            last = next((i for i in range(len(g.trail) - 1, -1, -1) if g.trail[i][3] in PUBLIC_ASKS), None)
+            if last is None:
                 return None
-            asked = g.trail[public[-1]][2]
-            mark = (g.hand, public[-1], None if g.is_bot(asked) else live.deadline)
+            mark = (g.hand, last, None if g.is_bot(g.trail[last][2]) else live.deadline)
         st = g.replayed(mark[1])
         try:
             ask = st.ask
