@@ -298,7 +298,7 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     # the owner stops the game: the hand being played is finished, no other is dealt
     lobby.click("#stop-room")
     lobby.wait_for_function("() => document.querySelector('#stop-room + span').textContent.trim() !== ''")
-    assert lobby.inner_text("#stop-room + span").strip() == "stopping"
+    assert lobby.inner_text("#stop-room + span").strip() == "本手后结束 stopping after this hand"  # in words, not the id
     assert errors == []
 
     seat = Seat(ctx, server + link)
@@ -334,6 +334,25 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
         assert shown == last_state["view"]["discards"][s] and shown == discards[s][:len(shown)]
     # nothing was fetched from anywhere but the server
     assert all(u.startswith(server) or u.startswith("ws://127.0.0.1") or u.startswith("data:") for u in seat.requests)
+    assert seat.errors == []
+    ctx.close()
+
+
+def test_a_wrong_seat_link_says_so_and_offers_to_watch(server: str, chromium: Any) -> None:
+    """A seat link whose token is not the room's (mistyped, or of another room) is refused: the page says why
+    where the table would be (it used to show "…" for ever) and links to the spectators' view, which plays on."""
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1})
+    ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
+    seat = Seat(ctx, f"{server}/play/room/{room['room']}#seat=not-a-token")
+    seat.page.wait_for_selector("#refused", timeout=15_000)
+    errors = [m["error"] for m in seat.messages if m["type"] == "error"]
+    assert [e["code"] for e in errors] == ["bad_token"]
+    assert errors[0]["message"] in seat.page.inner_text("#refused")
+    assert seat.page.locator("#refused").get_attribute("role") == "alert"
+    seat.page.click("#refused a.watch-link")
+    seat.page.wait_for_selector(".seat[data-seat='0']", timeout=15_000)
+    assert seat.page.url.endswith("#watch") and "观战 spectator" in seat.page.inner_text("#where")
+    assert seat.page.locator("#refused").count() == 0
     assert seat.errors == []
     ctx.close()
 

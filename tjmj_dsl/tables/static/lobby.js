@@ -2,6 +2,7 @@
 // rule sets, their profiles and options, the bots, the limits); the answer's
 // seat links and spectator link are shown to pass on.
 import { el } from "./tiles.js";
+import { STATUS } from "./result.js";
 
 const API = "/play/api";
 
@@ -190,7 +191,7 @@ function links(room) {
         const r = await fetch(`${API}/rooms/${encodeURIComponent(room.room)}/stop`, {
           method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: room.owner_token }) });
         const got = await r.json();
-        said.textContent = r.ok ? ` ${got.status}` : ` ${errorText(got, r.status)}`;
+        said.textContent = r.ok ? ` ${STATUS[got.status] || got.status}` : ` ${errorText(got, r.status)}`;
       } catch (e) {
         said.textContent = ` ${e.message}`;
       }

@@ -12,6 +12,10 @@ export const readyWord = (w) => {
   return f && f !== "ready_declaration" ? w("flag", f) : "ready";
 };
 
+/** A game's status, in words (the protocol's ids: playing, stopping, over, stopped): the table's and the lobby's. */
+export const STATUS = { playing: "进行中 playing", stopping: "本手后结束 stopping after this hand", over: "已结束 all hands played",
+  stopped: "已停止 stopped" };
+
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 const signClass = (n) => (n > 0 ? "pos" : n < 0 ? "neg" : "");
 

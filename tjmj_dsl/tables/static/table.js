@@ -4,7 +4,7 @@
 // server sends — the seat's view, the public table, the record of a finished
 // hand with the scorer's patterns, formula and payments.
 import { el, sortTiles, tileFace, tileLabel, tileSlot, tileChinese } from "./tiles.js";
-import { endPanel, readyWord } from "./result.js";
+import { endPanel, readyWord, STATUS } from "./result.js";
 
 const LEARN_KEY = "tjmj.learner";
 
@@ -29,9 +29,6 @@ const ASK = {
 };
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
-/** A game's status, in words (the protocol's ids: playing, stopping, over, stopped). */
-const STATUS = { playing: "进行中 playing", stopping: "本手后结束 stopping after this hand", over: "已结束 all hands played",
-  stopped: "已停止 stopped" };
 const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
 const KIND = {
   act: "出牌 to play", claim: "碰杠 to claim", zuozhuang: (w) => `${w("outcome", "zuozhuang")} to sit`,
@@ -137,7 +134,7 @@ export function table(app, room) {
         break;
       case "error":
         S.error = msg.error;
-        if (msg.error && msg.error.code === "bad_token") { closedForGood = true; }
+        if (msg.error && msg.error.code === "bad_token") { closedForGood = true; S.refused = msg.error; }
         setStatus(`${msg.error?.code}: ${msg.error?.message}`, true);
         if (S.sent) S.sent = null; // the answer was refused: the question is open again
         break;
@@ -208,7 +205,7 @@ export function table(app, room) {
     const st = S.state;
     const key = focusKey(document.activeElement);
     renderInfo();
-    if (!st) { board.replaceChildren(el("p", "", "…")); return; }
+    if (!st) { board.replaceChildren(S.refused ? refusedBox() : el("p", "", "…")); return; }
     const pub = st.table;
     const view = st.view;
     const me = myPlace();
@@ -552,6 +549,19 @@ export function table(app, room) {
     }
     if (S.state.status && S.state.status !== "playing") c.append(el("div", "badge off", STATUS[S.state.status] || S.state.status));
     return c;
+  }
+
+  /** The seat link was refused (its token is not this room's): say so where the table would be, and how to go on. */
+  function refusedBox() {
+    const box = el("section", "end");
+    box.id = "refused";
+    box.setAttribute("role", "alert");
+    box.append(el("h2", "", "座位链接无效 This seat link does not seat you"),
+      el("p", "", `${S.refused.message}. 请向开房的人要你的座位链接 Ask whoever made the room for your seat's link, or watch:`));
+    const a = el("a", "watch-link", "观战 watch as a spectator");
+    a.href = location.pathname + location.search + "#watch"; // the spectators' link (the hash change reloads)
+    box.append(a);
+    return box;
   }
 
   function gameEndBox() {
