@@ -391,20 +391,27 @@ def test_a_worker_ends_quietly_when_the_pool_ends_it(monkeypatch: pytest.MonkeyP
     assert [done[t] for t in tasks] == [[{"sigterm_default": True}]] * 4
 
 
-def test_the_rules_written_for_a_worker_are_removed_when_it_exits() -> None:
-    """game/ship.py writes an arm's rule files under a temporary directory to compile them (here and on
-    each Ray worker): there while the process runs, gone when it exits (they were left behind)."""
+def test_the_rules_written_for_a_worker_are_removed_once_compiled(tmp_path: object) -> None:
+    """game/ship.py writes a run's rule files under a temporary directory for a Ray worker (or an impact
+    arm) to compile them: removed as soon as they are compiled, so that a worker Ray ends without its exit
+    handlers (os._exit here) leaves nothing behind; they were removed at exit, and a worker left one each."""
     import subprocess
     import sys
-    code = ("import os; from tjmj_dsl.game.ship import rule_files, write_files; "
-            "p = write_files(*rule_files(None)); print(p); print(os.path.isfile(p))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout.split()
-    assert out[1] == "True"
-    d = out[0]
-    while not os.path.basename(d).startswith("tjmj-rules-"):
-        d = os.path.dirname(d)
-        assert d != os.path.dirname(d), out[0]  # the temporary directory is among the path's parents
-    assert not os.path.exists(d)
+    code = ("import os; from dataclasses import replace; "
+            "from tjmj_dsl.game import simulate as s; from tjmj_dsl.game.ship import bundle_sha, rule_files, written; "
+            "files, top = rule_files(None); spec = s.Spec(None, None, (), ('random',) * 4, 1, False); "
+            "sha = s._rules(spec).sha256; "
+            "w = written(files, top); p = w.__enter__(); print(os.path.isfile(p)); w.__exit__(None, None, None); "
+            "print(os.path.exists(p)); "
+            "a = s._ray_chunk(files, top, sha, spec, 0, 3); b = s._ray_chunk(files, top, sha, spec, 3, 5); "
+            "print(len(a), len(b), sum(1 for k in s._RULES if str(k.rules).startswith('<shipped'))); "
+            "print(a == s._chunk((spec, 0, 3))); import sys; sys.stdout.flush(); os._exit(0)")
+    tmp = str(tmp_path)
+    env = {**os.environ, "TMPDIR": tmp}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env=env).stdout.split()
+    assert out == ["True", "False", "3", "2", "1", "True"]  # there for the compile, gone after; compiled once a worker
+    assert os.listdir(tmp) == []
 
 
 def test_ray_gives_the_bytes_of_one_job(tmp_path: object) -> None:

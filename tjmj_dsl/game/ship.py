@@ -5,12 +5,12 @@ the files' common directory, so an overlay's `extends: ../x.yaml` still finds x.
 
 from __future__ import annotations
 
-import atexit
 import collections
 import hashlib
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
 from ..compiler import read_rules
@@ -39,35 +39,21 @@ def bundle_sha(files: Files) -> str:
     return h.hexdigest()
 
 
-_DIRS: dict[str, str] = {}
-_MADE: list[tuple[int, str]] = []  # (the process that made it, a directory): removed when that process exits
-
-
-def _remove_made() -> None:
-    """Each temporary directory this process made, removed (they were left in the temporary folder,
-    one a run and one a Ray worker). Not a forked child's inherited ones: its parent still uses them."""
-    for pid, d in _MADE:
-        if pid == os.getpid():
-            shutil.rmtree(d, ignore_errors=True)
-
-
-def write_files(files: Files, top: str) -> str:
-    """The files written once per process under a temporary directory, removed when the process
-    exits; the top file's path."""
-    key = bundle_sha(files)
-    d = _DIRS.get(key)
-    if d is None:
-        d = tempfile.mkdtemp(prefix="tjmj-rules-")
-        if not _MADE:
-            atexit.register(_remove_made)
-        _MADE.append((os.getpid(), d))
+@contextmanager
+def written(files: Files, top: str) -> Iterator[str]:
+    """The files written under a new temporary directory for the time of the block (a compile reads
+    them there, once), and removed when it ends: the top file's path. A Ray worker is often ended
+    without its exit handlers, and directories removed at exit were left behind, one a worker."""
+    d = tempfile.mkdtemp(prefix="tjmj-rules-")
+    try:
         for rel, text in files:
             p = os.path.join(d, *rel.split("/"))
             os.makedirs(os.path.dirname(p), exist_ok=True)
             with open(p, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
-        _DIRS[key] = d
-    return os.path.join(d, *top.split("/"))
+        yield os.path.join(d, *top.split("/"))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def ray_connected(address: str | None) -> Any:

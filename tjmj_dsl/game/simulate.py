@@ -24,7 +24,7 @@ from .players import make_player
 from .rules import GameRules, game_rules
 from .runstats import RunStats
 from .session import play, record
-from .ship import Files, ray_connected, ray_in_order, rule_files, write_files
+from .ship import Files, bundle_sha, ray_connected, ray_in_order, rule_files, written
 
 CHUNK = 25
 
@@ -211,8 +211,12 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
 
 def _ray_chunk(files: Files, top: str, sha256: str, spec: Spec, a: int, b: int
                ) -> list[tuple[dict[str, Any], str | None]]:
-    """A chunk played by a Ray worker: the rules written from their text and compiled here."""
-    local = replace(spec, rules=write_files(files, top))
+    """A chunk played by a Ray worker: the rules written from their text and compiled here (once a
+    worker: the spec stands for them in the rules' cache under a name of their text)."""
+    local = replace(spec, rules=f"<shipped {bundle_sha(files)}>")
+    if local not in _RULES:
+        with written(files, top) as path:
+            _RULES[local] = game_rules(Scorer(path, spec.profile, dict(spec.options) or None))
     got = _rules(local).sha256
     if got != sha256:
         raise RuntimeError(f"the rules compiled on this worker have sha256 {got}, not {sha256}")

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..api import Scorer
 from ..game.rules import GameRules, game_rules
-from ..game.ship import bundle_sha, rule_files, write_files
+from ..game.ship import bundle_sha, rule_files, written
 
 MAX_ARMS = 16  # the base and at most 15 variants: each costs a full run
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
@@ -79,9 +79,10 @@ _COMPILED: dict[tuple[str, str, Any, Any], GameRules] = {}
 
 
 def compile_arm(arm: Arm) -> GameRules:
-    """The arm's rules compiled (once per process) from its text, written to files by game/ship.py."""
+    """The arm's rules compiled (once per process) from its text, written to files by game/ship.py for the compile."""
     key = (arm.bundle_sha, arm.top, arm.profile, arm.options)
     got = _COMPILED.get(key)
     if got is None:
-        got = _COMPILED[key] = game_rules(Scorer(write_files(arm.files, arm.top), arm.profile, dict(arm.options) or None))
+        with written(arm.files, arm.top) as path:
+            got = _COMPILED[key] = game_rules(Scorer(path, arm.profile, dict(arm.options) or None))
     return got
