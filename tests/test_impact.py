@@ -450,6 +450,26 @@ def test_an_overlay_variant_is_checked_and_its_text_shown_inertly(tmp_path: obje
     assert main(["impact", "--variant", f"h={house}", "--hands", "2", "--out", str(tmp_path)]) == 1
 
 
+def test_a_file_named_as_a_profile_is_not_read_silently(tmp_path: object, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--variant v=seed-000-fan` names a profile of the rules; a file of that name in the working folder was
+    read as an overlay instead, without a word. Both there: refused, saying how to name each; ./NAME is the file."""
+    monkeypatch.chdir(str(tmp_path))
+    with open("seed-000-fan", "w", encoding="utf-8") as f:
+        f.write("extends: builtin:tianjin\n")
+    assert main(["impact", "--variant", "v=seed-000-fan", "--hands", "2", "--no-skill", "--out", "a"]) == 2  # usage
+    err = capsys.readouterr().err
+    assert "'seed-000-fan' is a profile of the rules and a file here: write ./seed-000-fan" in err
+    assert main(["impact", "--variant", "v=./seed-000-fan", "--hands", "2", "--no-skill", "--out", "b"]) == 0
+    with open(os.path.join("b", "report.json"), encoding="utf-8") as f:
+        arm = json.load(f)["arms"][1]
+    assert arm["rules"]["files"][-1].endswith("seed-000-fan") and arm["rules"]["profile"] != "seed-000-fan"
+    os.remove("seed-000-fan")
+    assert main(["impact", "--variant", "v=seed-000-fan", "--hands", "2", "--no-skill", "--out", "c"]) == 0
+    with open(os.path.join("c", "report.json"), encoding="utf-8") as f:
+        assert json.load(f)["arms"][1]["rules"]["profile"] == "seed-000-fan"
+
+
 def test_a_backtick_in_the_command_cannot_end_its_code_span(tmp_path: object) -> None:
     """The seed and an overlay's file name reach report.md's code spans: a backtick in them must not
     end the span and leave what follows (an <img onerror>) to a Markdown renderer as raw HTML."""

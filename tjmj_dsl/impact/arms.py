@@ -2,7 +2,8 @@
 text so that a worker on another machine compiles the same rules), a profile
 and options. `PROFILE_OR_OPTIONS` on the command line is comma-separated:
 NAME=VALUE items are options, one other item a profile of the rule file or an
-overlay file (a house pattern: a path ending .yaml/.yml, or any existing file)."""
+overlay file (a house pattern: a path ending .yaml/.yml, or another existing file that is not a profile's
+name; a name that is both is refused)."""
 
 from __future__ import annotations
 
@@ -64,15 +65,33 @@ def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
     path, profile = rules, None
     if other:
         o = other[0]
-        if o.endswith((".yaml", ".yml")) or os.path.isfile(o):
+        if o.endswith((".yaml", ".yml")):
+            path = o
+        elif o in _profiles(rules):
+            if os.path.isfile(o):  # which one was meant cannot be known: a file read silently surprised
+                raise ArmError(field, f"{o!r} is a profile of the rules and a file here: write ./{o} for the file, "
+                                      f"or rename it")
+            profile = o
+        elif os.path.isfile(o):
             path = o
         else:
-            profile = o
+            profile = o  # not a profile: said by the compile, with the profiles there are
     if path is not None and path != rules:  # an overlay file (a house pattern): checked as `tjmj check` checks it
         from ..analysis.rulecheck import check_file
         check_file(path)  # every profile and its examples; errors raise RuleError
     files, top = rule_files(path)
     return Arm(name, files, top, profile, tuple(sorted(options.items())), spec)
+
+
+def _profiles(rules: str | None) -> frozenset[str]:
+    """The names of the rule file's profiles (none when it cannot be read: the compile says why)."""
+    from ..compiler import read_rules
+    from ..diagnostics import RuleError
+    try:
+        got = read_rules(rules).data.get("profiles")
+    except (RuleError, OSError, ValueError):
+        return frozenset()
+    return frozenset(got) if isinstance(got, dict) else frozenset()
 
 
 _COMPILED: dict[tuple[str, str, Any, Any], GameRules] = {}
