@@ -317,6 +317,10 @@ def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bo
     assert record["seed"] == "page-test-0" and record["result"]["winner"] == 0
     assert seat.wins_offered >= 1  # the win was offered with the focus on it
     end_matches_record(seat.page, record, running=record["result"]["balances"])
+    # the move log ends with the win (the record's last event), newest first
+    last_move = seat.page.locator(".center ol.log li").first
+    assert record["events"][-1]["type"] == "win" and "你 you 和 wins" in last_move.inner_text()
+    assert last_move.locator("[data-tile]").get_attribute("data-tile") == record["events"][-1]["tile"]
     assert record["players"][0].endswith("Ann")  # the name typed in the lobby
     seat.page.wait_for_selector("#game-end")
     assert "已停止 stopped" in seat.page.inner_text("#game-end h2")

@@ -533,7 +533,11 @@ export function table(app, room) {
   function centerBox(pub) {
     const c = el("div", "center");
     // the last moves, newest first (another seat's draw is a move without a tile)
-    const recent = pub.events.slice(-6).reverse();
+    let events = pub.events;
+    const rec = S.handEnd && S.handEnd.hand === S.state.hand ? S.handEnd.record : null;
+    const won = rec && rec.events && rec.events[rec.events.length - 1];
+    if (won && won.type === "win" && events[events.length - 1]?.type !== "win") events = [...events, won]; // the hand's last move
+    const recent = events.slice(-6).reverse();
     if (recent.length) {
       const ol = el("ol", "log");
       ol.setAttribute("aria-label", "最近 the last moves");
