@@ -678,3 +678,60 @@ def test_the_tables_and_the_guard_agree_on_a_servers_own_page(origin: str, host:
     limits = Limits(allowed_hosts=None)
     scope = {"type": "http", "scheme": scheme, "method": "POST"}
     assert (refused_origin(limits, scope, {k.encode(): v.encode() for k, v in headers.items()}) is None) == own
+
+
+# --- behind a reverse proxy (--proxy) -----------------------------------------------------------
+
+PROXY, OTHER = "127.0.0.9", "127.0.0.10"
+
+
+def _create_room(server: Server, src: str, forwarded: str | None) -> tuple[int, Any]:
+    """POST a room from the loopback address `src`, saying (as a proxy says) whom it forwards."""
+    body = json.dumps({"seats": ["random"] * 4, "hands": 1}).encode()
+    s = connect(server, src)
+    head = (f"POST /play/api/rooms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n")
+    if forwarded is not None:
+        head += f"X-Forwarded-For: {forwarded}\r\n"
+    s.sendall(head.encode() + b"\r\n" + body)
+    status, _, a = response(read_all(s))
+    s.close()
+    return status, a
+
+
+def test_behind_a_named_proxy_each_forwarded_client_is_one_client() -> None:
+    """A club behind nginx: every connection comes from the proxy's address. Without --proxy that address was
+    one client for the whole club (its 32 connections and 16 rooms, everyone's); with it, the proxy's connections
+    are not bounded as one client's and each room counts against the client the proxy forwards. A header from
+    anyone else changes nothing: a client cannot pass for another by writing X-Forwarded-For."""
+    s = Server("--tables", "--proxy", PROXY, "--rooms-per-client", "1", "--max-client-connections", "2")
+    try:
+        held = [connect(s, PROXY) for _ in range(3)]  # past the per-client bound: the proxy's are many clients'
+        held[2].sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        assert response(read_all(held[2]))[0] == 200
+        others = [connect(s, OTHER) for _ in range(2)]
+        extra = connect(s, OTHER)
+        refused(read_all(extra), 429, "busy")  # anyone else is one client, as before
+        for c in held + others + [extra]:
+            c.close()
+        time.sleep(0.3)
+        assert _create_room(s, PROXY, "10.1.1.1")[0] == 201
+        status, a = _create_room(s, PROXY, "10.1.1.1")  # the same player again: their one room is playing
+        assert (status, a["error"]["code"]) == (429, "too_many_rooms")
+        assert _create_room(s, PROXY, "10.1.1.2")[0] == 201  # another player through the same proxy
+        assert _create_room(s, PROXY, "192.0.2.7, 10.1.1.3")[0] == 201  # the address the proxy saw is the client's
+        assert _create_room(s, OTHER, "10.1.1.4")[0] == 201
+        status, a = _create_room(s, OTHER, "10.1.1.5")  # not a proxy: its header is not believed
+        assert (status, a["error"]["code"]) == (429, "too_many_rooms")
+    finally:
+        s.stop()
+
+
+def test_without_proxy_a_forwarded_header_is_ignored() -> None:
+    s = Server("--tables", "--rooms-per-client", "1")
+    try:
+        assert _create_room(s, PROXY, "10.1.1.1")[0] == 201
+        status, a = _create_room(s, PROXY, "10.1.1.2")
+        assert (status, a["error"]["code"]) == (429, "too_many_rooms")
+    finally:
+        s.stop()

@@ -594,8 +594,8 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
         p.add_argument("--max-rooms", type=A.int_in(1, MAX_ROOMS), default=1000,
                        help=f"rooms played at once (default 1000; at most {MAX_ROOMS:,})")
         p.add_argument("--rooms-per-client", type=A.int_in(1, MAX_ROOMS), default=16,
-                       help="rooms one client address may have playing at once (default 16; behind a proxy that "
-                            "hides the players' addresses, raise it)")
+                       help="rooms one client address may have playing at once (default 16; behind a reverse proxy, "
+                            "name it with --proxy so that each player is a client)")
         p.add_argument("--idle-stop", type=A.number_in(1, 1e9, " seconds"), default=600.0, metavar="SECONDS",
                        help="a room no socket has been connected to for this long is stopped after its hand (default 600)")
 

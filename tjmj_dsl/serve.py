@@ -60,7 +60,7 @@ class Config:
         tables' --table-origin pages pass the guard too (the tables' own check admits them to the
         tables only): the guard, in front of every path, must not refuse what the tables allow."""
         kw = dict(self.guard)
-        for k in ("cors_origins", "allowed_hosts"):
+        for k in ("cors_origins", "allowed_hosts", "proxies"):
             if kw.get(k) is not None:
                 kw[k] = tuple(kw[k])
         tables = tuple((self.tables or {}).get("origins") or ())

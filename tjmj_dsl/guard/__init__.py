@@ -42,7 +42,10 @@ def uvicorn_options(limits: Limits) -> dict[str, Any]:
         "ws_max_queue": 16,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
-        "proxy_headers": False,  # a client is the address it connects from, not what a header says
+        # a client is the address it connects from, not what a header says; through a proxy named by
+        # --proxy, the address that proxy forwards (X-Forwarded-For, believed from it alone)
+        "proxy_headers": bool(limits.proxies),
+        "forwarded_allow_ips": list(limits.proxies) or None,
         "backlog": 2 * limits.max_connections,
         "h11_max_incomplete_event_size": limits.max_head,  # if a deployment picks h11 for WebSockets' sake
     }

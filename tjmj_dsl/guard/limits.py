@@ -35,6 +35,8 @@ class Limits:
     ws_max_message: int = 1 << 20       # bytes of one WebSocket message
     cors_origins: tuple[str, ...] = ()  # origins (scheme://host[:port]) whose pages may call; "*" any
     allowed_hosts: tuple[str, ...] | None = ("localhost", "127.0.0.1", "::1")  # Host header names; None: any
+    proxies: tuple[str, ...] = ()  # reverse proxies' addresses: not one client (no per-client connection bound),
+    # and a request through one is its X-Forwarded-For client's (uvicorn's proxy headers, trusting these alone)
 
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -81,6 +83,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="a name clients may reach the server by (the Host header; repeatable); default: "
                         "localhost and the loopback addresses when listening on loopback, any otherwise")
+    p.add_argument("--proxy", action="append", metavar="ADDRESS", type=ip_address,
+                   help="the address of a reverse proxy in front of the server (repeatable): its connections are "
+                        "not counted as one client's, and a request through it is the client its X-Forwarded-For "
+                        "header names (the per-client limits key on that); default: none, every header ignored")
 
 
 def from_args(args: argparse.Namespace, host: str) -> Limits:
@@ -89,7 +95,17 @@ def from_args(args: argparse.Namespace, host: str) -> Limits:
                           if getattr(args, name, None) is not None}
     kw["cors_origins"] = tuple(getattr(args, "cors_origin", None) or ())
     kw["allowed_hosts"] = allowed_hosts(host, getattr(args, "allow_host", None))
+    kw["proxies"] = tuple(dict.fromkeys(getattr(args, "proxy", None) or ()))
     return Limits(**kw)
+
+
+def ip_address(text: str) -> str:
+    """An argparse type: one IP address (v4 or v6), as the server sees a connection's peer."""
+    import ipaddress
+    try:
+        return str(ipaddress.ip_address(text.strip().strip("[]")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text[:80]!r}") from None
 
 
 def allowed_hosts(bind: str, named: list[str] | None) -> tuple[str, ...] | None:

@@ -74,7 +74,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         ip = self.client[0] if self.client else ""
         mine = _State.open.setdefault(ip, set())
         _prune(mine)
-        if len(mine) >= L.max_client_connections:
+        if len(mine) >= L.max_client_connections and ip not in L.proxies:  # a proxy carries many clients
             return self._g_refuse_now(429, "busy", f"this client has {len(mine)} connections open; the limit is "
                                                    f"{L.max_client_connections} a client")
         total = sum(len(s) for s in _State.open.values())
