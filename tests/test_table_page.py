@@ -416,12 +416,15 @@ def test_a_reload_mid_hand_shows_the_same_hand_and_the_keyboard_plays_on(server:
     before = seat.page.locator(".mine .hand .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)")
     seq = seat.page.get_attribute("#ask", "data-seq")
     discards = seat.page.locator(".seat .discards").all_inner_texts()
+    meter = seat.page.get_attribute(".live .meter", "aria-label")  # "N of M live tiles left"
+    assert meter and not meter.endswith(f"of {seat.page.inner_text('#live-left')} live tiles left")  # tiles were drawn
     seat.page.reload()
     seat.messages.clear()
     seat.page.wait_for_selector("#ask[data-kind]")
     assert seat.page.locator(".mine .hand .tile").evaluate_all("ts => ts.map((t) => t.dataset.tile)") == before
     assert seat.page.get_attribute("#ask", "data-seq") == seq
     assert seat.page.locator(".seat .discards").all_inner_texts() == discards
+    assert seat.page.get_attribute(".live .meter", "aria-label") == meter  # the meter did not start again at full
     assert "#seat=" in seat.page.url  # the seat's link survives the reload
     # then the keyboard alone plays on: each question takes the focus (the drawn tile, else its first
     # answer) and Enter answers it

@@ -259,8 +259,10 @@ export function table(app, room) {
         parts.push(item("混 huns", "未翻 not flipped yet"));
       }
       if (pub.live_left != null) {
-        const key = st.hand;
-        S.liveStart[key] = Math.max(S.liveStart[key] || 0, pub.live_left);
+        // the meter's full length: the most live tiles this tab saw in the hand, kept through a reload
+        const key = `tjmj.live/${room}/${st.hand}`;
+        S.liveStart[key] = Math.max(S.liveStart[key] || Number(sessionStorage.getItem(key)) || 0, pub.live_left);
+        sessionStorage.setItem(key, String(S.liveStart[key]));
         const box = el("span", "item live");
         const meter = el("span", "meter");
         meter.setAttribute("role", "img");
