@@ -444,10 +444,31 @@ def test_an_overlay_variant_is_checked_and_its_text_shown_inertly(tmp_path: obje
     assert "\u202e" not in html and "\u202e" not in md
     assert "\\<script\\>x()\\</script\\> \\| \\*b\\*" in md
     rep = json.loads(out["report.json"])
-    assert rep["arms"][0]["rules"]["files"][-1].endswith("house.yaml")
+    assert rep["arms"][0]["rules"]["files"] == ["builtin:tianjin", "house.yaml"]
     with open(house, "w", encoding="utf-8") as f:
         f.write("extends: builtin:tianjin\nset:\n  patterns.nosuch.value: 3\n")
     assert main(["impact", "--variant", f"h={house}", "--hands", "2", "--out", str(tmp_path)]) == 1
+
+
+def test_a_report_names_its_overlay_files_the_same_wherever_they_lie(tmp_path: object,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same overlay (a house file extending a base beside it, which extends the built-in rules) run from
+    two folders gives the same report bytes: the files named as they name one another, not by the folders
+    they lie in (they were named relative to the common folder of the checkout and the overlay)."""
+    reports = []
+    for where in ("a/deep/club", "b"):
+        d = os.path.join(str(tmp_path), where)
+        os.makedirs(os.path.join(d, "base"))
+        with open(os.path.join(d, "base", "town.yaml"), "w", encoding="utf-8") as f:
+            f.write("extends: builtin:tianjin\nset:\n  patterns.long.value: 5\n")
+        with open(os.path.join(d, "house.yaml"), "w", encoding="utf-8") as f:
+            f.write("extends: base/town.yaml\nset:\n  patterns.tiliu.value: 2\n")
+        monkeypatch.chdir(d)
+        reports.append(_run("r", "--variant", "h=house.yaml", "--no-skill", hands=2))
+    assert reports[0] == reports[1]
+    rep = json.loads(reports[0]["report.json"])
+    assert rep["arms"][0]["rules"]["files"] == ["tianjin.yaml"]  # the built-in file read itself
+    assert rep["arms"][1]["rules"]["files"] == ["builtin:tianjin", "base/town.yaml", "house.yaml"]
 
 
 def test_a_file_named_as_a_profile_is_not_read_silently(tmp_path: object, monkeypatch: pytest.MonkeyPatch,

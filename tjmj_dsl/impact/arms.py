@@ -36,6 +36,7 @@ class Arm:
     profile: str | None
     options: tuple[tuple[str, str], ...]
     spec: str  # as written on the command line
+    shown: tuple[str, ...] = ()  # the files as the report names them (shown_files)
 
     @property
     def bundle_sha(self) -> str:
@@ -80,7 +81,28 @@ def parse_arm(name: str, spec: str, rules: str | None, field: str) -> Arm:
         from ..analysis.rulecheck import check_file
         check_file(path)  # every profile and its examples; errors raise RuleError
     files, top = rule_files(path)
-    return Arm(name, files, top, profile, tuple(sorted(options.items())), spec)
+    return Arm(name, files, top, profile, tuple(sorted(options.items())), spec, shown_files(path))
+
+
+def shown_files(path: str | None) -> tuple[str, ...]:
+    """The rule files of `path` (None: the built-in one) as a report names them, the same wherever they lie:
+    each relative to the folder of the file read (as files name the ones they extend), a built-in file another
+    extends as builtin:NAME. (Relative to the files' common folder, an overlay beside a checkout's built-in file
+    was named by both paths from the root: another machine's report differed, and it told the folders.)"""
+    from ..compiler import read_rules
+    from ..passes.resolve import BUILTIN, BUILTINS
+    from ..source.files import rules_file
+    res = read_rules(path)
+    paths = [os.path.abspath(p) for p in res.paths]
+    top = os.path.abspath(res.top_path) if res.top_path else paths[-1]
+    builtin = {}
+    for b in BUILTINS:
+        try:
+            builtin[os.path.realpath(rules_file(f"{b}.yaml"))] = BUILTIN + b
+        except (ImportError, OSError):  # pragma: no cover - an installation without its data
+            pass
+    return tuple(builtin[os.path.realpath(p)] if p != top and os.path.realpath(p) in builtin
+                 else os.path.relpath(p, os.path.dirname(top)).replace(os.sep, "/") for p in paths)
 
 
 def _profiles(rules: str | None) -> frozenset[str]:

@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     info = [{"name": a.name, "spec": a.spec,
              "rules": {"name": r.name, "profile": r.profile, "sha256": r.sha256,
-                       "options": {k: v for k, v in r.options}, "files": [p for p, _ in a.files]},
+                       "options": {k: v for k, v in r.options}, "files": list(a.shown)},
              "pattern_names": {p.id: p.name for p in r.scorer.ruleset.patterns}} for a, r in zip(arms, compiled)]
     head = {"seed": seed, "walls": args.hands, "players": list(players), "mixes": mixes,
             "command": canonical_command(args)}

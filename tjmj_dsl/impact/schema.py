@@ -45,7 +45,10 @@ def impact_schema() -> dict[str, Any]:
                       "properties": {"name": {"type": "string"}, "profile": {"type": "string"},
                                      "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                                      "options": {"type": "object", "description": "every option's value"},
-                                     "files": {"type": "array", "items": {"type": "string"}}}},
+                                     "files": {"type": "array", "items": {"type": "string"},
+                                               "description": "the rule files read, the base first: each relative "
+                                                              "to the folder of the last (the file read), a "
+                                                              "built-in one it extends as builtin:NAME"}}},
             "measures": {"type": "object", "additionalProperties": _estimate},
             "fan_distribution": {"type": "object", "additionalProperties": {"type": "integer"},
                                  "description": "wins (main mix, seatings counted) by fan"},
