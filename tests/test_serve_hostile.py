@@ -735,3 +735,35 @@ def test_without_proxy_a_forwarded_header_is_ignored() -> None:
         assert (status, a["error"]["code"]) == (429, "too_many_rooms")
     finally:
         s.stop()
+
+
+def test_the_names_a_server_answers_to() -> None:
+    from tjmj_dsl.guard.limits import allowed_hosts
+    loop = ("localhost", "127.0.0.1", "::1")
+    assert allowed_hosts("127.0.0.1", None) == loop
+    # a name given keeps the loopback ones (a proxy's or a health check's request to 127.0.0.1 was refused)
+    assert allowed_hosts("127.0.0.1", ["Club.Example"]) == loop + ("club.example",)
+    # the public page origin names the host the proxy passes on
+    assert allowed_hosts("127.0.0.1", None, ["https://mahjong.club.example:8443"]) == loop + ("mahjong.club.example",)
+    assert allowed_hosts("0.0.0.0", None, ["https://mahjong.club.example"]) is None  # every address: any name
+    assert allowed_hosts("::", ["a.example"]) == loop + ("a.example",)
+
+
+def test_behind_a_proxy_the_club_s_public_name_is_answered() -> None:
+    """A club's nginx passes its public name as Host (docs/play/table.md): the server named by --table-origin
+    answers to it, and still to the loopback names (a health check); another name stays refused. Following the
+    docs, a seat's socket through nginx was refused (bad_host), and --allow-host then refused 127.0.0.1."""
+    s = Server("--tables", "--table-origin", "https://mahjong.club.example")
+    try:
+        for host in ("mahjong.club.example", "mahjong.club.example:443", f"127.0.0.1:{s.port}", "localhost"):
+            assert s.call("GET", "/health", headers={"Host": host})[0] == 200, host
+        status, _, a = s.call("GET", "/health", headers={"Host": "evil.example"})
+        assert status == 403 and a["error"]["code"] == "bad_host"
+    finally:
+        s.stop()
+    s = Server("--allow-host", "club.example")
+    try:
+        for host in ("club.example", f"127.0.0.1:{s.port}"):
+            assert s.call("GET", "/health", headers={"Host": host})[0] == 200, host
+    finally:
+        s.stop()

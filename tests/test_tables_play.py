@@ -240,3 +240,23 @@ def test_tjmj_serve_serves_the_tables_beside_the_contract(tmp_path: Any) -> None
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+@pytest.mark.parametrize("command", ["serve --tables", "play --no-browser"])
+def test_a_database_that_cannot_be_opened_is_one_line_before_any_server(command: str, tmp_path: Any) -> None:
+    """An unreachable PostgreSQL (its password not shown) or a file that cannot be made: one line, exit 1, no server
+    started and no traceback (uvicorn printed its start-up traceback twice and went on waiting)."""
+    import subprocess
+    import sys
+
+    from tablekit import free_port
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for db, said in ((f"postgresql://tjmj:hunter2@127.0.0.1:{free_port()}/tjmj", "postgresql://tjmj:***@127.0.0.1"),
+                     (str(blocker / "games.sqlite3"), str(blocker))):
+        run = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", *command.split(), "--db", db, "--port", str(free_port())],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 1, run.stderr
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("tjmj: error: cannot open the games' database ")
+        assert said in lines[0] and "hunter2" not in run.stderr and "Traceback" not in run.stderr

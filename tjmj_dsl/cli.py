@@ -549,9 +549,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import asdict
     from .guard.limits import from_args
     limits = asdict(from_args(args, args.host))
+    tables = _tables_config(args)
+    if tables is not None:
+        try:
+            from .tables.store import unopenable
+        except ImportError as e:
+            print(f"tjmj: error: `tjmj serve --tables` needs the play extra ({e.name} is missing): "
+                  f"pip install -e '.[play]'", file=sys.stderr)
+            return EXIT_FAIL
+        why = unopenable(tables["db"])
+        if why:
+            print(f"tjmj: error: {why}", file=sys.stderr)
+            return EXIT_FAIL
     config = Config(rules=os.path.abspath(args.rules) if args.rules else None, profile=args.profile, options=opts,
                     cors=tuple(args.cors_origin or ()), max_body=args.max_body, max_batch=args.max_batch,
-                    guard=limits, tables=_tables_config(args))
+                    guard=limits, tables=tables)
     run(config, args.host, args.port, args.workers, args.log_level)
     return EXIT_OK
 
@@ -563,6 +575,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install 'tjmj[play]'",
               file=sys.stderr)
+        return EXIT_FAIL
+    from .tables.store import unopenable
+    why = unopenable(args.db)
+    if why:
+        print(f"tjmj: error: {why}", file=sys.stderr)
         return EXIT_FAIL
     return play(db=args.db, port=args.port, browser=not args.no_browser, profile=args.profile, hands=args.hands,
                 pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None,

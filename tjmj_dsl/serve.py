@@ -472,8 +472,8 @@ def run(config: Config, host: str = "127.0.0.1", port: int = 8000, workers: int 
     import uvicorn
     os.environ[CONFIG_ENV] = json.dumps(asdict(config))
     print(f"tjmj serve: http://{host}:{port} ({workers} worker{'s' if workers != 1 else ''}); "
-          f"GET /rules, /health, /openapi.json; POST /score, /score/batch, /waits, /explain, /settle",
-          file=sys.stderr, flush=True)
+          f"GET /rules, /health, /openapi.json; POST /score, /score/batch, /waits, /explain, /settle"
+          + ("; the tables: /play" if config.tables is not None else ""), file=sys.stderr, flush=True)
     uvicorn.run("tjmj_dsl.serve:app_from_env", factory=True, host=host, port=port, workers=workers,
                 log_level=log_level, access_log=False, timeout_graceful_shutdown=5,
                 **uvicorn_options(config.limits()))

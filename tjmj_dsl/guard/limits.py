@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 from typing import Any
 
 from ..cli_args import int_in, number_in
@@ -81,8 +82,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument(flag, type=number_in(flo, fhi, " seconds"), default=getattr(d, name), metavar="SECONDS",
                        help=f"{what} (default {getattr(d, name):g})")
     p.add_argument("--allow-host", action="append", metavar="NAME",
-                   help="a name clients may reach the server by (the Host header; repeatable); default: "
-                        "localhost and the loopback addresses when listening on loopback, any otherwise")
+                   help="a name clients may reach the server by (the Host header; repeatable), beside localhost, "
+                        "the loopback addresses and the hosts of --table-origin; default: those, or any name when "
+                        "listening on every address")
     p.add_argument("--proxy", action="append", metavar="ADDRESS", type=ip_address,
                    help="the address of a reverse proxy in front of the server (repeatable): its connections are "
                         "not counted as one client's, and a request through it is the client its X-Forwarded-For "
@@ -94,7 +96,7 @@ def from_args(args: argparse.Namespace, host: str) -> Limits:
     kw: dict[str, Any] = {name: getattr(args, name) for name, *_ in _INT_OPTIONS + _FLOAT_OPTIONS  # type: ignore[operator]
                           if getattr(args, name, None) is not None}
     kw["cors_origins"] = tuple(getattr(args, "cors_origin", None) or ())
-    kw["allowed_hosts"] = allowed_hosts(host, getattr(args, "allow_host", None))
+    kw["allowed_hosts"] = allowed_hosts(host, getattr(args, "allow_host", None), getattr(args, "table_origin", None))
     kw["proxies"] = tuple(dict.fromkeys(getattr(args, "proxy", None) or ()))
     return Limits(**kw)
 
@@ -108,13 +110,18 @@ def ip_address(text: str) -> str:
         raise argparse.ArgumentTypeError(f"not an IP address: {text[:80]!r}") from None
 
 
-def allowed_hosts(bind: str, named: list[str] | None) -> tuple[str, ...] | None:
-    """The Host names a server listening on `bind` answers to: those named, else the loopback names
-    (and `bind` itself) — a page whose name a DNS rebinding points at 127.0.0.1 is not among them —
-    or any (None) when it listens on every address."""
-    if named:
-        return tuple(h.strip().lower().strip("[]") for h in named)
+def allowed_hosts(bind: str, named: list[str] | None, origins: list[str] | None = None) -> tuple[str, ...] | None:
+    """The Host names a server listening on `bind` answers to: the loopback names and `bind` itself, the
+    names given (--allow-host) and the hosts of the page origins the server is reached by (--table-origin:
+    behind a proxy, the club's public name, which the proxy passes as Host) — a page whose name a DNS
+    rebinding points at this machine is not among them — or any (None) when it listens on every address
+    and none is named. The loopback names stay when others are named: a proxy's or a health check's
+    request to 127.0.0.1 was refused once a public name was given."""
+    extra = [h.strip().lower().strip("[]") for h in named or ()]
+    extra += [(urlsplit(o).hostname or "").lower() for o in origins or () if o != "*"]
     if bind in WILDCARD_BINDS:
-        return None
-    return tuple(dict.fromkeys(LOOPBACK_HOSTS + (bind.lower().strip("[]"),)))
+        if not named:
+            return None
+        return tuple(dict.fromkeys(LOOPBACK_HOSTS + tuple(h for h in extra if h)))
+    return tuple(dict.fromkeys(LOOPBACK_HOSTS + (bind.lower().strip("[]"),) + tuple(h for h in extra if h)))
 

@@ -90,6 +90,24 @@ class HandRow:
     record: dict[str, Any] | None
 
 
+def unopenable(db: str | None) -> str | None:
+    """Why the games' database at `db` cannot be opened (said before a server starts, in one line: a server
+    that could not reach PostgreSQL printed uvicorn's start-up traceback twice), or None."""
+    try:
+        Store(db).close()
+    except Exception as e:  # noqa: BLE001 - any driver's error (SQLAlchemy's, psycopg's, the file system's)
+        where = db if db is not None else str(default_path())
+        if "://" in where:
+            try:
+                from sqlalchemy.engine import make_url
+                where = make_url(where).render_as_string(hide_password=True)
+            except Exception:  # noqa: BLE001 - a URL SQLAlchemy cannot read: its text, without what follows @
+                where = where.split("://", 1)[0] + "://…"
+        lines = [x.strip() for x in str(getattr(e, "orig", None) or e).splitlines() if x.strip()]
+        return f"cannot open the games' database {where}: {lines[0] if lines else type(e).__name__}"
+    return None
+
+
 class Store:
     """The rooms, hands and answers of one database."""
 
