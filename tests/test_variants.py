@@ -1237,3 +1237,33 @@ def test_settlement_takes_no_game_facts_alike_in_python_and_javascript() -> None
     from tjmj_dsl.game.facts import GameFacts
     gr = rules(lazhuang_game="capped")
     assert gr.most_pulls(GameFacts.from_json(game), 0, 1, False) == 0
+
+
+def test_a_kong_win_whose_total_settle_refuses_is_unplayable_before_any_hand(tmp_path: Any) -> None:
+    # a hand ended by a kong is won with play.kong_win_total's total, which settle() takes only from min_fan (2)
+    # to 10^9: a 明杠 (1 point) that ends the hand, or a total of 0, stopped simulate and impact mid-run
+    p = tmp_path / "club.yaml"
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  play.kong_ends_hand: 'k.type == \"exposed\"'\n",
+                 encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    assert code == 0 and "a kong of type exposed ends the hand (play.kong_ends_hand) as a win of total 1 " \
+        "(play.kong_win_total)" in out + err, out + err
+    rec = tmp_path / "r.jsonl"
+    code, out, err = run(["simulate", "--rules", str(p), "--hands", "50", "--seed", "1", "--record", str(rec)])
+    assert code == 1 and "these rules cannot be played: a kong of type exposed ends the hand" in err, err
+    assert not rec.exists()
+    code, out, err = run(["impact", str(p), "--base", "seed-001", "--variant", "v=jin_gang=8", "--hands", "4",
+                          "--seed", "1", "--out", str(tmp_path / "imp")])
+    assert code == 1 and "--base: these rules cannot be played" in err and "hands" not in err, err
+    # a total of 0 is said under the option that makes a kong end the hand, and simulate refuses it there
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  play.kong_win_total: '0'\n", encoding="utf-8")
+    code, out, err = run(["check", str(p)])
+    assert "with option jin_gang_wins=on: a kong of type hun ends the hand (play.kong_ends_hand) as a win of " \
+        "total 0" in out + err, out + err
+    code, out, err = run(["simulate", "--rules", str(p), "--option", "jin_gang_wins=on", "--hands", "50"])
+    assert code == 1 and "as a win of total 0" in err, err
+    # within the range, the same rules play
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  play.kong_ends_hand: 'k.type == \"exposed\"'\n"
+                 "  play.kong_win_total: k.points + 1\n", encoding="utf-8")
+    code, out, err = run(["simulate", "--rules", str(p), "--hands", "30", "--seed", "1"])
+    assert code == 0, err

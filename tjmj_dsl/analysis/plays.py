@@ -26,12 +26,11 @@ from ..diagnostics import Diagnostic
 from ..engine import runtime
 from ..engine.contract import KONG_TYPES, MAX_TOTAL
 from ..engine.result import wins
-from ..engine.settle import make_outcome
-from ..game.rules import KongWin, kong_draw_of
+from ..game.rules import KongWin, kong_draw_of, kong_win_total, table_kong_types
 from ..ir import NO_KONG, Expr, RuleSet
 from ..notation import format_hand
 from ..passes.resolve import Resolved
-from ..tiles import format_tiles, name, parse_tile
+from ..tiles import format_tiles, name
 from .witness import Analysis, best_of
 
 NUM_KINDS = 34
@@ -111,19 +110,6 @@ def table_flags(rs: RuleSet) -> list[frozenset[str]]:
                                                               "ready_declaration_flag"))
     sets = [{dealer}, {first}, {ready}, {first, ready}]
     return [frozenset(s) for s in sets if all(s)]
-
-
-def table_kong_types(rs: RuleSet) -> list[str]:
-    """The kong types of the outcomes a table makes (a settlement's kongs)."""
-    play, claims, offered = dict(rs.play), dict(rs.claims), rs.claims_offered()
-    if not claims.get("kong"):
-        return []
-    types = ["exposed", "concealed"] + (["added"] if claims.get("pung") else [])
-    for made, may in (("exposed", offered.get("hun_kong")), ("concealed", True), ("added", offered.get("hun_pung"))):
-        typ = play.get(f"hun_kong_{made}_as")
-        if may and typ != NO_KONG and typ in KONG_TYPES and typ not in types:
-            types.append(str(typ))
-    return types
 
 
 # ---- a request rule refusing a hand the table builds ---------------------------------------------
@@ -431,19 +417,6 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
                 yield {**o, "total": ended, "kongs": kongs[:-1] + [{**last, "ended": True}]}
 
 
-def kong_win_total(rs: RuleSet, kong_win: KongWin, o: dict[str, Any], k: dict[str, Any]) -> int | None:
-    """The total of the win kong k (an outcome's kong, of outcome o) ends the hand with, or None."""
-    play = dict(rs.play)
-    kongs = []
-    for x in o.get("kongs") or []:
-        points = dict(rs.kong_points).get(kong_draw_of(str(x["type"]), str(play["added_kong_as"])), 0)
-        kongs.append((x["seat"], x["type"], parse_tile(x["tile"]), points, False, x.get("from"), False))
-    out = make_outcome(dealer=o["dealer"], zuozhuang=bool(o.get("zuozhuang")), lazhuang=tuple(o.get("lazhuang") or [0] * 4),
-                       winner=None, total=0, chan=False, kongs=kongs, xianggong=frozenset(), score_table=rs.score_table,
-                       rounds=[])  # a kong ends the hand: its go-rounds do not decide whether it does
-    return kong_win(out, out.kongs[-1])
-
-
 def dead_kong_win(rs: RuleSet) -> list[Problem]:
     """play.kong_ends_hand set, but holding for no kong the table makes (of any type it makes, of a
     discard or not): no hand ends by a kong (an option that sets it is dead under these rules)."""
@@ -475,7 +448,17 @@ def settlement_refusals(rs: RuleSet, module: Any, totals: list[int]) -> list[Pro
             continue
         code, msg = str(err.get("code")), str(err.get("message"))
         if err.get("field") == "total":
-            continue  # a total out of range: the score table's problem, said there
+            ended = next((k for k in o["kongs"] if k.get("ended")), None)
+            if ended is None:
+                continue  # a total out of range: the score table's problem, said there
+            # the total of a win a kong ended the hand with is play.kong_win_total's, no score table's
+            return [Problem(("play", "kong_win_total"), "play.kong_win_total",
+                            f"tjmj simulate cannot play these rules {{profile}}: a kong of type {ended['type']} ends the hand "
+                            f"(play.kong_ends_hand) as a win of total {o.get('total')!r} (play.kong_win_total), and a "
+                            f"win's total is a whole number from min_fan ({rs.min_fan}) to {MAX_TOTAL:,}",
+                            "keep play.kong_win_total within that range for every kong that ends a hand (e.g. "
+                            "k.points + 1 where a kong's points are below min_fan), or end the hand by fewer "
+                            "kongs in play.kong_ends_hand")]
         rules = dict((r.id, r) for r in rs.settlement.outcome_rules) if rs.settlement is not None else {}
         if code in rules:
             path: tuple[str, ...] = ("settlement", "outcome_rules", code, "error_when")

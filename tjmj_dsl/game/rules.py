@@ -10,7 +10,8 @@ from typing import Any, Protocol
 
 from ..notation import format_hand
 from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles
-from ..engine.contract import KONG_TYPES
+from ..engine.contract import KONG_TYPES, MAX_TOTAL
+from ..engine.settle import make_outcome
 from ..expr.bets import Bets
 from ..ir import NO_KONG, RuleSet
 from .facts import GameFacts
@@ -215,7 +216,34 @@ def play_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
                 problems.append((("play", k), f"play.{k} is one of {', '.join(KONG_TYPES)} or {NO_KONG}, not {typ!r}"))
             elif kong_draw_of(typ, play["added_kong_as"]) not in dict(rs.kong_points):
                 problems.append((("play", k), f"play.{k} names a kong type with no kong_points key: {typ!r}"))
+    if not problems:
+        problems += kong_win_problems(rs)
     return problems
+
+
+def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
+    """A kong that ends the hand (play.kong_ends_hand) as a win whose total (play.kong_win_total) settle()
+    refuses: the first hand that has such a kong stops the table. Each kong type the table makes is tried,
+    of a discard and not, alone at seat 0 (the dealer's)."""
+    st = rs.settlement
+    if st is None or st.kong_ends_hand is None or st.kong_win_total is None:
+        return []
+    kw = KongWin(rs)
+    for typ in table_kong_types(rs):
+        for by in (None, 3):
+            k = {"seat": 0, "type": typ, "tile": "1m", "from": by}
+            try:
+                total = kong_win_total(rs, kw, {"dealer": 0, "kongs": [k]}, k)
+            except GameRulesError as e:
+                return [(("play", "kong_win_total"), str(e))]
+            except Exception:  # noqa: BLE001 - an expression the interpreter cannot take: settle() says so at play
+                return []
+            if total is not None and not rs.min_fan <= total <= MAX_TOTAL:
+                return [(("play", "kong_win_total"),
+                         f"a kong of type {typ} ends the hand (play.kong_ends_hand) as a win of total {total} "
+                         f"(play.kong_win_total), and a win's total is a whole number from min_fan ({rs.min_fan}) "
+                         f"to {MAX_TOTAL:,}")]
+    return []
 
 
 def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]]:
@@ -266,6 +294,32 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
             if why:
                 out.append((("play", k), f"play.{k} sets {play[k]}, but a hand with it is refused: {why}"))
     return out
+
+
+def table_kong_types(rs: Any) -> list[str]:
+    """The kong types of the outcomes a table makes (a settlement's kongs)."""
+    play, claims, offered = dict(rs.play), dict(rs.claims), rs.claims_offered()
+    if not claims.get("kong"):
+        return []
+    types = ["exposed", "concealed"] + (["added"] if claims.get("pung") else [])
+    for made, may in (("exposed", offered.get("hun_kong")), ("concealed", True), ("added", offered.get("hun_pung"))):
+        typ = play.get(f"hun_kong_{made}_as")
+        if may and typ != NO_KONG and typ in KONG_TYPES and typ not in types:
+            types.append(str(typ))
+    return types
+
+
+def kong_win_total(rs: Any, kong_win: KongWin, o: dict[str, Any], k: dict[str, Any]) -> int | None:
+    """The total of the win kong k (an outcome's kong, of outcome o) ends the hand with, or None."""
+    play = dict(rs.play)
+    kongs = []
+    for x in o.get("kongs") or []:
+        points = dict(rs.kong_points).get(kong_draw_of(str(x["type"]), str(play["added_kong_as"])), 0)
+        kongs.append((x["seat"], x["type"], parse_tile(x["tile"]), points, False, x.get("from"), False))
+    out = make_outcome(dealer=o["dealer"], zuozhuang=bool(o.get("zuozhuang")), lazhuang=tuple(o.get("lazhuang") or [0] * 4),
+                       winner=None, total=0, chan=False, kongs=kongs, xianggong=frozenset(), score_table=rs.score_table,
+                       rounds=[])  # a kong ends the hand: its go-rounds do not decide whether it does
+    return kong_win(out, out.kongs[-1])
 
 
 def game_rules(scorer: Scorer) -> GameRules:
