@@ -139,6 +139,12 @@ def test_replay_checks_the_rules(records: tuple[str, list[dict[str, Any]]]) -> N
     rec["lazhuang"][(rec["dealer"] + 1) % 4] = 3          # beyond lazhuang_max
     with pytest.raises(ReplayDiff, match="lazhuang"):
         Replayer().check(rec)
+    # a club's record (its own rule file's profile) replayed without --rules: the difference says what to give
+    rec = json.loads(json.dumps(records[1][0]))
+    rec["rules"] = dict(rec["rules"], name="club", profile="club")
+    with pytest.raises(ReplayDiff, match="no profile 'club' .the record's rules are 'club', sha256 [0-9a-f]{12}…: "
+                                         "give their rule file with --rules"):
+        Replayer().check(rec)
 
 
 def _run_plain(args: list[str]) -> str:

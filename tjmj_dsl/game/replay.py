@@ -158,7 +158,9 @@ class Replayer:
             gr = self.rules_for(rec)
         except (RuleError, GameRulesError) as e:
             msg = e.render() if isinstance(e, RuleError) else str(e)
-            raise ReplayDiff(f"its rules cannot be loaded: {msg.splitlines()[0]}") from None
+            r = rec["rules"]
+            raise ReplayDiff(f"its rules cannot be loaded: {msg.splitlines()[0]} (the record's rules are "
+                             f"{r['name']!r}, sha256 {r['sha256'][:12]}…: give their rule file with --rules)") from None
         wall = [_KIND[t] for t in rec["wall"]]
         try:
             check_deal(wall, rec["dealer"], rec["dice"])  # what the Table checks, said as the record's difference
