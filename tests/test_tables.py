@@ -395,6 +395,31 @@ def test_a_room_is_resumed_only_under_the_rules_it_was_made_under(tmp_path: Any)
         assert r.status_code == 200 and r.json()["rules"]["sha256"] == made and r.json()["status"] == "playing"
 
 
+def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, capsys: Any) -> None:
+    """A room whose rules are gone was kept, unplayed, and said at every start of the server for ever: the start
+    says how to end it, its owner's stop ends it unplayed (another token is refused), and no start tries it again."""
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: builtin:tianjin\nname: club\n", encoding="utf-8")
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, rules=(None, str(club)), pace=0))) as c:
+        r = c.post("/play/api/rooms", json={"rules": "club", "seats": ["person", "random", "random", "random"],
+                                            "hands": 2, "time_limit": 600})
+        assert r.status_code == 201, r.text
+        rid, owner = r.json()["room"], r.json()["owner_token"]
+    capsys.readouterr()
+    with TestClient(create_app(TablesConfig(db=db, rules=(None,), pace=0))) as c:
+        said = capsys.readouterr().err
+        assert f"room {rid} cannot be resumed" in said and f"POST /play/api/rooms/{rid}/stop with the owner token" \
+            in said, said
+        r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": "not-the-owner"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "rules_unavailable"
+        r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": owner})
+        assert r.status_code == 200 and r.json() == {"room": rid, "status": "stopped"}, r.text
+    with TestClient(create_app(TablesConfig(db=db, rules=(None,), pace=0))) as c:
+        assert "cannot be resumed" not in capsys.readouterr().err
+        assert c.get(f"/play/api/rooms/{rid}/records.jsonl").status_code == 200
+
+
 def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
     """Rooms of four bots playing until stopped, made in a loop by one address, filled the server's cap and
     kept everyone else out: one client address has rooms_per_client rooms playing at once, and stopping one

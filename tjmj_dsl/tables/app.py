@@ -255,7 +255,8 @@ class Tables:
             try:
                 self._resume(room_id)
             except Exception as e:  # noqa: BLE001 - one broken room does not keep the others down
-                print(f"tjmj tables: room {room_id} cannot be resumed: {e}", file=sys.stderr, flush=True)
+                print(f"tjmj tables: room {room_id} cannot be resumed: {e} (its owner's stop ends it: POST "
+                      f"/play/api/rooms/{room_id}/stop with the owner token)", file=sys.stderr, flush=True)
 
     def _resume(self, room_id: str) -> Live | None:
         row = self.store.room(room_id)
@@ -385,6 +386,16 @@ class Tables:
         g = live.game
         on = {c.seat for c in live.conns}
         return [{"seat": s, "kind": g.kinds[s], "name": g.names[s], "connected": s in on} for s in range(4)]
+
+    def stop_unplayed(self, room_id: str, body: Any) -> bool:
+        """A room that cannot be resumed here (its rules changed or gone, its answers no longer following its
+        hand) stopped by its owner's token, unplayed: the hands it finished are kept, and no start tries it again."""
+        row = self.store.room(room_id)
+        tok = body.get("token") if isinstance(body, dict) else None
+        if row is None or not isinstance(tok, str) or not secrets.compare_digest(row.owner_hash, token_hash(tok)):
+            return False
+        self.store.set_status(room_id, "stopped")
+        return True
 
     def get(self, room_id: str) -> Live | None:
         """The room, live; one not in memory read from the store as a resumed room is (with its driver,
@@ -886,10 +897,13 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
 
     @app.post("/play/api/rooms/{room_id}/stop", include_in_schema=False)
     async def stop_room(room_id: str, request: Request) -> Response:
+        body: Any = None
         try:
             body = await json_body(request)
             live = tables.get(room_id)
         except RoomError as e:
+            if e.code in ("rules_unavailable", "room_unplayable") and tables.stop_unplayed(room_id, body):
+                return _json({"room": room_id, "status": "stopped"})
             return refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
