@@ -385,6 +385,8 @@ def test_cors_for_the_configured_origin_only(server: Server) -> None:
     status, hdrs, a = server.call("OPTIONS", "/score", headers=dict(pre, Origin="http://elsewhere.example"))
     assert status == 403 and "access-control-allow-origin" not in hdrs
     assert check_answer(a)["error"]["code"] == "cors_refused" and "origin" in a["error"]["message"]
+    # the refusal names the options that allow an origin: the JSON API's and the tables' (a club behind a proxy)
+    assert "--cors-origin" in a["error"]["message"] and "--table-origin" in a["error"]["message"]
 
 
 def test_unknown_paths_and_methods_are_json_errors(server: Server) -> None:

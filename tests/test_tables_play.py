@@ -260,3 +260,20 @@ def test_a_database_that_cannot_be_opened_is_one_line_before_any_server(command:
         lines = run.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("tjmj: error: cannot open the games' database ")
         assert said in lines[0] and "hunter2" not in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("command, missing, extra", [("play --no-browser", "sqlalchemy", "play"),
+                                                     ("serve --tables", "sqlalchemy", "play"),
+                                                     ("serve", "fastapi", "serve")])
+def test_a_missing_extra_names_the_install_command_that_works_in_the_clone(command: str, missing: str,
+                                                                           extra: str) -> None:
+    """Without its extra, each server command names the module missing and `pip install -e '.[EXTRA]'` (tjmj is
+    installed from its clone; `pip install 'tjmj[play]'` asked an index that has no tjmj)."""
+    import subprocess
+    import sys
+    code = (f"import sys; sys.modules[{missing!r}] = None; from tjmj_dsl.cli import main; "
+            f"sys.exit(main({command.split()!r}))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stderr
+    assert f"({missing} is missing): pip install -e '.[{extra}]'" in run.stderr and "Traceback" not in run.stderr, \
+        run.stderr

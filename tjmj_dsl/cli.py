@@ -573,7 +573,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         from .tables.play import run as play
     except ImportError as e:
-        print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install 'tjmj[play]'",
+        print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install -e '.[play]'",
               file=sys.stderr)
         return EXIT_FAIL
     from .tables.store import unopenable
@@ -678,7 +678,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="write over an existing NAME.yaml")
     p.set_defaults(run=cmd_init)
 
-    p = sub.add_parser("compile", help="generate the scorer, tests and rulebooks (md, html) of every profile")
+    p = sub.add_parser("compile", help="generate the scorers (Python, JavaScript), rulebooks (md, html) and, where the rules have known "
+                       "values, their tests, of every profile")
     p.add_argument("rules", nargs="?", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
     p.add_argument("--rules", dest="rules_opt", metavar="RULES", type=A.input_file, help="the same, as an option")
     p.add_argument("--out", default="generated", type=A.output_dir, help="output directory (default: generated)")

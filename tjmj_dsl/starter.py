@@ -82,7 +82,7 @@ default_profile: house
 # set:
 #   patterns.long.value: 5
 
-# Add a pattern (README: "Adding a pattern"); `tjmj check` finds a hand for it,
+# Add a pattern (docs/design/tutorial.md); `tjmj check` finds a hand for it,
 # or says why there is none.
 # patterns:
 #   duidui:

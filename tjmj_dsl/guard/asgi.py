@@ -58,7 +58,7 @@ def refused_origin(limits: Limits, scope: dict[str, Any], headers: dict[bytes, b
         if same_origin(o, scheme, host):
             return None
         return 403, "cors_refused", (f"a page of the origin {o[:100]!r} may not call this server (--cors-origin names "
-                                     f"the origins that may)")
+                                     f"the origins that may, --table-origin those of `serve --tables`)")
     site = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
     if site in ("cross-site", "same-site") and not anyone:
         navigate = headers.get(b"sec-fetch-mode", b"") == b"navigate" and scope.get("method", "GET") in ("GET", "HEAD")
