@@ -211,7 +211,7 @@ class Sock:
     """One client socket: each message followed by a ping, its replies read up to the pong."""
 
     def __init__(self, url: str, seat: int | None) -> None:
-        self.ws = connect(url, open_timeout=TIMEOUT, close_timeout=2, max_size=2**22)
+        self.ws = connect(url, open_timeout=TIMEOUT, close_timeout=2, max_size=2**22).__enter__()  # kept open
         self.seat = seat
         self.ask: dict[str, Any] | None = None
         self.hello = False
@@ -280,7 +280,7 @@ def surface_tables_ws(rng: random.Random, srv: PlayServer | None = None) -> Call
             socks = []
             try:
                 for _ in range(12):
-                    socks.append(connect(f"{ws_base}/play/ws/{room}", open_timeout=TIMEOUT, close_timeout=1))
+                    socks.append(connect(f"{ws_base}/play/ws/{room}", open_timeout=TIMEOUT, close_timeout=1).__enter__())
                 for s in socks[::2]:
                     s.send(json.dumps({"type": "hello", "token": tokens[0]}))
                 for s in socks[::2]:
