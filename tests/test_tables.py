@@ -359,6 +359,95 @@ def test_a_socket_that_says_no_hello_is_closed_and_a_hello_is_one_thing(tmp_path
                 hello(ws, tok)  # the socket is still open for a hello that is one
 
 
+def test_a_lone_surrogate_or_a_repeated_key_is_refused_as_not_json(client: TestClient) -> None:
+    """"\\ud800" is valid JSON but no text: as a field of a room request or a stop's token it was a 500 with a
+    traceback (the answer echoing it could not be encoded, the token could not be hashed), in a hello it killed the
+    socket's handler, in a seated socket's message the refusal killed its writer (the socket then got nothing).
+    A key given twice was read as its last value (`choice` 99 then 0 played 0); the JSON contract refuses both."""
+    room = new_room(c := client, seats=["person", "random", "random", "random"])
+    for body in ('{"\\ud800": 1, "seats": ["random", "random", "random", "random"]}',
+                 '{"options": {"\\ud800": 1}, "seats": ["random", "random", "random", "random"]}',
+                 '{"seats": ["random", "random", "random", "random"], "hands": 1, "hands": 2}'):
+        r = c.post("/play/api/rooms", content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json", r.text
+    said = c.post("/play/api/rooms", content='{"hands": 1, "hands": 2}').json()["error"]["message"]
+    assert "the key 'hands' is repeated in its object" in said, said
+    r = c.post(f"/play/api/rooms/{room['room']}/stop", content='{"token": "\\ud800"}')
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json", r.text
+    tok = room["seats"][0]["token"]
+    url = f"/play/ws/{room['room']}"
+    with c.websocket_connect(url) as ws:
+        for bad, field in (('{"type": "hello", "token": "\\ud800"}', None), ('{"type": "hello", "watch": "true"}', "watch"),
+                           ('{"type": "hello", "watch": false}', "watch")):
+            ws.send_text(bad)
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["error"]["code"] == "malformed" and m["error"]["field"] == field, m
+        hello(ws, tok)
+        m = until_person(ws, {0})
+        ask = m["ask"]
+        for bad in ('{"type": "ping", "\\ud800": 1}',
+                    json.dumps({"type": "answer", "hand": m["hand"], "seq": ask["seq"], "choice": 99})[:-1]
+                    + ', "choice": 0}'):
+            ws.send_text(bad)
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["error"]["code"] == "malformed", m
+        assert [a for a in answers(c, room["room"]) if a[1] == 0] == []  # the doubled answer was not played
+        ws.send_text('{"type": "ping"}')  # the socket still answers
+        while m.get("type") != "pong":
+            m = ws.receive_json()
+
+
+def test_a_client_at_its_cap_compiles_nothing_and_compiled_options_are_bounded(tmp_path: Any, monkeypatch: Any) -> None:
+    """Each new choice of options compiled the rules (~0.1 s on the loop, up to 1 MB) and kept them for ever,
+    before the room caps were looked at: a client at its cap grew the server's memory with every refused
+    request. The caps come first, and the compiled choices beyond each file's defaults are the CACHED most
+    recently used."""
+    from tjmj_dsl.tables import rulesets
+    monkeypatch.setattr(rulesets, "CACHED", 2)
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0.05, rooms_per_client=1))
+    bots = ["random"] * 4
+    with TestClient(app) as c:
+        cache = app.state.tables.rulesets.cache
+        first = new_room(c, seats=bots, hands=0, options={"jin_gang": "8"})
+        assert len(cache) == 2  # the defaults and jin_gang=8
+        for value in ("forbidden", "4"):
+            r = c.post("/play/api/rooms", json={"seats": bots, "options": {"jin_gang": value}})
+            assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_rooms", r.text
+        assert len(cache) == 2
+        assert c.post(f"/play/api/rooms/{first['room']}/stop", json={"token": first["owner_token"]}).status_code == 200
+        for opts in ({"jin_gang": "forbidden"}, {"jin_gang": "4"}, {"hun_kinds": "1"}):
+            for _ in range(200):
+                r = c.post("/play/api/rooms", json={"seats": bots, "hands": 1, "options": opts})
+                if r.status_code == 201:
+                    break
+                assert r.status_code == 429, r.text
+                time.sleep(0.05)
+            assert r.status_code == 201, r.text
+        assert len(cache) == 3 and ("tianjin", "seed-001", '{"hun_kinds": "1"}') in cache  # defaults + 2 latest
+
+
+def test_a_room_over_is_not_read_again_for_each_look(client: TestClient, monkeypatch: Any) -> None:
+    """A room over and out of memory was read again from its records on every GET (seconds for a bots' room of
+    thousands of hands, on the loop): its summary is kept as it left."""
+    from tjmj_dsl.tables import app as tables_app
+    room = new_room(client, seats=["random"] * 4, hands=2)
+    rid = room["room"]
+    for _ in range(400):
+        if rid not in client.app.state.tables.live and client.get(f"/play/api/rooms/{rid}").json()["status"] == "over":
+            break
+        time.sleep(0.02)
+    first = client.get(f"/play/api/rooms/{rid}").json()
+    assert first["status"] == "over" and first["finished_hands"] == 2, first
+    loads = []
+    real = tables_app.Game.load
+    monkeypatch.setattr(tables_app.Game, "load", classmethod(lambda cls, *a, **k: loads.append(1) or real(*a, **k)))
+    for _ in range(3):
+        assert client.get(f"/play/api/rooms/{rid}").json() == first
+    assert loads == []
+    lines = client.get(f"/play/api/rooms/{rid}/records.jsonl").text.splitlines()
+    assert len(lines) == 2 and all(Replayer().check(json.loads(x)) for x in lines)
+
+
 def test_a_room_is_resumed_only_under_the_rules_it_was_made_under(tmp_path: Any) -> None:
     """Its stored answers are picks from menus of those rules: a rule file edited, or left out, between two runs
     of the server leaves the room unplayed and said so (409 rules_unavailable; the socket closed 4409), never
@@ -711,6 +800,40 @@ def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: A
             rec = c.get(f"/play/api/rooms/{room['room']}/hands/0.json").json()
             Replayer().check(rec)
             assert rec["players"][0] == "external"
+
+
+def test_a_room_whose_bot_breaks_its_protocol_ends_and_says_so(tmp_path: Any) -> None:
+    """The room's driver died (logged) and the room stayed `playing` for ever: its sockets waited, its other bot's
+    process ran on, a stop left it `stopping`, and it counted in its client's rooms (429 until a restart). It ends
+    stopped, its processes ended, its sockets told, its place freed."""
+    import sys
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\nfor i, line in enumerate(sys.stdin):\n"
+                   "    print('{\"choice\": 0}' if i < 3 else 'not json', flush=True)\n")
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, rooms_per_client=1,
+                                  bot_command=(sys.executable, str(bot))))
+    with TestClient(app) as c:
+        room = new_room(c, seats=["external", "value", "external", "value"], hands=2)
+        rid = room["room"]
+        with c.websocket_connect(f"/play/ws/{rid}") as ws:
+            hello(ws, None)  # a spectator
+            for _ in range(600):  # polled, so that a room that never ends fails here rather than hangs below
+                if c.get(f"/play/api/rooms/{rid}").json()["status"] != "playing":
+                    break
+                time.sleep(0.05)
+            assert c.get(f"/play/api/rooms/{rid}").json()["status"] == "stopped"
+            got = [ws.receive_json()]
+            while got[-1]["type"] != "game_end":  # told before the status was read: all queued already
+                got.append(ws.receive_json())
+            err = [m for m in got if m["type"] == "error"]
+            assert err and err[-1]["error"]["code"] == "room_failed" and "not json" not in json.dumps(err), err
+            assert got[-1]["status"] == "stopped"
+        info = c.get(f"/play/api/rooms/{rid}").json()
+        assert info["status"] == "stopped" and info["hand"] == -1
+        assert app.state.tables.store.room(rid).status == "stopped"
+        live = app.state.tables.live.get(rid)
+        assert live is None or not live.game.processes  # its bots' processes ended
+        assert c.post("/play/api/rooms", json={"seats": ["random"] * 4, "hands": 1}).status_code == 201  # place freed
 
 
 def test_a_socket_that_does_not_read_is_closed_and_a_finished_game_leaves_memory(client: TestClient) -> None:

@@ -277,3 +277,18 @@ def test_a_missing_extra_names_the_install_command_that_works_in_the_clone(comma
     assert run.returncode == 1, run.stderr
     assert f"({missing} is missing): pip install -e '.[{extra}]'" in run.stderr and "Traceback" not in run.stderr, \
         run.stderr
+
+
+def test_play_on_a_port_in_use_is_one_line(tmp_path: Any) -> None:
+    """`tjmj play --port N` with N taken printed Python's traceback (`tjmj serve` says one line, exit 3)."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "play", "--no-browser", "--port", str(port),
+                              "--db", str(tmp_path / "t.sqlite3")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 3, run.stderr
+    assert run.stderr.strip() == f"tjmj: error: cannot listen on 127.0.0.1:{port}: Address already in use", run.stderr

@@ -24,16 +24,18 @@ import json
 import secrets
 import sys
 import time
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
+from ..engine.runtime import loads_request
 from ..game.bot import view_json
 from ..guard.asgi import same_origin
 from ..game.step import Ask
@@ -100,6 +102,7 @@ def _hidden_from(ask: Ask | None, viewer: int | None) -> bool:
     return ask is not None and ask.seat != viewer and ask.kind not in PUBLIC_ASKS
 BOT_RUN = 64  # bot moves made at once (pace 0) before the loop serves others
 SWITCH_INTERVAL = 0.0002  # seconds: see Tables.start
+ENDED = 1024  # summaries of rooms over kept in memory
 OUTBOX = 256  # messages waiting for a slow socket before it is closed
 CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -124,8 +127,12 @@ class TablesConfig:
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(json.dumps(data, ensure_ascii=False), status_code=status, media_type="application/json",
-                    headers=headers)
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        body = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (no input holds one: loads refuses it): written escaped
+        body = json.dumps(data).encode("ascii")
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
 
 
 def _err(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -133,11 +140,34 @@ def _err(code: str, message: str, field: str | None = None) -> dict[str, Any]:
 
 
 def loads(raw: str | bytes) -> Any:
-    """json.loads, with nesting too deep for the parser (a RecursionError) a ValueError like any bad JSON."""
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
+    """A body or message read as the JSON contract reads a request (engine/runtime.loads_request: nesting
+    bounded, a key repeated in one object refused where it stands), and no text in it holding a lone
+    surrogate (valid JSON, `"\\ud800"`, but no text: it can be neither hashed as a token nor written back
+    in an answer). Anything else is a ValueError saying what is wrong."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"not UTF-8 (byte {e.start})") from None
+    data, err = loads_request(raw.strip(" \t\n\r"))
+    if err is not None:
+        msg = str(err["message"])
+        for lead in ("not JSON this scorer reads: ", "not JSON: "):
+            msg = msg.removeprefix(lead)
+        raise ValueError(msg)
+    if _lone_surrogate(data):
+        raise ValueError("a text holds a lone surrogate (\\ud800-\\udfff alone), which is not text")
+    return data
+
+
+def _lone_surrogate(x: Any) -> bool:
+    if isinstance(x, str):
+        return not x.isascii() and any("\ud800" <= c <= "\udfff" for c in x)
+    if isinstance(x, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in x.items())
+    if isinstance(x, list):
+        return any(_lone_surrogate(v) for v in x)
+    return False
 
 
 def origin_ok(headers: Any, allowed: tuple[str, ...], scheme: str) -> bool:
@@ -237,6 +267,7 @@ class Tables:
         self.rulesets = RuleSets(list(config.rules))
         self.store = Store(config.db)
         self.live: dict[str, Live] = {}
+        self.ended: OrderedDict[str, dict[str, Any]] = OrderedDict()  # summaries of rooms over (ENDED at most)
         self.bots = list(BOTS) + ([EXTERNAL] if config.bot_command else [])
         self.started = False
         self.timings: list[float] = []  # seconds the server took over each person's answer (benchmarks read it)
@@ -336,13 +367,15 @@ class Tables:
         limit = body.get("time_limit", self.config.default_time_limit)
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not TIME_LIMITS[0] <= limit <= TIME_LIMITS[1]:
             raise RoomError("invalid_request", f"time_limit is {TIME_LIMITS[0]:g} to {TIME_LIMITS[1]:g} seconds", "time_limit")
-        rules = self.rulesets.rules(name, profile, options)
+        # the caps before the rules: compiling a new choice of options costs the loop ~0.1 s, not for a client
+        # that may not have the room
         if len(self.live_rooms()) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"this server plays at most {self.config.max_rooms} rooms at once", None, 429)
         mine = sum(1 for live in self.live_rooms() if live.client == client)
         if mine >= self.config.rooms_per_client:
             raise RoomError("too_many_rooms", f"one client may have at most {self.config.rooms_per_client} rooms playing "
                             "at once (stop one with its owner token)", None, 429)
+        rules = self.rulesets.rules(name, profile, options)
         room_id = secrets.token_urlsafe(12)
         tokens = [secrets.token_urlsafe(24) if k == PERSON else None for k in seats]
         owner = secrets.token_urlsafe(24)
@@ -407,8 +440,20 @@ class Tables:
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
         if live.game.ask is None and not live.conns and self.live.get(live.game.id) is live:
+            if live.game.status in ("over", "stopped"):  # it will not change: asked again, it is not read again
+                self.ended[live.game.id] = self.summary(live)
+                while len(self.ended) > ENDED:
+                    self.ended.popitem(last=False)
             live.game.close()
             del self.live[live.game.id]
+
+    def ended_summary(self, room_id: str) -> dict[str, Any] | None:
+        """The summary of a room over and out of memory, as it was when it left (reading its game again parses
+        every hand's record: seconds for a room of bots that played thousands)."""
+        got = self.ended.get(room_id)
+        if got is not None:
+            self.ended.move_to_end(room_id)
+        return got
 
     # ------------------------------------------------------------ playing
 
@@ -463,8 +508,29 @@ class Tables:
                             self._after(live, g.answer(default_choice(ask), ask.seq))
         except asyncio.CancelledError:
             raise
-        except Exception as e:  # noqa: BLE001 - a bug: the room stops, the server goes on
+        except Exception as e:  # noqa: BLE001 - an external bot breaking its protocol, or a bug: the room stops,
+            # the server goes on
             print(f"tjmj tables: room {g.id} stopped: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            self._failed(live)
+
+    def _failed(self, live: Live) -> None:
+        """A room its driver cannot go on with ends, stopped, its open hand unplayed: stored so, its bots' processes
+        ended, and its sockets told (the reason stays in the server's log: a bot's words may hold its tiles). It
+        stayed `playing` with no one driving it, its sockets waiting for ever and its place counted in the caps."""
+        g = live.game
+        try:
+            g.close()
+        except Exception as e:  # noqa: BLE001 - its processes are ended as far as they can be
+            print(f"tjmj tables: room {g.id}: closing it: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+        g.status = "stopped"
+        g.store.set_status(g.id, "stopped")
+        err = json.dumps({"type": "error", "error": _err("room_failed", "the server cannot go on with this room (its "
+                                                         "log says why): it is stopped, its finished hands kept", None)["error"]})
+        end = json.dumps(self._game_end(live))
+        for c in live.conns:
+            c.send(err)
+            c.send(end)
+        self._evict(live)
 
     def _after(self, live: Live, step: Step) -> None:
         """Tell every socket what the answer led to."""
@@ -763,6 +829,8 @@ class Tables:
     async def _hello(self, live: Live, ws: WebSocket, msg: dict[str, Any], pending: Conn) -> Conn | dict[str, Any]:
         g = live.game
         seat: int | None
+        if "watch" in msg and msg["watch"] is not True:  # a spectator says watch: true; a seat says nothing of it
+            return _err("malformed", f"watch is true (a spectator), not {str(json.dumps(msg['watch']))[:20]}", "watch")
         if msg.get("watch") is True and "token" not in msg:
             seat = None
             if sum(1 for c in live.conns if c.seat is None) >= SPECTATORS:
@@ -887,6 +955,8 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
 
     @app.get("/play/api/rooms/{room_id}", include_in_schema=False)
     async def room_info(room_id: str) -> Response:
+        if room_id not in tables.live and (ended := tables.ended_summary(room_id)) is not None:
+            return _json(ended)
         try:
             live = tables.get(room_id)
         except RoomError as e:  # a room whose rules this server cannot give it now
@@ -927,10 +997,9 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     async def game_records(room_id: str) -> Response:
         if len(room_id) > 64 or tables.store.room(room_id) is None:
             return _json(_err("not_found", "no such room", None), 404)
-        lines = [json.dumps(h.record, ensure_ascii=False) + "\n" for h in tables.store.hands(room_id)
-                 if h.status == "done" and h.record is not None]
-        return Response("".join(lines), media_type="application/x-ndjson",
-                        headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}.jsonl"'})
+        # streamed as stored, a batch of rows at a time, off the loop (a game of thousands of hands is tens of MB)
+        return StreamingResponse(tables.store.record_lines(room_id), media_type="application/x-ndjson",
+                                 headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}.jsonl"'})
 
     @app.websocket("/play/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:

@@ -41,7 +41,7 @@ EXTERNAL = "external"
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()  # any str: never an error
 
 
 def new_seed() -> str:

@@ -29,7 +29,12 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
     import uvicorn
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError as e:  # as `tjmj serve` says it (exit 3), not a traceback
+        sock.close()
+        print(f"tjmj: error: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr, flush=True)
+        return 3
     sock.set_inheritable(True)
     real_port = sock.getsockname()[1]
     base = f"http://{host}:{real_port}"

@@ -17,7 +17,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from sqlalchemy import (Column, Float, Integer, MetaData, String, Table, Text, create_engine, event, insert, select,
                         update)
@@ -180,6 +180,21 @@ class Store:
         with self.engine.connect() as c:
             rows = c.execute(select(hands).where(hands.c.room == room_id).order_by(hands.c.idx)).all()
         return [HandRow(r.idx, r.seed, r.dealer, r.status, json.loads(r.record) if r.record else None) for r in rows]
+
+    def record_lines(self, room_id: str, batch: int = 200) -> Iterator[str]:
+        """Each finished hand's record as stored, one JSON line each, in hand order, read `batch` rows at a time."""
+        after = -1
+        while True:
+            with self.engine.connect() as c:
+                rows = c.execute(select(hands.c.idx, hands.c.record).where(
+                    (hands.c.room == room_id) & (hands.c.status == "done") & (hands.c.idx > after))
+                    .order_by(hands.c.idx).limit(batch)).all()
+            for r in rows:
+                if r.record:
+                    yield r.record + "\n"
+            if len(rows) < batch:
+                return
+            after = rows[-1].idx
 
     def record(self, room_id: str, idx: int) -> dict[str, Any] | None:
         with self.engine.connect() as c:
