@@ -54,3 +54,33 @@ def test_a_forked_child_ends_by_the_signals_default_and_the_command_still_raises
     assert p.returncode == 0, p.stderr
     assert "Traceback" not in p.stderr and p.stderr == "", p.stderr
     assert p.stdout.split("\n")[:2] == [f"True {int(sig)}", f"raised {int(sig)}"], p.stdout
+
+
+def test_a_worker_killed_mid_run_stops_the_run_with_one_line(tmp_path: object) -> None:
+    """A pool worker killed (the out-of-memory killer, a bot killing its parents) lost its chunk and the run
+    waited for it for ever, saying nothing. It stops, exit 1, one line; the record holds whole hands only."""
+    import json
+    import time
+    rec = os.path.join(str(tmp_path), "r.jsonl")
+    proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "simulate", "--hands", "5000", "--jobs", "2",
+                             "--seed", "3", "--record", rec], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        children: list[int] = []
+        for _ in range(600):  # the workers are playing once the record has hands
+            time.sleep(0.05)
+            with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+                children = [int(x) for x in f.read().split()]
+            if children and os.path.exists(rec) and os.path.getsize(rec) > 0:
+                break
+        assert children, "no worker started"
+        os.kill(children[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, err
+    assert "tjmj: error: a worker process ended mid-run (killed by signal 9)" in err and "Traceback" not in err, err
+    with open(rec, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert 0 < len(lines) < 5000 and all(json.loads(x)["hand"] == i for i, x in enumerate(lines))

@@ -827,6 +827,15 @@ def main(argv: list[str] | None = None) -> int:
         from .engine.runtime import _quiet_stdout
         _quiet_stdout()
         return EXIT_OK
+    except OSError as e:  # the output cannot be written (stdout on a full disk): one line, not a traceback
+        from .engine.runtime import _quiet_stdout
+        _quiet_stdout()  # what is left in its buffer is not written again at exit
+        try:
+            where = f" ({e.filename})" if e.filename else " (the output)"
+            print(f"tjmj: error: {e.strerror or e}{where}", file=sys.stderr)
+        except (OSError, ValueError, AttributeError):  # stderr cannot take it either: the exit status says it
+            pass
+        return EXIT_FAIL
     except KeyboardInterrupt as e:
         code, words = ended_by(e)
         print(f"tjmj: {words}", file=sys.stderr)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import TextIO  # sys.stderr is None when the process has no fd 2
 
 
 class Bar:
@@ -18,6 +18,7 @@ class Bar:
         self.first = 0
         self.last = 0.0
         self.drawn = False  # a line drawn and not yet ended
+        self.broken = False  # the stream refused a write: nothing more is drawn
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
@@ -31,19 +32,28 @@ class Bar:
         rate = (done - self.first) / (now - self.t0) if now > self.t0 else 0.0
         eta = f"ETA {_clock((total - done) / rate)}" if rate > 0 and done < total else ""
         fill = int(self.width * done / total) if total else self.width
-        self.stream.write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.1f}/s {eta}   ")
-        self.drawn = done < total
-        if not self.drawn:
-            self.stream.write("\n")
-        self.stream.flush()
+        self._write(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} hands {rate:,.1f}/s {eta}   "
+                    + ("" if done < total else "\n"))
+        self.drawn = done < total and not self.broken
+
+    def _write(self, text: str) -> None:
+        """The bar is a courtesy: a stream that cannot take it (stderr closed, or on a full disk) ends the bar,
+        never the run (it stopped a simulation after its first chunk, the record cut short)."""
+        if self.broken or self.stream is None:
+            self.broken = True
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.broken = True
 
     def end(self) -> None:
         """End the bar's line if a run stopped before its last hand, so that what is said next
         (an error, `interrupted`) has a line of its own."""
         if self.drawn:
             self.drawn = False
-            self.stream.write("\n")
-            self.stream.flush()
+            self._write("\n")
 
 
 def _clock(s: float) -> str:

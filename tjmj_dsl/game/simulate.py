@@ -14,7 +14,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..api import Scorer
 from ..engine.runtime import dumps_answer
@@ -112,6 +112,28 @@ def _worker_started(bots: bool) -> None:
     signal.signal(signal.SIGTERM, _worker_ended if bots else signal.SIG_DFL)
 
 
+def watched_imap(pool: Any, fn: Any, items: Any, every: float = 1.0) -> Iterator[Any]:
+    """pool.imap(fn, items), in order, watching the workers: the pool replaces a worker that dies (killed: the
+    out-of-memory killer, a bot that kills its parents) but its chunk is lost, and imap waited for it for ever.
+    A worker gone is a RuntimeError (what the caller has taken so far is kept: a record resumes from it)."""
+    workers = list(pool._pool)  # the pool's own list of its processes (replaced ones are new objects)
+    it = pool.imap(fn, items)
+    while True:
+        try:
+            yield it.next(timeout=every)
+        except StopIteration:
+            return
+        except mp.TimeoutError:
+            gone = [w for w in workers if w.exitcode is not None] or \
+                ([] if set(pool._pool) <= set(workers) else workers)
+            if gone:
+                code = gone[0].exitcode
+                how = (f"killed by signal {-code}" if isinstance(code, int) and code < 0
+                       else f"exit status {code}" if code is not None else "replaced")
+                raise RuntimeError(f"a worker process ended mid-run ({how}): the hands it was playing are lost; "
+                                   "the run stops (a record holds every hand before them: --resume goes on)") from None
+
+
 def worker_pool(jobs: int, bots: bool = False) -> Any:
     """A pool of `jobs` worker processes for chunks of hands (simulate's, impact's): forked where the
     system can, each set up by _worker_started, so that the pool's terminate() ends a worker at once
@@ -199,7 +221,7 @@ def _play(spec: Spec, chunks: list[tuple[Spec, int, int]], jobs: int,
     else:
         pool = worker_pool(jobs, bool(spec.bots))
         try:
-            for part in pool.imap(_chunk, chunks):
+            for part in watched_imap(pool, _chunk, chunks):
                 take(part)
         except BaseException:
             end_pool(pool)

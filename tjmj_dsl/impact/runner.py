@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Iterator
 
 from ..game.ship import ray_connected, ray_in_order
-from ..game.simulate import end_pool, worker_pool
+from ..game.simulate import end_pool, watched_imap, worker_pool
 from ..progress import Bar as Bar  # impact.command's progress bar, simulate's too
 from .arms import Arm
 from .chunk import Task, play_chunk, seatings
@@ -34,7 +34,7 @@ def _local(todo: list[Task], jobs: int) -> Iterator[tuple[Task, list[dict[str, A
         return
     pool = worker_pool(min(jobs, len(todo)))
     try:
-        for t, walls in zip(todo, pool.imap(play_chunk, todo)):
+        for t, walls in zip(todo, watched_imap(pool, play_chunk, todo)):
             yield t, walls
     except BaseException:  # a chunk failed, Ctrl-C or a signal, or the caller stopped reading
         end_pool(pool)
