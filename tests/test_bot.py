@@ -215,6 +215,7 @@ for line in sys.stdin:
     elif mode == "long": print("0" * 70000, flush=True)
     elif mode == "deep": print("[" * 30000 + "]" * 30000, flush=True)
     elif mode == "seq": print('{"choice": 0, "seq": 99}', flush=True)
+    elif mode == "formfeed": print('{"choice": 0}\x0c', flush=True)
     elif mode == "latin1": sys.stdout.buffer.write(b'{"choice": "\xe9"}\n'); sys.stdout.flush()
     elif mode == "unended": sys.stdout.write('{"choice": 0}'); sys.stdout.flush(); sys.exit(0)
 '''
@@ -243,6 +244,8 @@ def test_a_bot_that_does_not_read_its_asks_is_stopped(tmp_path: Any) -> None:
     ("deep", "nested too deeply"),
     ("latin1", "the answer is not UTF-8 (byte 13)"),
     ("seq", "the answer names ask 99"),
+    # the refused line is shown with what made it refused: a form feed (no JSON space) was stripped from it
+    ("formfeed", "\\x0c'"),
     # an audit's finding: an answer cut by the bot's end was said to be longer than 65,536 bytes
     ("unended", "the bot's output ended mid-line (13 bytes, no line break), status 0"),
 ])

@@ -84,3 +84,51 @@ def test_a_worker_killed_mid_run_stops_the_run_with_one_line(tmp_path: object) -
     with open(rec, encoding="utf-8") as f:
         lines = f.read().splitlines()
     assert 0 < len(lines) < 5000 and all(json.loads(x)["hand"] == i for i, x in enumerate(lines))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a worker ends with its parent on Linux (prctl)")
+def test_a_run_killed_outright_leaves_no_worker_or_bot_playing_on(tmp_path: object) -> None:
+    """SIGKILL to `simulate --jobs 2` (no handler can run): its workers played their chunk on, their bots with
+    them, then printed a traceback each after the shell had returned. They end with it."""
+    import time
+    bot = os.path.join(str(tmp_path), "bot.py")
+    with open(bot, "w") as f:
+        f.write("import json, sys\nfor line in sys.stdin:\n    print(json.dumps({'choice': 0}), flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "simulate", "--hands", "5000", "--jobs", "2",
+                             "--seed", "3", "--bot", f"0={sys.executable} {bot}"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+
+    def tree(pid: int) -> list[int]:
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as f:
+                kids = [int(x) for x in f.read().split()]
+        except OSError:
+            return []
+        return kids + [g for k in kids for g in tree(k)]
+
+    def running(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    try:
+        under: list[int] = []
+        for _ in range(600):  # workers, their keepers and bots
+            time.sleep(0.05)
+            under = tree(proc.pid)
+            if len(under) >= 6:
+                break
+        assert len(under) >= 6, under
+        proc.kill()
+        proc.wait(10)
+        for _ in range(100):
+            if not any(running(p) for p in under):
+                break
+            time.sleep(0.1)
+        assert not [p for p in under if running(p)]
+        assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
+    finally:
+        if proc.poll() is None:
+            proc.kill()

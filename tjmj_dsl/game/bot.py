@@ -448,7 +448,7 @@ def _read_lines(stream: BinaryIO, out: queue.Queue[bytes | None], turn: _Turn) -
 
 def _short(x: bytes | str, n: int = 80) -> str:
     text = x.decode("utf-8", "replace") if isinstance(x, bytes) else x
-    text = text.strip()
+    text = text.strip(" \t\r\n")  # JSON's spaces only: a form feed or U+2028 that made the line refused is shown
     return repr(text if len(text) <= n else text[:n - 1] + "…")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -110,6 +111,24 @@ def _worker_started(bots: bool) -> None:
     # the pool's own way to end a worker: at once (a worker forked from a parent that answers
     # SIGTERM by raising would print a traceback)
     signal.signal(signal.SIGTERM, _worker_ended if bots else signal.SIG_DFL)
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """On Linux, a worker is sent SIGTERM when the process that started it dies (the run SIGKILLed: its workers
+    played their chunk on, their bots with them, then printed a BrokenPipeError each after the shell had
+    returned). Elsewhere, or where prctl cannot be had, the workers end with their chunk."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def watched_imap(pool: Any, fn: Any, items: Any, every: float = 1.0) -> Iterator[Any]:
