@@ -1247,7 +1247,7 @@ def test_a_kong_win_whose_total_settle_refuses_is_unplayable_before_any_hand(tmp
                  encoding="utf-8")
     code, out, err = run(["check", str(p)])
     assert code == 0 and "a kong of type exposed ends the hand (play.kong_ends_hand) as a win of total 1 " \
-        "(play.kong_win_total)" in out + err, out + err
+        "(play.kong_win_total" in out + err, out + err
     rec = tmp_path / "r.jsonl"
     code, out, err = run(["simulate", "--rules", str(p), "--hands", "50", "--seed", "1", "--record", str(rec)])
     assert code == 1 and "these rules cannot be played: a kong of type exposed ends the hand" in err, err
@@ -1262,6 +1262,16 @@ def test_a_kong_win_whose_total_settle_refuses_is_unplayable_before_any_hand(tmp
         "total 0" in out + err, out + err
     code, out, err = run(["simulate", "--rules", str(p), "--option", "jin_gang_wins=on", "--hands", "50"])
     assert code == 1 and "as a win of total 0" in err, err
+    # a total out of range only for a kong another seat than the dealer's makes (a review's finding: the first
+    # try was at the dealer's seat alone), and one that reads a discarder only kongs of a discard have
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  play.kong_ends_hand: 'k.type == \"exposed\"'\n"
+                 "  play.kong_win_total: 'k.points + 3 if k.seat == dealer else k.points'\n", encoding="utf-8")
+    code, out, err = run(["simulate", "--rules", str(p), "--hands", "50", "--seed", "1"])
+    assert code == 1 and "as a win of total 1 (play.kong_win_total; the kong made by seat 1" in err, err
+    p.write_text("extends: builtin:tianjin\nname: club\nset:\n  play.kong_ends_hand: 'k.type == \"exposed\"'\n"
+                 "  play.kong_win_total: 'k.points + 3 if k.from != none else 0'\n", encoding="utf-8")
+    code, out, err = run(["simulate", "--rules", str(p), "--hands", "30", "--seed", "1"])
+    assert code == 0, err
     # within the range, the same rules play
     p.write_text("extends: builtin:tianjin\nname: club\nset:\n  play.kong_ends_hand: 'k.type == \"exposed\"'\n"
                  "  play.kong_win_total: k.points + 1\n", encoding="utf-8")

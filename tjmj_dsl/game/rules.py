@@ -5,6 +5,7 @@ from the rule file, and a missing one is an error, not a default."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -229,11 +230,21 @@ def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
     if st is None or st.kong_ends_hand is None or st.kong_win_total is None:
         return []
     kw = KongWin(rs)
+    play, offered = dict(rs.play), rs.claims_offered()
+    # the kong types a claim of a discard makes (they name a discarder), and those made of one's own tiles
+    of_discard = {"exposed"} | ({str(play.get("hun_kong_exposed_as"))} if offered.get("hun_kong") else set())
+    own = {"concealed", "added", str(play.get("hun_kong_concealed_as"))} | \
+        ({str(play.get("hun_kong_added_as"))} if offered.get("hun_pung") else set())
+    lz = int(play.get("lazhuang_max") or 0)
+    bets = [(False, [0] * 4)] + ([(True, [0] * 4)] if play.get("may_zuozhuang") else []) + \
+        ([(bool(play.get("may_zuozhuang")), [0, lz, lz, lz]), (bool(play.get("may_zuozhuang")), [lz, 0, lz, lz])]
+         if lz else [])
     for typ in table_kong_types(rs):
-        for by in (None, 3):
-            k = {"seat": 0, "type": typ, "tile": "1m", "from": by}
+        froms = ([None] if typ in own else []) + (["discard"] if typ in of_discard else [])
+        for seat, by, (zz, lazhuang) in itertools.product((0, 1), froms, bets):  # the dealer (0) and another
+            k = {"seat": seat, "type": typ, "tile": "1m", "from": None if by is None else (seat + 3) % 4}
             try:
-                total = kong_win_total(rs, kw, {"dealer": 0, "kongs": [k]}, k)
+                total = kong_win_total(rs, kw, {"dealer": 0, "zuozhuang": zz, "lazhuang": lazhuang, "kongs": [k]}, k)
             except GameRulesError as e:
                 return [(("play", "kong_win_total"), str(e))]
             except Exception:  # noqa: BLE001 - an expression the interpreter cannot take: settle() says so at play
@@ -241,8 +252,10 @@ def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
             if total is not None and not rs.min_fan <= total <= MAX_TOTAL:
                 return [(("play", "kong_win_total"),
                          f"a kong of type {typ} ends the hand (play.kong_ends_hand) as a win of total {total} "
-                         f"(play.kong_win_total), and a win's total is a whole number from min_fan ({rs.min_fan}) "
-                         f"to {MAX_TOTAL:,}")]
+                         f"(play.kong_win_total; the kong made by seat {seat}, the dealer seat 0"
+                         f"{', of a discard' if by else ''}{', 坐庄' if zz else ''}"
+                         f"{', 拉庄 ' + str(lazhuang) if any(lazhuang) else ''}), and a win's total is a whole number "
+                         f"from min_fan ({rs.min_fan}) to {MAX_TOTAL:,}")]
     return []
 
 
