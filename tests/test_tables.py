@@ -507,6 +507,19 @@ def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, caps
     with TestClient(create_app(TablesConfig(db=db, rules=(None,), pace=0))) as c:
         assert "cannot be resumed" not in capsys.readouterr().err
         assert c.get(f"/play/api/rooms/{rid}/records.jsonl").status_code == 200
+    # a game over under rules now gone stays over: its owner's stop changes nothing (a review's finding: it was
+    # rewritten as stopped)
+    with TestClient(create_app(TablesConfig(db=db, rules=(None, str(club)), pace=0))) as c:
+        r = c.post("/play/api/rooms", json={"rules": "club", "seats": ["random"] * 4, "hands": 1})
+        over, owner = r.json()["room"], r.json()["owner_token"]
+        for _ in range(400):
+            if c.get(f"/play/api/rooms/{over}").json()["status"] == "over":
+                break
+            time.sleep(0.02)
+    with TestClient(create_app(TablesConfig(db=db, rules=(None,), pace=0))) as c:
+        r = c.post(f"/play/api/rooms/{over}/stop", json={"token": owner})
+        assert r.status_code == 200 and r.json()["status"] == "over", r.text
+        assert c.app.state.tables.store.room(over).status == "over"  # type: ignore[attr-defined]
 
 
 def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
@@ -808,15 +821,17 @@ def test_a_room_whose_bot_breaks_its_protocol_ends_and_says_so(tmp_path: Any) ->
     stopped, its processes ended, its sockets told, its place freed."""
     import sys
     bot = tmp_path / "bot.py"
-    bot.write_text("import sys\nfor i, line in enumerate(sys.stdin):\n"
-                   "    print('{\"choice\": 0}' if i < 3 else 'not json', flush=True)\n")
+    flag = tmp_path / "break"  # made once the spectator is in: the bot breaks the protocol after that
+    bot.write_text(f"import os, sys\nfor line in sys.stdin:\n"
+                   f"    print('not json' if os.path.exists({str(flag)!r}) else '{{\"choice\": 0}}', flush=True)\n")
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, rooms_per_client=1,
                                   bot_command=(sys.executable, str(bot))))
     with TestClient(app) as c:
-        room = new_room(c, seats=["external", "value", "external", "value"], hands=2)
+        room = new_room(c, seats=["external", "value", "external", "value"], hands=0)  # until stopped
         rid = room["room"]
         with c.websocket_connect(f"/play/ws/{rid}") as ws:
             hello(ws, None)  # a spectator
+            flag.write_text("")
             for _ in range(600):  # polled, so that a room that never ends fails here rather than hangs below
                 if c.get(f"/play/api/rooms/{rid}").json()["status"] != "playing":
                     break

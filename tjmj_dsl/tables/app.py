@@ -427,7 +427,8 @@ class Tables:
         tok = body.get("token") if isinstance(body, dict) else None
         if row is None or not isinstance(tok, str) or not secrets.compare_digest(row.owner_hash, token_hash(tok)):
             return False
-        self.store.set_status(room_id, "stopped")
+        if row.status in ("playing", "stopping"):  # a game over stays over
+            self.store.set_status(room_id, "stopped")
         return True
 
     def get(self, room_id: str) -> Live | None:
@@ -973,7 +974,8 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             live = tables.get(room_id)
         except RoomError as e:
             if e.code in ("rules_unavailable", "room_unplayable") and tables.stop_unplayed(room_id, body):
-                return _json({"room": room_id, "status": "stopped"})
+                row = tables.store.room(room_id)
+                return _json({"room": room_id, "status": row.status if row is not None else "stopped"})
             return refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
