@@ -827,11 +827,16 @@ def main(argv: list[str] | None = None) -> int:
         from .engine.runtime import _quiet_stdout
         _quiet_stdout()
         return EXIT_OK
-    except OSError as e:  # the output cannot be written (stdout on a full disk): one line, not a traceback
+    except OSError as e:  # e.g. the output cannot be written (stdout on a full disk): one line, not a traceback
+        import errno
         from .engine.runtime import _quiet_stdout
-        _quiet_stdout()  # what is left in its buffer is not written again at exit
+        # no space is an error of writing only: with no file named, the output's (the files a command writes
+        # are named by its own handlers); another error without a file (EIO reading stdin) is said as it is
+        output = e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+        if output:
+            _quiet_stdout()  # what is left in its buffer is not written again at exit
         try:
-            where = f" ({e.filename})" if e.filename else " (the output)"
+            where = f" ({e.filename})" if e.filename else " (the output)" if output else ""
             print(f"tjmj: error: {e.strerror or e}{where}", file=sys.stderr)
         except (OSError, ValueError, AttributeError):  # stderr cannot take it either: the exit status says it
             pass

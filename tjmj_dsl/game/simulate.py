@@ -97,7 +97,7 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
     return part
 
 
-def _worker_started(bots: bool) -> None:
+def _worker_started(bots: bool, parent: int | None = None) -> None:
     """Ctrl-C reaches every process of the terminal's group: a worker leaves it to the parent,
     which ends the pool (a worker's KeyboardInterrupt printed its traceback, one per worker).
     A handler that does nothing, not SIG_IGN: a bot the worker starts gets SIGINT's default back
@@ -111,23 +111,22 @@ def _worker_started(bots: bool) -> None:
     # the pool's own way to end a worker: at once (a worker forked from a parent that answers
     # SIGTERM by raising would print a traceback)
     signal.signal(signal.SIGTERM, _worker_ended if bots else signal.SIG_DFL)
-    _end_with_parent()
+    _end_with_parent(parent)
 
 
-def _end_with_parent() -> None:
+def _end_with_parent(parent: int | None) -> None:
     """On Linux, a worker is sent SIGTERM when the process that started it dies (the run SIGKILLed: its workers
     played their chunk on, their bots with them, then printed a BrokenPipeError each after the shell had
     returned). Elsewhere, or where prctl cannot be had, the workers end with their chunk."""
-    if not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux") or parent is None:
         return
-    parent = os.getppid()
     try:
         import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
-    if os.getppid() != parent:  # the parent died before the request was made
+    if os.getppid() != parent:  # the parent (the pool's maker) died before the request was made
         os.kill(os.getpid(), signal.SIGTERM)
 
 
@@ -160,7 +159,7 @@ def worker_pool(jobs: int, bots: bool = False) -> Any:
     handler, which runs only once the worker's wait for a task ends, and a terminate() waited for it
     for ever). End it with close() and join() when every chunk is played, with end_pool() when not."""
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    return ctx.Pool(jobs, initializer=_worker_started, initargs=(bots,))
+    return ctx.Pool(jobs, initializer=_worker_started, initargs=(bots, os.getpid()))
 
 
 def _parent_answers(*_: Any) -> None:
