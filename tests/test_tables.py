@@ -544,6 +544,19 @@ def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
         assert c.post("/play/api/rooms", json=body).status_code == 201
 
 
+def test_a_clients_rooms_count_for_it_after_a_restart(tmp_path: Any) -> None:
+    """Rooms resumed after a restart counted for no client: its cap started again from zero."""
+    db = str(tmp_path / "t.sqlite3")
+    body = {"seats": ["person", "random", "random", "random"], "hands": 1, "time_limit": 600}
+    with TestClient(create_app(TablesConfig(db=db, pace=0, rooms_per_client=2))) as c:
+        assert [c.post("/play/api/rooms", json=body).status_code for _ in range(3)] == [201, 201, 429]
+    with TestClient(create_app(TablesConfig(db=db, pace=0, rooms_per_client=2))) as c:
+        r = c.post("/play/api/rooms", json=body)
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_rooms", r.text
+        lines = c.get(f"/play/api/rooms/{c.app.state.tables.store.open_rooms()[0]}/records.jsonl")  # type: ignore[attr-defined]
+        assert lines.status_code == 200 and lines.text == ""  # no hand finished yet: nothing, not an error
+
+
 def test_a_table_rule_file_the_engine_cannot_play_is_refused_when_the_server_starts(tmp_path: Any) -> None:
     """Rules `check` lets through once their `unplayable` warning is silenced: the server said nothing and
     listed them, and every room of them was refused (naming `options`); now the start says which file and why."""

@@ -255,7 +255,7 @@ class Live:
     # may know of: a viewer's first socket coming while a question it may not know of is open is shown the
     # state of then, made again (`past_state`), as a viewer connected all along was
     public_mark: tuple[int, int, float | None] | None = None
-    client: str | None = None  # the address that made it (None: a room resumed from the store, which counts for none)
+    client: str | None = None  # the address that made it (None: unknown, counted for no one)
     alone_since: float = field(default_factory=time.time)  # when its last socket left (or it began without one)
 
 
@@ -311,7 +311,7 @@ class Tables:
             game = Game.load(self.store, row, rules, self.config.bot_command)
         except RuntimeError as e:  # its stored answers do not follow the hand: said, never played on
             raise RoomError("room_unplayable", f"room {room_id} cannot be resumed: {e}", None, 409) from None
-        live = Live(game)
+        live = Live(game, client=c.get("client") or None)  # rooms made before it was stored count for no one
         self.live[room_id] = live
         self._set_deadline(live)
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
@@ -382,7 +382,8 @@ class Tables:
         shown = [n if n is not None else (f"seat {i + 1}" if seats[i] == PERSON else f"{seats[i]} bot")
                  for i, n in enumerate(names)]
         config = {"rules": name, "sha256": rules.sha256, "profile": rules.profile, "options": dict(options), "seats": list(seats),
-                  "names": shown, "hands": hands, "time_limit": float(limit)}
+                  "names": shown, "hands": hands, "time_limit": float(limit),
+                  "client": client}  # whose rooms it counts among when resumed (the caps outlive a restart)
         self.store.add_room(room_id, config, token_hash(owner), [token_hash(t) if t else None for t in tokens])
         row = self.store.room(room_id)
         assert row is not None

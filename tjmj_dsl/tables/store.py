@@ -182,16 +182,16 @@ class Store:
         return [HandRow(r.idx, r.seed, r.dealer, r.status, json.loads(r.record) if r.record else None) for r in rows]
 
     def record_lines(self, room_id: str, batch: int = 200) -> Iterator[str]:
-        """Each finished hand's record as stored, one JSON line each, in hand order, read `batch` rows at a time."""
+        """Each finished hand's record as stored, one JSON line each, in hand order, read and given `batch` rows
+        at a time."""
         after = -1
         while True:
             with self.engine.connect() as c:
                 rows = c.execute(select(hands.c.idx, hands.c.record).where(
                     (hands.c.room == room_id) & (hands.c.status == "done") & (hands.c.idx > after))
                     .order_by(hands.c.idx).limit(batch)).all()
-            for r in rows:
-                if r.record:
-                    yield r.record + "\n"
+            if rows:  # a batch at a time: each is a hop to the thread that reads the database
+                yield "".join(r.record + "\n" for r in rows if r.record)
             if len(rows) < batch:
                 return
             after = rows[-1].idx
