@@ -522,7 +522,7 @@ def kill_all() -> None:
         if proc is not None and b.pid == os.getpid():
             _kill(proc, b.kept)
             ended.append(proc)
-    deadline = time.monotonic() + 1.0
+    deadline = time.monotonic() + 3.0  # a keeper kills its bot's tree on a busy machine too (1 s was short once)
     for proc in ended:
         try:
             proc.wait(timeout=max(0.0, deadline - time.monotonic()))
