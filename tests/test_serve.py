@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any, Iterator
 
@@ -43,7 +44,10 @@ class Server:
 
     def __init__(self, *args: str) -> None:
         self.port = free_port()
-        env = dict(os.environ, PYTHONPATH=ROOT)
+        # a data folder of its own: `serve --tables` keeps its games in the user's one by default, and rooms of
+        # another test (or run) would be resumed there, counting against their client's cap
+        self.data = tempfile.mkdtemp(prefix="tjmj-serve-test-")
+        env = dict(os.environ, PYTHONPATH=ROOT, XDG_DATA_HOME=self.data)
         self.proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--port", str(self.port), *args],
                                      cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 120
@@ -98,6 +102,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(timeout=30)
+        shutil.rmtree(self.data, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
