@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO  # sys.stderr is None when the process has no fd 2
+from typing import TextIO
 
 
 class Bar:
     """A progress bar with an ETA, redrawn at most five times a second."""
 
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+    def __init__(self, stream: TextIO | None = sys.stderr, width: int = 30) -> None:  # None: no fd 2
         self.stream, self.width = stream, width
         self.t0: float | None = None
         self.first = 0

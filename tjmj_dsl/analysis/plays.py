@@ -24,9 +24,10 @@ from typing import Any, Iterator
 from ..backends.interpret import interpreter
 from ..diagnostics import Diagnostic
 from ..engine import runtime
-from ..engine.contract import KONG_TYPES, MAX_TOTAL
+from ..engine.contract import MAX_TOTAL
 from ..engine.result import wins
-from ..game.rules import KongWin, kong_draw_of, kong_win_total, table_kong_types
+from ..game.rules import (KongWin, discard_kong_types, kong_draw_of, kong_total_refused, kong_win_total,
+                          table_kong_types)
 from ..ir import NO_KONG, Expr, RuleSet
 from ..notation import format_hand
 from ..passes.resolve import Resolved
@@ -381,9 +382,7 @@ def table_outcomes(rs: RuleSet, totals: list[int]) -> Iterator[dict[str, Any]]:
     top = max(totals, default=rs.min_fan)
     low = min(totals, default=rs.min_fan)
     types = table_kong_types(rs)
-    offered = rs.claims_offered()
-    # the kong types a claim of a discard makes (a kong of a non-hun tile, or of three huns and a discarded one)
-    from_discard = {"exposed"} | ({str(play["hun_kong_exposed_as"])} if offered.get("hun_kong") else set())
+    from_discard = discard_kong_types(rs)
     # the kinds of a row with all four tiles in play: every row starts with the indicator's own kind (lower.py
     # refuses a hun.huns that does not), of which the face-up indicator leaves three
     hun_kongs = max(1, rs.hun_count - 1)
@@ -453,9 +452,8 @@ def settlement_refusals(rs: RuleSet, module: Any, totals: list[int]) -> list[Pro
                 continue  # a total out of range: the score table's problem, said there
             # the total of a win a kong ended the hand with is play.kong_win_total's, no score table's
             return [Problem(("play", "kong_win_total"), "play.kong_win_total",
-                            f"tjmj simulate cannot play these rules {{profile}}: a kong of type {ended['type']} ends the hand "
-                            f"(play.kong_ends_hand) as a win of total {o.get('total')!r} (play.kong_win_total), and a "
-                            f"win's total is a whole number from min_fan ({rs.min_fan}) to {MAX_TOTAL:,}",
+                            "tjmj simulate cannot play these rules {profile}: "
+                            + kong_total_refused(rs, str(ended["type"]), o.get("total")),
                             "keep play.kong_win_total within that range for every kong that ends a hand (e.g. "
                             "k.points + 1 where a kong's points are below min_fan), or end the hand by fewer "
                             "kongs in play.kong_ends_hand")]

@@ -224,39 +224,49 @@ def play_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
 
 def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
     """A kong that ends the hand (play.kong_ends_hand) as a win whose total (play.kong_win_total) settle()
-    refuses: the first hand that has such a kong stops the table. Each kong type the table makes is tried,
-    of a discard and not, alone at seat 0 (the dealer's)."""
+    refuses: the first hand that has such a kong stops the table. Each kong type the table makes is tried, made
+    by the dealer (seat 0) and by another seat, of a discard where the type is one and of one's own tiles where
+    it is one, with and without zuozhuang and lazhuang."""
     st = rs.settlement
     if st is None or st.kong_ends_hand is None or st.kong_win_total is None:
         return []
     kw = KongWin(rs)
     play, offered = dict(rs.play), rs.claims_offered()
-    # the kong types a claim of a discard makes (they name a discarder), and those made of one's own tiles
-    of_discard = {"exposed"} | ({str(play.get("hun_kong_exposed_as"))} if offered.get("hun_kong") else set())
+    of_discard = discard_kong_types(rs)
     own = {"concealed", "added", str(play.get("hun_kong_concealed_as"))} | \
         ({str(play.get("hun_kong_added_as"))} if offered.get("hun_pung") else set())
-    lz = int(play.get("lazhuang_max") or 0)
-    bets = [(False, [0] * 4)] + ([(True, [0] * 4)] if play.get("may_zuozhuang") else []) + \
-        ([(bool(play.get("may_zuozhuang")), [0, lz, lz, lz]), (bool(play.get("may_zuozhuang")), [lz, 0, lz, lz])]
-         if lz else [])
+    zz, lz = bool(play.get("may_zuozhuang")), int(play.get("lazhuang_max") or 0)
+    bets = [(False, [0] * 4)] + ([(True, [0] * 4)] if zz else []) + ([(zz, [0, lz, lz, lz]), (zz, [lz, 0, lz, lz])]
+                                                                      if lz else [])
     for typ in table_kong_types(rs):
-        froms = ([None] if typ in own else []) + (["discard"] if typ in of_discard else [])
-        for seat, by, (zz, lazhuang) in itertools.product((0, 1), froms, bets):  # the dealer (0) and another
-            k = {"seat": seat, "type": typ, "tile": "1m", "from": None if by is None else (seat + 3) % 4}
+        froms = ([False] if typ in own else []) + ([True] if typ in of_discard else [])
+        for seat, by_discard, (sat, pulled) in itertools.product((0, 1), froms, bets):
+            k = {"seat": seat, "type": typ, "tile": "1m", "from": (seat + 3) % 4 if by_discard else None}
             try:
-                total = kong_win_total(rs, kw, {"dealer": 0, "zuozhuang": zz, "lazhuang": lazhuang, "kongs": [k]}, k)
+                total = kong_win_total(rs, kw, {"dealer": 0, "zuozhuang": sat, "lazhuang": pulled, "kongs": [k]}, k)
             except GameRulesError as e:
                 return [(("play", "kong_win_total"), str(e))]
             except Exception:  # noqa: BLE001 - an expression the interpreter cannot take: settle() says so at play
                 return []
             if total is not None and not rs.min_fan <= total <= MAX_TOTAL:
-                return [(("play", "kong_win_total"),
-                         f"a kong of type {typ} ends the hand (play.kong_ends_hand) as a win of total {total} "
-                         f"(play.kong_win_total; the kong made by seat {seat}, the dealer seat 0"
-                         f"{', of a discard' if by else ''}{', 坐庄' if zz else ''}"
-                         f"{', 拉庄 ' + str(lazhuang) if any(lazhuang) else ''}), and a win's total is a whole number "
-                         f"from min_fan ({rs.min_fan}) to {MAX_TOTAL:,}")]
+                made = (f"made by seat {seat}, the dealer seat 0{', of a discard' if by_discard else ''}"
+                        f"{', zuozhuang' if sat else ''}{f', lazhuang {pulled}' if any(pulled) else ''}")
+                return [(("play", "kong_win_total"), kong_total_refused(rs, typ, total, made))]
     return []
+
+
+def kong_total_refused(rs: Any, typ: str, total: Any, made: str = "") -> str:
+    """Why a kong of type `typ` ending the hand as a win of `total` cannot be played (`made`: how it was made)."""
+    return (f"a kong of type {typ} ends the hand (play.kong_ends_hand) as a win of total {total!r} "
+            f"(play.kong_win_total{'; the kong ' + made if made else ''}), and a win's total is a whole number from "
+            f"min_fan ({rs.min_fan}) to {MAX_TOTAL:,}")
+
+
+def discard_kong_types(rs: Any) -> set[str]:
+    """The kong types a claim of a discard makes (their kongs name a discarder): exposed, and the type a kong of
+    three huns and a discarded one counts as where the claims offer it."""
+    play, offered = dict(rs.play), rs.claims_offered()
+    return {"exposed"} | ({str(play.get("hun_kong_exposed_as"))} if offered.get("hun_kong") else set())
 
 
 def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]]:

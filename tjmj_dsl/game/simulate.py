@@ -134,7 +134,7 @@ def watched_imap(pool: Any, fn: Any, items: Any, every: float = 1.0) -> Iterator
     """pool.imap(fn, items), in order, watching the workers: the pool replaces a worker that dies (killed: the
     out-of-memory killer, a bot that kills its parents) but its chunk is lost, and imap waited for it for ever.
     A worker gone is a RuntimeError (what the caller has taken so far is kept: a record resumes from it)."""
-    workers = list(pool._pool)  # the pool's own list of its processes (replaced ones are new objects)
+    workers = list(pool._pool)  # the pool's own processes: one it replaces keeps its exit code here
     it = pool.imap(fn, items)
     while True:
         try:
@@ -142,12 +142,9 @@ def watched_imap(pool: Any, fn: Any, items: Any, every: float = 1.0) -> Iterator
         except StopIteration:
             return
         except mp.TimeoutError:
-            gone = [w for w in workers if w.exitcode is not None] or \
-                ([] if set(pool._pool) <= set(workers) else workers)
-            if gone:
-                code = gone[0].exitcode
-                how = (f"killed by signal {-code}" if isinstance(code, int) and code < 0
-                       else f"exit status {code}" if code is not None else "replaced")
+            code = next((w.exitcode for w in workers if w.exitcode is not None), None)
+            if code is not None:
+                how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
                 raise RuntimeError(f"a worker process ended mid-run ({how}): the hands it was playing are lost; "
                                    "the run stops (a record holds every hand before them: --resume goes on)") from None
 

@@ -35,7 +35,7 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from ..engine.runtime import loads_request
+from ..engine.runtime import JSON_SPACE, dumps_answer, loads_request
 from ..game.bot import view_json
 from ..guard.asgi import same_origin
 from ..game.step import Ask
@@ -127,12 +127,8 @@ class TablesConfig:
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    text = json.dumps(data, ensure_ascii=False)
-    try:
-        body = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (no input holds one: loads refuses it): written escaped
-        body = json.dumps(data).encode("ascii")
-    return Response(body, status_code=status, media_type="application/json", headers=headers)
+    # the contract's writer: valid UTF-8 whatever the text holds (a lone surrogate escaped)
+    return Response(dumps_answer(data), status_code=status, media_type="application/json", headers=headers)
 
 
 def _err(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -149,7 +145,7 @@ def loads(raw: str | bytes) -> Any:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             raise ValueError(f"not UTF-8 (byte {e.start})") from None
-    data, err = loads_request(raw.strip(" \t\n\r"))
+    data, err = loads_request(raw.strip(JSON_SPACE))
     if err is not None:
         msg = str(err["message"])
         for lead in ("not JSON this scorer reads: ", "not JSON: "):
@@ -421,16 +417,18 @@ class Tables:
         on = {c.seat for c in live.conns}
         return [{"seat": s, "kind": g.kinds[s], "name": g.names[s], "connected": s in on} for s in range(4)]
 
-    def stop_unplayed(self, room_id: str, body: Any) -> bool:
+    def stop_unplayed(self, room_id: str, body: Any) -> str | None:
         """A room that cannot be resumed here (its rules changed or gone, its answers no longer following its
-        hand) stopped by its owner's token, unplayed: the hands it finished are kept, and no start tries it again."""
+        hand) stopped by its owner's token, unplayed: the hands it finished are kept, and no start tries it again.
+        Its status after (a game over stays over), or None: not the owner's token."""
         row = self.store.room(room_id)
         tok = body.get("token") if isinstance(body, dict) else None
         if row is None or not isinstance(tok, str) or not secrets.compare_digest(row.owner_hash, token_hash(tok)):
-            return False
-        if row.status in ("playing", "stopping"):  # a game over stays over
-            self.store.set_status(room_id, "stopped")
-        return True
+            return None
+        if row.status not in ("playing", "stopping"):
+            return row.status
+        self.store.set_status(room_id, "stopped")
+        return "stopped"
 
     def get(self, room_id: str) -> Live | None:
         """The room, live; one not in memory read from the store as a resumed room is (with its driver,
@@ -832,7 +830,7 @@ class Tables:
         g = live.game
         seat: int | None
         if "watch" in msg and msg["watch"] is not True:  # a spectator says watch: true; a seat says nothing of it
-            return _err("malformed", f"watch is true (a spectator), not {str(json.dumps(msg['watch']))[:20]}", "watch")
+            return _err("malformed", f"watch is true (a spectator), not {json.dumps(msg['watch'])[:20]}", "watch")
         if msg.get("watch") is True and "token" not in msg:
             seat = None
             if sum(1 for c in live.conns if c.seat is None) >= SPECTATORS:
@@ -974,10 +972,8 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             body = await json_body(request)
             live = tables.get(room_id)
         except RoomError as e:
-            if e.code in ("rules_unavailable", "room_unplayable") and tables.stop_unplayed(room_id, body):
-                row = tables.store.room(room_id)
-                return _json({"room": room_id, "status": row.status if row is not None else "stopped"})
-            return refused(e)
+            status = tables.stop_unplayed(room_id, body) if e.code in ("rules_unavailable", "room_unplayable") else None
+            return _json({"room": room_id, "status": status}) if status is not None else refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
         tok = body.get("token") if isinstance(body, dict) else None

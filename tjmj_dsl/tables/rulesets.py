@@ -62,8 +62,9 @@ class RuleSets:
                 played = game_rules(scorer)
             except GameRulesError as e:
                 raise GameRulesError(f"{path or 'the built-in rules'}: the game engine cannot play this rule set: {e}") from None
-            self.cache[(rs.name, rs.profile, json.dumps({}, sort_keys=True))] = played
-            self.pinned.add((rs.name, rs.profile, json.dumps({}, sort_keys=True)))
+            default = (rs.name, rs.profile, json.dumps({}, sort_keys=True))
+            self.cache[default] = played
+            self.pinned.add(default)
             self.files[rs.name] = path
             self.info[rs.name] = {
                 "name": rs.name, "profiles": [p for p, _ in rs.profiles], "default_profile": rs.profile,
