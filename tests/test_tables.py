@@ -828,6 +828,35 @@ def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: A
             assert rec["players"][0] == "external"
 
 
+def test_the_server_runs_at_most_max_bots_external_bots(tmp_path: Any) -> None:
+    """Each `external` seat is a process of the operator's program (~10 MB or more): with the caps on rooms alone,
+    clients could make 4 of them for every room of the server's 1,000. max_bots bounds them, every room's."""
+    import sys
+    bot = tmp_path / "bot.py"
+    bot.write_text("import json, sys\nfor line in sys.stdin:\n    print(json.dumps({'choice': 0}), flush=True)\n")
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0.05, max_bots=3,
+                                  bot_command=(sys.executable, str(bot))))
+    with TestClient(app) as c:
+        first = new_room(c, seats=["external", "external", "value", "random"], hands=0)  # until stopped
+        r = c.post("/play/api/rooms", json={"seats": ["external", "external", "person", "random"], "hands": 1})
+        assert r.status_code == 429, r.text
+        assert r.json()["error"]["code"] == "too_many_bots" and r.json()["error"]["field"] == "seats", r.text
+        assert "at most 3" in r.text and "(2 running)" in r.text
+        tables = app.state.tables
+        assert sum(len(lv.game.processes) for lv in tables.live.values()) == 2  # the refused room started none
+        assert c.post("/play/api/rooms", json={"seats": ["external", "person", "person", "value"], "hands": 1}).status_code == 201
+        assert c.post("/play/api/rooms", json={"seats": ["random"] * 4, "hands": 1}).status_code == 201  # no process
+        assert c.post("/play/api/rooms", json={"seats": ["external", "person", "person", "value"], "hands": 1}).status_code == 429
+        assert c.post(f"/play/api/rooms/{first['room']}/stop", json={"token": first["owner_token"]}).status_code == 200
+        for _ in range(400):  # its processes end with it, after its hand
+            if c.get(f"/play/api/rooms/{first['room']}").json()["status"] == "stopped":
+                break
+            time.sleep(0.05)
+        assert c.get(f"/play/api/rooms/{first['room']}").json()["status"] == "stopped"
+        r = c.post("/play/api/rooms", json={"seats": ["external", "external", "person", "random"], "hands": 1})
+        assert r.status_code == 201, r.text
+
+
 def test_a_room_whose_bot_breaks_its_protocol_ends_and_says_so(tmp_path: Any) -> None:
     """The room's driver died (logged) and the room stayed `playing` for ever: its sockets waited, its other bot's
     process ran on, a stop left it `stopping`, and it counted in its client's rooms (429 until a restart). It ends

@@ -613,6 +613,8 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
         p.add_argument("--rooms-per-client", type=A.int_in(1, MAX_ROOMS), default=16,
                        help="rooms one client address may have playing at once (default 16; behind a reverse proxy, "
                             "name it with --proxy so that each player is a client)")
+        p.add_argument("--max-bots", type=A.int_in(1, MAX_ROOMS), default=64,
+                       help="`external` bot processes (--table-bot) running at once, every room's (default 64)")
         p.add_argument("--idle-stop", type=A.number_in(1, 1e9, " seconds"), default=600.0, metavar="SECONDS",
                        help="a room no socket has been connected to for this long is stopped after its hand (default 600)")
 
@@ -627,7 +629,7 @@ def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
     return {"db": args.db, "rules": rules, "pace": args.bot_pace,
             "bot_command": args.table_bot.split() if args.table_bot else None,
             "origins": list(args.table_origin or ()), "max_rooms": args.max_rooms,
-            "rooms_per_client": args.rooms_per_client, "idle_stop": args.idle_stop,
+            "rooms_per_client": args.rooms_per_client, "idle_stop": args.idle_stop, "max_bots": args.max_bots,
             "rate": args.table_rate, "burst": max(1, int(2 * args.table_rate))}
 
 

@@ -123,6 +123,7 @@ class TablesConfig:
     burst: int = BURST
     hello_timeout: float = 10.0  # seconds a socket may take to say hello before it is closed
     rooms_per_client: int = 16  # rooms one client address may have playing at once (max_rooms is the server's)
+    max_bots: int = 64  # `external` bot processes running at once, every room's (each a program of ~10 MB or more)
     idle_stop: float = 600.0  # a room no socket has been connected to for this long is stopped after its hand
 
 
@@ -371,6 +372,13 @@ class Tables:
         if mine >= self.config.rooms_per_client:
             raise RoomError("too_many_rooms", f"one client may have at most {self.config.rooms_per_client} rooms playing "
                             "at once (stop one with its owner token)", None, 429)
+        wanted = seats.count(EXTERNAL)
+        if wanted:
+            running = sum(len(lv.game.processes) for lv in self.live.values())
+            if running + wanted > self.config.max_bots:
+                raise RoomError("too_many_bots", f"this server runs at most {self.config.max_bots} external bots at once "
+                                f"({running} running); a room of the built-in bots ({', '.join(BOTS)}) can be made",
+                                "seats", 429)
         rules = self.rulesets.rules(name, profile, options)
         room_id = secrets.token_urlsafe(12)
         tokens = [secrets.token_urlsafe(24) if k == PERSON else None for k in seats]
