@@ -780,6 +780,13 @@ def test_a_game_of_bots_plays_its_hands_and_every_record_replays(client: TestCli
 def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
     room = new_room(client, seats=["person", "random", "random", "random"], hands=0)
     rid = room["room"]
+    # a body with no text token is malformed (400), not a wrong token (403); neither stops the game
+    for bad in ("null", "[]", json.dumps([room["owner_token"]]), "{}", '{"token": 7}', '"x"'):
+        r = client.post(f"/play/api/rooms/{rid}/stop", content=bad)
+        assert (r.status_code, r.json()["error"]["code"], r.json()["error"]["field"]) == (400, "invalid_request", "token"), bad
+    r = client.post(f"/play/api/rooms/{rid}/stop", json={"token": room["seats"][0]["token"]})  # a seat's, not the owner's
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+    assert client.get(f"/play/api/rooms/{rid}").json()["status"] == "playing"
     r = client.post(f"/play/api/rooms/{rid}/stop", json={"token": room["owner_token"]})
     assert r.status_code == 200 and r.json()["status"] == "stopping"
     with client.websocket_connect(f"/play/ws/{rid}") as ws:

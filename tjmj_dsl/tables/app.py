@@ -978,14 +978,15 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         body: Any = None
         try:
             body = await json_body(request)
+            if not isinstance(body, dict) or not isinstance(body.get("token"), str):  # malformed: no token to refuse
+                raise RoomError("invalid_request", 'a stop request is {"token": the owner token}', "token")
             live = tables.get(room_id)
         except RoomError as e:
             status = tables.stop_unplayed(room_id, body) if e.code in ("rules_unavailable", "room_unplayable") else None
             return _json({"room": room_id, "status": status}) if status is not None else refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
-        tok = body.get("token") if isinstance(body, dict) else None
-        if not isinstance(tok, str) or not live.game.is_owner(tok):
+        if not live.game.is_owner(body["token"]):
             return _json(_err("forbidden", "only the room's owner token stops it", "token"), 403)
         async with live.lock:
             live.game.stop()
