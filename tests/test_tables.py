@@ -692,6 +692,17 @@ def test_a_page_file_not_among_the_pages_is_not_found(client: TestClient, name: 
     assert client.get("/play/static/table.js").status_code == 200
 
 
+def test_the_pages_answer_head_as_get_without_a_body(client: TestClient) -> None:
+    """A link checker or a cache asks HEAD: it was 405 for the page and its files."""
+    for url in ("/play", "/play/room/anyroom", "/play/static/table.js"):
+        got, head = client.get(url), client.head(url)
+        assert (head.status_code, head.content) == (200, b""), url
+        assert head.headers["content-type"] == got.headers["content-type"], url
+        assert head.headers["content-length"] == str(len(got.content)), url
+        assert head.headers["content-security-policy"] == got.headers["content-security-policy"], url
+    assert client.head("/play/static/nosuch.js").status_code == 404
+
+
 @pytest.mark.parametrize("body,field,code", [
     ({"seats": ["person", "value", "value"]}, "seats", 400),
     ({"seats": ["person", "value", "value", "/bin/sh"]}, "seats[3]", 400),
