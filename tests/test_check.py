@@ -323,3 +323,61 @@ def test_an_option_setting_only_bets_the_rules_never_read_makes_the_same_game(tm
     code, out, err = run(["check", path])
     assert "option zuozhuang_game: no_repeat_after_loss makes the same game as free" in out + err, out + err
     assert "option lazhuang_game" not in out + err
+
+
+def _unmatched(path: str) -> list[tuple[str, str]]:
+    from tjmj_dsl.analysis.playtexts import play_text_warnings
+    from tjmj_dsl.compiler import read_rules
+    return [(d.subject or "", d.hint) for d in play_text_warnings(read_rules(path))]
+
+
+@pytest.mark.parametrize("value,flagged", [
+    ("discarder", False),  # what the settlement compares it with
+    ("all", False),  # the default, read as the else: far from every compared text
+    ("Discarder", True), ("DISCARDER", True),  # another case
+    ("discarer", True), ("dicsarder", True), ("discarders", True),  # one or two edits
+    ("discard", True),  # two letters short
+    ("disc", False), ("payer", False),  # further: a value of its own, not a misspelling
+])
+def test_a_play_text_close_to_one_compared_is_said_and_the_else_is_not(tmp_path: Any, value: str, flagged: bool) -> None:
+    """A misspelt play value (`discarer`) was no error and no other game: it played as the settlement's else."""
+    got = _unmatched(overlay(tmp_path, f"name: t\nset:\n  play.exposed_kong_payer: {value}\n"))
+    assert got == ([(f"exposed_kong_payer={value}", "did you mean 'discarder'? If "
+                     f"{value!r} is meant as the else, silence it with why")] if flagged else []), got
+
+
+def test_play_texts_are_read_in_options_and_in_lists_compared(tmp_path: Any) -> None:
+    text = """name: t
+play:
+  house_payer: winnr
+settlement:
+  outcome_rules:
+    house:
+      name: house
+      error_when: 'house_payer in ["winner", "loser"] and winner == none'
+      message: "a house rule"
+      source: "the club"
+options:
+  exposed_kong_payer:
+    choices:
+      discarder: {description: d, set: {play.exposed_kong_payer: Discarder}}
+"""
+    got = sorted(s for s, _ in _unmatched(overlay(tmp_path, text)))
+    assert got == ["exposed_kong_payer=Discarder", "house_payer=winnr"]
+
+
+@pytest.mark.parametrize("text", [
+    "name: t\nplay: [1, 2]\n",
+    "name: t\noptions:\n  x: [1]\n",
+    "name: t\noptions:\n  exposed_kong_payer: {choices: {discarder: [1]}}\n",
+    "name: t\nsettlement:\n  outcome_rules: {a: {error_when: '((((' }}\n",
+])
+def test_play_texts_of_any_shape_are_read_without_a_traceback(tmp_path: Any, text: str) -> None:
+    from tjmj_dsl.analysis.playtexts import play_text_warnings
+    from tjmj_dsl.compiler import read_rules
+    from tjmj_dsl.diagnostics import RuleError
+    try:
+        res = read_rules(overlay(tmp_path, text))
+    except RuleError:
+        return  # refused where it stands, before this check
+    play_text_warnings(res)

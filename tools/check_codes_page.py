@@ -51,6 +51,10 @@ CASES = (
          "Fixed rather than silenced: the limit reads the game so far (the pulls each seat made), as option "
          "lazhuang_game=capped writes it; the overlay's own limit leaving that option's examples out "
          "(example-inherited) is answered beside it.", ("example-inherited",)),
+    Case("play-value-unmatched", "exposed_kong_payer=discarer", ("play-value-unmatched.yaml",),
+         ("play-value-unmatched.fixed.yaml",),
+         "Fixed rather than silenced: the value spelt as the settlement compares it. The house option's lack of an "
+         "example of its own (no-example) is answered beside it.", ("no-example",)),
     Case("no-example", "duidui", ("no-example.yaml",), ("no-example.silenced.yaml",),
          "One entry answers both warnings (one code, one subject); examples/duidui.yaml shows the better fix: "
          "an example and a near miss."),

@@ -22,6 +22,7 @@ from ..ir import RuleSet
 from ..passes.resolve import Resolved, apply_options
 from .known_check import check_known
 from .plays import play_checks
+from .playtexts import play_text_warnings
 from .semantic import check_profile
 from .witness import analyse
 
@@ -69,6 +70,7 @@ def check_file(path: str | None) -> Report:
                                    "base rules score differently under these rules; they are left out of this rulebook",
                                    inherited[0].pos, f"the first: {inherited[0].message}", "examples"))
     examples += coverage_warnings(apply_options(res, None), lower(apply_options(res, None)))
+    examples += play_text_warnings(res)
     semantic = list(examples)
     for (code, subject, text), (w, where) in by_key.items():
         if len(where) == len(profiles) and len(profiles) > 1:

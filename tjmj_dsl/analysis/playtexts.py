@@ -1,0 +1,125 @@
+"""The `play-value-unmatched` warning of `tjmj check`: a text play value that the
+expressions reading it never compare it with, though they compare it with a text
+close to it — most likely a misspelling, which plays as the expressions' `else`.
+
+A play value the expressions compare with texts (`exposed_kong_payer ==
+"discarder"`) is a choice among those texts and a default none of them names
+(`all`, read as the else). A misspelt `discarer` is then neither an error nor a
+different game: it plays silently as the default. Only a value close to a
+compared text (the same letters in another case, or at most two edits away from a
+text of 4 or more characters) is reported, so a default that is meant as the else
+is never flagged. Once per file: the values of `play:`, of every option's `set`
+and every value's `set`."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..diagnostics import Diagnostic
+from ..expr import ast as A
+from ..expr.parser import ExprError, parse
+from ..passes.resolve import Resolved
+
+Path = tuple[str, ...]
+MAX_EDITS = 2
+MIN_LEN = 4  # compared texts shorter than this are matched only case-blind (a 3-letter text is 2 edits from many)
+
+
+def play_text_warnings(res: Resolved) -> list[Diagnostic]:
+    data = res.data
+    compared: dict[str, set[str]] = {}
+    for text in _texts((data.get("play"), data.get("settlement"), data.get("options"))):
+        try:
+            node = parse(text)
+        except ExprError:  # not an expression (a name, a description): nothing compared in it
+            continue
+        for n in A.walk(node):
+            if isinstance(n, A.Compare):
+                for name, found in _compared(n):
+                    compared.setdefault(name, set()).update(found)
+    out = []
+    for path, key, value, where in _values(data):
+        lits = compared.get(key)
+        if not lits or value in lits:
+            continue
+        near = sorted(lit for lit in lits if _close(value, lit))
+        if not near:
+            continue
+        shown = ", ".join(repr(x) for x in sorted(lits)[:6])
+        out.append(Diagnostic(
+            "warning", "play-value-unmatched",
+            f"play.{key} is {value!r}{where}, a text no expression reading it compares it with (they compare it "
+            f"with {shown}): it plays as their else",
+            res.where(path), f"did you mean {near[0]!r}? If {value!r} is meant as the else, silence it with why",
+            f"{key}={value}"[:80]))
+    return out
+
+
+def _texts(nodes: tuple[Any, ...]) -> Iterator[str]:
+    """Every string under the given parts of the rule file (keys aside): the expressions among them."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, str):
+            yield n
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _compared(n: A.Compare) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(name, texts) for `name == "x"`, `"x" != name`, `name in ["x", "y"]`."""
+    if n.op in ("==", "!="):
+        for a, b in ((n.left, n.right), (n.right, n.left)):
+            if isinstance(a, A.Name) and isinstance(b, A.Str):
+                yield a.id, (b.value,)
+    elif n.op in ("in", "notin") and isinstance(n.left, A.Name) and isinstance(n.right, A.ListLit):
+        lits = tuple(i.value for i in n.right.items if isinstance(i, A.Str))
+        if lits:
+            yield n.left.id, lits
+
+
+def _values(data: dict[str, Any]) -> Iterator[tuple[Path, str, str, str]]:
+    """(place, play key, text value, where it is said) of every text play value the file gives."""
+    play = data.get("play")
+    if isinstance(play, dict):
+        for k, v in play.items():
+            if isinstance(k, str) and isinstance(v, str):
+                yield ("play", k), k, v, ""
+    options = data.get("options")
+    if not isinstance(options, dict):
+        return
+    for oid, o in options.items():
+        if not isinstance(o, dict):
+            continue
+        sets: list[tuple[Path, Any, str]] = [(("options", str(oid), "set"), o.get("set"), f" (option {oid})")]
+        choices = o.get("choices")
+        if isinstance(choices, dict):
+            sets += [(("options", str(oid), "choices", str(c), "set"), (cv or {}).get("set") if isinstance(cv, dict) else None,
+                      f" (option {oid}={c})") for c, cv in choices.items()]
+        for base, st, where in sets:
+            if not isinstance(st, dict):
+                continue
+            for k, v in st.items():
+                if isinstance(k, str) and k.startswith("play.") and isinstance(v, str):
+                    yield base + (k,), k[5:], v, where
+
+
+def _close(value: str, lit: str) -> bool:
+    if value.casefold() == lit.casefold():
+        return True
+    return len(lit) >= MIN_LEN and abs(len(value) - len(lit)) <= MAX_EDITS and _edits(value, lit) <= MAX_EDITS
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance (a value and a compared text are short: a few dozen characters)."""
+    if len(a) > 200 or len(b) > 200:
+        return MAX_EDITS + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
