@@ -2,10 +2,10 @@
 expressions reading it never compare it with, though they compare it with a text
 close to it — most likely a misspelling, which plays as the expressions' `else`.
 
-A play value the expressions compare with texts (`exposed_kong_payer ==
-"discarder"`) is a choice among those texts and a default none of them names
-(`all`, read as the else). A misspelt `discarer` is then neither an error nor a
-different game: it plays silently as the default. Only a value close to a
+A play value the expressions compare with texts (`payer == "winner"`) is a
+choice among those texts and a default none of them names (`everyone`, read as
+the else). A misspelt `winer` is then neither an error nor a different game: it
+plays silently as the default. Only a value close to a
 compared text (the same letters in another case, or at most two edits away from a
 text of 4 or more characters) is reported, so a default that is meant as the else
 is never flagged. Once per file: the values of `play:`, of every option's `set`
