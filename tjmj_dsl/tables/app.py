@@ -911,15 +911,16 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             return _json(_err("not_found", "no such file", None), 404)
         return FileResponse(path, headers=page_headers)
 
-    @app.api_route("/play", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: a link checker's, a cache's
+    # the page and its files answer HEAD too (a link checker's, a cache's)
+    @app.api_route("/play", methods=["GET", "HEAD"], include_in_schema=False)
     async def play_page() -> Response:
         return page()
 
-    @app.api_route("/play/room/{room_id}", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: a link checker's, a cache's
+    @app.api_route("/play/room/{room_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def room_page(room_id: str) -> Response:
         return page()
 
-    @app.api_route("/play/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: a link checker's, a cache's
+    @app.api_route("/play/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
     async def static(name: str) -> Response:
         return page(name)
 
