@@ -381,3 +381,22 @@ def test_play_texts_of_any_shape_are_read_without_a_traceback(tmp_path: Any, tex
     except RuleError:
         return  # refused where it stands, before this check
     play_text_warnings(res)
+
+
+def test_play_texts_work_out_a_bounded_number_of_edit_distances(tmp_path: Any, monkeypatch: Any) -> None:
+    """A hostile file comparing one play setting with thousands of texts, set by thousands of values, asked
+    millions of edit distances; the file is allowed MAX_PAIRS, then close texts are matched case-blind only."""
+    from tjmj_dsl.analysis import playtexts
+    from tjmj_dsl.compiler import read_rules
+    lits = ", ".join(f'"t{i:06d}"' for i in range(3000))
+    opts = "".join(f"  o{i}:\n    choices:\n      a: {{set: {{play.kk: T{i:06d}x}}}}\n      b: {{set: {{play.kk: u{i:06d}}}}}\n"
+                   for i in range(40))
+    path = overlay(tmp_path, f"name: t\nplay:\n  kk: x\nsettlement:\n  outcome_rules:\n    h: {{error_when: 'kk in [{lits}]'}}\n"
+                             f"options:\n{opts}")
+    calls = []
+    real = playtexts._edits
+    monkeypatch.setattr(playtexts, "_edits", lambda a, b: calls.append(1) or real(a, b))
+    monkeypatch.setattr(playtexts, "MAX_PAIRS", 5000)
+    got = playtexts.play_text_warnings(read_rules(path))
+    assert len(calls) == 5000  # 80 values × 3,000 texts of the same length asked, the budget spent
+    assert {d.subject for d in got} >= {"kk=T000000x"}  # found before the budget was spent (t000000, 1 edit away)

@@ -23,6 +23,8 @@ from ..passes.resolve import Resolved
 Path = tuple[str, ...]
 MAX_EDITS = 2
 MIN_LEN = 4  # compared texts shorter than this are matched only case-blind (a 3-letter text is 2 edits from many)
+MAX_LEN = 64  # longer texts are matched only case-blind (a name misspelt, not a sentence)
+MAX_PAIRS = 20_000  # edit distances worked out per file, at most: a hostile file's thousands of values and texts
 
 
 def play_text_warnings(res: Resolved) -> list[Diagnostic]:
@@ -38,11 +40,12 @@ def play_text_warnings(res: Resolved) -> list[Diagnostic]:
                 for name, found in _compared(n):
                     compared.setdefault(name, set()).update(found)
     out = []
+    budget = [MAX_PAIRS]
     for path, key, value, where in _values(data):
         lits = compared.get(key)
         if not lits or value in lits:
             continue
-        near = sorted(lit for lit in lits if _close(value, lit))
+        near = sorted(lit for lit in lits if _close(value, lit, budget))
         if not near:
             continue
         shown = ", ".join(repr(x) for x in sorted(lits)[:6])
@@ -106,16 +109,20 @@ def _values(data: dict[str, Any]) -> Iterator[tuple[Path, str, str, str]]:
                     yield base + (k,), k[5:], v, where
 
 
-def _close(value: str, lit: str) -> bool:
+def _close(value: str, lit: str, budget: list[int]) -> bool:
+    """Whether `value` is `lit` in another case, or at most MAX_EDITS edits from it (`budget`: the edit
+    distances the file may still have worked out; none once it is spent)."""
     if value.casefold() == lit.casefold():
         return True
-    return len(lit) >= MIN_LEN and abs(len(value) - len(lit)) <= MAX_EDITS and _edits(value, lit) <= MAX_EDITS
+    if not MIN_LEN <= len(lit) <= MAX_LEN or len(value) > MAX_LEN or abs(len(value) - len(lit)) > MAX_EDITS \
+            or budget[0] <= 0:
+        return False
+    budget[0] -= 1
+    return _edits(value, lit) <= MAX_EDITS
 
 
 def _edits(a: str, b: str) -> int:
-    """Levenshtein distance (a value and a compared text are short: a few dozen characters)."""
-    if len(a) > 200 or len(b) > 200:
-        return MAX_EDITS + 1
+    """Levenshtein distance of two texts of at most MAX_LEN characters."""
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i]
