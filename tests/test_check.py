@@ -400,3 +400,29 @@ def test_play_texts_work_out_a_bounded_number_of_edit_distances(tmp_path: Any, m
     got = playtexts.play_text_warnings(read_rules(path))
     assert len(calls) == 5000  # 80 values × 3,000 texts of the same length asked, the budget spent
     assert {d.subject for d in got} >= {"kk=T000000x"}  # found before the budget was spent (t000000, 1 edit away)
+
+
+def test_play_texts_compared_through_a_parameter_or_shadowed_are_not_judged(tmp_path: Any) -> None:
+    """Two false positives of a review: a value compared through a definition's parameter (`payer_is("x")`
+    reading `payer == m`) is open, and a parameter or a quantifier's variable named as a play setting is not it."""
+    through = overlay(tmp_path, """name: t
+settlement:
+  definitions:
+    "payer_is(m: str)": {name: p, gloss: g, value: 'exposed_kong_payer == m', description: d, source: s}
+options:
+  exposed_kong_payer:
+    choices:
+      discarders: {description: d, set: {play.exposed_kong_payer: discarders}}
+""", "through.yaml")
+    assert _unmatched(through) == []
+    shadowed = overlay(tmp_path, """name: t
+play:
+  first_dealer: random
+  house_rule: winer
+settlement:
+  definitions:
+    "sits_first(first_dealer: str)": {name: x, gloss: x, value: 'first_dealer == "randomly"', description: x, source: x}
+  outcome_rules:
+    h: {error_when: 'any(house_rule in ["winner"]: house_rule == "winner")'}
+""", "shadowed.yaml")
+    assert _unmatched(shadowed) == []  # `house_rule` in the quantifier's body is its variable; its domain is a list

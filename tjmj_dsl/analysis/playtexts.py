@@ -8,8 +8,12 @@ the else). A misspelt `winer` is then neither an error nor a different game: it
 plays silently as the default. Only a value close to a
 compared text (the same letters in another case, or at most two edits away from a
 text of 4 or more characters) is reported, so a default that is meant as the else
-is never flagged. Once per file: the values of `play:`, of every option's `set`
-and every value's `set`."""
+is never flagged. A setting compared anywhere with something else than a text
+(a definition's parameter: `payer_is(m)` reading `payer == m`) has open values
+and is not judged; a quantifier's variable or a definition's parameter named as
+a play setting is not that setting. Once per file: the values of `play:`, of
+every option's `set` and every value's `set`; at most MAX_PAIRS edit distances
+(past them, only a case-blind match is said)."""
 
 from __future__ import annotations
 
@@ -30,20 +34,18 @@ MAX_PAIRS = 20_000  # edit distances worked out per file, at most: a hostile fil
 def play_text_warnings(res: Resolved) -> list[Diagnostic]:
     data = res.data
     compared: dict[str, set[str]] = {}
-    for text in _texts((data.get("play"), data.get("settlement"), data.get("options"))):
+    judged_not: set[str] = set()  # names compared with something else than a text: their values are open
+    for text, bound in _texts(data):
         try:
             node = parse(text)
         except ExprError:  # not an expression (a name, a description): nothing compared in it
             continue
-        for n in A.walk(node):
-            if isinstance(n, A.Compare):
-                for name, found in _compared(n):
-                    compared.setdefault(name, set()).update(found)
+        _collect(node, bound, compared, judged_not)
     out = []
     budget = [MAX_PAIRS]
     for path, key, value, where in _values(data):
         lits = compared.get(key)
-        if not lits or value in lits:
+        if not lits or value in lits or key in judged_not:
             continue
         near = sorted(lit for lit in lits if _close(value, lit, budget))
         if not near:
@@ -58,29 +60,62 @@ def play_text_warnings(res: Resolved) -> list[Diagnostic]:
     return out
 
 
-def _texts(nodes: tuple[Any, ...]) -> Iterator[str]:
-    """Every string under the given parts of the rule file (keys aside): the expressions among them."""
-    stack = list(nodes)
+def _texts(data: dict[str, Any]) -> Iterator[tuple[str, frozenset[str]]]:
+    """(text, the names it binds) for every string under play:, settlement: and options: (keys aside): the
+    expressions among them. A settlement definition's parameters are bound in its texts: `f(kind: str)` —
+    a parameter named as a play setting is not that setting there."""
+    stack: list[tuple[Any, frozenset[str]]] = [(data.get("play"), frozenset()), (data.get("options"), frozenset())]
+    settlement = data.get("settlement")
+    if isinstance(settlement, dict):
+        defs = settlement.get("definitions")
+        for k, v in settlement.items():
+            if k != "definitions" or not isinstance(v, dict):
+                stack.append((v, frozenset()))
+        for key, body in (defs.items() if isinstance(defs, dict) else ()):
+            stack.append((body, _params(str(key))))
     while stack:
-        n = stack.pop()
+        n, bound = stack.pop()
         if isinstance(n, str):
-            yield n
+            yield n, bound
         elif isinstance(n, dict):
-            stack.extend(n.values())
+            stack.extend((v, bound) for v in n.values())
         elif isinstance(n, list):
-            stack.extend(n)
+            stack.extend((v, bound) for v in n)
 
 
-def _compared(n: A.Compare) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """(name, texts) for `name == "x"`, `"x" != name`, `name in ["x", "y"]`."""
-    if n.op in ("==", "!="):
-        for a, b in ((n.left, n.right), (n.right, n.left)):
-            if isinstance(a, A.Name) and isinstance(b, A.Str):
-                yield a.id, (b.value,)
-    elif n.op in ("in", "notin") and isinstance(n.left, A.Name) and isinstance(n.right, A.ListLit):
-        lits = tuple(i.value for i in n.right.items if isinstance(i, A.Str))
-        if lits:
-            yield n.left.id, lits
+def _params(key: str) -> frozenset[str]:
+    """The parameter names of a definition's key `name(a: seat, b)` (none without brackets)."""
+    if "(" not in key:
+        return frozenset()
+    inside = key[key.index("(") + 1:key.rfind(")") if ")" in key else len(key)]
+    return frozenset(p.split(":", 1)[0].strip() for p in inside.split(",") if p.strip())
+
+
+def _collect(root: A.Node, bound: frozenset[str], compared: dict[str, set[str]], judged_not: set[str]) -> None:
+    """The texts each free name is compared with (`name == "x"`, `"x" != name`, `name in ["x", "y"]`) into
+    `compared`; a free name compared with anything else (a parameter, a list of other things) into `judged_not`.
+    A quantifier's variable is bound in its body."""
+    stack = [(root, bound)]
+    while stack:
+        n, b = stack.pop()
+        if isinstance(n, A.Quant):
+            stack += [(n.domain, b), (n.body, b | {n.var})]
+            continue
+        if isinstance(n, A.Compare):
+            if n.op in ("==", "!="):
+                for x, y in ((n.left, n.right), (n.right, n.left)):
+                    if isinstance(x, A.Name) and x.id not in b:
+                        if isinstance(y, A.Str):
+                            compared.setdefault(x.id, set()).add(y.value)
+                        else:
+                            judged_not.add(x.id)
+            elif n.op in ("in", "notin") and isinstance(n.left, A.Name) and n.left.id not in b:
+                if isinstance(n.right, A.ListLit) and all(isinstance(i, A.Str) for i in n.right.items):
+                    compared.setdefault(n.left.id, set()).update(i.value for i in n.right.items
+                                                                 if isinstance(i, A.Str))
+                else:
+                    judged_not.add(n.left.id)
+        stack += [(c, b) for c in A.children(n)]
 
 
 def _values(data: dict[str, Any]) -> Iterator[tuple[Path, str, str, str]]:
