@@ -394,8 +394,8 @@ def test_play_texts_work_out_a_bounded_number_of_edit_distances(tmp_path: Any, m
     path = overlay(tmp_path, f"name: t\nplay:\n  kk: x\nsettlement:\n  outcome_rules:\n    h: {{error_when: 'kk in [{lits}]'}}\n"
                              f"options:\n{opts}")
     calls = []
-    real = playtexts._edits
-    monkeypatch.setattr(playtexts, "_edits", lambda a, b: calls.append(1) or real(a, b))
+    real = playtexts.edit_distance
+    monkeypatch.setattr(playtexts, "edit_distance", lambda *a: calls.append(1) or real(*a))
     monkeypatch.setattr(playtexts, "MAX_PAIRS", 5000)
     got = playtexts.play_text_warnings(read_rules(path))
     assert len(calls) == 5000  # 80 values × 3,000 texts of the same length asked, the budget spent

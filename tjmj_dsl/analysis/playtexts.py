@@ -20,9 +20,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..diagnostics import Diagnostic
+from ..engine.request import edit_distance
 from ..expr import ast as A
 from ..expr.parser import ExprError, parse
 from ..passes.resolve import Resolved
+from ..passes.settlement import definition_head
 
 Path = tuple[str, ...]
 MAX_EDITS = 2
@@ -72,7 +74,8 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[str, frozenset[str]]]:
             if k != "definitions" or not isinstance(v, dict):
                 stack.append((v, frozenset()))
         for key, body in (defs.items() if isinstance(defs, dict) else ()):
-            stack.append((body, _params(str(key))))
+            head = definition_head(str(key))  # its parameters are bound in its texts
+            stack.append((body, frozenset(p for p, _ in head[1]) if head else frozenset()))
     while stack:
         n, bound = stack.pop()
         if isinstance(n, str):
@@ -81,14 +84,6 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[str, frozenset[str]]]:
             stack.extend((v, bound) for v in n.values())
         elif isinstance(n, list):
             stack.extend((v, bound) for v in n)
-
-
-def _params(key: str) -> frozenset[str]:
-    """The parameter names of a definition's key `name(a: seat, b)` (none without brackets)."""
-    if "(" not in key:
-        return frozenset()
-    inside = key[key.index("(") + 1:key.rfind(")") if ")" in key else len(key)]
-    return frozenset(p.split(":", 1)[0].strip() for p in inside.split(",") if p.strip())
 
 
 def _collect(root: A.Node, bound: frozenset[str], compared: dict[str, set[str]], judged_not: set[str]) -> None:
@@ -134,7 +129,7 @@ def _values(data: dict[str, Any]) -> Iterator[tuple[Path, str, str, str]]:
         sets: list[tuple[Path, Any, str]] = [(("options", str(oid), "set"), o.get("set"), f" (option {oid})")]
         choices = o.get("choices")
         if isinstance(choices, dict):
-            sets += [(("options", str(oid), "choices", str(c), "set"), (cv or {}).get("set") if isinstance(cv, dict) else None,
+            sets += [(("options", str(oid), "choices", str(c), "set"), cv.get("set") if isinstance(cv, dict) else None,
                       f" (option {oid}={c})") for c, cv in choices.items()]
         for base, st, where in sets:
             if not isinstance(st, dict):
@@ -153,15 +148,4 @@ def _close(value: str, lit: str, budget: list[int]) -> bool:
             or budget[0] <= 0:
         return False
     budget[0] -= 1
-    return _edits(value, lit) <= MAX_EDITS
-
-
-def _edits(a: str, b: str) -> int:
-    """Levenshtein distance of two texts of at most MAX_LEN characters."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
+    return edit_distance(value, lit, MAX_EDITS) <= MAX_EDITS

@@ -231,15 +231,13 @@ def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
     if st is None or st.kong_ends_hand is None or st.kong_win_total is None:
         return []
     kw = KongWin(rs)
-    play, offered = dict(rs.play), rs.claims_offered()
-    of_discard = discard_kong_types(rs)
-    own = {"concealed", "added", str(play.get("hun_kong_concealed_as"))} | \
-        ({str(play.get("hun_kong_added_as"))} if offered.get("hun_pung") else set())
+    play = dict(rs.play)
+    ways = table_kongs(rs)
     zz, lz = bool(play.get("may_zuozhuang")), int(play.get("lazhuang_max") or 0)
     bets = [(False, [0] * 4)] + ([(True, [0] * 4)] if zz else []) + ([(zz, [0, lz, lz, lz]), (zz, [lz, 0, lz, lz])]
                                                                       if lz else [])
     for typ in table_kong_types(rs):
-        froms = ([False] if typ in own else []) + ([True] if typ in of_discard else [])
+        froms = [d for d in (False, True) if (typ, d) in ways]  # of one's own tiles, then of a discard
         for seat, by_discard, (sat, pulled) in itertools.product((0, 1), froms, bets):
             k = {"seat": seat, "type": typ, "tile": "1m", "from": (seat + 3) % 4 if by_discard else None}
             try:
@@ -265,8 +263,7 @@ def kong_total_refused(rs: Any, typ: str, total: Any, made: str = "") -> str:
 def discard_kong_types(rs: Any) -> set[str]:
     """The kong types a claim of a discard makes (their kongs name a discarder): exposed, and the type a kong of
     three huns and a discarded one counts as where the claims offer it."""
-    play, offered = dict(rs.play), rs.claims_offered()
-    return {"exposed"} | ({str(play.get("hun_kong_exposed_as"))} if offered.get("hun_kong") else set())
+    return {typ for typ, of_discard in table_kongs(rs) if of_discard}
 
 
 def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]]:
@@ -321,15 +318,23 @@ def refused_plays(rs: Any, score_tiles: Any) -> list[tuple[tuple[str, ...], str]
 
 def table_kong_types(rs: Any) -> list[str]:
     """The kong types of the outcomes a table makes (a settlement's kongs)."""
+    return list(dict.fromkeys(typ for typ, _ in table_kongs(rs)))
+
+
+def table_kongs(rs: Any) -> list[tuple[str, bool]]:
+    """(type, whether made of a discard) for each way the table makes a kong: a discard claimed (exposed), four of
+    one's own (concealed), a claimed pung added to (where pungs are claimed); and the same of huns where the claims
+    offer them, as the type play counts a hun kong made that way (none: no kong)."""
     play, claims, offered = dict(rs.play), dict(rs.claims), rs.claims_offered()
     if not claims.get("kong"):
         return []
-    types = ["exposed", "concealed"] + (["added"] if claims.get("pung") else [])
-    for made, may in (("exposed", offered.get("hun_kong")), ("concealed", True), ("added", offered.get("hun_pung"))):
+    out = [("exposed", True), ("concealed", False)] + ([("added", False)] if claims.get("pung") else [])
+    for made, may, of_discard in (("exposed", offered.get("hun_kong"), True), ("concealed", True, False),
+                                  ("added", offered.get("hun_pung"), False)):
         typ = play.get(f"hun_kong_{made}_as")
-        if may and typ != NO_KONG and typ in KONG_TYPES and typ not in types:
-            types.append(str(typ))
-    return types
+        if may and typ != NO_KONG and typ in KONG_TYPES:
+            out.append((str(typ), of_discard))
+    return out
 
 
 def kong_win_total(rs: Any, kong_win: KongWin, o: dict[str, Any], k: dict[str, Any]) -> int | None:

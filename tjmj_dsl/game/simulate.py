@@ -97,7 +97,7 @@ def _chunk(args: tuple[Spec, int, int]) -> list[tuple[dict[str, Any], str | None
     return part
 
 
-def _worker_started(bots: bool, parent: int | None = None) -> None:
+def _worker_started(bots: bool, parent: int) -> None:
     """Ctrl-C reaches every process of the terminal's group: a worker leaves it to the parent,
     which ends the pool (a worker's KeyboardInterrupt printed its traceback, one per worker).
     A handler that does nothing, not SIG_IGN: a bot the worker starts gets SIGINT's default back
@@ -114,11 +114,11 @@ def _worker_started(bots: bool, parent: int | None = None) -> None:
     _end_with_parent(parent)
 
 
-def _end_with_parent(parent: int | None) -> None:
+def _end_with_parent(parent: int) -> None:
     """On Linux, a worker is sent SIGTERM when the process that started it dies (the run SIGKILLed: its workers
     played their chunk on, their bots with them, then printed a BrokenPipeError each after the shell had
     returned). Elsewhere, or where prctl cannot be had, the workers end with their chunk."""
-    if not sys.platform.startswith("linux") or parent is None:
+    if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes

@@ -34,6 +34,21 @@ class _Lowering(Protocol):
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
 _FOR_RE = re.compile(r"^(\s*)([a-z][a-z0-9_]*)(\s+in\s+)(.*)$", re.S)
+
+
+def definition_head(key: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """A settlement definition's key `name(a: seat, b: seat)`: its name and its (parameter, type) pairs as
+    written, a parameter whose name is not a plain name left out; None for a key that is no definition's (the
+    schema reports both)."""
+    m = _DEF_RE.match(key)
+    if not m:
+        return None
+    params = []
+    for part in (x.strip() for x in m.group(2).split(",") if x.strip()):
+        pname, _, ptype = (y.strip() for y in part.partition(":"))
+        if re.fullmatch(r"[a-z][a-z0-9_]*", pname):
+            params.append((pname, ptype))
+    return m.group(1), params
 SEAT_TYPES = (SEAT, SEAT + "?", list_of(SEAT), ANY)
 
 
@@ -93,22 +108,20 @@ def lower_settlement(lw: _Lowering, d: dict[str, Any]) -> Settlement | None:
     # definitions: names and parameter types first, so bodies may call each other
     heads: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {}
     for key in st.get("definitions") or {}:
-        m = _DEF_RE.match(str(key))
-        if not m:
+        head = definition_head(str(key))
+        if head is None:
             continue  # the schema reported it
+        dname, written = head
         params: list[tuple[str, str]] = []
-        for part in (x.strip() for x in m.group(2).split(",") if x.strip()):
-            pname, _, ptype = (y.strip() for y in part.partition(":"))
-            if not re.fullmatch(r"[a-z][a-z0-9_]*", pname):
-                continue  # the schema reported it
+        for pname, ptype in written:
             if ptype not in PARAM_TYPES:
                 lw.error(("settlement", "definitions", key), f"unknown parameter type {ptype!r}",
                          did_you_mean(ptype, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES), key=True)
                 ptype = ANY
             params.append((pname, ptype))
-        if m.group(1) in heads:
-            lw.error(("settlement", "definitions", key), f"definition {m.group(1)!r} is given twice", key=True)
-        heads[m.group(1)] = (str(key), tuple(params))
+        if dname in heads:
+            lw.error(("settlement", "definitions", key), f"definition {dname!r} is given twice", key=True)
+        heads[dname] = (str(key), tuple(params))
     ndefs = {name: len(ps) for name, (_, ps) in heads.items()}
     definitions = []
     bodies: dict[str, A.Node] = {}
