@@ -3,8 +3,10 @@ Diagnostic at the line and column of the offending node."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -59,12 +61,63 @@ def _regex(p: str) -> "re.Pattern[str]":
     return re.compile(p)
 
 
+# Sections found valid, by their fingerprint: `tjmj check` lowers the same file once per option value
+# and profile (about a hundred times for the built-in rules), and each lowering validated every
+# section again, though an option changes one or two (a third of a check's time went there). A
+# section's validity depends on it alone: the top of the schema couples sections only by which keys
+# are present (`_top_validator`). Bounded, the oldest forgotten first.
+_VALID: "OrderedDict[tuple[str, bytes], None]" = OrderedDict()
+_VALID_MAX = 1024
+
+
+def _fingerprint(k: str, value: Any) -> tuple[str, bytes] | None:
+    """A section's key: its repr's digest. repr tells apart every difference a schema can see in
+    plain data (1, 1.0, True and "1"; a key's type; order aside); None if it cannot be made."""
+    try:
+        return k, hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=20).digest()
+    except (RecursionError, ValueError, TypeError, MemoryError):
+        return None
+
+
+def _known_valid(key: tuple[str, bytes] | None) -> bool:
+    if key is None or key not in _VALID:
+        return False
+    _VALID.move_to_end(key)
+    return True
+
+
+def _remember_valid(key: tuple[str, bytes] | None) -> None:
+    if key is None:
+        return
+    _VALID[key] = None
+    if len(_VALID) > _VALID_MAX:
+        _VALID.popitem(last=False)
+
+
+@lru_cache(maxsize=1)
+def _top_validator() -> Any:
+    """The schema's top without what its sections hold: its type, which keys it allows, which it
+    requires (each section's schema replaced by `true`)."""
+    sch = dict(schema())
+    sch["properties"] = {k: True for k in sch.get("properties", {})}
+    return _validator_class()(sch)
+
+
 def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
-    """`where(path, key)` gives the position of a path (of its key if asked)."""
+    """`where(path, key)` gives the position of a path (of its key if asked). A document whose top is
+    well formed and whose every section was found valid before is valid without walking it again."""
+    keys: dict[str, tuple[str, bytes] | None] = {}
+    if isinstance(data, dict) and all(type(k) is str for k in data):
+        keys = {k: _fingerprint(k, v) for k, v in data.items()}
+        if all(_known_valid(f) for f in keys.values()) and _top_validator().is_valid(data):
+            return []
     v = _validator()
     out: list[Diagnostic] = []
     missing: list[str] = []  # keys the document lacks at its top
+    bad: set[Any] = set()  # the sections an error is in
     for e in v.iter_errors(data):
+        if e.absolute_path:
+            bad.add(e.absolute_path[0])
         if e.validator == "required" and not e.absolute_path and "'" in e.message:
             missing.append(e.message.split("'")[1])
             continue
@@ -76,6 +129,10 @@ def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[D
                               "what differs; `tjmj init NAME` writes NAME.yaml, a whole rule file to edit"))
     else:
         out.extend(Diagnostic("error", "schema", f"missing key {m!r}", where((), True), f"add {m}: …") for m in missing)
+    props = schema().get("properties", {})
+    for k, f in keys.items():
+        if k not in bad and k in props:
+            _remember_valid(f)
     out.sort(key=lambda d: (d.pos.line, d.pos.col) if d.pos else (0, 0))
     return out
 
@@ -90,12 +147,17 @@ def validate_parts(data: Any, keys: tuple[str, ...], where: Callable[[tuple[Any,
     for k in keys:
         if k not in data or k not in props:
             continue
+        f = _fingerprint("/" + k, data[k])  # validated by the section's schema alone: kept apart
+        if _known_valid(f):
+            continue
         v = _validator_class()(props[k])
 
         def at(p: tuple[Any, ...], key: bool, k: str = k) -> Pos:
             return where((k,) + tuple(p), key)
-        for e in v.iter_errors(data[k]):
-            out.extend(convert_error(e, at))
+        found = [d for e in v.iter_errors(data[k]) for d in convert_error(e, at)]
+        if not found:
+            _remember_valid(f)
+        out += found
     return out
 
 

@@ -1,0 +1,86 @@
+"""The schema's memo of valid sections (passes/schema.py): a section found valid is not walked
+again, and nothing it remembers lets an invalid document through — a section changed in any
+way the schema can see (a type, a key's type, a value) is validated anew, and the top's own
+rules (unknown keys, required keys) are checked every time."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from tjmj_dsl.compiler import read_rules
+from tjmj_dsl.diagnostics import Pos
+from tjmj_dsl.passes import schema as S
+from tjmj_dsl.passes.resolve import apply_options
+
+
+def _where(path: tuple[Any, ...], key: bool = False) -> Pos:
+    return Pos("<test>", 1, 1)
+
+
+@pytest.fixture(scope="module")
+def base() -> dict[str, Any]:
+    return apply_options(read_rules(None), None).data  # type: ignore[no-any-return]
+
+
+def _codes(data: Any) -> list[str]:
+    return [d.message for d in S.validate(data, _where)]
+
+
+def test_a_valid_file_is_remembered_and_not_walked_again(base: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    S._VALID.clear()  # what other tests left
+    assert _codes(base) == []
+    walked: list[Any] = []
+    real = S._validator
+
+    def counting() -> Any:
+        walked.append(1)
+        return real()
+    monkeypatch.setattr(S, "_validator", counting)
+    assert _codes(copy.deepcopy(base)) == []  # an equal document: every section known
+    assert walked == []
+    changed = copy.deepcopy(base)
+    changed["min_fan"] = changed["min_fan"] + 1  # still valid, but not seen: walked
+    assert _codes(changed) == []
+    assert walked == [1]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.__setitem__("min_fan", float(d["min_fan"])), "is not of type"),  # 1.0 for 1
+    (lambda d: d.__setitem__("min_fan", True), "is not of type"),  # true for 1
+    (lambda d: d.__setitem__("min_fan", str(d["min_fan"])), "is not of type"),  # "1" for 1
+    (lambda d: d["kong_points"].__setitem__(1, d["kong_points"].pop(next(iter(d["kong_points"])))), "unknown key 1"),
+    (lambda d: d.__setitem__("colour", "red"), "unknown key 'colour'"),  # the top's own rule
+    (lambda d: d.pop("patterns"), "missing key 'patterns'"),
+])
+def test_a_change_the_schema_can_see_is_refused_after_the_valid_file(
+        base: dict[str, Any], change: Any, message: str) -> None:
+    assert _codes(base) == []  # every section remembered valid
+    bad = copy.deepcopy(base)
+    change(bad)
+    got = _codes(bad)
+    assert any(message in m for m in got), got
+    assert _codes(base) == []  # and the valid one is still valid
+
+
+def test_a_section_validated_alone_is_remembered_apart(base: dict[str, Any]) -> None:
+    """validate_parts checks a section with its own schema: what it remembers is kept apart from
+    what a whole document's validation remembers (either may be stricter about references)."""
+    S._VALID.clear()
+    assert S.validate_parts(base, ("options",), _where) == []
+    assert all(k[0] == "/options" for k in S._VALID)
+    bad = copy.deepcopy(base)
+    first = next(iter(bad["options"]))
+    bad["options"][first]["default"] = {"not": "a value"}
+    assert S.validate_parts(bad, ("options",), _where)
+
+
+def test_the_memo_is_bounded(base: dict[str, Any]) -> None:
+    S._VALID.clear()
+    doc = copy.deepcopy(base)
+    for n in range(S._VALID_MAX + 50):
+        doc["min_fan"] = n + 1
+        assert _codes(doc) == []
+    assert len(S._VALID) <= S._VALID_MAX
