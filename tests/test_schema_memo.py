@@ -84,3 +84,35 @@ def test_the_memo_is_bounded(base: dict[str, Any]) -> None:
         doc["min_fan"] = n + 1
         assert _codes(doc) == []
     assert len(S._VALID) <= S._VALID_MAX
+
+
+def _broken(base: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    d = copy.deepcopy(base)
+    d["min_fan"], d["colour"] = "x", 1
+    del d["patterns"]
+    out.append(d)
+    d = copy.deepcopy(base)
+    d["patterns"][next(iter(d["patterns"]))]["bogus"] = 1
+    d["options"] = []
+    out.append(d)
+    d = copy.deepcopy(base)
+    d["kong_points"]["Bad"] = 3
+    d.pop("format")
+    out.append(d)
+    return out
+
+
+def test_the_sections_walked_give_the_whole_schemas_errors_in_its_order(base: dict[str, Any]) -> None:
+    """With every other section known valid, the errors of the sections walked are the ones the
+    whole schema's validator gives (paths, schema paths, messages, keywords, order), and so are
+    the diagnostics."""
+    def described(errors: Any) -> list[tuple[Any, ...]]:
+        return [(list(e.absolute_path), list(e.schema_path), e.message, e.validator) for e in errors]
+    for bad in _broken(base):
+        S._VALID.clear()
+        cold = [(d.message, d.hint) for d in S.validate(bad, _where)]
+        assert _codes(base) == []
+        keys = {k: S._fingerprint(k, v) for k, v in bad.items()}
+        assert described(S._errors(bad, keys)) == described(S._validator().iter_errors(bad))
+        assert [(d.message, d.hint) for d in S.validate(bad, _where)] == cold and cold

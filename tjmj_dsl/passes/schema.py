@@ -103,6 +103,28 @@ def _top_validator() -> Any:
     return _validator_class()(sch)
 
 
+def _errors(data: Any, keys: dict[str, tuple[str, bytes] | None]) -> Any:
+    """The schema's errors in `data`, as the whole schema's validator gives them, in its order; with
+    `keys` (the sections' fingerprints), the sections known valid are not walked: the top's own
+    keywords, then each other section as the `properties` keyword would walk it."""
+    v = _validator()
+    if not keys:
+        yield from v.iter_errors(data)
+        return
+    sch = schema()
+    order = list(sch)
+    at = order.index("properties") if "properties" in order else len(order)
+    top = list(_top_validator().iter_errors(data))
+    rank = [order.index(e.schema_path[0]) if e.schema_path and e.schema_path[0] in order else len(order) for e in top]
+    yield from (e for e, r in zip(top, rank) if r < at)
+    for k, sub in sch.get("properties", {}).items():
+        if k in data and not _known_valid(keys.get(k)):
+            for e in v.descend(data[k], sub, path=k, schema_path=k):
+                e.schema_path.appendleft("properties")  # as the whole schema's `properties` keyword says it
+                yield e
+    yield from (e for e, r in zip(top, rank) if r >= at)
+
+
 def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
     """`where(path, key)` gives the position of a path (of its key if asked). A document whose top is
     well formed and whose every section was found valid before is valid without walking it again."""
@@ -111,11 +133,10 @@ def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[D
         keys = {k: _fingerprint(k, v) for k, v in data.items()}
         if all(_known_valid(f) for f in keys.values()) and _top_validator().is_valid(data):
             return []
-    v = _validator()
     out: list[Diagnostic] = []
     missing: list[str] = []  # keys the document lacks at its top
     bad: set[Any] = set()  # the sections an error is in
-    for e in v.iter_errors(data):
+    for e in _errors(data, keys):
         if e.absolute_path:
             bad.add(e.absolute_path[0])
         if e.validator == "required" and not e.absolute_path and "'" in e.message:
