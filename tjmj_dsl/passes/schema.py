@@ -72,7 +72,8 @@ _VALID_MAX = 1024
 
 def _fingerprint(k: str, value: Any) -> tuple[str, bytes] | None:
     """A section's key: its repr's digest. repr tells apart every difference a schema can see in
-    plain data (1, 1.0, True and "1"; a key's type; order aside); None if it cannot be made."""
+    plain data (1, 1.0, True and "1"; a key's type; the same data in another order is only a miss);
+    None if it cannot be made."""
     try:
         return k, hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=20).digest()
     except (RecursionError, ValueError, TypeError, MemoryError):
@@ -80,9 +81,14 @@ def _fingerprint(k: str, value: Any) -> tuple[str, bytes] | None:
 
 
 def _known_valid(key: tuple[str, bytes] | None) -> bool:
-    if key is None or key not in _VALID:
+    """Whether the section was found valid (and now the most recent). One call into the memo, so
+    that threads lowering rules at once (a server's) cannot remove the key between a test and a move."""
+    if key is None:
         return False
-    _VALID.move_to_end(key)
+    try:
+        _VALID.move_to_end(key)
+    except KeyError:
+        return False
     return True
 
 
@@ -91,7 +97,10 @@ def _remember_valid(key: tuple[str, bytes] | None) -> None:
         return
     _VALID[key] = None
     if len(_VALID) > _VALID_MAX:
-        _VALID.popitem(last=False)
+        try:
+            _VALID.popitem(last=False)
+        except KeyError:  # another thread emptied it meanwhile
+            pass
 
 
 @lru_cache(maxsize=1)
