@@ -63,7 +63,7 @@ def _regex(p: str) -> "re.Pattern[str]":
 
 # Sections found valid, by their fingerprint: `tjmj check` lowers the same file once per option value
 # and profile (about a hundred times for the built-in rules), and each lowering validated every
-# section again, though an option changes one or two (a third of a check's time went there). A
+# section again, though an option changes one or two (over a quarter of a check's time went there). A
 # section's validity depends on it alone: the top of the schema couples sections only by which keys
 # are present (`_top_validator`). Bounded, the oldest forgotten first.
 _VALID: "OrderedDict[tuple[str, bytes], None]" = OrderedDict()
