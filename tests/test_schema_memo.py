@@ -65,6 +65,36 @@ def test_a_change_the_schema_can_see_is_refused_after_the_valid_file(
     assert _codes(base) == []  # and the valid one is still valid
 
 
+class _Int(int):
+    """An int to repr and to json, but not an int to the schema's type checker (`type(x) is int`)."""
+
+
+def _cyclic(back_to_the_option: bool) -> dict[str, Any]:
+    """An options section whose `choices.set` is a cycle: back to `choices` (to the schema's finite
+    depth, a valid section) or back to the option (an option inside `set`: unknown keys). Both
+    print the same repr, `{...}` for the cycle."""
+    opt: dict[str, Any] = {"description": "d", "default": "x"}
+    choices: dict[str, Any] = {}
+    opt["choices"] = choices
+    choices["set"] = opt if back_to_the_option else choices
+    return {"o": opt}
+
+
+def test_what_a_repr_does_not_tell_apart_is_not_taken_for_a_valid_section(base: dict[str, Any]) -> None:
+    """An int's subclass prints as the int, and two different cycles print alike: found by a review
+    (a caller of validate may pass either; the loader makes neither)."""
+    assert repr(_Int(2)) == "2" and repr(_cyclic(True)) == repr(_cyclic(False))
+    S._VALID.clear()
+    assert _codes(base) == []
+    sub = copy.deepcopy(base)
+    sub["min_fan"] = _Int(base["min_fan"])
+    assert any("is not of type integer" in m for m in _codes(sub)), _codes(sub)
+    good, bad = copy.deepcopy(base), copy.deepcopy(base)
+    good["options"], bad["options"] = _cyclic(False), _cyclic(True)
+    assert _codes(good) == []
+    assert any("unknown key 'default'" in m for m in _codes(bad)), _codes(bad)
+
+
 def test_a_section_validated_alone_is_remembered_apart(base: dict[str, Any]) -> None:
     """validate_parts checks a section with its own schema: what it remembers is kept apart from
     what a whole document's validation remembers (either may be stricter about references)."""

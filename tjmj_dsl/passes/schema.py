@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import re
 from collections import OrderedDict
 from functools import lru_cache
@@ -66,21 +67,24 @@ def _regex(p: str) -> "re.Pattern[str]":
 # section again, though an option changes one or two (over a quarter of a check's time went there). A
 # section's validity depends on it alone: the top of the schema couples sections only by which keys
 # are present (`_top_validator`). Bounded, the oldest forgotten first.
-_VALID: "OrderedDict[tuple[str, bytes], None]" = OrderedDict()
+_VALID: "OrderedDict[tuple[str, int, bytes], None]" = OrderedDict()
 _VALID_MAX = 1024
 
 
-def _fingerprint(k: str, value: Any) -> tuple[str, bytes] | None:
-    """A section's key: its repr's digest. repr tells apart every difference a schema can see in
-    plain data (1, 1.0, True and "1"; a key's type; the same data in another order is only a miss);
-    None if it cannot be made."""
+def _fingerprint(k: str, value: Any) -> tuple[str, int, bytes] | None:
+    """A section's key: the schema's identity and the digest of the section's pickle, which holds
+    everything a validator can see — each value's exact type (1, 1.0, True and "1"; an int's
+    subclass; a tuple for a list; a key's type) and which container a cycle returns to (a repr's
+    `{...}` does not say). The same data shared otherwise, or in another order, is only a miss.
+    None if it cannot be made (then the section is walked)."""
     try:
-        return k, hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=20).digest()
-    except (RecursionError, ValueError, TypeError, MemoryError):
+        raw = pickle.dumps(value, protocol=5)
+    except Exception:  # noqa: BLE001 - anything that cannot be pickled is walked, never remembered
         return None
+    return k, id(schema()), hashlib.blake2b(raw, digest_size=20).digest()
 
 
-def _known_valid(key: tuple[str, bytes] | None) -> bool:
+def _known_valid(key: tuple[str, int, bytes] | None) -> bool:
     """Whether the section was found valid (and now the most recent). One call into the memo, so
     that threads lowering rules at once (a server's) cannot remove the key between a test and a move."""
     if key is None:
@@ -92,7 +96,7 @@ def _known_valid(key: tuple[str, bytes] | None) -> bool:
     return True
 
 
-def _remember_valid(key: tuple[str, bytes] | None) -> None:
+def _remember_valid(key: tuple[str, int, bytes] | None) -> None:
     if key is None:
         return
     _VALID[key] = None
@@ -112,7 +116,7 @@ def _top_validator() -> Any:
     return _validator_class()(sch)
 
 
-def _errors(data: Any, keys: dict[str, tuple[str, bytes] | None]) -> Any:
+def _errors(data: Any, keys: dict[str, tuple[str, int, bytes] | None]) -> Any:
     """The schema's errors in `data`, as the whole schema's validator gives them, in its order; with
     `keys` (the sections' fingerprints), the sections known valid are not walked: the top's own
     keywords, then each other section as the `properties` keyword would walk it."""
@@ -137,7 +141,7 @@ def _errors(data: Any, keys: dict[str, tuple[str, bytes] | None]) -> Any:
 def validate(data: Any, where: Callable[[tuple[Any, ...], bool], Pos]) -> list[Diagnostic]:
     """`where(path, key)` gives the position of a path (of its key if asked). A document whose top is
     well formed and whose every section was found valid before is valid without walking it again."""
-    keys: dict[str, tuple[str, bytes] | None] = {}
+    keys: dict[str, tuple[str, int, bytes] | None] = {}
     if isinstance(data, dict) and all(type(k) is str for k in data):
         keys = {k: _fingerprint(k, v) for k, v in data.items()}
         if all(_known_valid(f) for f in keys.values()) and _top_validator().is_valid(data):
