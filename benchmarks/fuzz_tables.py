@@ -225,10 +225,18 @@ class Sock:
         self.ws.send('{"type": "ping"}')
         out: list[dict[str, Any]] = []
         before = not self.hello
+        try:
+            answering = json.loads(data).get("type") == "answer"
+        except (ValueError, AttributeError, RecursionError):  # not JSON, not an object, nested too deep
+            answering = False
         while True:
             m = json.loads(self.ws.recv(timeout=TIMEOUT))
             check_message(m, self.seat)
             if m["type"] == "pong":
+                if answering and self.ask is not None and not any(x["type"] in ("error", "state") for x in out):
+                    # taken (an answer refused is always told): the question is answered, though no state may come
+                    # while the table asks a question this seat may not know of (a claim of another seat)
+                    self.ask = None
                 return out
             if m["type"] == "welcome":
                 self.hello = True
