@@ -124,8 +124,9 @@ def refused_table_hands(rs: RuleSet, an: Analysis, module: Any) -> list[Problem]
     out: list[Problem] = []
     said: set[str] = set()
     # the plainest hands first: fewest declared melds and huns, no kong_draw or flag; each situation's
-    # hands made only once it passes the tests below (most do not, and most that do end at their first)
-    found = [(ds, kd, fs, _lazily(_concrete_hands, rs, tr, hcl, ds, kd, fs))
+    # hands a generator, made only once it passes the tests below (most do not, and most that do end at
+    # their first)
+    found = [(ds, kd, fs, _concrete_hands(rs, tr, hcl, ds, kd, fs))
              for (tr, hcl, ds, kd, fs), _ in sorted(an.search.refused_hands.items(), key=lambda x: (
                  len(x[0][2]), x[0][1], x[0][3] is not None, len(x[0][4]), repr(x[0])))]
     swept = [(ds, kd, fs, [req]) for ds, kd, fs, req in _swept_hands(rs)]
@@ -154,16 +155,6 @@ def refused_table_hands(rs: RuleSet, an: Analysis, module: Any) -> list[Problem]
                                "or change the claims and play that make such hands"))
             break
     return out
-
-
-class _lazily:
-    """An iterable of make(*args)'s items, made when it is iterated (each time anew)."""
-
-    def __init__(self, make: Any, *args: Any) -> None:
-        self.make, self.args = make, args
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self.make(*self.args))
 
 
 def _why_made(ds: tuple[tuple[str, bool], ...], kd: str | None, fs: Any) -> str:

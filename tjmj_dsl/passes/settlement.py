@@ -34,6 +34,8 @@ class _Lowering(Protocol):
 
 _DEF_RE = re.compile(r"^([a-z][a-z0-9_]*)\((.*)\)$")
 _FOR_RE = re.compile(r"^(\s*)([a-z][a-z0-9_]*)(\s+in\s+)(.*)$", re.S)
+_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
+SEAT_TYPES = (SEAT, SEAT + "?", list_of(SEAT), ANY)
 
 
 def definition_head(key: str) -> tuple[str, list[tuple[str, str]]] | None:
@@ -46,10 +48,9 @@ def definition_head(key: str) -> tuple[str, list[tuple[str, str]]] | None:
     params = []
     for part in (x.strip() for x in m.group(2).split(",") if x.strip()):
         pname, _, ptype = (y.strip() for y in part.partition(":"))
-        if re.fullmatch(r"[a-z][a-z0-9_]*", pname):
+        if _NAME_RE.fullmatch(pname):
             params.append((pname, ptype))
     return m.group(1), params
-SEAT_TYPES = (SEAT, SEAT + "?", list_of(SEAT), ANY)
 
 
 def _expr(lw: _Lowering, path: tuple[Any, ...], env: Env, want: tuple[str, ...], what: str,
