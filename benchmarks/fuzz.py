@@ -28,10 +28,12 @@ Prints a Markdown table for docs/reliability.md.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -167,12 +169,19 @@ def _backends_agree(path: str, gen_cls: Any) -> None:
         same_answer(h, g.score(h), i.score(h))
 
 
+def _scratch() -> str:
+    """A folder for a surface's files, removed when the run ends (a run leaves nothing behind)."""
+    d = tempfile.mkdtemp(prefix="tjmj-fuzz-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
 def surface_rules(rng: random.Random) -> Callable[[], None]:
     from tjmj_dsl import RuleError, Scorer
     from tjmj_dsl.compiler import load_rules
     with open(RULES, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    d = tempfile.mkdtemp(prefix="tjmj-fuzz-")
+    d = _scratch()
     path = os.path.join(d, "rules.yaml")
 
     def one() -> None:
@@ -232,7 +241,7 @@ def surface_overlay(rng: random.Random) -> Callable[[], None]:
 
     from tjmj_dsl import RuleError, Scorer
     from tjmj_dsl.compiler import load_rules
-    d = tempfile.mkdtemp(prefix="tjmj-fuzz-")
+    d = _scratch()
     path = os.path.join(d, "overlay.yaml")
 
     def value() -> Any:

@@ -14,6 +14,7 @@ import atexit
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,6 +36,7 @@ HIDDEN_KEYS = {"wall", "seed", "deal"}
 
 def start_server() -> PlayServer:
     d = tempfile.mkdtemp(prefix="tjmj-fuzz-tables-")
+    atexit.register(shutil.rmtree, d, True)  # run after the server's stop (registered later, run first)
     srv = PlayServer(os.path.join(d, "t.db"), "--bot-pace", "0", "--table-rate", "10000", "--time-limit", "600").start()
     atexit.register(srv.stop)
     return srv
@@ -353,6 +355,7 @@ def start_serve() -> tuple[subprocess.Popen[bytes], int]:
     """`tjmj serve --tables` on a free port of 127.0.0.1, its own database; stopped at exit."""
     port = free_port()
     d = tempfile.mkdtemp(prefix="tjmj-fuzz-serve-")
+    atexit.register(shutil.rmtree, d, True)  # after the kill below (registered later, run first)
     proc = subprocess.Popen([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--port", str(port), "--tables", "--db",
                              os.path.join(d, "s.db"), "--bot-pace", "0", "--head-timeout", "2", "--body-timeout", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)

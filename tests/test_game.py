@@ -5,6 +5,7 @@ the huns (winds cycle 东南西北), so hands without E or N hold no hun."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -225,7 +226,7 @@ def test_non_dealer_win_passes_the_deal() -> None:
     assert rec["result"]["next_dealer"] == 1
 
 
-def test_xianggong_cannot_win_but_is_paid_for_a_kong() -> None:
+def test_xianggong_cannot_win_but_is_paid_for_a_kong(tmp_path: Path) -> None:
     # seat 1 konges 1s, discards its hun E (小相公), later draws the 5p that completes 123m 456m 99m 555p
     hands = {1: "123m 456m 1111s 99m E"}
     head = "W 2m 3m 4m 5p 5m 6m 7m 5p"
@@ -238,23 +239,21 @@ def test_xianggong_cannot_win_but_is_paid_for_a_kong() -> None:
     assert len(late) == 3 and WIN not in late[-1]   # the third 5p completes the shape; the win is not offered
     assert payments(rec, "kong") == [(2, 1, 2), (3, 1, 2), (0, 1, 2)]
     # the same hand without 小相公 (an overlay that turns it off) offers the win
-    gr = rules(path=_overlay("set:\n  play.hun_discard_bars_win: false\n"))
+    gr = rules(path=_overlay(tmp_path, "set:\n  play.hun_discard_bars_win: false\n"))
     bots = [Bot(), Bot(plan, win=True), Bot(), Bot()]
     _, rec = play(gr, build_wall(0, hands, head=head, tail="5p"), 0, bots)
     assert rec["result"]["winner"] == 1 and rec["result"]["xianggong"] == []
 
 
-def _overlay(body: str) -> str:
-    import os
-    import tempfile
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    fd, path = tempfile.mkstemp(suffix=".yaml", prefix="house-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(f"extends: {os.path.join(root, 'rules', 'tianjin.yaml')}\n{body}")
-    return path
+def _overlay(where: Path, body: str) -> str:
+    """An overlay of the built-in rules, written in the test's own folder (pytest keeps a few, then removes them)."""
+    root = Path(__file__).resolve().parent.parent
+    path = where / f"house-{len(list(where.glob('house-*.yaml')))}.yaml"
+    path.write_text(f"extends: {root / 'rules' / 'tianjin.yaml'}\n{body}", encoding="utf-8")
+    return str(path)
 
 
-def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it() -> None:
+def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it(tmp_path: Path) -> None:
     # the reading (§2): three huns + a discarded hun is a 明杠, four huns held the 金杠; a house that
     # counts both as 金杠 says so in its overlay, and the engine follows (no type is fixed in Python)
     gr = rules()
@@ -264,8 +263,8 @@ def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it() -> None:
     # its request rule hun_kong_drawn must then take a win on an exposed kong of huns' replacement too:
     # without that, the table would make hands the scorer refuses, and the rules are not played
     with pytest.raises(GameRulesError, match="play.hun_kong_exposed_as lets a kong of huns be made, but a hand with one is refused"):
-        rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n"))
-    house = rules(path=_overlay("set:\n  play.hun_kong_exposed_as: hun\n  request_rules.hun_kong_drawn.error_when: "
+        rules(path=_overlay(tmp_path, "set:\n  play.hun_kong_exposed_as: hun\n"))
+    house = rules(path=_overlay(tmp_path, "set:\n  play.hun_kong_exposed_as: hun\n  request_rules.hun_kong_drawn.error_when: "
                                 "'kong_draw == \"hun\" and not any(g in declared: g.is_kong and g.face in hun_kinds)'\n"))
     assert house.kong_type("exposed", True) == "hun" and house.kong_type("exposed", False) == "exposed"
     # the menus' actions name how the kong is made: a claim's kong is exposed
@@ -277,12 +276,12 @@ def test_a_kong_of_huns_takes_the_type_the_rule_file_gives_it() -> None:
 # ------------------------------------------------------------------ replacements at the indicator's stack
 
 @pytest.mark.parametrize("take", [True, False])
-def test_replacements_at_the_indicator_stack(take: bool) -> None:
+def test_replacements_at_the_indicator_stack(take: bool, tmp_path: Path) -> None:
     # the dealer konges 1m, 2m, 3m on its first turn; seat 1 konges 4m on its first draw (indicator stack 66)
     hands = {0: "1111m 2222m 3333m 9s 8s", 1: "4444m 1p 2p 3p 5p 6p 7p C F P"}
     bots = [Bot([("concealed_kong", "1m"), ("concealed_kong", "2m"), ("concealed_kong", "3m")]),
             Bot([("concealed_kong", "4m")]), Bot(), Bot()]
-    gr = rules() if take else rules(path=_overlay("set:\n  play.replacement_at_indicator: skip\n"))
+    gr = rules() if take else rules(path=_overlay(tmp_path, "set:\n  play.replacement_at_indicator: skip\n"))
     wall = build_wall(0, hands, tail="5s 6s 7s 8p", take=take)
     table = Table(gr, wall, 0, ((1, 1), (1, 1)))
     ind = table.wall.ind_stack
