@@ -146,3 +146,13 @@ def test_the_sections_walked_give_the_whole_schemas_errors_in_its_order(base: di
         keys = {k: S._fingerprint(k, v) for k, v in bad.items()}
         assert described(S._errors(bad, keys)) == described(S._validator().iter_errors(bad))
         assert [(d.message, d.hint) for d in S.validate(bad, _where)] == cold and cold
+
+
+@pytest.mark.parametrize("odd", [object(), b"bytes", {1, 2}, [1, {3}]], ids=["object", "bytes", "set", "list-of-set"])
+def test_a_value_no_json_holds_is_an_error_naming_its_type(base: dict[str, Any], odd: Any) -> None:
+    # a loaded file holds only what YAML makes, but a program may hand the validator its own data: the type
+    # error is said (naming the Python type), not a TypeError out of the message's json.dumps
+    doc = copy.deepcopy(base)
+    doc["title"] = odd
+    msgs = [d.message for d in S.validate(doc, lambda path, key=False: Pos("f", 1, 1))]
+    assert f"a value of Python type {type(odd).__name__} is not of type string" in msgs, msgs

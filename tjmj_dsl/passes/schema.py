@@ -254,7 +254,11 @@ def _short(x: object, n: int = 60) -> str:
 def _msg(e: jsonschema.ValidationError) -> str:
     m = e.message
     if e.validator == "type":
-        return f"{json.dumps(e.instance, ensure_ascii=False)[:40]} is not of type {e.validator_value}"
+        try:
+            shown = json.dumps(e.instance, ensure_ascii=False)[:40]
+        except (TypeError, ValueError):  # a value no JSON holds (a caller's object, never a loaded file's): its type
+            shown = f"a value of Python type {type(e.instance).__name__[:40]}"
+        return f"{shown} is not of type {e.validator_value}"
     if e.validator == "minimum":
         return f"{e.instance} is below the minimum {e.validator_value}"
     return m
