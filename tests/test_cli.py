@@ -42,6 +42,30 @@ def test_bad_hand_and_bad_option_are_errors_not_tracebacks() -> None:
     assert code == 2 and "--indicator" in err
 
 
+@pytest.mark.parametrize("cmd", ["score", "explain", "waits"])
+def test_json_answers_in_json_whatever_is_wrong_with_the_hand(cmd: str) -> None:
+    # a program reading --json gets the contract's refusal for a hand it cannot read (the HAND as the line:
+    # no field, the position inside it) and for a winning tile missing or given where none belongs, not a
+    # message on stderr and an empty stdout
+    from jsonschema import Draft202012Validator
+    schema = json.load(open(os.path.join(ROOT, "schemas", ("waits" if cmd == "waits" else "score") + "-result.schema.json")))
+    hand = "345m 12x3s +6s" if cmd != "waits" else "345m 12x3s"
+    code, out, err = run([cmd, hand, "-i", "7p", "--json"])
+    answer = json.loads(out)
+    assert code == 1 and err == "" and answer["reason"] == "invalid_request"
+    assert answer["error"] == {"code": "bad_tile", "field": None, "position": 7, "message": answer["error"]["message"]}
+    assert answer["error"]["message"].startswith("hand (at character 8): 'x' is not a suit (hint: ")
+    Draft202012Validator(schema).validate(answer)
+    code, out, err = run([cmd, "345m 123s EEE 77m 45s" + ("" if cmd != "waits" else " +6s"), "-i", "7p", "--json"])
+    answer = json.loads(out)
+    assert code == 1 and err == "" and answer["error"]["field"] == "draw"
+    assert answer["error"]["code"] == ("unexpected_field" if cmd == "waits" else "missing_field")
+    Draft202012Validator(schema).validate(answer)
+    # without --json the same mistakes are said to a person, on stderr
+    assert run([cmd, hand, "-i", "7p"])[0] == 1
+    assert run([cmd, "345m 123s EEE 77m 45s" + ("" if cmd != "waits" else " +6s"), "-i", "7p"])[0] == 2
+
+
 def test_explain_shows_predicates() -> None:
     code, out, _ = run(["explain", "123456789m 1m2m EE +5m", "-i", "1m"])
     assert code == 0

@@ -110,7 +110,14 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
     try:
         req = _request(args, fn != "waits")
     except TileError as e:
-        print("error: hand: " + e.render(), file=sys.stderr)
+        if args.json:  # --json answers in JSON whatever is wrong: the contract's refusal, the HAND as its line
+            sc = scorers.get(args.profile, opts)
+            refuse = sc.waits_refusal if fn == "waits" else sc.refusal
+            hint = f" (hint: {e.hint})" if e.hint else ""
+            print(json.dumps(refuse(None, {"code": "bad_tile", "message": f"hand (at character {e.pos + 1}): {e.message}{hint}",
+                                           "field": None, "position": e.pos}), ensure_ascii=False))
+        else:
+            print("error: hand: " + e.render(), file=sys.stderr)
         return EXIT_FAIL
     sc = scorers.get(args.profile, opts)
     from .diagnostics import did_you_mean
@@ -120,7 +127,7 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
             hint = did_you_mean(flag, flags) or ("the rules' flags are " + ", ".join(flags) if flags else "the rules declare no flag")
             return _usage(f"--flag {flag!r}: not a request flag of the rules ({hint})")
     if fn == "waits":
-        if "draw" in req:  # a waits request is the 13 tiles before the draw: a +tile is not dropped unsaid
+        if "draw" in req and not args.json:  # 13 tiles before the draw: a +tile is not dropped unsaid (--json: refused)
             return _usage(f"waits lists the tiles that win 13 tiles: give the hand without +{req['draw']}")
         res = sc.waits(req)
         if args.json:
@@ -135,7 +142,7 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
             for w in res["waits"]:
                 _say(f"{w['tile']:>3}  fan {w['fan']:>3}  total {w['total']:>3}  {w['formula']}  {' '.join(w['patterns'])}")
         return EXIT_OK
-    if "draw" not in req:
+    if "draw" not in req and not args.json:  # (--json: the scorer's refusal, missing_field)
         return _usage("the hand needs its winning tile: +6s")
     res = sc.score(req)
     if fn == "explain":
