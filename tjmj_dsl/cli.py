@@ -733,8 +733,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=A.int_in(1, MAX_JOBS), default=1, help="worker processes (the results do not depend on it)")
     p.add_argument("--bot", action="append", metavar="SEAT=COMMAND",
                    help="seat 0-3 played by a program in any language, started by COMMAND (split as a shell would, "
-                        "run without one): it reads one JSON ask per line and answers {\"choice\": i} (README: "
-                        "A bot in any language; schemas/bot-ask.schema.json); repeatable")
+                        "run without one): it reads one JSON ask per line and answers {\"choice\": i} (docs/use/bots.md; "
+                        "schemas/bot-ask.schema.json); repeatable")
     p.add_argument("--bot-timeout", type=A.seconds(0, MAX_BOT_TIMEOUT), default=10.0, metavar="SECONDS",
                    help="how long a bot may take over one answer (default 10)")
     p.add_argument("--rotate", action="store_true",
