@@ -257,7 +257,9 @@ def end_matches_record(page: Any, record: dict[str, Any], running: list[int] | N
 
 def _no_horizontal_scroll(page: Any) -> None:
     width = page.viewport_size["width"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways: " + str(page.evaluate(
+        "(w) => [document.documentElement.scrollWidth, ...[...document.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible')"
+        ".map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '/' + e.clientWidth + ' ' + (e.textContent || '').slice(0, 50))].slice(0, 14)", width))
 
 
 def _shot(page: Any, tmp_path: Any, name: str) -> None:
@@ -452,7 +454,10 @@ def test_phone_viewport_learner_mode_and_keyboard(server: str, chromium: Any, tm
     discard of the menu with the waits it would leave (the server's scorer), the player discards the
     one it advises (else the drawn tile), and the page never scrolls sideways."""
     FORCED_SEEDS.append(LEARNER_SEED)
-    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
+    # names as long as allowed, without a space to break at (an audit's finding: they pushed the page sideways)
+    names = ["W" * 40, "zhangwei_tianjin_mahjong_club_2024b", "M" * 40, "天津麻将俱乐部" * 5]
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600,
+                                              "names": names})
     ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
     seat = Seat(ctx, server + room["seats"][0]["link"])
     seat.page.wait_for_selector("#ask[data-kind]")
@@ -517,5 +522,111 @@ def test_the_time_limit_is_shown_and_past_it_the_table_answers(server: str, chro
     assert "low" in (timer.get_attribute("class") or "")  # under ten seconds: drawn in red
     # nobody clicks: past the limit the server takes the documented default and asks the next question
     seat.page.wait_for_function(f"() => !document.querySelector('#ask[data-seq=\"{seq}\"]')", timeout=15_000)
+    # and the page says that the table answered for the seat (an audit's finding: nothing said it)
+    assert "时间到 time's up" in seat.page.inner_text("#status")
     assert seat.errors == []
+    ctx.close()
+
+
+def _through(page: Any, inject: list[Any]) -> None:
+    """The page's socket passed to the real server through Playwright's route, every frame both ways;
+    `inject` gets the route, so that a test may send the page a message of its own."""
+    def handler(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m: ws.send(m))
+        inject.append(ws)
+    page.route_web_socket("**/play/ws/**", handler)
+
+
+def test_a_refusal_is_said_in_words_and_gone_once_the_table_moves_on(server: str, chromium: Any) -> None:
+    # an audit's finding: a refused answer (stale, flood) stayed in red in the header for good, as a raw code
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
+    ctx = chromium.new_context()
+    page = ctx.new_page()
+    routes: list[Any] = []
+    _through(page, routes)
+    page.goto(server + room["seats"][0]["link"])
+    page.wait_for_selector("#ask[data-kind]")
+    routes[-1].send(json.dumps({"type": "error", "error": {"code": "stale", "field": None,
+                                                           "message": "question 1 is not the open one (question 2)"}}))
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('not taken')")
+    status = page.locator("#status")
+    assert status.inner_text() == "未接受 not taken: question 1 is not the open one (question 2)"
+    assert status.get_attribute("class") == "bad" and status.get_attribute("title") == "stale"
+    page.locator("#ask [data-choice]").first.click() if page.locator("#ask [data-choice]").count() else \
+        page.locator(".mine [data-choice]").last.click()
+    page.wait_for_function("() => !document.getElementById('status').textContent.includes('not taken')", timeout=15_000)
+    assert page.locator("#status").get_attribute("class") == ""
+    ctx.close()
+
+
+def test_a_room_the_server_cannot_play_is_said_once_and_not_asked_again_every_second(server: str, chromium: Any) -> None:
+    # an audit's finding: close code 4409 (rules_unavailable: the room's rule file edited since) was retried about
+    # twice a second for ever, the backoff starting over at each accepted socket
+    ctx = chromium.new_context()
+    page = ctx.new_page()
+    opened: list[Any] = []
+
+    def unplayable(ws: Any) -> None:  # what the server does for such a room: the error, then close 4409
+        opened.append(ws)
+        ws.send(json.dumps({"type": "error", "error": {"code": "rules_unavailable", "field": None,
+                                                       "message": "the rule set 'tianjin' changed since room r was made"}}))
+        ws.close(code=4409)
+    page.route_web_socket("**/play/ws/**", unplayable)
+    page.goto(server + "/play/room/r#seat=whatever")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('cannot be played here now')")
+    time.sleep(3)
+    assert len(opened) == 1, f"the page opened {len(opened)} sockets in 3 s"
+    status = page.inner_text("#status")
+    assert "changed since room r was made" in status and "reload" in status
+    ctx.close()
+
+
+def test_an_answer_clicked_while_the_connection_is_down_is_not_said_sent(server: str, chromium: Any) -> None:
+    # an audit's finding: the page showed 已答 answered for a click its closed socket had dropped
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
+    ctx = chromium.new_context()
+    page = ctx.new_page()
+    sockets: list[Any] = []
+
+    def first_only(ws: Any) -> None:  # the first socket reaches the server; every later one is closed at once
+        if sockets:
+            ws.close(code=1011)
+            return
+        server_ws = ws.connect_to_server()
+        ws.on_message(lambda m: server_ws.send(m))
+        server_ws.on_message(lambda m: ws.send(m))
+        sockets.append(ws)
+    page.route_web_socket("**/play/ws/**", first_only)
+    page.goto(server + room["seats"][0]["link"])
+    page.wait_for_selector("#ask[data-kind]")
+    sockets[0].close(code=1011)  # the server went away
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('reconnecting')")
+    page.locator(".mine [data-choice]").last.click()
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('not sent')")
+    assert page.locator("#ask .muted", has_text="已答").count() == 0  # the question stays open
+    assert page.locator(".mine [data-choice]").count() > 0
+    ctx.close()
+
+
+def test_your_own_tiles_captions_are_readable_on_their_paper(server: str, chromium: Any) -> None:
+    # an audit's finding: the drawn tile's caption was the felt's light gold on the hand's light paper (1.35:1)
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
+    ctx = chromium.new_context()
+    seat = Seat(ctx, server + room["seats"][0]["link"])
+    for _ in range(60):  # played on (bets, others' turns) until this seat holds a drawn tile
+        seat.page.wait_for_selector("#ask[data-kind], #hand-end", timeout=30_000)
+        if seat.page.locator(".mine .hand .slot.drawn .cap").count() or not seat.step():
+            break
+    assert seat.page.locator(".mine .hand .slot.drawn .cap").count() == 1
+
+    def luminance(rgb: str) -> float:
+        parts = [int(x) / 255 for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    fg = seat.page.eval_on_selector(".mine .hand .slot.drawn .cap", "e => getComputedStyle(e).color")
+    bg = seat.page.eval_on_selector(".mine", "e => getComputedStyle(e).backgroundColor")
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    assert (hi + 0.05) / (lo + 0.05) >= 4.5, (fg, bg)  # WCAG AA for small text
     ctx.close()

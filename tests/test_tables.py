@@ -499,7 +499,7 @@ def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, caps
     with TestClient(create_app(TablesConfig(db=db, rules=(None,), pace=0))) as c:
         said = capsys.readouterr().err
         assert f"room {rid} cannot be resumed" in said and f"POST /play/api/rooms/{rid}/stop with the owner token" \
-            in said, said
+            in said and f"--stop-room {rid}" in said, said
         r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": "not-the-owner"})
         assert r.status_code == 409 and r.json()["error"]["code"] == "rules_unavailable"
         r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": owner})
@@ -520,6 +520,39 @@ def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, caps
         r = c.post(f"/play/api/rooms/{over}/stop", json={"token": owner})
         assert r.status_code == 200 and r.json()["status"] == "over", r.text
         assert c.app.state.tables.store.room(over).status == "over"  # type: ignore[attr-defined]
+
+
+def test_the_operator_stops_a_room_without_its_owner_token(tmp_path: Any) -> None:
+    """`tjmj play` never gave its player the owner token (an audit's finding): its room could not be stopped, and
+    one whose rules were edited since was said at every start for ever. Whoever holds the database stops a room
+    with --stop-room: a room the server cannot resume, or one playing; its finished hands are kept, and no start
+    tries it again; a room over stays over; an unknown room is an error; serve needs --tables for it."""
+    import subprocess
+    import sys
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", *args], capture_output=True, text=True, timeout=120)
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: builtin:tianjin\nname: club\n", encoding="utf-8")
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, rules=(None, str(club)), pace=0))) as c:
+        made = [c.post("/play/api/rooms", json={"rules": rules, "seats": ["person", "random", "random", "random"],
+                                                 "hands": 2, "time_limit": 600}).json()["room"] for rules in ("club", "tianjin")]
+    stranded, playing = made
+    club.write_text("extends: builtin:tianjin\nname: club\n# edited\n", encoding="utf-8")  # its sha256 changes
+    out = cli("play", "--db", db, "--stop-room", stranded)
+    assert out.returncode == 0 and out.stdout.startswith(f'room "{stranded}" is stopped; its finished hands are kept'), out
+    out = cli("serve", "--tables", "--db", db, "--stop-room", playing)
+    assert out.returncode == 0 and "is stopped" in out.stdout, out
+    out = cli("play", "--db", db, "--stop-room", playing)
+    assert out.returncode == 0 and out.stdout.startswith(f'room "{playing}" was already stopped; nothing changed'), out
+    out = cli("play", "--db", db, "--stop-room", "no-such-room")
+    assert out.returncode == 1 and 'no room "no-such-room"' in out.stderr, out
+    assert cli("serve", "--stop-room", playing).returncode == 2
+    with TestClient(create_app(TablesConfig(db=db, rules=(None, str(club)), pace=0))) as c:
+        store = c.app.state.tables.store  # type: ignore[attr-defined]
+        assert store.open_rooms() == [] and [store.room(r).status for r in made] == ["stopped", "stopped"]
+        assert c.get(f"/play/api/rooms/{playing}").json()["status"] == "stopped"
 
 
 def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:

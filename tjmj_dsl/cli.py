@@ -568,10 +568,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if why:
             print(f"tjmj: error: {why}", file=sys.stderr)
             return EXIT_FAIL
+    if args.stop_room is not None:
+        if tables is None:
+            return _usage("--stop-room stops a room of the tables' database: give --tables (and its --db)")
+        return _stop_room(tables["db"], args.stop_room)
     config = Config(rules=os.path.abspath(args.rules) if args.rules else None, profile=args.profile, options=opts,
                     cors=tuple(args.cors_origin or ()), max_body=args.max_body, max_batch=args.max_batch,
                     guard=limits, tables=tables)
     run(config, args.host, args.port, args.workers, args.log_level)
+    return EXIT_OK
+
+
+def _stop_room(db: str | None, room_id: str) -> int:
+    """--stop-room: the operator's stop of one room of the database, then exit."""
+    from .tables.store import Store
+    store = Store(db)
+    try:
+        status = store.stop_room(room_id)
+        where = store.shown_url()
+    finally:
+        store.close()
+    shown = json.dumps(room_id[:64], ensure_ascii=True)
+    if status is None:
+        print(f"tjmj: error: no room {shown} in {where}", file=sys.stderr)
+        return EXIT_FAIL
+    if status in ("playing", "stopping"):
+        print(f"room {shown} is stopped; its finished hands are kept ({where})")
+    else:
+        print(f"room {shown} was already {status}; nothing changed ({where})")
     return EXIT_OK
 
 
@@ -588,6 +612,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if why:
         print(f"tjmj: error: {why}", file=sys.stderr)
         return EXIT_FAIL
+    if args.stop_room is not None:
+        return _stop_room(args.db, args.stop_room)
     return play(db=args.db, port=args.port, browser=not args.no_browser, profile=args.profile, hands=args.hands,
                 pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None,
                 rate=args.table_rate)
@@ -606,6 +632,9 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
     p.add_argument("--table-rate", type=A.number_in(0.001, 1e9), default=10.0, metavar="N",
                    help="messages a second one socket may send (default 10, bursts of twice that; "
                         "scripted clients of a load test need more)")
+    p.add_argument("--stop-room", metavar="ROOM", help="stop this room of the database (--db) and exit, serving nothing: "
+                   "the operator's stop, no owner token needed (a room the server cannot resume, its rules edited "
+                   "since; a game played until stopped); its finished hands are kept")
     if serve:
         p.add_argument("--tables", action="store_true", help="serve the tables too: /play, the room API, the sockets")
         p.add_argument("--table-rules", action="append", metavar="FILE", type=A.input_file,

@@ -284,7 +284,8 @@ class Tables:
                 self._resume(room_id)
             except Exception as e:  # noqa: BLE001 - one broken room does not keep the others down
                 print(f"tjmj tables: room {room_id} cannot be resumed: {e} (its owner's stop ends it: POST "
-                      f"/play/api/rooms/{room_id}/stop with the owner token)", file=sys.stderr, flush=True)
+                      f"/play/api/rooms/{room_id}/stop with the owner token; or the operator's, with this server's "
+                      f"--db: --stop-room {room_id})", file=sys.stderr, flush=True)
 
     def _resume(self, room_id: str) -> Live | None:
         row = self.store.room(room_id)

@@ -52,6 +52,8 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
         print(f"tjmj play: your seat: {link}", flush=True)
         print(f"tjmj play: watch: {base}{room['spectator']}  (Ctrl-C stops the server; the game is kept in "
               f"{tables.store.shown_url()})", flush=True)
+        print(f"tjmj play: this game is resumed by the next `tjmj play` (with the same --db) until it ends; "
+              f"`tjmj play --stop-room {room['room']}` ends it sooner", flush=True)
         if browser:
             try:
                 webbrowser.open(link)

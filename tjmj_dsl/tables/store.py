@@ -151,6 +151,18 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(rooms).where(rooms.c.id == room_id).values(status=status))
 
+    def stop_room(self, room_id: str) -> str | None:
+        """The operator's stop (whoever holds the database needs no owner token): a room playing (or
+        stopping) is stopped where it stands, its finished hands kept, and no start of a server tries it
+        again. Its status before (stopped if "playing" or "stopping"), or None: no such room."""
+        with self.engine.begin() as c:
+            r = c.execute(select(rooms.c.status).where(rooms.c.id == room_id)).first()
+            if r is None:
+                return None
+            if r.status in ("playing", "stopping"):
+                c.execute(update(rooms).where(rooms.c.id == room_id).values(status="stopped"))
+        return str(r.status)
+
     def room(self, room_id: str) -> RoomRow | None:
         with self.engine.connect() as c:
             r = c.execute(select(rooms).where(rooms.c.id == room_id)).first()

@@ -81,7 +81,7 @@ export function endPanel(msg, glosses, seatName, hunKinds = null, word = (group,
   }
   const facts = [];
   if (res.kongs && res.kongs.length) {
-    facts.push("杠 kongs: " + res.kongs.map((k) => `${seatName(k.seat)} ${word("kong", k.type)} ${k.type} ${tileLabel(k.tile)} (${k.points} points)${k.from !== null && k.from !== undefined ? ` on a discard of ${seatName(k.from)}` : ""}${k.won ? " → 和 won on its replacement" : ""}${k.ended ? " → 和 it ended the hand as a win" : ""}`).join("; "));
+    facts.push("杠 kongs: " + res.kongs.map((k) => `${seatName(k.seat)} ${word("kong", k.type)} ${k.type} ${tileLabel(k.tile)} (${k.points} ${k.points === 1 ? "point" : "points"})${k.from !== null && k.from !== undefined ? ` on a discard of ${seatName(k.from)}` : ""}${k.won ? " → 和 won on its replacement" : ""}${k.ended ? " → 和 it ended the hand as a win" : ""}`).join("; "));
   }
   if (res.chan) facts.push(`${word("outcome", "chan")} chan`);
   if (res.xianggong && res.xianggong.length) facts.push(`${word("outcome", "xianggong")} xianggong: ` + res.xianggong.map(seatName).join(", "));

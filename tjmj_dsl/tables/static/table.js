@@ -51,7 +51,7 @@ export function table(app, room) {
   /** A question's label from ASK or KIND (some are worded with the rule file's names). */
   const said = (labels, kind) => { const x = labels[kind]; return typeof x === "function" ? x(word) : x || kind; };
   const statusEl = document.getElementById("status");
-  const setStatus = (text, bad = false) => { statusEl.textContent = text; statusEl.className = bad ? "bad" : ""; };
+  const setStatus = (text, bad = false) => { statusEl.textContent = text; statusEl.className = bad ? "bad" : ""; statusEl.title = ""; };
   document.getElementById("where").textContent = `房间 room ${room}` + (watching ? " · 观战 spectator" : "");
 
   // the page's parts: built once, filled on each message
@@ -74,7 +74,6 @@ export function table(app, room) {
     setStatus("连接中 connecting…");
     ws = new WebSocket(url);
     ws.onopen = () => {
-      retry = 0;
       S.waitsAsked = [];
       S.waitsKey = null;
       setStatus("已连接 connected");
@@ -88,6 +87,14 @@ export function table(app, room) {
     ws.onclose = (ev) => {
       if (ev.code === 4404) { closedForGood = true; setStatus("没有这个房间 no such room", true); return; }
       if (ev.code === 1008) { closedForGood = true; setStatus("连接被关闭 closed by the server: " + (ev.reason || "too many refused messages"), true); return; }
+      if (ev.code === 4409) {
+        // the server cannot play this room now (its rules changed or are gone, or its answers no longer follow
+        // the hand): said once, not asked again every second; a reload asks again
+        closedForGood = true;
+        const why = S.error && S.error.message ? S.error.message : "the server cannot play this room now";
+        setStatus(`房间暂不可玩 this room cannot be played here now: ${why} (重新加载 reload the page to try again)`, true);
+        return;
+      }
       if (closedForGood) return;
       setStatus("断线, 重连中 disconnected, reconnecting…", true);
       retry = Math.min(retry + 1, 6);
@@ -101,12 +108,19 @@ export function table(app, room) {
         S.welcome = msg;
         if (!watching && msg.seat === null) setStatus("观战 watching");
         break;
-      case "state":
+      case "state": {
+        // this seat's question gone with no answer sent, its time up: the table answered for it (the server's
+        // own clock decides; this page's may see the next state before its countdown reaches 0)
+        const before = S.state && S.state.ask;
+        const moved = !msg.ask || (S.state && (msg.ask.seq !== before?.seq || msg.hand !== S.state.hand));
+        if (before && !S.sent && S.deadline != null && moved && performance.now() >= S.deadline - 1500) timeUp(S.state);
         // no table (the game is over, or not dealt yet): the last table stays drawn, its question closed
         // the table as this page sees it: a seat's own view (with everyone's concealed counts), or a spectator's public one
         msg.table = msg.view ? { ...msg.view, concealed: msg.concealed || [0, 0, 0, 0] } : msg.public;
         if (!msg.table) msg = S.state ? { ...S.state, status: msg.status, balances: msg.balances, ask: null, waiting: null } : null;
         S.state = msg;
+        retry = 0;
+        if (S.error) { S.error = null; setStatus(watching ? "观战 watching" : "已连接 connected"); }
         if (!msg) break;
         if (msg.table.hun_kinds) S.huns[msg.hand] = msg.table.hun_kinds;
         S.sent = null;
@@ -115,6 +129,7 @@ export function table(app, room) {
         askWaits();
         announce();
         break;
+      }
       case "seats": // a seat's first socket came or its last one left
         if (S.welcome) S.welcome = { ...S.welcome, seats: msg.seats };
         break;
@@ -135,7 +150,8 @@ export function table(app, room) {
       case "error":
         S.error = msg.error;
         if (msg.error && msg.error.code === "bad_token") { closedForGood = true; S.refused = msg.error; }
-        setStatus(`${msg.error?.code}: ${msg.error?.message}`, true);
+        setStatus(`未接受 not taken: ${msg.error?.message || msg.error?.code}`, true);
+        statusEl.title = msg.error?.code || "";
         if (S.sent) S.sent = null; // the answer was refused: the question is open again
         break;
       case "pong":
@@ -179,7 +195,12 @@ export function table(app, room) {
   function answer(i) {
     const a = S.state && S.state.ask;
     if (!a || S.sent) return;
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      setStatus("未发送 not sent: the connection is down; answer again once it is back (断线 reconnecting…)", true);
+      return;
+    }
     S.sent = { hand: a.hand, seq: a.seq, choice: i };
+    if (S.notice || S.error) { S.notice = false; S.error = null; setStatus("已连接 connected"); }
     send({ type: "answer", hand: a.hand, seq: a.seq, choice: i });
     render();
   }
@@ -574,7 +595,7 @@ export function table(app, room) {
     const g = S.gameEnd;
     const box = el("section", "end");
     box.id = "game-end";
-    box.append(el("h2", "", `终局 The game is over: ${STATUS[g.status] || g.status} · ${g.hands} hands`));
+    box.append(el("h2", "", `终局 The game is over: ${STATUS[g.status] || g.status} · ${g.hands} ${g.hands === 1 ? "hand" : "hands"}`));
     const p = el("p");
     p.append("总分 balances: ", g.balances.map((b, s) => `${seatName(s)} ${b > 0 ? "+" : ""}${b}`).join(" · "));
     box.append(p);
@@ -592,7 +613,22 @@ export function table(app, room) {
     t.classList.toggle("low", left < 10);
     t.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
   }
-  setInterval(() => document.querySelectorAll(".timer[data-deadline]").forEach(tick), 250);
+  setInterval(() => {
+    document.querySelectorAll(".timer[data-deadline]").forEach(tick);
+    // this seat's time ran out with no answer sent: the table answers for it (docs/table-protocol.md), said here
+    // until the next state shows what was played
+    const st = S.state;
+    if (st && st.ask && !S.sent && S.deadline != null && performance.now() > S.deadline) timeUp(st);
+  }, 250);
+
+  /** Said once per question whose time ran out, until this seat answers again. */
+  function timeUp(st) {
+    const key = `${st.hand}/${st.ask.seq}`;
+    if (S.timedOut === key) return;
+    S.timedOut = key;
+    setStatus("时间到 time's up: the table played the default for you (a claim: pass; your turn: the drawn tile; a bet: none)", true);
+    S.notice = true;
+  }
   setInterval(() => send({ type: "ping" }), 25000);
 
   fetch("/play/api/config").then((r) => (r.ok ? r.json() : null)).then((c) => { S.config = c; render(); }).catch(() => {});
