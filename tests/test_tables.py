@@ -858,6 +858,27 @@ def test_the_owner_stops_the_game_after_the_hand(client: TestClient) -> None:
     assert info["status"] == "stopped" and info["hand"] == -1 and info["finished_hands"] == 1
 
 
+def test_the_players_see_the_owners_stop_at_once(client: TestClient) -> None:
+    # an audit's finding: "stopping after this hand" reached the page only with the table's next move
+    room = new_room(client, seats=["person", "random", "random", "random"], hands=0)
+    with client.websocket_connect(f"/play/ws/{room['room']}") as ws:
+        hello(ws, room["seats"][0]["token"])
+        st = until_person(ws, {0})  # the table waits for this seat: nothing else moves
+        assert st["type"] == "state" and st["status"] == "playing"
+        r = client.post(f"/play/api/rooms/{room['room']}/stop", json={"token": room["owner_token"]})
+        assert r.status_code == 200 and r.json()["status"] == "stopping"
+        ws.send_text(json.dumps({"type": "ping"}))
+        got = []
+        while not got or got[-1]["type"] != "pong":
+            got.append(ws.receive_json())
+        assert [m["type"] for m in got] == ["state", "pong"]
+        assert got[0]["status"] == "stopping" and got[0]["ask"]["seq"] == st["ask"]["seq"]  # the same question, open
+        # a second stop changes nothing, and says nothing again
+        assert client.post(f"/play/api/rooms/{room['room']}/stop", json={"token": room["owner_token"]}).status_code == 200
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert ws.receive_json()["type"] == "pong"
+
+
 def test_an_external_bot_is_the_operators_program_and_plays_its_seat(tmp_path: Any) -> None:
     import sys
     bot = tmp_path / "bot.py"

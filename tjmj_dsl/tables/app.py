@@ -991,7 +991,10 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         if not live.game.is_owner(body["token"]):
             return _json(_err("forbidden", "only the room's owner token stops it", "token"), 403)
         async with live.lock:
+            was = live.game.status
             live.game.stop()
+            if live.game.status != was:  # the players see at once that this hand is the last (not at the next move)
+                tables._broadcast(live)
         return _json({"room": room_id, "status": live.game.status})
 
     @app.get("/play/api/rooms/{room_id}/hands/{idx}.json", include_in_schema=False)
