@@ -21,6 +21,21 @@ def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
         return plan[1], str(plan[1]), 3, []
     if op == "kind":
         return by_kind[plan[1]], None, 3, []
+    if op == "agg" and plan[2][0] == "list":  # min([a, 16]): each item's value and text; every item's patterns
+        parts = [render(x, by_kind) for x in plan[2][1]]
+        vals = [p[0] for p in parts]
+        used = [u for p in parts for u in p[3]]
+        if plan[1] == "len":
+            return len(vals), str(len(vals)), 3, used
+        if plan[1] == "sum":
+            return sum(vals), "+".join(_wrap(p[1] or "1", p[2], 1) for p in parts) or "0", 1 if len(parts) > 1 else 3, used
+        if plan[1] == "product":
+            prod = 1
+            for v in vals:
+                prod *= v
+            return prod, "×".join(_wrap(p[1] or "1", p[2], 2) for p in parts) or "1", 2 if len(parts) > 1 else 3, used
+        v = (min if plan[1] == "min" else max)(vals) if vals else 0
+        return v, f"{plan[1]}({', '.join(p[1] or '1' for p in parts)})", 3, used
     if op == "agg":
         items = render(plan[2], by_kind)[0]
         vals = [v for v, _ in items]
@@ -37,8 +52,9 @@ def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
         v = (min if plan[1] == "min" else max)(vals) if vals else 0
         return v, str(v), 3, [pid for val, pid in items if val == v][:1]
     if op == "if":
-        c = render(plan[1], by_kind)[0]
-        return render(plan[2] if c else plan[3], by_kind)
+        c, _, _, cu = render(plan[1], by_kind)
+        v, t, p, u = render(plan[2] if c else plan[3], by_kind)
+        return v, t, p, cu + u
     if op == "bin":
         lv, lt, lp, lu = render(plan[2], by_kind)
         rv, rt, rp, ru = render(plan[3], by_kind)
@@ -56,16 +72,18 @@ def render(plan: Any, by_kind: dict) -> tuple:  # type: ignore[type-arg]
             return lv - rv, f"{lt or 1}-{_wrap(rt or '1', rp, 2)}", 1, lu + ru
         return lv // rv if rv else 0, f"{_wrap(lt or '1', lp, 2)}/{_wrap(rt or '1', rp, 3)}", 2, lu + ru
     if op == "not":
-        return not render(plan[1], by_kind)[0], None, 3, []
+        v, _, _, u = render(plan[1], by_kind)
+        return not v, None, 3, u
     if op == "bool":
-        vals = [render(x, by_kind)[0] for x in plan[2]]
-        return (all(vals) if plan[1] == "and" else any(vals)), None, 3, []
+        parts = [render(x, by_kind) for x in plan[2]]
+        vals = [p[0] for p in parts]
+        return (all(vals) if plan[1] == "and" else any(vals)), None, 3, [u for p in parts for u in p[3]]
     if op == "cmp":
-        lv = render(plan[2], by_kind)[0]
-        rv = render(plan[3], by_kind)[0]
+        lv, _, _, lu = render(plan[2], by_kind)
+        rv, _, _, ru = render(plan[3], by_kind)
         o = plan[1]
         res = {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[o]
-        return res, None, 3, []
+        return res, None, 3, lu + ru
     if op == "neg":
         v, t, p, u = render(plan[1], by_kind)
         return -v, "-" + _wrap(t or "1", p, 3), 3, u

@@ -21,6 +21,8 @@ def algebra_plan(n: A.Node, what: str = "the algebra") -> tuple[Any, ...]:
         return ("kind", n.id)
     if isinstance(n, A.Call):
         return ("agg", n.func, algebra_plan(n.args[0], what))
+    if isinstance(n, A.ListLit):  # min([..., 16]): a cap (封顶); each item an expression of the plan
+        return ("list", tuple(algebra_plan(i, what) for i in n.items))
     if isinstance(n, A.IfElse):
         return ("if", algebra_plan(n.cond, what), algebra_plan(n.then, what), algebra_plan(n.other, what))
     if isinstance(n, A.BinOp):

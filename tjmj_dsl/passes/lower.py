@@ -250,6 +250,12 @@ def lower(res: Resolved) -> RuleSet:
         if pid not in enabled:     # be the first to find it ill-typed
             lw.expr(("patterns", pid, "when"), "decomp", env("decomp"), BOOL, f"the `when` of pattern {pid}")
     algebra = lw.expr(("algebra",), "algebra", env("algebra"), INT, "the algebra")
+    if algebra is not None:
+        try:
+            algebra_plan(algebra.ast)  # the plan both engines render the formula by: refused here, not a traceback later
+        except ValueError as err:
+            lw.error(("algebra",), f"algebra: {err}", PLAN_HINT)
+            algebra = None
     win_when = _win_when(lw, d, env("win"))
     # patterns that free the winning tile must be decidable before decomposing
     free_parts = []
@@ -423,6 +429,10 @@ def _hun_table(lw: _Lowering, d: dict[str, Any], cycles: tuple[tuple[int, ...], 
     return tuple(rows)
 
 
+PLAN_HINT = ("use the pattern kinds, numbers, arithmetic, comparisons, and/or/not, x if c else y, and "
+             "sum/product/len/min/max of a kind or of a list (a cap: min([..., 16])); win_when also fan and min_fan")
+
+
 def _win_when(lw: Any, d: dict[str, Any], env: Env) -> Expr | None:
     """The rule file's win_when, checked in the win scope (None: absent or its default form, fan >= min_fan).
     Like the algebra it is evaluated by the algebra's plan: a construct that plan cannot take is an error here."""
@@ -434,9 +444,7 @@ def _win_when(lw: Any, d: dict[str, Any], env: Env) -> Expr | None:
     try:
         algebra_plan(e.ast, "the winning condition")  # the plan both engines evaluate
     except ValueError as err:
-        lw.error(("win_when",), f"win_when: {err}",
-                 "use the algebra's pattern kinds, fan, min_fan, numbers, arithmetic, comparisons, and/or/not, "
-                 "x if c else y, and sum/product/len/min/max of a kind")
+        lw.error(("win_when",), f"win_when: {err}", PLAN_HINT)
         return None
     return e
 

@@ -2322,6 +2322,16 @@ function render(plan, byKind) {
   const op = plan[0];
   if (op === "num") return [plan[1], String(plan[1]), 3, []];
   if (op === "kind") return [byKind[plan[1]], null, 3, []];
+  if (op === "agg" && plan[2][0] === "list") { // min([a, 16]): each item's value and text; every item's patterns
+    const parts = plan[2][1].map((x) => render(x, byKind));
+    const vals = parts.map((p) => p[0]);
+    const used = parts.flatMap((p) => p[3]);
+    if (plan[1] === "len") return [vals.length, String(vals.length), 3, used];
+    if (plan[1] === "sum") return [vals.reduce((a, b) => a + b, 0), parts.map((p) => wrap(p[1] || "1", p[2], 1)).join("+") || "0", parts.length > 1 ? 1 : 3, used];
+    if (plan[1] === "product") return [vals.reduce((a, b) => a * b, 1), parts.map((p) => wrap(p[1] || "1", p[2], 2)).join("×") || "1", parts.length > 1 ? 2 : 3, used];
+    const v = vals.length ? (plan[1] === "min" ? Math.min(...vals) : Math.max(...vals)) : 0;
+    return [v, `${plan[1]}(${parts.map((p) => p[1] || "1").join(", ")})`, 3, used];
+  }
   if (op === "agg") {
     const items = render(plan[2], byKind)[0];
     const vals = items.map(([v]) => v);
@@ -2332,7 +2342,11 @@ function render(plan, byKind) {
     const v = vals.length ? (plan[1] === "min" ? Math.min(...vals) : Math.max(...vals)) : 0;
     return [v, String(v), 3, items.filter(([val]) => val === v).map(([, pid]) => pid).slice(0, 1)];
   }
-  if (op === "if") return render(pyTruthy(render(plan[1], byKind)[0]) ? plan[2] : plan[3], byKind);
+  if (op === "if") {
+    const [c, , , cu] = render(plan[1], byKind);
+    const [v, t, p, u] = render(pyTruthy(c) ? plan[2] : plan[3], byKind);
+    return [v, t, p, cu.concat(u)];
+  }
   if (op === "bin") {
     const [lv, lt, lp, lu] = render(plan[2], byKind);
     const [rv, rt, rp, ru] = render(plan[3], byKind);
@@ -2348,17 +2362,21 @@ function render(plan, byKind) {
     if (o === "-") return [lv - rv, `${lt || 1}-${wrap(rt || "1", rp, 2)}`, 1, used];
     return [rv ? Math.floor(lv / rv) : 0, `${wrap(lt || "1", lp, 2)}/${wrap(rt || "1", rp, 3)}`, 2, used];
   }
-  if (op === "not") return [!pyTruthy(render(plan[1], byKind)[0]), null, 3, []];
+  if (op === "not") {
+    const [v, , , u] = render(plan[1], byKind);
+    return [!pyTruthy(v), null, 3, u];
+  }
   if (op === "bool") {
-    const vals = plan[2].map((x) => pyTruthy(render(x, byKind)[0]));
-    return [plan[1] === "and" ? vals.every(Boolean) : vals.some(Boolean), null, 3, []];
+    const parts = plan[2].map((x) => render(x, byKind));
+    const vals = parts.map((p) => pyTruthy(p[0]));
+    return [plan[1] === "and" ? vals.every(Boolean) : vals.some(Boolean), null, 3, parts.flatMap((p) => p[3])];
   }
   if (op === "cmp") {
-    const lv = render(plan[2], byKind)[0];
-    const rv = render(plan[3], byKind)[0];
+    const [lv, , , lu] = render(plan[2], byKind);
+    const [rv, , , ru] = render(plan[3], byKind);
     const res = { "==": () => pyEq(lv, rv), "!=": () => !pyEq(lv, rv), "<": () => lv < rv, "<=": () => lv <= rv,
       ">": () => lv > rv, ">=": () => lv >= rv }[plan[1]]();
-    return [res, null, 3, []];
+    return [res, null, 3, lu.concat(ru)];
   }
   if (op === "neg") {
     const [v, t, p, u] = render(plan[1], byKind);
