@@ -264,7 +264,8 @@ def apply_options(res: Resolved, profile: str | None = None, overrides: dict[str
                 diags.append(Diagnostic(
                     "error", "option-owned", f"{path_s!r} is set by option {oid!r}, so this change would be undone",
                     odoc.pos(opath, True), f"choose the option instead: set `options.{oid}.default` (choices: "
-                    + ", ".join(str(c) for c in (opt.get("choices") or opt.get("values") or [])) + ")"))
+                    + ", ".join(str(c) for c in (opt.get("choices") or opt.get("values") or [])) + "); to keep this change "
+                    f"instead, edit the option (`options.{oid}`) so that none of its values sets {path_s!r}"))
                 continue
             prev = writers.get(target)
             if prev and prev[0] != oid and prev[0] not in (opt.get("after") or []):
