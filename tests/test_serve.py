@@ -539,3 +539,24 @@ def test_a_batch_stops_when_its_client_goes(server: Server) -> None:
     time.sleep(2.0)
     assert _cpu_seconds(server.proc.pid) - before < 0.5
     assert server.call("GET", "/health")[0] == 200
+
+
+def test_a_failure_inside_the_server_is_said_without_its_text(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """An operator's review: with the tables' database down, a 500 answer carried the driver's error text (the
+    database's host and port) to whoever asked. The answer names the failure's type; the text is in the log."""
+    from fastapi.testclient import TestClient
+
+    from tjmj_dsl.serve import Config, create_app
+
+    from tjmj_dsl.service import Service
+
+    def broken(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError('connection to server at "db.internal" (10.0.0.7), port 5432 failed')
+    monkeypatch.setattr(Service, "rules_document", broken)
+    with TestClient(create_app(Config()), raise_server_exceptions=False) as c:
+        r = c.get("/rules")
+    assert r.status_code == 500
+    err = r.json()["error"]
+    assert err["code"] == "internal_error" and "db.internal" not in r.text and "5432" not in r.text
+    assert err["message"] == "the server failed on this request (ConnectionError); its log says why"
+    assert "db.internal" in capsys.readouterr().err  # the operator's log has it

@@ -504,6 +504,12 @@ def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, caps
         assert r.status_code == 409 and r.json()["error"]["code"] == "rules_unavailable"
         r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": owner})
         assert r.status_code == 200 and r.json() == {"room": rid, "status": "stopped"}, r.text
+        # stopped, it is shown as it ended, though its rules are gone (an operator's review: still 409)
+        info = c.get(f"/play/api/rooms/{rid}")
+        assert info.status_code == 200, info.text
+        got = info.json()
+        assert (got["status"], got["finished_hands"], got["balances"], got["hand"]) == ("stopped", 0, [0, 0, 0, 0], -1)
+        assert got["rules"]["name"] == "club" and [s["kind"] for s in got["seats"]] == ["person", "random", "random", "random"]
     with TestClient(create_app(TablesConfig(db=db, rules=(None,), pace=0))) as c:
         assert "cannot be resumed" not in capsys.readouterr().err
         assert c.get(f"/play/api/rooms/{rid}/records.jsonl").status_code == 200
@@ -520,6 +526,10 @@ def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, caps
         r = c.post(f"/play/api/rooms/{over}/stop", json={"token": owner})
         assert r.status_code == 200 and r.json()["status"] == "over", r.text
         assert c.app.state.tables.store.room(over).status == "over"  # type: ignore[attr-defined]
+        got = c.get(f"/play/api/rooms/{over}").json()  # the game over, its rules gone: shown as it ended
+        record = json.loads(c.get(f"/play/api/rooms/{over}/records.jsonl").text.splitlines()[0])
+        assert (got["status"], got["finished_hands"], got["balances"]) == ("over", 1, record["result"]["balances"])
+        assert got["rules"]["options"] == record["rules"]["options"]
 
 
 def test_the_operator_stops_a_room_without_its_owner_token(tmp_path: Any) -> None:
@@ -553,6 +563,75 @@ def test_the_operator_stops_a_room_without_its_owner_token(tmp_path: Any) -> Non
         store = c.app.state.tables.store  # type: ignore[attr-defined]
         assert store.open_rooms() == [] and [store.room(r).status for r in made] == ["stopped", "stopped"]
         assert c.get(f"/play/api/rooms/{playing}").json()["status"] == "stopped"
+
+
+def test_a_rule_file_edited_while_the_server_runs_is_not_played_half(tmp_path: Any) -> None:
+    """An operator's review: with the server running, the club's file edited, a room made with options other than
+    the defaults got the new text (another sha256), while the defaults' rooms and the page's config kept the old:
+    a choice compiled after the start must be of the file as read at the start, else the room is refused (409)."""
+    club = tmp_path / "club.yaml"
+    club.write_text("extends: builtin:tianjin\nname: club\n", encoding="utf-8")
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), rules=(str(club),), pace=0))) as c:
+        before = new_room(c, rules="club", seats=["person"] * 4, options={"min_fan": 3})
+        club.write_text("extends: builtin:tianjin\nname: club\nset:\n  options.su_value.default: 4\n", encoding="utf-8")
+        r = c.post("/play/api/rooms", json={"rules": "club", "seats": ["person"] * 4, "hands": 1, "options": {"min_fan": 1}})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "rules_unavailable", r.text
+        assert "changed on disk since this server started" in r.json()["error"]["message"]
+        # what was compiled before the edit plays on, as it was read
+        new_room(c, rules="club", seats=["person"] * 4, options={"min_fan": 3})
+        assert c.get(f"/play/api/rooms/{before['room']}").json()["rules"]["sha256"] == \
+            c.get(f"/play/api/rooms/{new_room(c, rules='club', seats=['person'] * 4)['room']}").json()["rules"]["sha256"]
+
+
+def test_an_answer_the_database_did_not_take_is_not_kept_to_be_stored_twice(tmp_path: Any) -> None:
+    """An operator's review: a person's answer sent while the database was down was kept among the answers to
+    store; once it was back, each answer to the question met that row (a duplicate key) and the room was stuck."""
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
+        room = new_room(c, seats=["person", "random", "random", "random"])
+        game = c.app.state.tables.live[room["room"]].game  # type: ignore[attr-defined]
+        store = game.store
+        real = store.add_answers
+
+        def down(*args: Any) -> None:
+            raise ConnectionError("the database is down")
+        with pytest.raises(ConnectionError):  # the socket's handler fails on it: the connection ends
+            with c.websocket_connect(f"/play/ws/{room['room']}") as ws:
+                hello(ws, room["seats"][0]["token"])
+                st = until_person(ws, {0})
+                seq = game.ask.seq  # the table's own number of the question
+                store.add_answers = down
+                ws.send_text(json.dumps({"type": "answer", "hand": st["ask"]["hand"], "seq": st["ask"]["seq"], "choice": 0}))
+                for _ in range(50):
+                    ws.receive_json()
+        assert game.ask is not None and game.ask.seq == seq  # not stored, so not played: the question is open
+        store.add_answers = real
+        with c.websocket_connect(f"/play/ws/{room['room']}") as ws:  # the database back: the same answer again
+            hello(ws, room["seats"][0]["token"])
+            st = until_person(ws, {0})
+            ws.send_text(json.dumps({"type": "answer", "hand": st["ask"]["hand"], "seq": st["ask"]["seq"], "choice": 0}))
+            nxt = ws.receive_json()
+            assert nxt["type"] != "error", nxt
+        assert [a[0] for a in store.answers(room["room"], 0)].count(seq) == 1
+
+
+def test_the_operators_stop_ends_a_room_this_server_plays_after_its_hand(tmp_path: Any) -> None:
+    """An operator's review: --stop-room said the room was stopped while the server running it played on (44
+    hands more), holding its places among the rooms; the server now ends it when the hand being played is over."""
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, pace=0.001))) as c:
+        room = new_room(c, seats=["random"] * 4, hands=0)["room"]
+        store = c.app.state.tables.store  # type: ignore[attr-defined]
+        assert store.stop_room(room) == "playing"  # what `--stop-room` does, from another process
+        for _ in range(600):
+            info = c.get(f"/play/api/rooms/{room}").json()
+            if info["status"] == "stopped":
+                break
+            time.sleep(0.02)
+        assert info["status"] == "stopped", info
+        finished = info["finished_hands"]
+        time.sleep(0.3)
+        assert c.get(f"/play/api/rooms/{room}").json()["finished_hands"] == finished  # no hand after it
+        assert store.open_rooms() == [] and c.app.state.tables.live_rooms() == []  # type: ignore[attr-defined]
 
 
 def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:

@@ -593,7 +593,8 @@ def _stop_room(db: str | None, room_id: str) -> int:
         print(f"tjmj: error: no room {shown} in {where}", file=sys.stderr)
         return EXIT_FAIL
     if status in ("playing", "stopping"):
-        print(f"room {shown} is stopped; its finished hands are kept ({where})")
+        print(f"room {shown} is stopped; its finished hands are kept ({where}); a server playing it now ends it "
+              "when the hand being played is over")
     else:
         print(f"room {shown} was already {status}; nothing changed ({where})")
     return EXIT_OK

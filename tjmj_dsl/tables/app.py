@@ -285,7 +285,7 @@ class Tables:
             except Exception as e:  # noqa: BLE001 - one broken room does not keep the others down
                 print(f"tjmj tables: room {room_id} cannot be resumed: {e} (its owner's stop ends it: POST "
                       f"/play/api/rooms/{room_id}/stop with the owner token; or the operator's, with this server's "
-                      f"--db: --stop-room {room_id})", file=sys.stderr, flush=True)
+                      f"--db (and --tables): --stop-room {room_id})", file=sys.stderr, flush=True)
 
     def _resume(self, room_id: str) -> Live | None:
         row = self.store.room(room_id)
@@ -455,6 +455,30 @@ class Tables:
                     self.ended.popitem(last=False)
             live.game.close()
             del self.live[live.game.id]
+
+    def stored_summary(self, room_id: str) -> dict[str, Any] | None:
+        """The summary of a room over or stopped read from the store alone, without its rules (None: no such
+        room, or one still playing): a game that ended is shown as it ended though its rule file was edited since
+        (a review's finding: it answered 409 rules_unavailable, after its owner's stop too). Kept as ended."""
+        row = self.store.room(room_id)
+        if row is None or row.status in ("playing", "stopping"):
+            return None
+        c = row.config
+        finished, balances, options = 0, [0, 0, 0, 0], dict(c.get("options") or {})
+        for h in self.store.hands(room_id):
+            if h.status == "done" and h.record is not None:
+                finished += 1
+                balances = [a + b for a, b in zip(balances, h.record["result"]["balances"])]
+                options = dict(h.record["rules"]["options"])  # every option's value, as the record names them
+        got = {"room": room_id, "rules": {"name": c["rules"], "profile": c["profile"], "sha256": c.get("sha256"),
+                                          "options": options},
+               "seats": [{"seat": s, "kind": c["seats"][s], "name": c["names"][s], "connected": False} for s in range(4)],
+               "hands": c["hands"], "time_limit": c["time_limit"], "status": row.status, "hand": -1,
+               "finished_hands": finished, "balances": balances}
+        self.ended[room_id] = got
+        while len(self.ended) > ENDED:
+            self.ended.popitem(last=False)
+        return got
 
     def ended_summary(self, room_id: str) -> dict[str, Any] | None:
         """The summary of a room over and out of memory, as it was when it left (reading its game again parses
@@ -969,8 +993,9 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             return _json(ended)
         try:
             live = tables.get(room_id)
-        except RoomError as e:  # a room whose rules this server cannot give it now
-            return refused(e)
+        except RoomError as e:  # a room whose rules this server cannot give it now: shown if it ended
+            stored = tables.stored_summary(room_id) if e.code in ("rules_unavailable", "room_unplayable") else None
+            return _json(stored) if stored is not None else refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
         return _json(tables.summary(live))

@@ -200,9 +200,18 @@ class Game:
         if st is None:
             raise ValueError("no question is open")
         ask = st.check(choice, seq)
-        self.pending.append((self.hand, seq, ask.seat, choice))
+        row = (self.hand, seq, ask.seat, choice)
+        self.pending.append(row)
         if durable:
-            self.flush()
+            try:
+                self.flush()
+            except Exception:
+                # not stored, so not played: the question stays open, and this answer is not kept to be stored
+                # again beside the next try of it (a review's finding: after a database outage every later
+                # answer to the question met its own earlier row, a duplicate key, and the room was stuck)
+                if self.pending and self.pending[-1] is row:
+                    self.pending.pop()
+                raise
         st.answer(choice, seq)
         self.trail.append((seq, choice, ask.seat, ask.kind))
         self._number()
@@ -249,6 +258,8 @@ class Game:
         self.balances = [a + b for a, b in zip(self.balances, res.settlement["balances"])]
         self.next_dealer = res.settlement.get("next_dealer")
         self.game = self.game.after_record(rec)
+        if self.status == "playing" and self.store.status(self.id) == "stopped":
+            self.status = "stopping"  # the operator's stop (--stop-room) of a room this server plays: ends here
         over = self.status == "stopping" or (self.hands_wanted > 0 and self.finished >= self.hands_wanted)
         if over:
             self.status = "stopped" if self.status == "stopping" else "over"

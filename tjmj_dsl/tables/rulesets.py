@@ -50,6 +50,7 @@ class RuleSets:
 
     def __init__(self, files: list[str | None] | tuple[str | None, ...] = (None,)) -> None:
         self.files: dict[str, str | None] = {}
+        self.sha256: dict[str, str] = {}  # the rule file(s) as read at start: a choice compiled later must be of them
         self.info: dict[str, dict[str, Any]] = {}
         # compiled rules by (rule set, profile, options): each file's defaults kept, other choices the CACHED
         # most recently used (a room holds its own; a client naming new options each time grew it for ever)
@@ -66,6 +67,7 @@ class RuleSets:
             self.cache[default] = played
             self.pinned.add(default)
             self.files[rs.name] = path
+            self.sha256[rs.name] = played.sha256
             self.info[rs.name] = {
                 "name": rs.name, "profiles": [p for p, _ in rs.profiles], "default_profile": rs.profile,
                 "options": {o.id: {"values": list(o.choices), "default": o.default} for o in rs.options},
@@ -99,6 +101,12 @@ class RuleSets:
                 got = game_rules(Scorer(self.files[name], prof, dict(options) or None))
             except (RuleError, GameRulesError) as e:
                 raise RoomError("invalid_request", _first_line(e), "options") from None
+            if got.sha256 != self.sha256[name]:
+                # the file was edited on disk since the start (a review's finding: rooms made with other options
+                # than the defaults got the new text, the page's config and the defaults' rooms the old one)
+                raise RoomError("rules_unavailable", f"the rule set {name[:40]!r} changed on disk since this server "
+                                f"started (sha256 {self.sha256[name][:16]}…, now {got.sha256[:16]}…): restart the server "
+                                "to play the new rules", "rules", 409)
             self.cache[key] = got
             while len(self.cache) > CACHED + len(self.pinned):
                 old = next(k for k in self.cache if k not in self.pinned)

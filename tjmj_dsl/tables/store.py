@@ -151,6 +151,12 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(rooms).where(rooms.c.id == room_id).values(status=status))
 
+    def status(self, room_id: str) -> str | None:
+        """The room's status as stored (None: no such room)."""
+        with self.engine.connect() as c:
+            r = c.execute(select(rooms.c.status).where(rooms.c.id == room_id)).first()
+        return None if r is None else str(r.status)
+
     def stop_room(self, room_id: str) -> str | None:
         """The operator's stop (whoever holds the database needs no owner token): a room playing (or
         stopping) is stopped where it stands, its finished hands kept, and no start of a server tries it
