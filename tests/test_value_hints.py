@@ -5,6 +5,8 @@ long's runs; an overlay can change or drop them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.gamekit import rules, tiles
@@ -41,10 +43,10 @@ def test_a_suit_near_its_run_is_kept_only_when_the_rules_say_so() -> None:
     assert u(two_s, tuple(c), frozenset(), 6) == u(two_s, tuple(c), frozenset(), 0)
 
 
-def test_an_overlay_changes_or_drops_the_hints() -> None:
-    gr = rules(path=_overlay('set:\n  play.value_player_keep: "3s 7s"\n  play.value_player_run_ranks: 0\n'))
+def test_an_overlay_changes_or_drops_the_hints(tmp_path: Path) -> None:
+    gr = rules(path=_overlay(tmp_path, 'set:\n  play.value_player_keep: "3s 7s"\n  play.value_player_run_ranks: 0\n'))
     assert gr.keep_tiles == frozenset(tiles("3s 7s")) and gr.run_ranks == 0
-    gr = rules(path=_overlay('set:\n  play.value_player_keep: ""\n'))
+    gr = rules(path=_overlay(tmp_path, 'set:\n  play.value_player_keep: ""\n'))
     assert gr.keep_tiles == frozenset()
 
 
@@ -52,6 +54,6 @@ def test_an_overlay_changes_or_drops_the_hints() -> None:
     ('set:\n  play.value_player_keep: "4x"\n', "play.value_player_keep"),
     ("set:\n  play.value_player_run_ranks: \"six\"\n", "play.value_player_run_ranks must be a int"),
 ])
-def test_a_bad_hint_is_an_error_not_a_default(body: str, words: str) -> None:
+def test_a_bad_hint_is_an_error_not_a_default(body: str, words: str, tmp_path: Path) -> None:
     with pytest.raises(GameRulesError, match=words):
-        game_rules(Scorer(_overlay(body)))
+        game_rules(Scorer(_overlay(tmp_path, body)))
