@@ -218,6 +218,9 @@ def test_rules_whose_table_makes_hands_the_scorer_refuses_are_unplayable(tmp_pat
     if key == "claims.hun_pung":  # check warns at the overlay's key (the same function for each: one is enough)
         code, out, _ = run(["check", path])
         assert code == 0 and "odd.yaml:4:3: warning: tjmj simulate cannot play these rules" in out and says in out, out
+        # its hint says what to change (a designer's review: it said "the scorer takes them", the scorer refusing them)
+        assert "hint: the table would make hands the scorer refuses: turn the setting off, or narrow the request rule" \
+            in out and "the scorer takes them" not in out, out
     code, out, err = run(["simulate", "--hands", "40", "--seed", "1", "--rules", path, *options])
     assert code == 1 and "these rules cannot be played: " + key in err and says in err and "Traceback" not in err, err
 

@@ -656,6 +656,30 @@ def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
         assert c.post("/play/api/rooms", json=body).status_code == 201
 
 
+def test_one_ipv6_user_is_one_client_however_its_address_is_written(tmp_path: Any) -> None:
+    """An operator's review: 2001:db8::7 and 2001:db8:0:0::7 counted as two clients, and an IPv6 user has a whole
+    /64 to draw addresses from: rooms count for the address's /64 (an IPv4 address for itself)."""
+    from tjmj_dsl.tables.app import client_key
+    assert client_key("2001:db8::7") == client_key("2001:db8:0:0::7") == client_key("[2001:db8::ffff:1]") == "2001:db8::/64"
+    assert client_key("2001:db8:0:1::7") != client_key("2001:db8::7")
+    assert client_key("192.0.2.1") == client_key("::ffff:192.0.2.1") == "192.0.2.1"
+    assert client_key("testclient") == "testclient"
+    from tjmj_dsl.tables.rulesets import RoomError
+    body = {"seats": ["person", "random", "random", "random"], "hands": 1, "time_limit": 600}
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, rooms_per_client=2))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+
+        def make(host: str) -> str:  # a room as the API makes it for a request from `host` (on the server's loop)
+            try:
+                c.portal.call(tables.create, body, host)  # type: ignore[union-attr]
+                return "made"
+            except RoomError as e:
+                return e.code
+        # one /64, written three ways; then another /64
+        assert [make(h) for h in ("2001:db8::7", "2001:db8:0:0::8", "2001:db8::1:2", "2001:db8:0:1::7")] == \
+            ["made", "made", "too_many_rooms", "made"]
+
+
 def test_a_clients_rooms_count_for_it_after_a_restart(tmp_path: Any) -> None:
     """Rooms resumed after a restart counted for no client: its cap started again from zero."""
     db = str(tmp_path / "t.sqlite3")
@@ -681,6 +705,11 @@ def test_a_table_rule_file_the_engine_cannot_play_is_refused_when_the_server_sta
     from tablekit import free_port
     with pytest.raises(GameRulesError, match="discard_wins.yaml: the game engine cannot play"):
         RuleSets([None, str(bad)])
+    # two files of one rule set's name: one would be shadowed, its rooms played by the other (an operator's review)
+    twin = tmp_path / "twin.yaml"
+    twin.write_text("extends: builtin:tianjin\nname: tianjin\n", encoding="utf-8")
+    with pytest.raises(GameRulesError, match="twin.yaml: its rule set is named 'tianjin', as the built-in rules is"):
+        RuleSets([None, str(twin)])
     out = subprocess.run([sys.executable, "-m", "tjmj_dsl.cli", "serve", "--tables", "--port", str(free_port()), "--table-rules",
                           str(bad)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and "win_on_discard" in out.stderr and "Traceback" not in out.stderr, out.stderr[-500:]

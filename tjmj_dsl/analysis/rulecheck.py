@@ -107,10 +107,14 @@ def _unplayable(res: Resolved, rs: RuleSet, profile: str, scorers: Scorers) -> l
     """A warning when the game engine cannot play a rule set the scorer takes (what `tjmj
     simulate` would refuse it for), at the rule file's place of the first reason: said, not an error."""
     module = scorers.get(profile)[1]
-    problems = play_problems(rs) or refused_plays(rs, module.score_tiles)
+    problems = play_problems(rs)
+    hint = "the scorer takes them; the game engine plays only what the rule file's claims and play sections say it knows"
+    if not problems:
+        problems = refused_plays(rs, module.score_tiles)
+        # a claim or play setting whose hands the scorer refuses (a review's finding: the hint said it takes them)
+        hint = ("the table would make hands the scorer refuses: turn the setting off, or narrow the request rule "
+                "that refuses them (the error named above is its message) so that it accepts them")
     if not problems:  # the engine takes the rules: what the search finds it would meet at the table
         return play_checks(res, rs, analyse(rs, rules=module.RULES), module, scorers)
     return [Diagnostic("warning", "unplayable", f"tjmj simulate cannot play these rules under profile {profile}: "
-                       + "; ".join(m for _, m in problems), res.where(problems[0][0], key=True),
-                       "the scorer takes them; the game engine plays only what the rule file's claims and play "
-                       "sections say it knows", "game")]
+                       + "; ".join(m for _, m in problems), res.where(problems[0][0], key=True), hint, "game")]

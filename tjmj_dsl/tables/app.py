@@ -167,6 +167,22 @@ def _lone_surrogate(x: Any) -> bool:
     return False
 
 
+def client_key(host: str) -> str:
+    """Whom a room counts for: an IPv4 address as written, an IPv6 address as its /64 (one user's network: a
+    review found 2001:db8::7 and 2001:db8:0:0::7 counted apart, and a /64 gives one user all the addresses it
+    wants), anything else (a test client's name) as it is."""
+    import ipaddress
+    try:
+        ip = ipaddress.ip_address(host.strip().strip("[]"))
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is 192.0.2.1
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def origin_ok(headers: Any, allowed: tuple[str, ...], scheme: str) -> bool:
     """No Origin (not a browser), the server's own (the Host it was sent to, over `scheme`: the
     guard's own test of it), or one the operator allowed. Behind the guard, which admits the
@@ -328,6 +344,7 @@ class Tables:
     def create(self, body: Any, client: str = "") -> dict[str, Any]:
         """A new room from the API's request (RoomError naming the field at fault); `client`: the address it came
         from (the guard's per-client limits key on it too), which may have rooms_per_client playing at once."""
+        client = client_key(client)
         if not isinstance(body, dict):
             raise RoomError("invalid_request", "a room request is a JSON object", None)
         known = {"rules", "profile", "options", "seats", "names", "hands", "time_limit"}

@@ -63,6 +63,10 @@ class RuleSets:
                 played = game_rules(scorer)
             except GameRulesError as e:
                 raise GameRulesError(f"{path or 'the built-in rules'}: the game engine cannot play this rule set: {e}") from None
+            if rs.name in self.files:  # a room names its rule set: two files of one name, and one would be shadowed
+                raise GameRulesError(f"{path or 'the built-in rules'}: its rule set is named {rs.name!r}, as "
+                                     f"{self.files[rs.name] or 'the built-in rules'} is: give each --table-rules "
+                                     "file a name of its own (name: in the file)")
             default = (rs.name, rs.profile, json.dumps({}, sort_keys=True))
             self.cache[default] = played
             self.pinned.add(default)
