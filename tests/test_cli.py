@@ -287,3 +287,29 @@ def test_a_file_that_is_not_a_rule_file_is_told_how_to_start_one(tmp_path: objec
     (d / "partial.yaml").write_text("format: tjmj-rules/1\nname: x\n", encoding="utf-8")
     code, _, err = run(["check", str(d / "partial.yaml")])  # a rule file begun: each missing key named
     assert code == 1 and "missing key 'tiles'" in err and "not a rule file" not in err
+
+
+def test_settle_an_outcome_from_the_command_line() -> None:
+    # a designer's review: settlement could be tried only from Python or over HTTP. Worked by hand (rulebook §9):
+    # the dealer (seat 0) sits, so its pair with each seat pays double; seat 1's pull (拉庄) is on the dealer, whose
+    # pair with seat 2 it does not touch; seat 2 wins 4 by self-draw: seat 0 pays 4 × 2, seats 1 and 3 pay 4 each
+    outcome = {"dealer": 0, "zuozhuang": True, "lazhuang": [0, 1, 0, 0], "winner": 2, "total": 4}
+    code, out, _ = run(["settle", json.dumps(outcome)])
+    assert code == 0 and out.splitlines()[0] == "balances: seat 0 -8  seat 1 -4  seat 2 +16  seat 3 -4   next dealer: seat 1"
+    assert sorted(line.split("  win")[0].strip() for line in out.splitlines()[1:]) == \
+        ["seat 0 → seat 2     8", "seat 1 → seat 2     4", "seat 3 → seat 2     4"]
+    code, out, _ = run(["settle", json.dumps(outcome), "--json"])
+    assert code == 0 and json.loads(out)["balances"] == [-8, -4, 16, -4]
+    # a refused outcome: said, exit 1; as the contract's refusal with --json; JSON that does not parse likewise
+    code, out, _ = run(["settle", '{"dealer": 0, "winner": 9}'])
+    assert code == 1 and out.startswith("invalid outcome: winner: expected a seat (0-3) or null, got 9")
+    code, out, _ = run(["settle", '{"dealer": 0,', "--json"])
+    assert code == 1 and json.loads(out)["error"]["code"] == "not_json"
+    code, out, _ = run(["settle", "x" * 70_000, "--json"])
+    assert code == 1 and "at most 65,536 characters" in json.loads(out)["error"]["message"]
+    # a batch answers every line in order, a bad one included
+    code, out, _ = run(["settle", "--jsonl"], stdin='{"dealer": 1, "winner": 0, "total": 2, "id": 1}\nnope\n{"id": 3}\n')
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(answers) == 3 and answers[0]["id"] == 1 and answers[0]["balances"][0] > 0
+    assert answers[1]["error"]["code"] == "not_json" and answers[2]["id"] == 3 and answers[2]["error"]
+    assert run(["settle"])[0] == 2 and run(["settle", "{}", "--jsonl"])[0] == 2

@@ -600,6 +600,48 @@ def _stop_room(db: str | None, room_id: str) -> int:
     return EXIT_OK
 
 
+def cmd_settle(args: argparse.Namespace) -> int:
+    """One outcome settled (or a JSONL batch of them), as /settle and settle() answer it."""
+    from .engine.runtime import loads_request
+    from .service import Service
+    opts = _options(args.option)
+    if args.jsonl:
+        if args.outcome is not None:
+            return _usage("--jsonl reads outcomes from stdin; give no OUTCOME")
+        return _jsonl_loop(args.rules, args.profile, opts, "settle")
+    if args.outcome is None:
+        return _usage("settle needs an OUTCOME (JSON, or - to read it from stdin), or --jsonl")
+    text = sys.stdin.read(MAX_OUTCOME + 1) if args.outcome == "-" else args.outcome
+    service = Service(args.rules, args.profile, opts)
+    if len(text) > MAX_OUTCOME:
+        res = service.refuse("settle", None, {"code": "not_json", "message": f"an outcome is at most {MAX_OUTCOME:,} "
+                                              "characters", "field": None})
+    else:
+        data, err = loads_request(text.strip())
+        res = service.refuse("settle", None, err) if err is not None else service.answerer("settle")(data)
+    if args.json:
+        print(json.dumps(res, ensure_ascii=False))
+    elif res.get("error"):
+        _say(f"invalid outcome: {res['error']['message']}")
+    else:
+        _say(_settled(res))
+    return EXIT_FAIL if res.get("error") else EXIT_OK
+
+
+def _settled(res: dict[str, Any]) -> str:
+    """A settle answer for a person: each seat's balance, who deals next, every payment with its formula."""
+    lines = ["balances: " + "  ".join(f"seat {s} {b:+d}" if b else f"seat {s} 0" for s, b in enumerate(res["balances"]))
+             + ("" if res.get("next_dealer") is None else f"   next dealer: seat {res['next_dealer']}")]
+    for p in res["payments"]:
+        lines.append(f"  seat {p['from']} → seat {p['to']}  {p['amount']:>4}  {p['reason']}   {p.get('formula', '')}")
+    if not res["payments"]:
+        lines.append("  no payment")
+    return "\n".join(lines)
+
+
+MAX_OUTCOME = 65_536  # characters of one outcome given on the command line or stdin (a JSONL line's limit is the batch's)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """A table on this machine: you and three bots, in the browser (tjmj_dsl/tables)."""
     try:
@@ -681,6 +723,8 @@ EXAMPLES = {
              '  tjmj score "345m 123s 77m 45s (5555p) +6s" -i 7p --kong-draw concealed --profile seed-000-coins',
     "explain": 'tjmj explain "123m 4m 5m 789m EEE 2p2p +6m" -i 5m --option subenlong=on',
     "waits": 'tjmj waits "345m 123s EEE 77m 45s" --indicator 7p',
+    "settle": "tjmj settle '{\"dealer\": 0, \"zuozhuang\": true, \"lazhuang\": [0, 1, 0, 0], \"winner\": 2, \"total\": 4}'\n"
+              "  tjmj settle --jsonl < outcomes.jsonl",
     "simulate": "tjmj simulate --hands 1000 --seed 7 --players value,random,random,random",
     "replay": "tjmj simulate --hands 10 --record hands.jsonl && tjmj replay hands.jsonl",
     "play": "tjmj play\n  tjmj play --no-browser --db games.sqlite3 --bot-pace 0",
@@ -753,6 +797,17 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         p.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one per line")
         p.set_defaults(run=lambda a, n=name: cmd_score(a, n))
+
+    p = sub.add_parser("settle", help="settle one hand's outcome: who pays whom, by the rule file's settlement")
+    p.add_argument("outcome", nargs="?", metavar="OUTCOME",
+                   help='the outcome as JSON (schemas/settle-outcome.schema.json), e.g. \'{"dealer": 0, "winner": 2, '
+                        '"total": 4}\'; - reads it from stdin')
+    p.add_argument("--rules", type=A.input_file, help="rule file (default: the built-in rules/tianjin.yaml)")
+    p.add_argument("--profile", help="a profile of the rule file (default: its default_profile)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument("--jsonl", action="store_true", help="read JSON outcomes from stdin, one per line")
+    p.set_defaults(run=cmd_settle)
 
     p = sub.add_parser("simulate", help="play many hands with bots and summarize them")
     p.add_argument("--hands", type=A.int_in(0, MAX_HANDS), default=100, help="how many hands (default 100)")
