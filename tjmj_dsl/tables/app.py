@@ -33,6 +33,7 @@ from typing import Any, AsyncIterator
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine.runtime import JSON_SPACE, dumps_answer, loads_request
@@ -198,7 +199,7 @@ class Conn:
 
     def __init__(self, ws: WebSocket, seat: int | None) -> None:
         self.ws, self.seat = ws, seat
-        self.out: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
+        self.out: asyncio.Queue[str | int | None] = asyncio.Queue(maxsize=OUTBOX)
         self.writer: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -220,12 +221,23 @@ class Conn:
         except Exception:  # noqa: BLE001 - already gone
             pass
 
+    def end(self, code: int) -> None:
+        """Close the socket with `code` once what it was sent before is written."""
+        if not self.closed:
+            self.closed = True
+            try:
+                self.out.put_nowait(code)
+            except asyncio.QueueFull:
+                if self.writer is not None:
+                    self.writer.cancel()
+                asyncio.get_running_loop().create_task(self._close())
+
     async def write(self) -> None:
         try:
             while True:
                 text = await self.out.get()
-                if text is None:
-                    await self.ws.close(1008)
+                if text is None or isinstance(text, int):
+                    await self.ws.close(1008 if text is None else text)
                     return
                 await self.ws.send_text(text)
         except Exception:  # noqa: BLE001 - the socket is gone; its reader ends it
@@ -558,10 +570,33 @@ class Tables:
                             self._after(live, g.answer(default_choice(ask), ask.seq))
         except asyncio.CancelledError:
             raise
+        except SQLAlchemyError as e:  # the database unreachable: the room is not over (the store says where it is)
+            print(f"tjmj tables: room {g.id} set aside, the database failing: {type(e).__name__}: {e}", file=sys.stderr,
+                  flush=True)
+            self._set_aside(live)
         except Exception as e:  # noqa: BLE001 - an external bot breaking its protocol, or a bug: the room stops,
             # the server goes on
             print(f"tjmj tables: room {g.id} stopped: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
             self._failed(live)
+
+    def _set_aside(self, live: Live) -> None:
+        """A room whose store failed (a database down) leaves memory as a killed server's would, without being
+        marked: every answer it acted on is stored, so the next look at it (a socket, a GET, a restart) resumes it
+        where the store has it. Its sockets are told, and closed with 1013 (try again later). A review found such
+        rooms stopped in memory while the database, which the stop could not reach, still said playing."""
+        g = live.game
+        try:
+            g.close()
+        except Exception as e:  # noqa: BLE001 - its processes are ended as far as they can be
+            print(f"tjmj tables: room {g.id}: closing it: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+        if self.live.get(g.id) is live:
+            del self.live[g.id]
+        err = json.dumps({"type": "error", "error": _err("store_unavailable", "the server cannot reach its database: "
+                                                         "this room is set aside, nothing it played is lost; "
+                                                         "reconnect in a while", None)["error"]})
+        for c in list(live.conns):
+            c.send(err)
+            c.end(1013)
 
     def _failed(self, live: Live) -> None:
         """A room its driver cannot go on with ends, stopped, its open hand unplayed: stored so, its bots' processes
@@ -752,7 +787,14 @@ class Tables:
             if not 0 <= msg["choice"] < len(ask.menu):
                 return _err("bad_choice", f"choice {msg['choice']} is not an index of the menu (0 to {len(ask.menu) - 1})",
                             "choice")
-            step = g.answer(msg["choice"], ask.seq)
+            try:
+                step = g.answer(msg["choice"], ask.seq)
+            except SQLAlchemyError as e:  # not stored, so not played: the question stays open (a review: the socket
+                # died with a traceback in the log at each try)
+                print(f"tjmj tables: room {g.id}: an answer not stored: {type(e).__name__}: {e}", file=sys.stderr,
+                      flush=True)
+                return _err("store_unavailable", "the server cannot reach its database: your answer is not taken; "
+                            "send it again in a while", None)
             self._after(live, step)
         self.timings.append(time.perf_counter() - t0)
         if len(self.timings) > 1_000_000:

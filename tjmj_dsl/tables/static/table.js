@@ -27,6 +27,8 @@ const ASK = {
   lazhuang: (w) => `${w("outcome", "lazhuang")}? Raise the bet on the dealer?`,
   declare_ready: (w) => `报听? Your dealt hand is ready: declare it? (${readyWord(w)})`,
 };
+/** The error codes that refuse what this page sent (docs/table-protocol.md); the others the server says unasked. */
+const REFUSALS = new Set(["malformed", "too_large", "flood", "not_seated", "not_your_turn", "stale", "bad_choice", "room_over"]);
 /** Each seat's place around the table, seen from seat `me`: the next seat sits on the right. */
 const POS = ["me", "right", "across", "left"];
 const PLACE = ["本家 you", "下家 right", "对家 across", "上家 left"];
@@ -150,7 +152,8 @@ export function table(app, room) {
       case "error":
         S.error = msg.error;
         if (msg.error && msg.error.code === "bad_token") { closedForGood = true; S.refused = msg.error; }
-        setStatus(`未接受 not taken: ${msg.error?.message || msg.error?.code}`, true);
+        // an answer or message refused is said as not taken; what the server says unasked, as it says it
+        setStatus(`${REFUSALS.has(msg.error?.code) ? "未接受 not taken: " : ""}${msg.error?.message || msg.error?.code}`, true);
         statusEl.title = msg.error?.code || "";
         if (S.sent) S.sent = null; // the answer was refused: the question is open again
         break;
