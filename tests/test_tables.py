@@ -768,6 +768,30 @@ def test_a_room_nobody_watches_is_stopped_after_its_hand(tmp_path: Any) -> None:
             assert c.get(f"/play/api/rooms/{watched['room']}").json()["status"] == "playing"
 
 
+def test_a_room_nobody_came_to_ends_soon_after_idle_stop_though_its_people_have_long(tmp_path: Any) -> None:
+    """An operator's review: a room of a person and three bots nobody ever connected to was still playing long
+    after idle_stop (the check waited for the person's deadline), then took a time limit per question to end
+    (11 to 13 of them a hand), holding its place among the rooms. The check is made on time, and with nobody
+    there the stopped room's hand ends at once by the defaults; a person who is there is still waited for."""
+    app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0, idle_stop=0.5))
+    body = {"seats": ["person", "random", "random", "random"], "hands": 0, "time_limit": 600}
+    with TestClient(app) as c:
+        alone, there = (c.post("/play/api/rooms", json=body).json() for _ in range(2))
+        with c.websocket_connect(f"/play/ws/{there['room']}") as ws:
+            hello(ws, there["seats"][0]["token"])
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 20:
+                info = c.get(f"/play/api/rooms/{alone['room']}").json()
+                if info["status"] == "stopped":
+                    break
+                time.sleep(0.05)
+            assert info["status"] == "stopped" and time.monotonic() - t0 < 20, info
+            assert info["finished_hands"] == 1  # the hand it was in, ended by the defaults; no other
+            st = until_person(ws, {0})  # the room someone is in waits for its person (600 s), stopped or not
+            assert st["type"] == "state" and st["ask"]["time_left"] > 500
+            assert c.get(f"/play/api/rooms/{there['room']}").json()["status"] == "playing"
+
+
 def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None:
     app = create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))
     with TestClient(app) as c:

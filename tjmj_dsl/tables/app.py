@@ -282,6 +282,7 @@ class Live:
     public_mark: tuple[int, int, float | None] | None = None
     client: str | None = None  # the address that made it (None: unknown, counted for no one)
     alone_since: float = field(default_factory=time.time)  # when its last socket left (or it began without one)
+    idle: bool = False  # stopped for want of anyone watching: with no socket, its people's questions are not waited for
 
 
 class Tables:
@@ -537,6 +538,7 @@ class Tables:
                 if not live.conns and g.status == "playing" and time.time() - live.alone_since > self.config.idle_stop:
                     async with live.lock:  # nobody has watched it for a while (bots playing until stopped): it ends
                         g.stop()  # after this hand
+                        live.idle = True
                 if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
                     async with live.lock:  # bots at once: a run of their moves, stored and shown together
                         steps: list[Step] = []
@@ -561,13 +563,20 @@ class Tables:
                             self._after(live, step)
                     continue
                 live.changed.clear()
-                left = (live.deadline or time.time()) - time.time()
+                now = time.time()
+                left = (live.deadline or now) - now
+                if not live.conns and g.status == "playing":  # the idle check is not put off until the deadline
+                    left = min(left, max(live.alone_since + self.config.idle_stop - now, 0.0) + 0.01)
+                elif not live.conns and live.idle:  # stopped with nobody there: its hand ends at once, by the defaults
+                    left = 0.0  # (a review: an abandoned room held its place for a time limit per question)
                 try:
                     await asyncio.wait_for(live.changed.wait(), max(left, 0.0))
                 except TimeoutError:
-                    async with live.lock:
-                        if g.ask is ask:
-                            self._after(live, g.answer(default_choice(ask), ask.seq))
+                    due = live.deadline is None or time.time() >= live.deadline or (live.idle and not live.conns)
+                    if due:  # (else the wait ended for the idle check, at the loop's top)
+                        async with live.lock:
+                            if g.ask is ask:
+                                self._after(live, g.answer(default_choice(ask), ask.seq))
         except asyncio.CancelledError:
             raise
         except SQLAlchemyError as e:  # the database unreachable: the room is not over (the store says where it is)
