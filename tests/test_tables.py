@@ -500,6 +500,7 @@ def test_a_room_that_cannot_be_resumed_is_ended_by_its_owner(tmp_path: Any, caps
         said = capsys.readouterr().err
         assert f"room {rid} cannot be resumed" in said and f"POST /play/api/rooms/{rid}/stop with the owner token" \
             in said and f"--stop-room {rid}" in said, said
+        assert "tjmj tables: 0 of 1 open room(s) resumed from " in said, said  # what the restart brought back
         r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": "not-the-owner"})
         assert r.status_code == 409 and r.json()["error"]["code"] == "rules_unavailable"
         r = c.post(f"/play/api/rooms/{rid}/stop", json={"token": owner})

@@ -308,13 +308,19 @@ class Tables:
         if greenlet is None:  # hands on threads (game/step.py): each answer hands the table's thread the
             # GIL and takes it back; at the default 5 ms switch interval a busy loop makes that handoff wait
             sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-        for room_id in self.store.open_rooms():
+        opened = self.store.open_rooms()
+        resumed = 0
+        for room_id in opened:
             try:
                 self._resume(room_id)
+                resumed += 1
             except Exception as e:  # noqa: BLE001 - one broken room does not keep the others down
                 print(f"tjmj tables: room {room_id} cannot be resumed: {e} (its owner's stop ends it: POST "
                       f"/play/api/rooms/{room_id}/stop with the owner token; or the operator's, with this server's "
                       f"--db (and --tables): --stop-room {room_id})", file=sys.stderr, flush=True)
+        if opened:  # what the operator's restart brought back, and from where
+            print(f"tjmj tables: {resumed} of {len(opened)} open room(s) resumed from {self.store.shown_url()}",
+                  file=sys.stderr, flush=True)
 
     def _resume(self, room_id: str) -> Live | None:
         row = self.store.room(room_id)

@@ -117,8 +117,9 @@ class Store:
         kw: dict[str, Any] = {"future": True}
         if self.sqlite:
             kw["connect_args"] = {"check_same_thread": False}
-        else:
+        else:  # a database that does not answer a connection is an error in seconds, not a wait without end
             kw["pool_pre_ping"] = True
+            kw["connect_args"] = {"connect_timeout": 10}
         self.engine: Engine = create_engine(self.url, **kw)
         if self.sqlite:
             @event.listens_for(self.engine, "connect")
