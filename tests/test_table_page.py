@@ -256,7 +256,12 @@ def end_matches_record(page: Any, record: dict[str, Any], running: list[int] | N
 
 
 def _no_horizontal_scroll(page: Any) -> None:
+    """The page, once drawn (a redraw under way may be wider for a frame), does not scroll sideways."""
     width = page.viewport_size["width"]
+    try:
+        page.wait_for_function("(w) => document.documentElement.scrollWidth <= w", arg=width, timeout=3_000)
+    except Exception:  # noqa: BLE001 - said below, with what is too wide
+        pass
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways: " + str(page.evaluate(
         "(w) => [document.documentElement.scrollWidth, ...[...document.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible')"
         ".map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '/' + e.clientWidth + ' ' + (e.textContent || '').slice(0, 50))].slice(0, 14)", width))

@@ -33,7 +33,6 @@ from typing import Any, AsyncIterator
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine.runtime import JSON_SPACE, dumps_answer, loads_request
@@ -44,7 +43,7 @@ from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
 from .rulesets import RoomError, RuleSets, rule_names
 from .schemas import client_message_schema
 from .stepper import greenlet
-from .store import Store
+from .store import SQLAlchemyError, Store
 from .views import public_json
 
 STATIC = Path(__file__).with_name("static")

@@ -22,6 +22,7 @@ from typing import Any, Iterator
 from sqlalchemy import (Column, Float, Integer, MetaData, String, Table, Text, create_engine, event, insert, select,
                         update)
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError as SQLAlchemyError  # a failing database's error: the tables set a room aside
 
 meta = MetaData()
 
