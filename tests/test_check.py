@@ -429,3 +429,18 @@ settlement:
     h: {error_when: 'any(house_rule in ["winner"]: house_rule == "winner")'}
 """, "shadowed.yaml")
     assert _unmatched(shadowed) == []  # `house_rule` in the quantifier's body is its variable; its domain is a list
+
+
+def test_an_option_value_that_would_undo_the_files_own_change_is_option_broken(tmp_path: Any) -> None:
+    # a designer's review: an overlay setting win_when passed --strict, and then `--option
+    # hun_wait_counts=not_counted` (which sets win_when too) was an error nobody had been told of
+    win = "(sum(add) if len(add) > 0 else sum(base)) * product(mul) >= min_fan + 1"
+    path = overlay(tmp_path, f'name: wins\nwin_when: "{win}"\n', "wins.yaml")
+    code, out, _ = run(["check", path])
+    assert code == 0, out
+    line = ("wins.yaml:3:1: warning: option hun_wait_counts=not_counted does not compile under every profile: "
+            "'win_when' is set by option 'hun_wait_counts', so this change would be undone")
+    assert line in out and "subject: hun_wait_counts=not_counted" in out, out
+    assert run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--rules", path, "--option",
+                "hun_wait_counts=not_counted"])[0] == 1  # what the warning foretells
+    assert run(["check", "--strict", path])[0] == 1

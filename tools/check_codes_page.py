@@ -50,7 +50,8 @@ CASES = (
     Case("bets-constant", "lazhuang_most", ("bets-constant.yaml",), ("bets-constant.fixed.yaml",),
          "Fixed rather than silenced: the limit reads the game so far (the pulls each seat made), as option "
          "lazhuang_game=capped writes it; the overlay's own limit leaving that option's examples out "
-         "(example-inherited) is answered beside it.", ("example-inherited",)),
+         "(example-inherited), and making its other values impossible to choose (option-broken), are answered "
+         "beside it.", ("example-inherited", "option-broken")),
     Case("play-value-unmatched", "exposed_kong_payer=discarer", ("play-value-unmatched.yaml",),
          ("play-value-unmatched.fixed.yaml",),
          "Fixed rather than silenced: the value spelt as the settlement compares it. The house option's lack of an "

@@ -10,7 +10,8 @@ Per profile:
                      patterns (or nowhere at all): an `add` of 1 over a base of 1
   option-no-change   an option value that makes the same game as the profile's own
                      choice: no score, no request rule, no play rule differs
-  option-broken      an option value the rules do not compile with under the profile
+  option-broken      an option value the rules do not compile with under the profile, or one
+                     that would undo a change the file makes itself
 
 Each warning carries a subject (the pattern id, or option=value), which the rule
 file's `silence:` section answers with a reason: `silence: {code: {subject: reason}}`.
@@ -152,7 +153,18 @@ def _options(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
                 continue
             touches = {p.split(".")[0] for p in paths}
             if touches & set(_CLAIM_PATHS + _PLAY_PATHS) and paths:
-                continue  # it can change claims or play: nothing to prove cheaply, and no warning
+                # it can change claims or play: nothing to prove cheaply, and no warning; but a value that would
+                # undo the file's own change cannot be chosen at all, which applying it (no lowering) shows (a
+                # designer's review: an overlay's win_when made hun_wait_counts=not_counted an error, unsaid)
+                try:
+                    apply_options(res, rs.profile or None, {o.id: v})
+                except RuleError as e:
+                    owned = [d for d in e.diagnostics if d.code == "option-owned"]
+                    if owned:
+                        out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under "
+                                              f"profile {rs.profile}: {owned[0].message}", owned[0].pos or
+                                              _option_at(res, o.id, v), owned[0].hint, f"{o.id}={v}"))
+                continue
             try:
                 other = lower(apply_options(res, rs.profile or None, {o.id: v}))
             except RuleError as e:
