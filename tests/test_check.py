@@ -307,7 +307,9 @@ def test_a_bet_expression_reading_the_game_is_not_said(tmp_path: Any, setting: s
 def test_a_bet_warning_is_silenced_with_a_reason(tmp_path: Any) -> None:
     path = overlay(tmp_path, 'name: bets\nset:\n  play.zuozhuang_when: "false"\nsilence:\n'
                    '  bets-constant: {zuozhuang_when: "the club writes its ban where its limits are"}\n'
-                   '  example-inherited: {examples: "no sitting: the sitting examples score otherwise"}\n', "bets.yaml")
+                   '  example-inherited: {examples: "no sitting: the sitting examples score otherwise"}\n'
+                   '  option-broken: {zuozhuang_game=no_repeat_after_loss: "the club\'s ban replaces that option"}\n',
+                   "bets.yaml")
     code, out, err = run(["check", "--strict", path])
     assert code == 0 and "note: silenced bets-constant zuozhuang_when" in out + err, out + err
 

@@ -155,7 +155,7 @@ def _options(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
             if touches & set(_CLAIM_PATHS + _PLAY_PATHS) and paths:
                 # it can change claims or play: nothing to prove cheaply, and no warning; but a value that would
                 # undo the file's own change cannot be chosen at all, which applying it (no lowering) shows (a
-                # designer's review: an overlay's win_when made hun_wait_counts=not_counted an error, unsaid)
+                # designer's review: an overlay's own winning condition made an option's other value an error, unsaid)
                 try:
                     apply_options(res, rs.profile or None, {o.id: v})
                 except RuleError as e:
