@@ -560,6 +560,9 @@ def test_the_operator_stops_a_room_without_its_owner_token(tmp_path: Any) -> Non
     out = cli("play", "--db", db, "--stop-room", "no-such-room")
     assert out.returncode == 1 and 'no room "no-such-room"' in out.stderr, out
     assert cli("serve", "--stop-room", playing).returncode == 2
+    mistyped = tmp_path / "t.sqlite"  # a mistyped --db is said, not created empty (a review's finding)
+    out = cli("play", "--db", str(mistyped), "--stop-room", playing)
+    assert out.returncode == 1 and f"no games' database at {mistyped}" in out.stderr and not mistyped.exists(), out
     with TestClient(create_app(TablesConfig(db=db, rules=(None, str(club)), pace=0))) as c:
         store = c.app.state.tables.store  # type: ignore[attr-defined]
         assert store.open_rooms() == [] and [store.room(r).status for r in made] == ["stopped", "stopped"]
@@ -694,7 +697,7 @@ def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
 def test_one_ipv6_user_is_one_client_however_its_address_is_written(tmp_path: Any) -> None:
     """An operator's review: 2001:db8::7 and 2001:db8:0:0::7 counted as two clients, and an IPv6 user has a whole
     /64 to draw addresses from: rooms count for the address's /64 (an IPv4 address for itself)."""
-    from tjmj_dsl.tables.app import client_key
+    from tjmj_dsl.guard.limits import client_key
     assert client_key("2001:db8::7") == client_key("2001:db8:0:0::7") == client_key("[2001:db8::ffff:1]") == "2001:db8::/64"
     assert client_key("2001:db8:0:1::7") != client_key("2001:db8::7")
     assert client_key("192.0.2.1") == client_key("::ffff:192.0.2.1") == "192.0.2.1"

@@ -111,11 +111,12 @@ def cmd_score(args: argparse.Namespace, fn: str) -> int:
         req = _request(args, fn != "waits")
     except TileError as e:
         if args.json:  # --json answers in JSON whatever is wrong: the contract's refusal, the HAND as its line
+            from .engine.request import RequestError
             sc = scorers.get(args.profile, opts)
             refuse = sc.waits_refusal if fn == "waits" else sc.refusal
-            hint = f" (hint: {e.hint})" if e.hint else ""
-            print(json.dumps(refuse(None, {"code": "bad_tile", "message": f"hand (at character {e.pos + 1}): {e.message}{hint}",
-                                           "field": None, "position": e.pos}), ensure_ascii=False))
+            error = RequestError(e.message, "hand", e.pos, e.hint, "bad_tile").error()  # its words, as a field's
+            error["field"] = None  # HAND is no request field: the position is in the line given
+            print(json.dumps(refuse(None, error), ensure_ascii=False))
         else:
             print("error: hand: " + e.render(), file=sys.stderr)
         return EXIT_FAIL
@@ -564,14 +565,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"tjmj: error: `tjmj serve --tables` needs the play extra ({e.name} is missing): "
                   f"pip install -e '.[play]'", file=sys.stderr)
             return EXIT_FAIL
+        if args.stop_room is not None:
+            return _stop_room(tables["db"], args.stop_room)
         why = unopenable(tables["db"])
         if why:
             print(f"tjmj: error: {why}", file=sys.stderr)
             return EXIT_FAIL
-    if args.stop_room is not None:
-        if tables is None:
-            return _usage("--stop-room stops a room of the tables' database: give --tables (and its --db)")
-        return _stop_room(tables["db"], args.stop_room)
+    if args.stop_room is not None:  # with --tables, stopped above
+        return _usage("--stop-room stops a room of the tables' database: give --tables (and its --db)")
     config = Config(rules=os.path.abspath(args.rules) if args.rules else None, profile=args.profile, options=opts,
                     cors=tuple(args.cors_origin or ()), max_body=args.max_body, max_batch=args.max_batch,
                     guard=limits, tables=tables)
@@ -579,9 +580,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _no_sqlite_file(db: str | None) -> str | None:
+    """The path of a SQLite database `db` names that does not exist (opening it would create it), or None."""
+    if db and "://" in db:
+        return None
+    from .tables.store import default_path
+    path = db or str(default_path())
+    return None if os.path.exists(path) else path
+
+
 def _stop_room(db: str | None, room_id: str) -> int:
     """--stop-room: the operator's stop of one room of the database, then exit."""
-    from .tables.store import Store
+    from .tables.store import Store, unopenable
+    missing = _no_sqlite_file(db)
+    why = f"no games' database at {missing} (opening it would create an empty one)" if missing else unopenable(db)
+    if why:
+        print(f"tjmj: error: {why}", file=sys.stderr)
+        return EXIT_FAIL
     store = Store(db)
     try:
         status = store.stop_room(room_id)
@@ -601,8 +616,9 @@ def _stop_room(db: str | None, room_id: str) -> int:
 
 
 def cmd_settle(args: argparse.Namespace) -> int:
-    """One outcome settled (or a JSONL batch of them), as /settle and settle() answer it."""
-    from .engine.runtime import loads_request
+    """One outcome settled (or a JSONL batch of them), as /settle and settle() answer it: the outcome is
+    answered as a line of the batch is (answer_line), bounded as one (MAX_LINE)."""
+    from .engine.runtime import MAX_LINE, answer_line
     from .service import Service
     opts = _options(args.option)
     if args.jsonl:
@@ -611,14 +627,18 @@ def cmd_settle(args: argparse.Namespace) -> int:
         return _jsonl_loop(args.rules, args.profile, opts, "settle")
     if args.outcome is None:
         return _usage("settle needs an OUTCOME (JSON, or - to read it from stdin), or --jsonl")
-    text = sys.stdin.read(MAX_OUTCOME + 1) if args.outcome == "-" else args.outcome
+    text = sys.stdin.read(MAX_LINE + 1) if args.outcome == "-" else args.outcome
     service = Service(args.rules, args.profile, opts)
-    if len(text) > MAX_OUTCOME:
-        res = service.refuse("settle", None, {"code": "not_json", "message": f"an outcome is at most {MAX_OUTCOME:,} "
-                                              "characters", "field": None})
+
+    def refuse(i: Any, error: dict[str, Any]) -> dict[str, Any]:
+        return service.refuse("settle", i, error)
+    if len(text) > MAX_LINE:
+        res = refuse(None, {"code": "too_large", "message": f"an outcome is at most {MAX_LINE:,} characters", "field": None})
     else:
-        data, err = loads_request(text.strip())
-        res = service.refuse("settle", None, err) if err is not None else service.answerer("settle")(data)
+        line = answer_line(text, service.answerer("settle"), refuse)
+        if line is None:
+            return _usage("settle needs an OUTCOME (JSON, or - to read it from stdin), or --jsonl")
+        res = json.loads(line)
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
     elif res.get("error"):
@@ -639,9 +659,6 @@ def _settled(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-MAX_OUTCOME = 65_536  # characters of one outcome given on the command line or stdin (a JSONL line's limit is the batch's)
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     """A table on this machine: you and three bots, in the browser (tjmj_dsl/tables)."""
     try:
@@ -650,13 +667,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"tjmj: error: `tjmj play` needs the play extra ({e.name} is missing): pip install -e '.[play]'",
               file=sys.stderr)
         return EXIT_FAIL
+    if args.stop_room is not None:
+        return _stop_room(args.db, args.stop_room)
     from .tables.store import unopenable
     why = unopenable(args.db)
     if why:
         print(f"tjmj: error: {why}", file=sys.stderr)
         return EXIT_FAIL
-    if args.stop_room is not None:
-        return _stop_room(args.db, args.stop_room)
     return play(db=args.db, port=args.port, browser=not args.no_browser, profile=args.profile, hands=args.hands,
                 pace=args.bot_pace, time_limit=args.time_limit, rules=os.path.abspath(args.rules) if args.rules else None,
                 rate=args.table_rate)

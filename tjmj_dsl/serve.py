@@ -30,6 +30,7 @@ from .engine.contract import CONTRACT
 from .engine.runtime import (MAX_LINE, MAX_NESTING, UNWRITABLE_ID, answer_line, answer_one, decode_lines,
                              dumps_answer, loads_request, settle_collector)
 from .guard import Limits, uvicorn_options, wrap
+from .guard.limits import client_key
 from .guard.work import Budget, Busy, Workers
 from .service import Service
 
@@ -267,7 +268,7 @@ def create_app(config: Config) -> Any:
                     return
                 await asyncio.sleep(DISCONNECT_POLL)
 
-        client = request.client.host if request.client else ""
+        client = client_key(request.client.host) if request.client else ""
         return await workers.run(client, fn, *args, watch=watch, kind=kind)
 
     def busy(kind: str, e: Busy) -> dict[str, Any]:

@@ -151,26 +151,21 @@ def _options(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
                                       "drop the value, or change what it sets, or the profile's other options",
                                       f"{o.id}={v}"))
                 continue
-            touches = {p.split(".")[0] for p in paths}
-            if touches & set(_CLAIM_PATHS + _PLAY_PATHS) and paths:
-                # it can change claims or play: nothing to prove cheaply, and no warning; but a value that would
-                # undo the file's own change cannot be chosen at all, which applying it (no lowering) shows (a
-                # designer's review: an overlay's own winning condition made an option's other value an error, unsaid)
-                try:
-                    apply_options(res, rs.profile or None, {o.id: v})
-                except RuleError as e:
-                    owned = [d for d in e.diagnostics if d.code == "option-owned"]
-                    if owned:
-                        out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under "
-                                              f"profile {rs.profile}: {owned[0].message}", owned[0].pos or
-                                              _option_at(res, o.id, v), owned[0].hint, f"{o.id}={v}"))
-                continue
+            # a value that can change claims or play has nothing to prove cheaply and no warning, but is applied (no
+            # lowering): one that would undo the file's own change cannot be chosen at all (a designer's review: an
+            # overlay's own winning condition made an option's other value an error, unsaid), said at that change
+            cheap = bool(paths) and bool({p.split(".")[0] for p in paths} & set(_CLAIM_PATHS + _PLAY_PATHS))
             try:
-                other = lower(apply_options(res, rs.profile or None, {o.id: v}))
+                chosen = apply_options(res, rs.profile or None, {o.id: v})
+                if cheap:
+                    continue
+                other = lower(chosen)
             except RuleError as e:
-                out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under profile "
-                                      f"{rs.profile}: {e.diagnostics[0].message}", _option_at(res, o.id, v),
-                                      e.diagnostics[0].hint, f"{o.id}={v}"))
+                first = next((d for d in e.diagnostics if d.code == "option-owned"), None) if cheap else e.diagnostics[0]
+                if first is not None:
+                    at = (first.pos if cheap else None) or _option_at(res, o.id, v)
+                    out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under profile "
+                                          f"{rs.profile}: {first.message}", at, first.hint, f"{o.id}={v}"))
                 continue
             why = same_game(rs, other, an)
             if why:

@@ -8,7 +8,7 @@ import json
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from .limits import Limits
+from .limits import Limits, client_key
 
 Refusal = Callable[[str, str], bytes]  # (code, message) → the JSON body of a refusal
 SMALL_BODY = 65536  # bytes: a body this small (one request) is not counted against body_memory
@@ -113,7 +113,7 @@ class Guard:
         hold = min(hold, self.limits.max_body)  # a larger body is refused by the app before it is read
         if hold <= SMALL_BODY:  # a single request's size: bounded by the connections' count, never refused here
             return await self.app(scope, receive, send)  # type: ignore[no-any-return]
-        client = (scope.get("client") or ("",))[0]
+        client = client_key((scope.get("client") or ("",))[0])
         mine = self.client_bytes.get(client, 0)
         share = self.limits.body_memory // 4
         if self.body_bytes + hold > self.limits.body_memory or mine + hold > share:

@@ -101,6 +101,23 @@ def from_args(args: argparse.Namespace, host: str) -> Limits:
     return Limits(**kw)
 
 
+def client_key(host: str) -> str:
+    """Whom a per-client limit counts a request for: an IPv4 address, an IPv6 address as its /64 (one
+    user's network: a review found 2001:db8::7 and 2001:db8:0:0::7 counted apart, and a /64 gives one
+    user all the addresses it wants), an IPv4-mapped address as its IPv4, anything else (a test
+    client's name) as it is. The text of a forwarded-for header reaches the app as written."""
+    import ipaddress
+    try:
+        ip = ipaddress.ip_address(host.strip().strip("[]"))
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is 192.0.2.1
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def ip_address(text: str) -> str:
     """An argparse type: one IP address (v4 or v6), as the server sees a connection's peer."""
     import ipaddress

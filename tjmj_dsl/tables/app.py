@@ -38,6 +38,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..engine.runtime import JSON_SPACE, dumps_answer, loads_request
 from ..game.bot import view_json
 from ..guard.asgi import same_origin
+from ..guard.limits import client_key
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
 from .rulesets import RoomError, RuleSets, rule_names
@@ -165,22 +166,6 @@ def _lone_surrogate(x: Any) -> bool:
     if isinstance(x, list):
         return any(_lone_surrogate(v) for v in x)
     return False
-
-
-def client_key(host: str) -> str:
-    """Whom a room counts for: an IPv4 address as written, an IPv6 address as its /64 (one user's network: a
-    review found 2001:db8::7 and 2001:db8:0:0::7 counted apart, and a /64 gives one user all the addresses it
-    wants), anything else (a test client's name) as it is."""
-    import ipaddress
-    try:
-        ip = ipaddress.ip_address(host.strip().strip("[]"))
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is 192.0.2.1
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 def origin_ok(headers: Any, allowed: tuple[str, ...], scheme: str) -> bool:
