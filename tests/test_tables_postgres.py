@@ -50,3 +50,36 @@ def test_a_game_on_postgresql_plays_replays_and_survives_a_kill(pg: Postgres) ->
         assert rest.messages[-1]["type"] == "game_end"
     finally:
         s.stop()
+
+
+def test_a_row_another_client_keeps_locked_is_an_error_in_seconds_not_a_hang(pg: Postgres) -> None:
+    """A club operator's review: the store runs on the server's event loop, and a PostgreSQL that does not
+    answer (here: another client keeps the rooms' table locked) froze every table without end. The store's
+    statements now give up after the lock timeout (5 s): the write fails with the driver's error, which the
+    tables take as an outage (the room set aside, the answer refused store_unavailable), and the store
+    works again once the lock is gone."""
+    import concurrent.futures
+    import time
+
+    import psycopg
+
+    from tjmj_dsl.tables.store import SQLAlchemyError, Store
+    store = Store(pg.url)
+    try:
+        store.add_room("lockedroom", {"hands": 1}, "0" * 64, [None] * 4)
+        pool = concurrent.futures.ThreadPoolExecutor(1)
+        try:
+            with psycopg.connect(pg.url) as other:
+                other.execute("LOCK TABLE tjmj_rooms IN ACCESS EXCLUSIVE MODE")  # held until this block ends
+                t0 = time.monotonic()
+                fut = pool.submit(store.set_status, "lockedroom", "stopped")
+                with pytest.raises(SQLAlchemyError, match="lock timeout"):
+                    fut.result(timeout=60)  # a hang fails the test here, after a minute
+                took = time.monotonic() - t0
+        finally:
+            pool.shutdown(wait=True)  # the lock is gone: a write still waiting ends now
+        assert 4 <= took < 20, took
+        store.set_status("lockedroom", "stopped")  # the lock gone: the same store writes again
+        assert store.status("lockedroom") == "stopped"
+    finally:
+        store.close()

@@ -73,6 +73,20 @@ def url_of(db: str | None) -> str:
     return f"sqlite:///{path}"
 
 
+# How long the tables wait on PostgreSQL (libpq's parameters): the store is called from the server's
+# event loop, so a wait is every room's. A connection not made in 10 s, a row another client keeps locked
+# past 5 s, a statement past 30 s (a room's records are read in well under one), a peer that stopped
+# answering mid-statement (the TCP keepalives and the user timeout find it in about 15 s): each is an
+# error, which sets the room aside as an outage does (a club's operator review: a hung database froze
+# every table of the server, without end).
+PG_BOUNDS: dict[str, Any] = {
+    "connect_timeout": 10,
+    "options": "-c lock_timeout=5000 -c statement_timeout=30000 -c idle_in_transaction_session_timeout=60000",
+    "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3,
+    "tcp_user_timeout": 15000,
+}
+
+
 @dataclass
 class RoomRow:
     id: str
@@ -118,9 +132,9 @@ class Store:
         kw: dict[str, Any] = {"future": True}
         if self.sqlite:
             kw["connect_args"] = {"check_same_thread": False}
-        else:  # a database that does not answer a connection is an error in seconds, not a wait without end
+        else:  # a database that does not answer is an error in seconds, not a wait without end
             kw["pool_pre_ping"] = True
-            kw["connect_args"] = {"connect_timeout": 10}
+            kw["connect_args"] = dict(PG_BOUNDS)
         self.engine: Engine = create_engine(self.url, **kw)
         if self.sqlite:
             @event.listens_for(self.engine, "connect")
