@@ -151,6 +151,15 @@ class Postgres:
         self.data = data
         self.url = f"postgresql://tjmj@127.0.0.1:{self.port}/postgres"
 
+    def pause(self) -> None:
+        """Stop the server as a crash would (its data kept): the database is down until resume()."""
+        subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", self.data, "-m", "immediate", "stop"],
+                       check=True, capture_output=True)
+
+    def resume(self) -> None:
+        subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w",
+                        "-o", f"-p {self.port} -k {self.dir} -h 127.0.0.1 -F", "start"], check=True, capture_output=True)
+
     def stop(self) -> None:
         if not self.skip:
             subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", self.data, "-m", "immediate", "stop"],

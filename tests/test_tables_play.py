@@ -227,6 +227,8 @@ def test_tjmj_serve_serves_the_tables_beside_the_contract(tmp_path: Any) -> None
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
+        health = httpx.get(base + "/health").json()  # the tables' database is part of the server's health
+        assert health["status"] == "ok" and health["tables"] == {"status": "ok", "database": "sqlite", "rooms_playing": 0}
         score = httpx.post(base + "/score", json={"concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"})
         assert score.status_code == 200 and score.json()["win"] is True
         room = httpx.post(base + "/play/api/rooms", json={"seats": ["value", "random", "value", "random"], "hands": 1}).json()

@@ -83,3 +83,32 @@ def test_a_row_another_client_keeps_locked_is_an_error_in_seconds_not_a_hang(pg:
         assert store.status("lockedroom") == "stopped"
     finally:
         store.close()
+
+
+def test_health_says_when_the_database_is_down_and_when_it_is_back(pg: Postgres) -> None:
+    """An operator's review: /health said ok while PostgreSQL was down and every answer was refused
+    store_unavailable. The tables' health (and `tjmj serve --tables`' /health) is 503 `unavailable` while the
+    database does not answer, and ok again once it does; the server answers the while."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from tjmj_dsl.tables.app import TablesConfig, create_app
+    with TestClient(create_app(TablesConfig(db=pg.url, pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        first = c.get("/play/api/health")
+        assert first.status_code == 200 and first.json() == {"status": "ok", "database": "postgresql",
+                                                             "rooms_playing": len(tables.live)}, first.text
+        pg.pause()
+        try:
+            tables._health = None  # the answer kept for 2 s, forgotten: the next asks the database
+            t0 = time.monotonic()
+            down = c.get("/play/api/health")
+            assert down.status_code == 503 and down.json()["status"] == "unavailable", down.text
+            assert time.monotonic() - t0 < 20
+            assert "psycopg" not in down.text and "connection" not in down.text  # the driver's words stay out
+            assert c.get("/play/api/config").status_code == 200
+        finally:
+            pg.resume()
+        tables._health = None
+        assert c.get("/play/api/health").json()["status"] == "ok"

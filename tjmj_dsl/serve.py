@@ -320,7 +320,12 @@ def create_app(config: Config) -> Any:
 
     @app.api_route("/health", methods=["GET", "HEAD"], include_in_schema=False)
     async def health() -> Response:
-        return reply({"status": "ok", "contract": CONTRACT, "rules": service.base.rules_info}, 200)
+        tables = getattr(app.state, "tables", None)  # --tables: their database's health is the server's too
+        if tables is None:
+            return reply({"status": "ok", "contract": CONTRACT, "rules": service.base.rules_info}, 200)
+        t = await tables.health()
+        return reply({"status": t["status"], "contract": CONTRACT, "rules": service.base.rules_info, "tables": t},
+                     200 if t["status"] == "ok" else 503)
 
     def http_error(status: int, headers: Any = None, path: str = "") -> Response:
         """A refusal in the shape of the answers of `path` (/waits: a waits answer's, /settle: a settle
@@ -553,8 +558,11 @@ def openapi(service: Service, config: Config) -> dict[str, Any]:
     paths["/rules"] = {"get": {"operationId": "rules", "summary": "the rules in force: profiles, options, "
                                "request flags, patterns, limits",
                                "responses": {"200": dict(json_body({"type": "object"}), description="the rules")}}}
-    paths["/health"] = {"get": {"operationId": "health", "summary": "the service is up",
-                                "responses": {"200": dict(json_body({"type": "object"}), description="ok")}}}
+    paths["/health"] = {"get": {"operationId": "health", "summary": "the service is up (with --tables: and the "
+                                "tables' database answers)",
+                                "responses": {"200": dict(json_body({"type": "object"}), description="ok"),
+                                              "503": dict(json_body({"type": "object"}), description="the tables' "
+                                                          "database does not answer (status unavailable)")}}}
     return {
         "openapi": "3.1.0",
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",

@@ -281,6 +281,36 @@ class Tables:
         self.bots = list(BOTS) + ([EXTERNAL] if config.bot_command else [])
         self.started = False
         self.timings: list[float] = []  # seconds the server took over each person's answer (benchmarks read it)
+        self._health: tuple[float, dict[str, Any]] | None = None  # (when, the last probe's answer)
+        self._probe: asyncio.Future[None] | None = None  # the probe running, shared by every health request
+
+    # ------------------------------------------------------------ health
+
+    HEALTH_FRESH = 2.0  # seconds a health probe's answer is given again: a flood of /health costs the database nothing
+
+    async def health(self) -> dict[str, Any]:
+        """Whether the database answers (probed in a thread, the event loop free while it waits: one probe at a
+        time, its answer kept HEALTH_FRESH seconds) and how many rooms play: a club's monitor, or its load
+        balancer, learns of an outage before a player does (an operator's review: /health said ok while every
+        answer was refused store_unavailable)."""
+        now = time.monotonic()
+        if self._health is not None and now - self._health[0] < self.HEALTH_FRESH:
+            return self._health[1]
+        if self._probe is None:
+            self._probe = asyncio.ensure_future(asyncio.to_thread(self.store.ping))
+        probe = self._probe
+        try:
+            await asyncio.shield(probe)
+            ok = True
+        except Exception:  # noqa: BLE001 - any driver's error is the database unreachable (its words stay out)
+            ok = False
+        finally:
+            if self._probe is probe:
+                self._probe = None
+        got = {"status": "ok" if ok else "unavailable", "database": "sqlite" if self.store.sqlite else "postgresql",
+               "rooms_playing": len(self.live)}
+        self._health = (time.monotonic(), got)
+        return got
 
     # ------------------------------------------------------------ life
 
@@ -1006,6 +1036,11 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     @app.api_route("/play/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
     async def static(name: str) -> Response:
         return page(name)
+
+    @app.api_route("/play/api/health", methods=["GET", "HEAD"], include_in_schema=False)
+    async def api_health() -> Response:
+        got = await tables.health()
+        return _json(got, 200 if got["status"] == "ok" else 503)
 
     @app.get("/play/api/config", include_in_schema=False)
     async def api_config() -> Response:

@@ -191,6 +191,11 @@ class Store:
         return None if r is None else RoomRow(r.id, json.loads(r.config), r.owner_hash, json.loads(r.seat_hashes),
                                               r.status)
 
+    def ping(self) -> None:
+        """One round trip to the database (raises its error when it cannot be reached): the health check's."""
+        with self.engine.connect() as c:
+            c.execute(select(1))
+
     def open_rooms(self) -> list[str]:
         with self.engine.connect() as c:
             return [r.id for r in c.execute(select(rooms.c.id).where(rooms.c.status.in_(("playing", "stopping")))
