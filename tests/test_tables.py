@@ -620,6 +620,41 @@ def test_an_answer_the_database_did_not_take_is_said_and_taken_once_it_is_back(t
         assert [a[0] for a in store.answers(room["room"], 0)].count(seq) == 1
 
 
+def test_a_room_set_aside_plays_on_once_the_database_answers_without_anyone_looking(tmp_path: Any) -> None:
+    """An operator's review: a room of bots set aside in an outage stayed out of memory until someone opened it
+    or the server was restarted. The server looks at the database every few seconds while rooms are set aside
+    and, once it answers, resumes each where the store has it: the bots play on, nobody asking."""
+    import time
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, pace=0.01))) as c:
+        room = new_room(c, seats=["random"] * 4, hands=0)["room"]
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.RETRY_ASIDE = 0.2
+        store = tables.store
+        real_answers, real_ping = store.add_answers, store.ping
+        store.ping = _down  # the database down for the health probe as for the room's writes
+        store.add_answers = _down
+        for _ in range(500):
+            if room not in tables.live:
+                break
+            time.sleep(0.01)
+        assert room in tables.aside and room not in tables.live
+        time.sleep(0.6)  # looked at while still down: not resumed
+        assert room not in tables.live
+        done = [h.idx for h in store.hands(room) if h.status == "done"]
+        store.add_answers, store.ping = real_answers, real_ping
+        for _ in range(500):
+            if room in tables.live:
+                break
+            time.sleep(0.01)
+        assert room in tables.live and not tables.aside  # back, with no GET nor socket
+        for _ in range(3000):  # and its bots play on: a hand more is finished
+            if len([h for h in store.hands(room) if h.status == "done"]) > len(done):
+                break
+            time.sleep(0.01)
+        assert len([h for h in store.hands(room) if h.status == "done"]) > len(done), "the resumed room did not play on"
+
+
 def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> None:
     """An operator's review: bot rooms playing when the database went down were stopped in memory (their sockets
     told room_failed and game_end) while the database, which the stop could not reach, said playing; a restart

@@ -283,6 +283,8 @@ class Tables:
         self.timings: list[float] = []  # seconds the server took over each person's answer (benchmarks read it)
         self._health: tuple[float, dict[str, Any]] | None = None  # (when, the last probe's answer)
         self._probe: asyncio.Future[None] | None = None  # the probe running, shared by every health request
+        self.aside: set[str] = set()  # rooms set aside for a database that failed: resumed once it answers again
+        self._retry: asyncio.Task[None] | None = None  # the task that tries them (while there are any)
 
     # ------------------------------------------------------------ health
 
@@ -364,7 +366,36 @@ class Tables:
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
         return live
 
+    RETRY_ASIDE = 5.0  # seconds between two looks at the database for the rooms set aside
+
+    async def _resume_aside(self) -> None:
+        """Every RETRY_ASIDE seconds while rooms are set aside: once the database answers again (asked in a
+        thread, as health does), each is resumed where the store has it, its bots playing on with nobody having
+        to look at it (an operator's review: a room of bots set aside in an outage stayed out until someone
+        opened it, or the server was restarted)."""
+        try:
+            while self.aside:
+                await asyncio.sleep(self.RETRY_ASIDE)
+                self._health = None  # a fresh probe: not an answer kept from before
+                if (await self.health())["status"] != "ok":
+                    continue
+                for room_id in sorted(self.aside):
+                    if room_id in self.live:
+                        self.aside.discard(room_id)
+                        continue
+                    try:
+                        self._resume(room_id)
+                    except SQLAlchemyError:
+                        break  # down again: the next look tries the rest
+                    except Exception as e:  # noqa: BLE001 - a room that cannot be resumed is said, as at a start
+                        print(f"tjmj tables: room {room_id} cannot be resumed: {e}", file=sys.stderr, flush=True)
+                    self.aside.discard(room_id)
+        finally:
+            self._retry = None
+
     async def stop(self) -> None:
+        if self._retry is not None:
+            self._retry.cancel()
         for live in self.live.values():
             if live.task is not None:
                 live.task.cancel()
@@ -494,7 +525,9 @@ class Tables:
         which plays an open game on and drops a finished one from memory again)."""
         if not isinstance(room_id, str) or len(room_id) > 64:
             return None
-        return self.live.get(room_id) or self._resume(room_id)
+        live = self.live.get(room_id) or self._resume(room_id)
+        self.aside.discard(room_id)
+        return live
 
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
@@ -620,6 +653,9 @@ class Tables:
             print(f"tjmj tables: room {g.id}: closing it: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
         if self.live.get(g.id) is live:
             del self.live[g.id]
+        self.aside.add(g.id)
+        if self._retry is None:
+            self._retry = asyncio.get_running_loop().create_task(self._resume_aside())
         err = json.dumps({"type": "error", "error": _err("store_unavailable", "the server cannot reach its database: "
                                                          "this room is set aside, nothing it played is lost; "
                                                          "reconnect in a while", None)["error"]})
