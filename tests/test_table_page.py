@@ -635,3 +635,43 @@ def test_your_own_tiles_captions_are_readable_on_their_paper(server: str, chromi
     hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
     assert (hi + 0.05) / (lo + 0.05) >= 4.5, (fg, bg)  # WCAG AA for small text
     ctx.close()
+
+
+def test_the_lobby_keeps_the_rooms_it_made_across_a_reload(server: str, chromium: Any) -> None:
+    """A player's review: the lobby showed a new room's seat links and the owner's stop once; a reload lost them
+    (the server never gives them again). The rooms made in a browser are kept in its storage: the lobby lists
+    them with their status, their seat links, the owner's stop, and a button to forget one."""
+    ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
+    lobby = ctx.new_page()
+    errors: list[str] = []
+    lobby.on("pageerror", lambda e: errors.append(str(e)))
+    lobby.goto(server + "/play")
+    lobby.wait_for_selector("form.create")
+    assert lobby.locator("section.kept-rooms details").count() == 0  # a new browser has none
+    lobby.select_option('select[name="seat0"]', "person")
+    lobby.select_option('select[name="seat1"]', "person")
+    lobby.fill('input[name="hands"]', "0")
+    lobby.get_by_role("button", name="开房 Create the room").click()
+    lobby.wait_for_selector("a.seat-link")
+    made = lobby.locator("section.links h2").inner_text().split()[-1]
+    seat_links = lobby.locator("a.seat-link").evaluate_all("as => as.map((a) => a.getAttribute('href'))")
+    assert len(seat_links) == 2
+    lobby.reload()
+    kept = lobby.locator(f'section.kept-rooms details[data-room="{made}"]')
+    kept.wait_for()
+    kept.locator("summary").click()
+    lobby.wait_for_function(f"() => !document.querySelector('details[data-room=\"{made}\"] summary span')"
+                            ".textContent.includes('…')")
+    assert "进行中 playing" in kept.locator("summary").inner_text()  # its status, asked of the server
+    assert kept.locator("a.seat-link").evaluate_all("as => as.map((a) => a.getAttribute('href'))") == seat_links
+    kept.get_by_role("button", name="停止 Stop the game after this hand").click()
+    lobby.wait_for_function(f"() => document.querySelector('details[data-room=\"{made}\"] .links button + span')"
+                            ".textContent.trim() !== ''")
+    assert kept.locator(".links button + span").inner_text().strip() == "本手后结束 stopping after this hand"
+    assert _get(f"{server}/play/api/rooms/{made}")["status"] in ("stopping", "stopped", "over")  # the server's
+    kept.get_by_role("button", name="忘记 Forget").click()
+    lobby.reload()
+    lobby.wait_for_selector("form.create")
+    assert lobby.locator(f'details[data-room="{made}"]').count() == 0
+    assert errors == []
+    ctx.close()

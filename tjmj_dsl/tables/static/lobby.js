@@ -118,7 +118,7 @@ export async function lobby(app) {
   err.setAttribute("role", "alert");
   form.append(rulesBox, seatsBox, gameBox, submit, err);
   const out = el("div");
-  app.replaceChildren(el("h2", "", "开房 Create a room"), form, out);
+  app.replaceChildren(el("h2", "", "开房 Create a room"), form, out, keptSection());
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -140,7 +140,8 @@ export async function lobby(app) {
       const r = await fetch(`${API}/rooms`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const got = await r.json();
       if (!r.ok) throw new Error(errorText(got, r.status));
-      out.replaceChildren(links(got));
+      keepRoom(got);
+      out.replaceChildren(links(got, true));
       out.querySelector("a")?.focus();
     } catch (e) {
       err.textContent = `不能开房 The room was not made: ${e.message}`;
@@ -150,8 +151,66 @@ export async function lobby(app) {
   });
 }
 
-/** The new room's links: one per person's seat (each a secret: it plays that seat), the spectators'. */
-function links(room) {
+// The rooms made in this browser, kept in its localStorage (only this site's pages read it): a reload, or the
+// lobby opened again, still has their seat links and the owner's stop, which the server gives only once.
+const KEPT = "tjmj.rooms";
+const KEEP = 20; // the most recent ones
+
+function keptRooms() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEPT) || "[]");
+    return Array.isArray(v) ? v.filter((r) => r && typeof r.room === "string" && Array.isArray(r.seats)) : [];
+  } catch {
+    return []; // storage refused (a private window's policy) or not JSON: nothing kept
+  }
+}
+
+function setKept(list) {
+  try {
+    localStorage.setItem(KEPT, JSON.stringify(list.slice(0, KEEP)));
+  } catch {
+    // storage refused: the room's links are still on this page
+  }
+}
+
+function keepRoom(room) {
+  const { room: id, seats, spectator, owner_token } = room;
+  setKept([{ room: id, seats, spectator, owner_token, made: Date.now() }, ...keptRooms().filter((r) => r.room !== id)]);
+}
+
+/** The rooms this browser made, each folded: its status (asked of the server), links, stop, and a forget button. */
+function keptSection() {
+  const kept = keptRooms();
+  const box = el("section", "kept-rooms");
+  if (!kept.length) return box;
+  box.setAttribute("aria-label", "你开的房 your rooms");
+  box.append(el("h2", "", "你开的房 Your rooms"),
+    el("p", "muted", "Kept in this browser only, with their seat links: forget a room to drop them. 只存在本浏览器."));
+  for (const room of kept) {
+    const d = el("details", "kept");
+    d.dataset.room = room.room;
+    const state = el("span", "muted", "…");
+    const sum = el("summary", "", `房间 Room ${room.room} `);
+    sum.append(state);
+    const forget = el("button", "act pass forget", "忘记 Forget");
+    forget.type = "button";
+    forget.addEventListener("click", () => {
+      setKept(keptRooms().filter((r) => r.room !== room.room));
+      d.remove();
+    });
+    d.append(sum, links(room, false), forget);
+    box.append(d);
+    fetch(`${API}/rooms/${encodeURIComponent(room.room)}`).then(async (r) => {
+      const got = await r.json();
+      state.textContent = r.ok ? `— ${STATUS[got.status] || got.status}` : `— ${errorText(got, r.status)}`;
+    }).catch((e) => { state.textContent = `— ${e.message}`; });
+  }
+  return box;
+}
+
+/** The new room's links: one per person's seat (each a secret: it plays that seat), the spectators'.
+ * `fresh`: the room just made (its stop button is #stop-room; a kept room's are not numbered). */
+function links(room, fresh) {
   const box = el("section", "links");
   box.setAttribute("aria-label", "房间链接 room links");
   box.append(el("h2", "", `房间 Room ${room.room}`),
@@ -183,7 +242,7 @@ function links(room) {
     const p = el("p");
     const stop = el("button", "act pass", "停止 Stop the game after this hand");
     stop.type = "button";
-    stop.id = "stop-room";
+    if (fresh) stop.id = "stop-room";
     const said = el("span", "muted");
     said.setAttribute("role", "status");
     stop.addEventListener("click", async () => {
