@@ -202,6 +202,8 @@ class Seat:
             self.wins_offered += 1
         i = pick(ask) if pick else default_pick(ask)
         self.page.locator(f'.mine [data-choice="{i}"]').last.click()
+        if self.page.locator(".mine .slot.armed").count():  # a hun: its discard takes a second click
+            self.page.locator(f'.mine [data-choice="{i}"]').last.click()
         return True
 
 
@@ -442,6 +444,8 @@ def test_a_reload_mid_hand_shows_the_same_hand_and_the_keyboard_plays_on(server:
         seq = seat.page.get_attribute("#ask", "data-seq")
         seat.page.wait_for_function("() => document.activeElement && document.activeElement.dataset.choice !== undefined")
         seat.page.keyboard.press("Enter")
+        if seat.page.locator(".mine .slot.armed").count():  # a hun: Enter again discards it (the focus stays on it)
+            seat.page.keyboard.press("Enter")
         seat.page.wait_for_function(f"() => !document.querySelector('#ask[data-seq=\"{seq}\"]')")
     record = _get(f"{server}/play/api/rooms/{room['room']}/hands/0.json")
     end_matches_record(seat.page, record)
@@ -674,4 +678,51 @@ def test_the_lobby_keeps_the_rooms_it_made_across_a_reload(server: str, chromium
     lobby.wait_for_selector("form.create")
     assert lobby.locator(f'details[data-room="{made}"]').count() == 0
     assert errors == []
+    ctx.close()
+
+
+def test_a_hun_is_discarded_only_on_a_second_click(server: str, chromium: Any) -> None:
+    """A player's review: one slip of the mouse threw away a hun (the hand's most precious tile, and under the
+    seeds' rules the end of its chance to win). A hun's discard takes a second click on it (or a second Enter):
+    the first marks it and says so, sends nothing, and the question stays open."""
+    room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
+    ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
+    seat = Seat(ctx, server + room["seats"][0]["link"])
+    found = None
+    for _ in range(60):  # play on (the drawn tile away) until a hun may be discarded
+        seat.page.wait_for_selector("#ask[data-kind], #hand-end", timeout=30_000)
+        assert not seat.page.locator("#hand-end").count(), "the hand ended before a hun could be discarded"
+        ask = seat.open_ask()
+        view = [m for m in seat.messages if m["type"] == "state"][-1]["view"]
+        huns = view.get("hun_kinds") or []
+        if ask and ask["kind"] == "act" and str(ask["seq"]) == seat.page.get_attribute("#ask", "data-seq"):
+            found = next((i for i, a in enumerate(ask["menu"]) if a["type"] == "discard" and a["tile"] in huns), None)
+            if found is not None:
+                break
+        seat.step(lambda a: next(i for i, x in reversed(list(enumerate(a["menu"])))
+                                 if a["kind"] != "act" or (x["type"] == "discard" and x["tile"] not in huns))
+                  if a["kind"] == "act" else default_pick(a))
+    assert found is not None, "no hun was offered to discard in 60 questions"
+    seq, hun = ask["seq"], ask["menu"][found]["tile"]
+    answers_before = len([m for m in seat.messages if m["type"] == "state"])
+    button = seat.page.locator(f'.mine [data-choice="{found}"]').last
+    button.click()
+    armed = seat.page.locator(".mine .slot.armed")
+    held = seat.page.locator(f'.mine .hand button.tile[data-tile="{hun}"]').count()  # every copy: one discard
+    assert armed.count() == held >= 1
+    assert set(armed.locator("button.tile").evaluate_all("bs => bs.map((b) => b.dataset.tile)")) == {hun}
+    assert "再点 again?" in armed.first.inner_text() and "click it again" in seat.page.inner_text("#status")
+    seat.page.wait_for_timeout(400)  # nothing was sent: the question is still open, the hun still held
+    assert seat.page.get_attribute("#ask", "data-seq") == str(seq)
+    assert "已答" not in seat.page.inner_text("#ask")
+    assert len([m for m in seat.messages if m["type"] == "state"]) == answers_before
+    seat.page.locator(f'.mine [data-choice="{found}"]').last.click()  # the second click discards it
+    seat.page.wait_for_function(f"() => !document.querySelector('#ask[data-seq=\"{seq}\"]')")
+    for _ in range(200):
+        states = [m for m in seat.messages if m["type"] == "state"]
+        if states[-1]["view"]["discards"][0][-1:] == [hun]:
+            break
+        seat.page.wait_for_timeout(50)
+    assert any(m["view"]["discards"][0][-1:] == [hun] for m in seat.messages if m["type"] == "state")
+    assert seat.errors == []
     ctx.close()

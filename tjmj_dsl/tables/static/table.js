@@ -47,6 +47,7 @@ export function table(app, room) {
     room, token, watching, welcome: null, state: null, handEnd: null, gameEnd: null, waits: null,
     sent: null, deadline: null, waitDeadline: null, liveStart: {}, learner: localStorage.getItem(LEARN_KEY) === "1",
     waitsKey: null, waitsAsked: [], error: null, huns: {},
+    armed: null, // {seq, tile}: a hun clicked once, to discard on the second click
   };
   /** What the rule file calls a kind of kong or a fact of an outcome (the welcome's names), else its id. */
   const word = (group, id) => (S.welcome && S.welcome.names && S.welcome.names[group] && S.welcome.names[group][id]) || id;
@@ -196,6 +197,7 @@ export function table(app, room) {
   const myPlace = () => (S.welcome && S.welcome.seat != null ? S.welcome.seat : 0);
 
   function answer(i) {
+    S.armed = null;
     const a = S.state && S.state.ask;
     if (!a || S.sent) return;
     if (!ws || ws.readyState !== WebSocket.OPEN) {
@@ -421,7 +423,13 @@ export function table(app, room) {
     (ask && ask.kind === "act" ? ask.menu : []).forEach((a, i) => { if (a.type === "discard") discards.set(a.tile, i); });
     if (discards.size) hand.classList.add("can-discard");
     const tileButton = (t, drawn) => {
-      const slot = tileSlot(t, { hun: huns.includes(t), tag: "button", caption: drawn ? (huns.includes(t) ? "混 摸 drawn" : "摸 drawn") : "" });
+      const hun = huns.includes(t);
+      // a hun is the hand's most precious tile (and, under many rules, discarding one bars the win): its
+      // discard takes a second click on it, so that a slip of the mouse or of the keys does not throw it away
+      const armed = hun && S.armed && ask && S.armed.seq === ask.seq && S.armed.tile === t;
+      const slot = tileSlot(t, { hun, tag: "button",
+        caption: armed ? "再点 again?" : drawn ? (hun ? "混 摸 drawn" : "摸 drawn") : "" });
+      if (armed) slot.classList.add("armed");
       if (drawn) slot.classList.add("drawn");
       const b = slot.querySelector("button");
       b.type = "button";
@@ -430,9 +438,15 @@ export function table(app, room) {
         b.disabled = true;
         b.setAttribute("aria-label", tileLabel(t) + (huns.includes(t) ? " 混 hun" : "") + (drawn ? " 摸 drawn" : ""));
       } else {
-        b.setAttribute("aria-label", `打 discard ${tileLabel(t)}${huns.includes(t) ? " 混 hun" : ""}${drawn ? " 摸 drawn" : ""}`);
+        b.setAttribute("aria-label", `打 discard ${tileLabel(t)}${hun ? " 混 hun" : ""}${drawn ? " 摸 drawn" : ""}` +
+          (armed ? " — 再点一次确认 press again to discard the hun" : ""));
         b.dataset.choice = String(i);
-        b.addEventListener("click", () => answer(i));
+        b.addEventListener("click", () => {
+          if (!hun || armed) { S.armed = null; answer(i); return; }
+          S.armed = { seq: ask.seq, tile: t };
+          setStatus(`混 ${tileLabel(t)} is a hun: 再点一次打出 click it again to discard it`);
+          render();
+        });
       }
       return slot;
     };
