@@ -298,21 +298,26 @@ class Tables:
         now = time.monotonic()
         if self._health is not None and now - self._health[0] < self.HEALTH_FRESH:
             return self._health[1]
-        if self._probe is None:
-            self._probe = asyncio.ensure_future(asyncio.to_thread(self.store.ping))
         probe = self._probe
+        if probe is None:  # forgotten when it ends, not when a request waiting on it goes (a client that hangs up
+            # then asks again does not start a probe a time while the database keeps one waiting)
+            probe = self._probe = asyncio.ensure_future(asyncio.to_thread(self.store.ping))
+            probe.add_done_callback(self._probe_done)
         try:
             await asyncio.shield(probe)
             ok = True
         except Exception:  # noqa: BLE001 - any driver's error is the database unreachable (its words stay out)
             ok = False
-        finally:
-            if self._probe is probe:
-                self._probe = None
         got = {"status": "ok" if ok else "unavailable", "database": "sqlite" if self.store.sqlite else "postgresql",
                "rooms_playing": len(self.live)}
         self._health = (time.monotonic(), got)
         return got
+
+    def _probe_done(self, probe: asyncio.Future[None]) -> None:
+        if self._probe is probe:
+            self._probe = None
+        if not probe.cancelled():
+            probe.exception()  # read: a failed probe nobody waited for is not reported as never retrieved
 
     # ------------------------------------------------------------ life
 
