@@ -620,6 +620,26 @@ def test_an_answer_the_database_did_not_take_is_said_and_taken_once_it_is_back(t
         assert [a[0] for a in store.answers(room["room"], 0)].count(seq) == 1
 
 
+def test_health_says_unavailable_when_the_database_hangs(tmp_path: Any) -> None:
+    """A review: a database that hangs (a stopped process, a stuck disk) is not an error the driver raises:
+    /health waited with it, without end. The probe is waited for HEALTH_WAIT seconds, then the database is said
+    unavailable (503); the server answers the while, and a hung probe does not keep the server from exiting."""
+    import threading
+    import time
+    release = threading.Event()
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.HEALTH_WAIT = 0.5
+        assert c.get("/play/api/health").status_code == 200
+        tables._health = None
+        tables.store.ping = lambda: release.wait(60)  # hangs, as a stopped database does
+        t0 = time.monotonic()
+        got = c.get("/play/api/health")
+        assert got.status_code == 503 and got.json()["status"] == "unavailable" and time.monotonic() - t0 < 5
+        assert c.get("/play/api/config").status_code == 200
+    release.set()
+
+
 def test_a_room_set_aside_plays_on_once_the_database_answers_without_anyone_looking(tmp_path: Any) -> None:
     """An operator's review: a room of bots set aside in an outage stayed out of memory until someone opened it
     or the server was restarted. The server looks at the database every few seconds while rooms are set aside

@@ -112,3 +112,35 @@ def test_health_says_when_the_database_is_down_and_when_it_is_back(pg: Postgres)
             pg.resume()
         tables._health = None
         assert c.get("/play/api/health").json()["status"] == "ok"
+
+
+def test_the_operators_own_connection_options_are_kept_beside_the_bounds(pg: Postgres, monkeypatch: Any) -> None:
+    """A review: the bounds' `options` replaced the operator's own (`?options=-csearch_path=club` in the URL, or
+    PGOPTIONS), and the club's rooms were looked for, and made, in another schema. The operator's options come
+    after the bounds' (theirs win where both set one), a parameter the URL sets is left to it."""
+    import psycopg
+
+    from tjmj_dsl.tables.store import Store
+    with psycopg.connect(pg.url, autocommit=True) as c:
+        c.execute("CREATE SCHEMA IF NOT EXISTS club")
+    store = Store(pg.url + "?options=-csearch_path%3Dclub%20-clock_timeout%3D7s&connect_timeout=3")
+    try:
+        with store.engine.connect() as c:
+            from sqlalchemy import text
+            assert c.execute(text("SHOW search_path")).scalar() == "club"
+            assert c.execute(text("SHOW lock_timeout")).scalar() == "7s"  # theirs, after the bounds'
+            assert c.execute(text("SHOW statement_timeout")).scalar() == "30s"  # the bounds' own, kept
+        with psycopg.connect(pg.url) as c:
+            assert c.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'club' "
+                             "AND table_name = 'tjmj_rooms'").fetchone() == (1,)
+    finally:
+        store.close()
+    monkeypatch.setenv("PGOPTIONS", "-csearch_path=club")
+    store = Store(pg.url)
+    try:
+        with store.engine.connect() as c:
+            from sqlalchemy import text
+            assert c.execute(text("SHOW search_path")).scalar() == "club"
+            assert c.execute(text("SHOW lock_timeout")).scalar() == "5s"
+    finally:
+        store.close()

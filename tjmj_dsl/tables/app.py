@@ -269,6 +269,32 @@ class Live:
     idle: bool = False  # stopped for want of anyone watching: with no socket, its people's questions are not waited for
 
 
+def _in_daemon_thread(fn: Any) -> asyncio.Future[None]:
+    """fn() on a thread of its own, as a future of this loop: a daemon thread, so that a call the database
+    never answers does not keep the server from exiting (asyncio.to_thread's pool is joined at shutdown)."""
+    import threading
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[None] = loop.create_future()
+
+    def settle(error: BaseException | None) -> None:
+        if not fut.done():
+            fut.set_result(None) if error is None else fut.set_exception(error)
+
+    def run() -> None:
+        error: BaseException | None = None
+        try:
+            fn()
+        except BaseException as e:  # noqa: BLE001 - handed to the loop, which reads it
+            error = e
+        try:
+            loop.call_soon_threadsafe(settle, error)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            pass
+
+    threading.Thread(target=run, name="tjmj-db-probe", daemon=True).start()
+    return fut
+
+
 class Tables:
     """Every room of one server."""
 
@@ -289,6 +315,7 @@ class Tables:
     # ------------------------------------------------------------ health
 
     HEALTH_FRESH = 2.0  # seconds a health probe's answer is given again: a flood of /health costs the database nothing
+    HEALTH_WAIT = 5.0  # seconds a health request waits for the probe before it says unavailable
 
     async def health(self) -> dict[str, Any]:
         """Whether the database answers (probed in a thread, the event loop free while it waits: one probe at a
@@ -301,10 +328,10 @@ class Tables:
         probe = self._probe
         if probe is None:  # forgotten when it ends, not when a request waiting on it goes (a client that hangs up
             # then asks again does not start a probe a time while the database keeps one waiting)
-            probe = self._probe = asyncio.ensure_future(asyncio.to_thread(self.store.ping))
+            probe = self._probe = _in_daemon_thread(self.store.ping)
             probe.add_done_callback(self._probe_done)
-        try:
-            await asyncio.shield(probe)
+        try:  # a database that hangs (a stuck disk, a stopped process) is unavailable after HEALTH_WAIT
+            await asyncio.wait_for(asyncio.shield(probe), self.HEALTH_WAIT)
             ok = True
         except Exception:  # noqa: BLE001 - any driver's error is the database unreachable (its words stay out)
             ok = False

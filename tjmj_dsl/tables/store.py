@@ -87,6 +87,25 @@ PG_BOUNDS: dict[str, Any] = {
 }
 
 
+# the libpq environment variable that sets a bound the operator may have set instead of the URL
+_PG_ENV = {"connect_timeout": "PGCONNECT_TIMEOUT"}
+
+
+def pg_bounds(url: str, env: Any) -> dict[str, Any]:
+    """PG_BOUNDS as the connection's arguments, under what the operator set: a parameter the URL's query (or its
+    libpq environment variable) sets is left to it, and `options` are the bounds' followed by the URL's (else
+    PGOPTIONS'), so that the operator's settings (a search_path, a longer lock_timeout) come last and win (a
+    review found a club's `?options=-csearch_path=club` dropped, its rooms looked for in another schema)."""
+    from sqlalchemy.engine import make_url
+    query = dict(make_url(url).query)
+    out = {k: v for k, v in PG_BOUNDS.items() if k != "options" and k not in query and not env.get(_PG_ENV.get(k, ""))}
+    theirs = query.get("options", env.get("PGOPTIONS", ""))
+    if isinstance(theirs, tuple):  # a parameter given twice in the URL
+        theirs = " ".join(theirs)
+    out["options"] = f"{PG_BOUNDS['options']} {theirs}".strip()
+    return out
+
+
 @dataclass
 class RoomRow:
     id: str
@@ -134,7 +153,7 @@ class Store:
             kw["connect_args"] = {"check_same_thread": False}
         else:  # a database that does not answer is an error in seconds, not a wait without end
             kw["pool_pre_ping"] = True
-            kw["connect_args"] = dict(PG_BOUNDS)
+            kw["connect_args"] = pg_bounds(self.url, os.environ)
         self.engine: Engine = create_engine(self.url, **kw)
         if self.sqlite:
             @event.listens_for(self.engine, "connect")
