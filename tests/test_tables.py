@@ -675,6 +675,36 @@ def test_a_room_set_aside_plays_on_once_the_database_answers_without_anyone_look
         assert len([h for h in store.hands(room) if h.status == "done"]) > len(done), "the resumed room did not play on"
 
 
+def test_rooms_set_aside_are_resumed_a_few_at_a_time_while_writes_still_fail(tmp_path: Any) -> None:
+    """A review: with SQLite's write lock held by another process the probe's read answers while every write
+    fails after the lock's 5 s on the event loop; resuming every room at every look froze the server most of
+    the time. A look resumes one room, the next look waits twice as long while resumed rooms keep failing,
+    and once writes work again every room comes back (one, then twice as many a look)."""
+    import time
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, pace=0.01))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.RETRY_ASIDE = 0.05
+        store = tables.store
+        real = store.add_answers
+        made = [new_room(c, seats=["random"] * 4, hands=0)["room"] for _ in range(4)]
+        store.add_answers = _down  # writes fail; the probe's read still answers
+        for _ in range(1000):
+            if all(r in tables.aside for r in made):
+                break
+            time.sleep(0.01)
+        assert all(r in tables.aside for r in made)
+        before = tables._aside_failures
+        time.sleep(2.0)  # looks at 0.05 s would have resumed (and failed) every room some 40 times
+        assert tables._aside_failures - before <= 6, tables._aside_failures - before
+        store.add_answers = real
+        for _ in range(2000):
+            if all(r in tables.live for r in made) and not tables.aside:
+                break
+            time.sleep(0.01)
+        assert all(r in tables.live for r in made) and not tables.aside
+
+
 def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> None:
     """An operator's review: bot rooms playing when the database went down were stopped in memory (their sockets
     told room_failed and game_end) while the database, which the stop could not reach, said playing; a restart

@@ -311,6 +311,7 @@ class Tables:
         self._probe: asyncio.Future[None] | None = None  # the probe running, shared by every health request
         self.aside: set[str] = set()  # rooms set aside for a database that failed: resumed once it answers again
         self._retry: asyncio.Task[None] | None = None  # the task that tries them (while there are any)
+        self._aside_failures = 0  # rooms set aside so far (the retry backs off while this grows)
 
     # ------------------------------------------------------------ health
 
@@ -398,26 +399,42 @@ class Tables:
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
         return live
 
-    RETRY_ASIDE = 5.0  # seconds between two looks at the database for the rooms set aside
+    RETRY_ASIDE = 5.0  # seconds between two looks at the database for the rooms set aside (the least)
+    RETRY_MOST = 300.0  # ... and the most, after looks whose rooms failed again
 
     async def _resume_aside(self) -> None:
-        """Every RETRY_ASIDE seconds while rooms are set aside: once the database answers again (asked in a
-        thread, as health does), each is resumed where the store has it, its bots playing on with nobody having
-        to look at it (an operator's review: a room of bots set aside in an outage stayed out until someone
-        opened it, or the server was restarted)."""
+        """While rooms are set aside: once the database answers again (asked in a thread, as health does), they
+        are resumed where the store has it, their bots playing on with nobody having to look (an operator's
+        review: a room of bots set aside in an outage stayed out until someone opened it, or the server was
+        restarted). A probe can answer while writes still fail (a lock held: SQLite reads on), and a resumed
+        room's failing write holds the event loop for the lock's timeout, so a look resumes one room, then
+        twice as many at each look after which none failed again, and a look after which one did waits twice
+        as long before the next (a review measured a held lock freezing the server most of the time)."""
+        delay, batch, resumed, mark = self.RETRY_ASIDE, 1, 0, 0
         try:
             while self.aside:
-                await asyncio.sleep(self.RETRY_ASIDE)
+                await asyncio.sleep(delay)
+                if resumed:  # how the rooms resumed at the last look fared since
+                    if self._aside_failures > mark:
+                        delay, batch = min(delay * 2, self.RETRY_MOST), 1
+                    else:
+                        delay, batch = self.RETRY_ASIDE, min(batch * 2, 1 << 16)
+                    resumed = 0
                 self._health = None  # a fresh probe: not an answer kept from before
                 if (await self.health())["status"] != "ok":
                     continue
+                mark = self._aside_failures
                 for room_id in sorted(self.aside):
                     if room_id in self.live:
                         self.aside.discard(room_id)
                         continue
+                    if resumed >= batch:
+                        break
+                    resumed += 1
                     try:
                         self._resume(room_id)
                     except SQLAlchemyError:
+                        self._aside_failures += 1
                         break  # down again: the next look tries the rest
                     except Exception as e:  # noqa: BLE001 - a room that cannot be resumed is said, as at a start
                         print(f"tjmj tables: room {room_id} cannot be resumed: {e}", file=sys.stderr, flush=True)
@@ -686,6 +703,7 @@ class Tables:
         if self.live.get(g.id) is live:
             del self.live[g.id]
         self.aside.add(g.id)
+        self._aside_failures += 1
         if self._retry is None:
             self._retry = asyncio.get_running_loop().create_task(self._resume_aside())
         err = json.dumps({"type": "error", "error": _err("store_unavailable", "the server cannot reach its database: "
