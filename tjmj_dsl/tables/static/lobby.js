@@ -118,7 +118,13 @@ export async function lobby(app) {
   err.setAttribute("role", "alert");
   form.append(rulesBox, seatsBox, gameBox, submit, err);
   const out = el("div");
-  app.replaceChildren(el("h2", "", "开房 Create a room"), form, out, keptSection());
+  let kept;
+  try {
+    kept = keptSection();
+  } catch {
+    kept = el("section", "kept-rooms"); // the form is never lost to what the storage holds
+  }
+  app.replaceChildren(el("h2", "", "开房 Create a room"), form, out, kept);
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -156,10 +162,41 @@ export async function lobby(app) {
 const KEPT = "tjmj.rooms";
 const KEEP = 20; // the most recent ones
 
+const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A kept link, if it is one of this site's links to room `id` (else null: the storage is anyone's to edit,
+ * and a link elsewhere, or a script, must not be shown as a seat's). */
+function roomLink(link, id) {
+  if (typeof link !== "string" || link.length > 512) return null;
+  let u;
+  try {
+    u = new URL(link, location.href);
+  } catch {
+    return null;
+  }
+  return u.origin === location.origin && u.pathname === `/play/room/${id}` ? u.pathname + u.search + u.hash : null;
+}
+
+/** A kept room as the lobby draws it, each field checked (null: not one). */
+function keptRoom(r) {
+  if (!r || typeof r !== "object" || typeof r.room !== "string" || !ROOM_ID.test(r.room) || !Array.isArray(r.seats)) return null;
+  const seats = [];
+  for (const x of r.seats.slice(0, 4)) {
+    if (!x || typeof x !== "object" || !Number.isInteger(x.seat) || x.seat < 0 || x.seat > 3) return null;
+    seats.push({ seat: x.seat, name: String(x.name ?? "").slice(0, 100), kind: String(x.kind ?? "").slice(0, 32),
+      link: x.link == null ? null : roomLink(x.link, r.room) });
+  }
+  const spectator = roomLink(r.spectator, r.room);
+  if (!spectator) return null;
+  const owner_token = typeof r.owner_token === "string" && TOKEN.test(r.owner_token) ? r.owner_token : undefined;
+  return { room: r.room, seats, spectator, owner_token };
+}
+
 function keptRooms() {
   try {
     const v = JSON.parse(localStorage.getItem(KEPT) || "[]");
-    return Array.isArray(v) ? v.filter((r) => r && typeof r.room === "string" && Array.isArray(r.seats)) : [];
+    return Array.isArray(v) ? v.slice(0, KEEP).map(keptRoom).filter(Boolean) : [];
   } catch {
     return []; // storage refused (a private window's policy) or not JSON: nothing kept
   }
@@ -186,17 +223,30 @@ function keptSection() {
   box.setAttribute("aria-label", "你开的房 your rooms");
   box.append(el("h2", "", "你开的房 Your rooms"),
     el("p", "muted", "Kept in this browser only, with their seat links: forget a room to drop them. 只存在本浏览器."));
+  const heading = box.querySelector("h2");
+  heading.tabIndex = -1; // the focus goes here when the last room is forgotten
   for (const room of kept) {
     const d = el("details", "kept");
     d.dataset.room = room.room;
     const state = el("span", "muted", "…");
     const sum = el("summary", "", `房间 Room ${room.room} `);
     sum.append(state);
+    // forgetting drops the only copy of the room's links and owner token: a second click confirms it
     const forget = el("button", "act pass forget", "忘记 Forget");
     forget.type = "button";
+    forget.setAttribute("aria-label", `忘记 Forget room ${room.room}`);
+    let armed = false;
     forget.addEventListener("click", () => {
+      if (!armed) {
+        armed = true;
+        forget.textContent = "再点确认 Click again: its links and stop are lost";
+        forget.setAttribute("aria-label", `再点确认 Press again to forget room ${room.room}: its links and stop are lost`);
+        return;
+      }
       setKept(keptRooms().filter((r) => r.room !== room.room));
+      const next = d.nextElementSibling || d.previousElementSibling;
       d.remove();
+      (next && next.matches("details") ? next.querySelector("summary") : heading).focus();
     });
     d.append(sum, links(room, false), forget);
     box.append(d);
@@ -212,7 +262,7 @@ function keptSection() {
  * `fresh`: the room just made (its stop button is #stop-room; a kept room's are not numbered). */
 function links(room, fresh) {
   const box = el("section", "links");
-  box.setAttribute("aria-label", "房间链接 room links");
+  box.setAttribute("aria-label", `房间链接 room ${room.room} links`);
   box.append(el("h2", "", `房间 Room ${room.room}`),
     el("p", "muted", "Each seat link plays its seat: give it only to that player. 每个座位链接只给该座的人."));
   const ul = el("ul");
@@ -243,6 +293,7 @@ function links(room, fresh) {
     const stop = el("button", "act pass", "停止 Stop the game after this hand");
     stop.type = "button";
     if (fresh) stop.id = "stop-room";
+    else stop.setAttribute("aria-label", `停止 Stop room ${room.room} after this hand`);
     const said = el("span", "muted");
     said.setAttribute("role", "status");
     stop.addEventListener("click", async () => {
