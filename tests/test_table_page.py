@@ -688,7 +688,8 @@ def test_the_lobby_keeps_the_rooms_it_made_across_a_reload(server: str, chromium
 def test_a_hun_is_discarded_only_on_a_second_click(server: str, chromium: Any) -> None:
     """A player's review: one slip of the mouse threw away a hun (the hand's most precious tile, and under the
     seeds' rules the end of its chance to win). A hun's discard takes a second click on it (or a second Enter):
-    the first marks it and says so, sends nothing, and the question stays open."""
+    the first marks it and says so, sends nothing, and the question stays open; a double click is the first
+    (a review found it discarded at once)."""
     room = _post(server + "/play/api/rooms", {"seats": ["person", "value", "value", "value"], "hands": 1, "time_limit": 600})
     ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
     seat = Seat(ctx, server + room["seats"][0]["link"])
@@ -710,7 +711,7 @@ def test_a_hun_is_discarded_only_on_a_second_click(server: str, chromium: Any) -
     seq, hun = ask["seq"], ask["menu"][found]["tile"]
     answers_before = len([m for m in seat.messages if m["type"] == "state"])
     button = seat.page.locator(f'.mine [data-choice="{found}"]').last
-    button.click()
+    button.dblclick()  # a double click is one thought: it marks the hun, and does not discard it
     armed = seat.page.locator(".mine .slot.armed")
     held = seat.page.locator(f'.mine .hand button.tile[data-tile="{hun}"]').count()  # every copy: one discard
     assert armed.count() == held >= 1

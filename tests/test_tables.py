@@ -705,6 +705,23 @@ def test_rooms_set_aside_are_resumed_a_few_at_a_time_while_writes_still_fail(tmp
         assert all(r in tables.live for r in made) and not tables.aside
 
 
+def test_a_request_the_database_fails_is_503_store_unavailable(tmp_path: Any) -> None:
+    """A review: a room's status asked during an outage was 500 internal_error with a traceback (serve), or plain
+    text the lobby could not read (play). It is the contract's error shape: 503 store_unavailable, the driver's
+    words (its host, its port) left in the log."""
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, pace=0))) as c:
+        room = new_room(c, seats=["person", "random", "random", "random"])["room"]
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        real = tables.store.room
+        tables.store.room = _down
+        live = tables.live.pop(room)  # out of memory, as a room set aside or over is: asking for it reads the store
+        got = c.get(f"/play/api/rooms/{room}")
+        assert got.status_code == 503 and got.json()["error"]["code"] == "store_unavailable", got.text
+        assert "db.internal" not in got.text and got.headers["retry-after"] == "5"
+        tables.store.room, tables.live[room] = real, live
+
+
 def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> None:
     """An operator's review: bot rooms playing when the database went down were stopped in memory (their sockets
     told room_failed and game_end) while the database, which the stop could not reach, said playing; a restart

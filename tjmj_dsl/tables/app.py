@@ -1093,6 +1093,16 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
 
     app.router.lifespan_context = lifespan
     app.state.tables = tables
+
+    async def on_store_error(request: Request, exc: Exception) -> Response:
+        # the database down while a request read it (a room's status, its records): said as a socket says it, 503
+        # (a review found 500 internal_error with a traceback under serve, and plain text under play); the
+        # driver's words stay in the log
+        print(f"tjmj tables: {request.method} {request.url.path[:80]}: the database failed: {type(exc).__name__}",
+              file=sys.stderr, flush=True)
+        return _json(_err("store_unavailable", "the server cannot reach its database: try again in a while", None), 503,
+                     {"Retry-After": "5"})
+    app.add_exception_handler(SQLAlchemyError, on_store_error)
     page_headers = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                     "Cache-Control": "no-cache"}
 

@@ -127,6 +127,7 @@ export function table(app, room) {
         if (!msg) break;
         if (msg.table.hun_kinds) S.huns[msg.hand] = msg.table.hun_kinds;
         S.sent = null;
+        if (moved) S.armed = null; // a hun marked for another question is not marked for this one
         S.deadline = msg.ask && msg.ask.time_left != null ? performance.now() + msg.ask.time_left * 1000 : null;
         S.waitDeadline = msg.waiting && msg.waiting.time_left != null ? performance.now() + msg.waiting.time_left * 1000 : null;
         askWaits();
@@ -426,7 +427,7 @@ export function table(app, room) {
       const hun = huns.includes(t);
       // a hun is the hand's most precious tile (and, under many rules, discarding one bars the win): its
       // discard takes a second click on it, so that a slip of the mouse or of the keys does not throw it away
-      const armed = hun && S.armed && ask && S.armed.seq === ask.seq && S.armed.tile === t;
+      const armed = hun && S.armed && ask && S.armed.hand === ask.hand && S.armed.seq === ask.seq && S.armed.tile === t;
       const slot = tileSlot(t, { hun, tag: "button",
         caption: armed ? "再点 again?" : drawn ? (hun ? "混 摸 drawn" : "摸 drawn") : "" });
       if (armed) slot.classList.add("armed");
@@ -441,9 +442,11 @@ export function table(app, room) {
         b.setAttribute("aria-label", `打 discard ${tileLabel(t)}${hun ? " 混 hun" : ""}${drawn ? " 摸 drawn" : ""}` +
           (armed ? " — 再点一次确认 press again to discard the hun" : ""));
         b.dataset.choice = String(i);
-        b.addEventListener("click", () => {
-          if (!hun || armed) { S.armed = null; answer(i); return; }
-          S.armed = { seq: ask.seq, tile: t };
+        b.addEventListener("click", (ev) => {
+          // a double click's second click (detail 2) is not the second thought a hun's discard waits for
+          if (!hun || (armed && ev.detail <= 1)) { S.armed = null; answer(i); return; }
+          if (armed) return;
+          S.armed = { hand: ask.hand, seq: ask.seq, tile: t };
           setStatus(`混 ${tileLabel(t)} is a hun: 再点一次打出 click it again to discard it`);
           render();
         });
