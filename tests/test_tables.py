@@ -726,16 +726,19 @@ def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> 
     """An operator's review: bot rooms playing when the database went down were stopped in memory (their sockets
     told room_failed and game_end) while the database, which the stop could not reach, said playing; a restart
     played them on. Now such a room leaves memory as a killed server's would, its sockets told store_unavailable
-    and closed 1013, and the next look at it resumes it where the store has it."""
+    and closed 1013; a look at it meanwhile is told to come back (503 store_unavailable: each look resumed it, and
+    its failing write held the server again), and the server resumes it where the store has it once the
+    database answers."""
     db = str(tmp_path / "t.sqlite3")
     with TestClient(create_app(TablesConfig(db=db, pace=0.01))) as c:
         room = new_room(c, seats=["random"] * 4, hands=0)["room"]
         tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.RETRY_ASIDE = 0.3
         store = tables.store
-        real = store.add_answers
+        real, ping = store.add_answers, store.ping
         with c.websocket_connect(f"/play/ws/{room}") as ws:
             hello(ws, None)
-            store.add_answers = _down
+            store.add_answers = store.ping = _down  # down for the room's writes and for the server's probe
             got: list[Any] = []
             with pytest.raises(WebSocketDisconnect) as closed:
                 for _ in range(10_000):
@@ -744,8 +747,20 @@ def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> 
         errors = [m["error"]["code"] for m in got if m["type"] == "error"]
         assert errors == ["store_unavailable"] and not [m for m in got if m["type"] == "game_end"]
         assert room not in tables.live and store.status(room) == "playing"
-        store.add_answers = real
-        first = c.get(f"/play/api/rooms/{room}").json()  # the next look resumes it
+        looked = c.get(f"/play/api/rooms/{room}")
+        assert looked.status_code == 503 and looked.json()["error"]["code"] == "store_unavailable"
+        assert room not in tables.live  # not resumed by a look
+        with c.websocket_connect(f"/play/ws/{room}") as ws:  # a socket is told the same, and to come back later
+            assert ws.receive_json()["error"]["code"] == "store_unavailable"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1013
+        store.add_answers, store.ping = real, ping
+        for _ in range(500):
+            if room in tables.live:
+                break
+            time.sleep(0.02)
+        first = c.get(f"/play/api/rooms/{room}").json()  # back by itself
         assert first["status"] == "playing"
         for _ in range(500):
             if c.get(f"/play/api/rooms/{room}").json()["finished_hands"] > first["finished_hands"]:

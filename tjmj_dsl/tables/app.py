@@ -400,7 +400,7 @@ class Tables:
         return live
 
     RETRY_ASIDE = 5.0  # seconds between two looks at the database for the rooms set aside (the least)
-    RETRY_MOST = 300.0  # ... and the most, after looks whose rooms failed again
+    RETRY_MOST = 60.0  # ... and the most, after looks whose rooms failed again (a room back at most this late)
 
     async def _resume_aside(self) -> None:
         """While rooms are set aside: once the database answers again (asked in a thread, as health does), they
@@ -408,18 +408,21 @@ class Tables:
         review: a room of bots set aside in an outage stayed out until someone opened it, or the server was
         restarted). A probe can answer while writes still fail (a lock held: SQLite reads on), and a resumed
         room's failing write holds the event loop for the lock's timeout, so a look resumes one room, then
-        twice as many at each look after which none failed again, and a look after which one did waits twice
-        as long before the next (a review measured a held lock freezing the server most of the time)."""
-        delay, batch, resumed, mark = self.RETRY_ASIDE, 1, 0, 0
+        twice as many at each look after which none failed again (looked at 5 s after), and after a look
+        after which one did the next waits twice as long, up to RETRY_MOST (a review measured a held lock
+        freezing the server most of the time). A page asking for such a room meanwhile is told to come back."""
+        backoff, wait, batch, resumed, mark = self.RETRY_ASIDE, self.RETRY_ASIDE, 1, 0, 0
         try:
             while self.aside:
-                await asyncio.sleep(delay)
+                await asyncio.sleep(wait)
+                wait = backoff
                 if resumed:  # how the rooms resumed at the last look fared since
-                    if self._aside_failures > mark:
-                        delay, batch = min(delay * 2, self.RETRY_MOST), 1
-                    else:
-                        delay, batch = self.RETRY_ASIDE, min(batch * 2, 1 << 16)
                     resumed = 0
+                    if self._aside_failures > mark:  # too early: one try a longer while from now
+                        backoff = wait = min(backoff * 2, self.RETRY_MOST)
+                        batch = 1
+                        continue
+                    backoff, batch = self.RETRY_ASIDE, min(batch * 2, 1 << 16)
                 self._health = None  # a fresh probe: not an answer kept from before
                 if (await self.health())["status"] != "ok":
                     continue
@@ -431,14 +434,17 @@ class Tables:
                     if resumed >= batch:
                         break
                     resumed += 1
+                    self.aside.discard(room_id)
                     try:
                         self._resume(room_id)
                     except SQLAlchemyError:
+                        self.aside.add(room_id)
                         self._aside_failures += 1
                         break  # down again: the next look tries the rest
                     except Exception as e:  # noqa: BLE001 - a room that cannot be resumed is said, as at a start
                         print(f"tjmj tables: room {room_id} cannot be resumed: {e}", file=sys.stderr, flush=True)
-                    self.aside.discard(room_id)
+                if resumed:
+                    wait = self.RETRY_ASIDE  # how they fare is known after the least wait
         finally:
             self._retry = None
 
@@ -574,9 +580,14 @@ class Tables:
         which plays an open game on and drops a finished one from memory again)."""
         if not isinstance(room_id, str) or len(room_id) > 64:
             return None
-        live = self.live.get(room_id) or self._resume(room_id)
-        self.aside.discard(room_id)
-        return live
+        live = self.live.get(room_id)
+        if live is not None:
+            return live
+        if room_id in self.aside:  # resumed by the retry alone, at its pace: each look from a page resumed it, and
+            # its failing write held the event loop again (a review: 4 pages polling froze the server 20 s of 30)
+            raise RoomError("store_unavailable", "this room is set aside while the server's database fails; it plays on "
+                            "by itself once the database answers: try again in a while", None, 503)
+        return self._resume(room_id)
 
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
@@ -928,7 +939,7 @@ class Tables:
         except RoomError as e:  # a room whose rules this server cannot give it now: said, and the socket closed
             await ws.accept()
             await ws.send_text(json.dumps({"type": "error", "error": e.json()["error"]}))
-            await ws.close(code=4409)
+            await ws.close(code=1013 if e.code == "store_unavailable" else 4409)  # 1013: try again later
             return
         if live is None:
             await ws.accept()

@@ -236,8 +236,14 @@ function keptSection() {
     forget.type = "button";
     forget.setAttribute("aria-label", `忘记 Forget room ${room.room}`);
     let armed = false;
-    forget.addEventListener("click", () => {
-      if (!armed) {
+    const disarm = () => {
+      armed = false;
+      forget.textContent = "忘记 Forget";
+      forget.setAttribute("aria-label", `忘记 Forget room ${room.room}`);
+    };
+    forget.addEventListener("blur", disarm); // asked again only while it has the focus
+    forget.addEventListener("click", (ev) => {
+      if (!armed || ev.detail > 1) { // a double click's second click is not the second thought asked for
         armed = true;
         forget.textContent = "再点确认 Click again: its links and stop are lost";
         forget.setAttribute("aria-label", `再点确认 Press again to forget room ${room.room}: its links and stop are lost`);
