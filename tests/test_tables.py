@@ -640,6 +640,34 @@ def test_health_says_unavailable_when_the_database_hangs(tmp_path: Any) -> None:
     release.set()
 
 
+def test_health_is_unavailable_while_another_process_holds_sqlites_write_lock(tmp_path: Any) -> None:
+    """A review: with another process holding SQLite's write lock (a backup tool, a sqlite3 shell left in a
+    transaction) /health's read answered ok while every answer's write failed. The probe writes an answer and
+    rolls it back: 503 while the lock is held, ok once it is gone, nothing stored."""
+    import sqlite3
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.HEALTH_WAIT = 1.0
+        assert c.get("/play/api/health").status_code == 200
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        try:
+            tables._health = None
+            got = c.get("/play/api/health")
+            assert got.status_code == 503 and got.json()["status"] == "unavailable", got.text
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        for _ in range(100):  # the probe still waiting on the lock ends; the next one finds it free
+            tables._health = None
+            if c.get("/play/api/health").status_code == 200:
+                break
+            time.sleep(0.1)
+        assert c.get("/play/api/health").status_code == 200
+        assert sqlite3.connect(db).execute("SELECT count(*) FROM tjmj_answers").fetchone() == (0,)
+
+
 def test_a_room_set_aside_plays_on_once_the_database_answers_without_anyone_looking(tmp_path: Any) -> None:
     """An operator's review: a room of bots set aside in an outage stayed out of memory until someone opened it
     or the server was restarted. The server looks at the database every few seconds while rooms are set aside

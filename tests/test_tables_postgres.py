@@ -144,3 +144,25 @@ def test_the_operators_own_connection_options_are_kept_beside_the_bounds(pg: Pos
             assert c.execute(text("SHOW lock_timeout")).scalar() == "5s"
     finally:
         store.close()
+
+
+def test_health_is_unavailable_while_the_answers_cannot_be_written(pg: Postgres) -> None:
+    """A review: /health's probe read (SELECT 1) answered while a client kept the answers' table locked and every
+    answer's write failed; rooms resumed on its word froze the server at their first write. The probe writes an
+    answer and rolls it back: unavailable while the table is locked, ok once it is free, nothing stored."""
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from tjmj_dsl.tables.app import TablesConfig, create_app
+    with TestClient(create_app(TablesConfig(db=pg.url, pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        assert c.get("/play/api/health").json()["status"] == "ok"
+        with psycopg.connect(pg.url) as other:
+            other.execute("LOCK TABLE tjmj_answers IN SHARE MODE")  # reads go on, writes wait
+            tables._health = None
+            got = c.get("/play/api/health")
+            assert got.status_code == 503 and got.json()["status"] == "unavailable", got.text
+        tables._health = None
+        assert c.get("/play/api/health").json()["status"] == "ok"
+        with psycopg.connect(pg.url) as q:
+            assert q.execute("SELECT count(*) FROM tjmj_answers WHERE room = ''").fetchone() == (0,)

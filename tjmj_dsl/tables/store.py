@@ -211,9 +211,16 @@ class Store:
                                               r.status)
 
     def ping(self) -> None:
-        """One round trip to the database (raises its error when it cannot be reached): the health check's."""
+        """The health check's probe: an answer's write, rolled back (nothing is stored), which raises the
+        database's error when the tables could not store an answer now. A read alone answered while another
+        process held SQLite's write lock, or a client held the answers' table locked, and every write failed
+        (a review: /health said ok, and rooms resumed on its word froze the server at their first write)."""
         with self.engine.connect() as c:
-            c.execute(select(1))
+            tx = c.begin()
+            try:
+                c.execute(insert(answers).values(room="", hand=-1, seq=-1, seat=0, choice=0, at=0.0))
+            finally:
+                tx.rollback()
 
     def open_rooms(self) -> list[str]:
         with self.engine.connect() as c:
