@@ -277,14 +277,20 @@ def _shot(page: Any, tmp_path: Any, name: str) -> None:
     assert os.path.getsize(path) > 5_000
 
 
+def _lobby(chromium: Any, server: str, width: int = 1000) -> tuple[Any, Any, list[str]]:
+    """A new browser context's lobby, its form drawn: (context, page, the page's errors)."""
+    ctx = chromium.new_context(viewport={"width": width, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/play")
+    page.wait_for_selector("form.create")
+    return ctx, page, errors
+
+
 def test_lobby_creates_a_room_and_one_person_plays_a_whole_hand_against_three_bots(server: str, chromium: Any,
                                                                                     tmp_path: Any) -> None:
-    ctx = chromium.new_context(viewport={"width": 1200, "height": 900})
-    lobby = ctx.new_page()
-    errors: list[str] = []
-    lobby.on("pageerror", lambda e: errors.append(str(e)))
-    lobby.goto(server + "/play")
-    lobby.wait_for_selector("form.create")
+    ctx, lobby, errors = _lobby(chromium, server, 1200)
     # the form is made from what the server declares
     config = _get(server + "/play/api/config")
     profiles = lobby.locator('select[name="profile"] option').evaluate_all("os => os.map((o) => o.value)")
@@ -646,12 +652,7 @@ def test_the_lobby_keeps_the_rooms_it_made_across_a_reload(server: str, chromium
     """A player's review: the lobby showed a new room's seat links and the owner's stop once; a reload lost them
     (the server never gives them again). The rooms made in a browser are kept in its storage: the lobby lists
     them with their status, their seat links, the owner's stop, and a button to forget one."""
-    ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
-    lobby = ctx.new_page()
-    errors: list[str] = []
-    lobby.on("pageerror", lambda e: errors.append(str(e)))
-    lobby.goto(server + "/play")
-    lobby.wait_for_selector("form.create")
+    ctx, lobby, errors = _lobby(chromium, server)
     assert lobby.locator("section.kept-rooms details").count() == 0  # a new browser has none
     lobby.select_option('select[name="seat0"]', "person")
     lobby.select_option('select[name="seat1"]', "person")
@@ -745,10 +746,6 @@ def test_the_lobby_draws_only_what_it_can_trust_of_its_storage(server: str, chro
     without its form; a kept link to another site was shown as a seat's link; 300 kept rooms were all drawn,
     each asking the server its status. The storage is anyone's to edit: each entry is checked, a link kept only
     when it is this site's link to that room, and 20 drawn at most."""
-    ctx = chromium.new_context(viewport={"width": 1000, "height": 900})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     good = {"room": "GoodRoom0000001", "seats": [{"seat": 0, "name": "Ann", "kind": "person",
                                                   "link": "/play/room/GoodRoom0000001#seat=abc"}],
             "spectator": "/play/room/GoodRoom0000001#watch", "owner_token": "tok"}
@@ -765,8 +762,7 @@ def test_the_lobby_draws_only_what_it_can_trust_of_its_storage(server: str, chro
         "not a room",
     ]
     many = [dict(good, room=f"Many{i:04d}", seats=[], spectator=f"/play/room/Many{i:04d}#watch") for i in range(300)]
-    page.goto(server + "/play")
-    page.wait_for_selector("form.create")  # drawn from the empty storage: its requests are over
+    ctx, page, errors = _lobby(chromium, server)  # drawn from the empty storage: its requests are over
     page.evaluate("(v) => localStorage.setItem('tjmj.rooms', v)", json.dumps([good, *hostile, *many]))
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/play/api/rooms/" in r.url else None)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import pytest
 
@@ -592,6 +593,26 @@ def _down(*args: Any) -> None:
     raise OperationalError("INSERT INTO answers", {}, ConnectionError('connection to "db.internal", port 5432 failed'))
 
 
+def _until(cond: Any, seconds: float = 10.0) -> bool:
+    """cond() once it holds, polled every 10 ms for at most `seconds` (the server plays on its own thread)."""
+    end = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@contextmanager
+def _bot_rooms(tmp_path: Any, n: int, retry: float) -> Iterator[tuple[TestClient, Any, list[str]]]:
+    """A server of `n` rooms of four bots playing until stopped, its look at the database for the rooms set
+    aside every `retry` seconds: (client, its Tables, the rooms)."""
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0.01))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.RETRY_ASIDE = retry
+        yield c, tables, [new_room(c, seats=["random"] * 4, hands=0)["room"] for _ in range(n)]
+
+
 def test_an_answer_the_database_did_not_take_is_said_and_taken_once_it_is_back(tmp_path: Any) -> None:
     """An operator's review: a person's answer sent while the database was down killed the socket (a traceback in
     the log), and was kept among the answers to store: once the database was back, each answer to the question
@@ -625,7 +646,6 @@ def test_health_says_unavailable_when_the_database_hangs(tmp_path: Any) -> None:
     /health waited with it, without end. The probe is waited for HEALTH_WAIT seconds, then the database is said
     unavailable (503); the server answers the while, and a hung probe does not keep the server from exiting."""
     import threading
-    import time
     release = threading.Event()
     with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
         tables = c.app.state.tables  # type: ignore[attr-defined]
@@ -659,12 +679,10 @@ def test_health_is_unavailable_while_another_process_holds_sqlites_write_lock(tm
         finally:
             other.execute("ROLLBACK")
             other.close()
-        for _ in range(100):  # the probe still waiting on the lock ends; the next one finds it free
+        def healthy() -> bool:  # the probe still waiting on the lock ends; the next one finds it free
             tables._health = None
-            if c.get("/play/api/health").status_code == 200:
-                break
-            time.sleep(0.1)
-        assert c.get("/play/api/health").status_code == 200
+            return bool(c.get("/play/api/health").status_code == 200)
+        assert _until(healthy)
         assert sqlite3.connect(db).execute("SELECT count(*) FROM tjmj_answers").fetchone() == (0,)
 
 
@@ -672,65 +690,37 @@ def test_a_room_set_aside_plays_on_once_the_database_answers_without_anyone_look
     """An operator's review: a room of bots set aside in an outage stayed out of memory until someone opened it
     or the server was restarted. The server looks at the database every few seconds while rooms are set aside
     and, once it answers, resumes each where the store has it: the bots play on, nobody asking."""
-    import time
-    db = str(tmp_path / "t.sqlite3")
-    with TestClient(create_app(TablesConfig(db=db, pace=0.01))) as c:
-        room = new_room(c, seats=["random"] * 4, hands=0)["room"]
-        tables = c.app.state.tables  # type: ignore[attr-defined]
-        tables.RETRY_ASIDE = 0.2
+    with _bot_rooms(tmp_path, 1, retry=0.2) as (c, tables, [room]):
         store = tables.store
         real_answers, real_ping = store.add_answers, store.ping
-        store.ping = _down  # the database down for the health probe as for the room's writes
-        store.add_answers = _down
-        for _ in range(500):
-            if room not in tables.live:
-                break
-            time.sleep(0.01)
-        assert room in tables.aside and room not in tables.live
+        store.add_answers = store.ping = _down  # the database down for the room's writes and the health probe
+        assert _until(lambda: room not in tables.live, 5)
+        assert room in tables.aside
         time.sleep(0.6)  # looked at while still down: not resumed
         assert room not in tables.live
         done = [h.idx for h in store.hands(room) if h.status == "done"]
         store.add_answers, store.ping = real_answers, real_ping
-        for _ in range(500):
-            if room in tables.live:
-                break
-            time.sleep(0.01)
-        assert room in tables.live and not tables.aside  # back, with no GET nor socket
-        for _ in range(3000):  # and its bots play on: a hand more is finished
-            if len([h for h in store.hands(room) if h.status == "done"]) > len(done):
-                break
-            time.sleep(0.01)
-        assert len([h for h in store.hands(room) if h.status == "done"]) > len(done), "the resumed room did not play on"
+        assert _until(lambda: room in tables.live, 5) and not tables.aside  # back, with no GET nor socket
+        assert _until(lambda: len([h for h in store.hands(room) if h.status == "done"]) > len(done), 30), \
+            "the resumed room did not play on"
 
 
 def test_rooms_set_aside_are_resumed_a_few_at_a_time_while_writes_still_fail(tmp_path: Any) -> None:
-    """A review: with SQLite's write lock held by another process the probe's read answers while every write
-    fails after the lock's 5 s on the event loop; resuming every room at every look froze the server most of
-    the time. A look resumes one room, the next look waits twice as long while resumed rooms keep failing,
-    and once writes work again every room comes back (one, then twice as many a look)."""
-    import time
-    db = str(tmp_path / "t.sqlite3")
-    with TestClient(create_app(TablesConfig(db=db, pace=0.01))) as c:
-        tables = c.app.state.tables  # type: ignore[attr-defined]
-        tables.RETRY_ASIDE = 0.05
+    """A review: a database whose probe answers while the rooms' writes fail (SQLite's write lock, before the
+    probe wrote; a lock on some rows still) made every look resume every room, and each failing write held the
+    event loop for the lock's 5 s: the server was frozen most of the time. A look resumes one room, the next
+    look waits twice as long while resumed rooms keep failing, and once writes work again every room comes
+    back (one, then twice as many a look)."""
+    with _bot_rooms(tmp_path, 4, retry=0.05) as (c, tables, made):
         store = tables.store
         real = store.add_answers
-        made = [new_room(c, seats=["random"] * 4, hands=0)["room"] for _ in range(4)]
-        store.add_answers = _down  # writes fail; the probe's read still answers
-        for _ in range(1000):
-            if all(r in tables.aside for r in made):
-                break
-            time.sleep(0.01)
-        assert all(r in tables.aside for r in made)
+        store.add_answers = _down  # the answers' writes fail; the probe's own write goes through
+        assert _until(lambda: all(r in tables.aside for r in made))
         before = tables._aside_failures
         time.sleep(2.0)  # looks at 0.05 s would have resumed (and failed) every room some 40 times
         assert tables._aside_failures - before <= 6, tables._aside_failures - before
         store.add_answers = real
-        for _ in range(2000):
-            if all(r in tables.live for r in made) and not tables.aside:
-                break
-            time.sleep(0.01)
-        assert all(r in tables.live for r in made) and not tables.aside
+        assert _until(lambda: all(r in tables.live for r in made) and not tables.aside, 20)
 
 
 def test_a_request_the_database_fails_is_503_store_unavailable(tmp_path: Any) -> None:
@@ -757,11 +747,7 @@ def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> 
     and closed 1013; a look at it meanwhile is told to come back (503 store_unavailable: each look resumed it, and
     its failing write held the server again), and the server resumes it where the store has it once the
     database answers."""
-    db = str(tmp_path / "t.sqlite3")
-    with TestClient(create_app(TablesConfig(db=db, pace=0.01))) as c:
-        room = new_room(c, seats=["random"] * 4, hands=0)["room"]
-        tables = c.app.state.tables  # type: ignore[attr-defined]
-        tables.RETRY_ASIDE = 0.3
+    with _bot_rooms(tmp_path, 1, retry=0.3) as (c, tables, [room]):
         store = tables.store
         real, ping = store.add_answers, store.ping
         with c.websocket_connect(f"/play/ws/{room}") as ws:
@@ -784,17 +770,10 @@ def test_a_room_whose_database_fails_is_set_aside_not_stopped(tmp_path: Any) -> 
                 ws.receive_json()
             assert closed.value.code == 1013
         store.add_answers, store.ping = real, ping
-        for _ in range(500):
-            if room in tables.live:
-                break
-            time.sleep(0.02)
+        assert _until(lambda: room in tables.live)
         first = c.get(f"/play/api/rooms/{room}").json()  # back by itself
         assert first["status"] == "playing"
-        for _ in range(500):
-            if c.get(f"/play/api/rooms/{room}").json()["finished_hands"] > first["finished_hands"]:
-                break
-            time.sleep(0.02)
-        assert c.get(f"/play/api/rooms/{room}").json()["finished_hands"] > first["finished_hands"]  # and it plays on
+        assert _until(lambda: c.get(f"/play/api/rooms/{room}").json()["finished_hands"] > first["finished_hands"])  # plays on
 
 
 def test_the_operators_stop_ends_a_room_this_server_plays_after_its_hand(tmp_path: Any) -> None:

@@ -580,20 +580,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _no_sqlite_file(db: str | None) -> str | None:
-    """The path of a SQLite database `db` names that does not exist (opening it would create it), or None."""
-    if db and "://" in db:
-        return None
-    from .tables.store import default_path
-    path = db or str(default_path())
-    return None if os.path.exists(path) else path
-
-
 def _stop_room(db: str | None, room_id: str) -> int:
-    """--stop-room: the operator's stop of one room of the database, then exit."""
-    from .tables.store import Store, unopenable
-    missing = _no_sqlite_file(db)
-    why = f"no games' database at {missing} (opening it would create an empty one)" if missing else unopenable(db)
+    """--stop-room: the operator's stop of one room of the database, then exit (a SQLite file that does not
+    exist is said: opening it would create an empty one)."""
+    from .tables.store import Store, sqlite_path, unopenable
+    path = sqlite_path(db)
+    missing = path is not None and not path.exists()
+    why = f"no games' database at {path} (opening it would create an empty one)" if missing else unopenable(db)
     if why:
         print(f"tjmj: error: {why}", file=sys.stderr)
         return EXIT_FAIL
@@ -625,8 +618,9 @@ def cmd_settle(args: argparse.Namespace) -> int:
         if args.outcome is not None:
             return _usage("--jsonl reads outcomes from stdin; give no OUTCOME")
         return _jsonl_loop(args.rules, args.profile, opts, "settle")
+    needs = "settle needs an OUTCOME (JSON, or - to read it from stdin), or --jsonl"
     if args.outcome is None:
-        return _usage("settle needs an OUTCOME (JSON, or - to read it from stdin), or --jsonl")
+        return _usage(needs)
     text = sys.stdin.read(MAX_LINE + 1) if args.outcome == "-" else args.outcome
     service = Service(args.rules, args.profile, opts)
 
@@ -636,8 +630,8 @@ def cmd_settle(args: argparse.Namespace) -> int:
         res = refuse(None, {"code": "too_large", "message": f"an outcome is at most {MAX_LINE:,} characters", "field": None})
     else:
         line = answer_line(text, service.answerer("settle"), refuse)
-        if line is None:
-            return _usage("settle needs an OUTCOME (JSON, or - to read it from stdin), or --jsonl")
+        if line is None:  # blank
+            return _usage(needs)
         res = json.loads(line)
     if args.json:
         print(json.dumps(res, ensure_ascii=False))

@@ -319,8 +319,8 @@ class Tables:
     HEALTH_WAIT = 5.0  # seconds a health request waits for the probe before it says unavailable
 
     async def health(self) -> dict[str, Any]:
-        """Whether the database answers (probed in a thread, the event loop free while it waits: one probe at a
-        time, its answer kept HEALTH_FRESH seconds) and how many rooms play: a club's monitor, or its load
+        """Whether the database could store an answer now (Store.ping, probed in a thread, the event loop free while
+        it waits: one probe at a time, its answer kept HEALTH_FRESH seconds) and how many rooms play: a club's monitor, or its load
         balancer, learns of an outage before a player does (an operator's review: /health said ok while every
         answer was refused store_unavailable)."""
         now = time.monotonic()

@@ -61,14 +61,22 @@ def default_path() -> Path:
     return Path(base) / "tjmj" / "tables.sqlite3"
 
 
+def sqlite_path(db: str | None) -> Path | None:
+    """The SQLite file `--db` names (its default when not given), or None for a database URL."""
+    if db and "://" in db:
+        return None
+    return Path(db) if db else default_path()
+
+
 def url_of(db: str | None) -> str:
     """A database URL from `--db`: a URL as given (postgresql:// is read through psycopg 3), else a
     SQLite file's path (created with its directory)."""
-    if db and "://" in db:
+    path = sqlite_path(db)
+    if path is None:
+        assert db is not None
         if db.startswith("postgresql://") or db.startswith("postgres://"):
             return "postgresql+psycopg://" + db.split("://", 1)[1]
         return db
-    path = Path(db) if db else default_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
 

@@ -210,9 +210,10 @@ function setKept(list) {
   }
 }
 
+/** The room just made, kept first: stored as it is read back (keptRoom), nothing else of the answer. */
 function keepRoom(room) {
-  const { room: id, seats, spectator, owner_token } = room;
-  setKept([{ room: id, seats, spectator, owner_token, made: Date.now() }, ...keptRooms().filter((r) => r.room !== id)]);
+  const kept = keptRoom(room);
+  if (kept) setKept([kept, ...keptRooms().filter((r) => r.room !== kept.room)]);
 }
 
 /** The rooms this browser made, each folded: its status (asked of the server), links, stop, and a forget button. */

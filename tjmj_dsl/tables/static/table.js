@@ -47,7 +47,7 @@ export function table(app, room) {
     room, token, watching, welcome: null, state: null, handEnd: null, gameEnd: null, waits: null,
     sent: null, deadline: null, waitDeadline: null, liveStart: {}, learner: localStorage.getItem(LEARN_KEY) === "1",
     waitsKey: null, waitsAsked: [], error: null, huns: {},
-    armed: null, // {seq, tile}: a hun clicked once, to discard on the second click
+    armed: null, // {hand, seq, tile}: a hun clicked once, discarded on the second click
   };
   /** What the rule file calls a kind of kong or a fact of an outcome (the welcome's names), else its id. */
   const word = (group, id) => (S.welcome && S.welcome.names && S.welcome.names[group] && S.welcome.names[group][id]) || id;
@@ -425,8 +425,8 @@ export function table(app, room) {
     if (discards.size) hand.classList.add("can-discard");
     const tileButton = (t, drawn) => {
       const hun = huns.includes(t);
-      // a hun is the hand's most precious tile (and, under many rules, discarding one bars the win): its
-      // discard takes a second click on it, so that a slip of the mouse or of the keys does not throw it away
+      // a hun stands for any tile, the hand's most precious: its discard takes a second click on it, so that a
+      // slip of the mouse or of the keys does not throw it away
       const armed = hun && S.armed && ask && S.armed.hand === ask.hand && S.armed.seq === ask.seq && S.armed.tile === t;
       const slot = tileSlot(t, { hun, tag: "button",
         caption: armed ? "再点 again?" : drawn ? (hun ? "混 摸 drawn" : "摸 drawn") : "" });
@@ -437,14 +437,14 @@ export function table(app, room) {
       const i = discards.get(t);
       if (i === undefined) {
         b.disabled = true;
-        b.setAttribute("aria-label", tileLabel(t) + (huns.includes(t) ? " 混 hun" : "") + (drawn ? " 摸 drawn" : ""));
+        b.setAttribute("aria-label", tileLabel(t) + (hun ? " 混 hun" : "") + (drawn ? " 摸 drawn" : ""));
       } else {
         b.setAttribute("aria-label", `打 discard ${tileLabel(t)}${hun ? " 混 hun" : ""}${drawn ? " 摸 drawn" : ""}` +
           (armed ? " — 再点一次确认 press again to discard the hun" : ""));
         b.dataset.choice = String(i);
         b.addEventListener("click", (ev) => {
           // a double click's second click (detail 2) is not the second thought a hun's discard waits for
-          if (!hun || (armed && ev.detail <= 1)) { S.armed = null; answer(i); return; }
+          if (!hun || (armed && ev.detail <= 1)) { answer(i); return; } // answer() forgets the mark
           if (armed) return;
           S.armed = { hand: ask.hand, seq: ask.seq, tile: t };
           setStatus(`混 ${tileLabel(t)} is a hun: 再点一次打出 click it again to discard it`);
