@@ -19,6 +19,8 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from tjmj_dsl.game.replay import Replayer  # noqa: E402
 from tjmj_dsl.tables.app import TablesConfig, create_app  # noqa: E402
+from tjmj_dsl.game.step import Ask  # noqa: E402
+from tjmj_dsl.tables.game import default_choice  # noqa: E402
 
 
 @pytest.fixture()
@@ -944,13 +946,32 @@ def test_a_person_out_of_time_gets_the_documented_default(tmp_path: Any) -> None
                 if ask["kind"] == "claim":
                     assert pick == {"type": "pass", "tile": None}
                 elif ask["kind"] == "act":
-                    drawn = st["view"]["drawn"]
+                    drawn, huns = st["view"]["drawn"], st["view"]["hun_kinds"]
+                    others = [m["tile"] for m in ask["menu"] if m["type"] == "discard" and m["tile"] not in huns]
                     assert pick["type"] == "discard"
-                    assert pick["tile"] == (drawn if drawn is not None else
-                                            [m for m in ask["menu"] if m["type"] == "discard"][-1]["tile"])
+                    assert pick["tile"] == (drawn if drawn is not None and drawn not in huns else others[-1])
                 else:
                     assert pick in (False, 0)
                 seen += 1
+
+
+def _act(drawn: str | None, tiles: list[str], huns: list[str]) -> Ask:
+    menu = [{"type": "discard", "tile": t} for t in dict.fromkeys(tiles)]
+    return Ask(0, "act", 1, {}, {"drawn": drawn, "hun_kinds": huns, "tiles": tiles}, menu)
+
+
+@pytest.mark.parametrize(("drawn", "tiles", "huns", "want"), [
+    ("9s", ["1m", "2m", "9s"], ["5p"], "9s"),            # the tile just drawn
+    ("5p", ["1m", "2m", "5p"], ["5p", "6p"], "2m"),      # a hun drawn is kept: the hand's last other tile goes
+    ("6p", ["1m", "5p", "6p", "E"], ["5p", "6p"], "E"),  # ... any hun kind
+    (None, ["1m", "2m", "5p"], ["5p"], "2m"),            # none drawn (after a pong): the last tile but a hun
+    ("5p", ["5p", "6p"], ["5p", "6p"], "5p"),            # nothing but huns: the drawn one
+])
+def test_the_default_discard_keeps_a_hun(drawn: str | None, tiles: list[str], huns: list[str], want: str) -> None:
+    """A person out of time keeps the hand's huns while another tile may go (a player's review: the default
+    threw away a hun drawn, the hand's most precious tile, whenever a player stepped away)."""
+    ask = _act(drawn, tiles, huns)
+    assert ask.menu[default_choice(ask)] == {"type": "discard", "tile": want}
 
 
 def test_learner_mode_gives_the_waits_of_each_discard(client: TestClient) -> None:

@@ -59,16 +59,19 @@ def _action(m: dict[str, Any]) -> Action:
 
 def default_choice(ask: Ask) -> int:
     """The documented answer for a person out of time: pass a claim; discard the tile just drawn (the
-    last discard of the menu after a pong); no bet (zuozhuang false, lazhuang 0); no tianting."""
+    last discard of the menu after a pong), but never a hun while another tile may go (a hun stands for
+    any tile: a player away from the table keeps it); no bet (zuozhuang false, lazhuang 0); no tianting."""
     if ask.kind == "claim":
         return ask.menu.index({"type": "pass", "tile": None})
     if ask.kind == "act":
-        drawn = ask.view.get("drawn")
+        huns = set(ask.view.get("hun_kinds") or ())
         discards = [i for i, m in enumerate(ask.menu) if m["type"] == "discard"]
-        for i in discards:
+        keep = [i for i in discards if ask.menu[i]["tile"] not in huns] or discards
+        drawn = ask.view.get("drawn")
+        for i in keep:
             if ask.menu[i]["tile"] == drawn:
                 return i
-        return discards[-1]
+        return keep[-1]
     return ask.menu.index(0 if ask.kind == "lazhuang" else False)  # no bet, no declaration: by value, not by place
 
 

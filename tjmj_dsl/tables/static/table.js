@@ -646,7 +646,7 @@ export function table(app, room) {
     const key = `${st.hand}/${st.ask.seq}`;
     if (S.timedOut === key) return;
     S.timedOut = key;
-    setStatus("时间到 time's up: the table played the default for you (a claim: pass; your turn: the drawn tile; a bet: none)", true);
+    setStatus("时间到 time's up: the table played the default for you (a claim: pass; your turn: the drawn tile, a hun kept; a bet: none)", true);
     S.notice = true;
   }
   setInterval(() => send({ type: "ping" }), 25000);
