@@ -798,6 +798,29 @@ def test_the_operators_stop_ends_a_room_this_server_plays_after_its_hand(tmp_pat
         assert store.open_rooms() == [] and c.app.state.tables.live_rooms() == []  # type: ignore[attr-defined]
 
 
+def test_a_game_until_stopped_ends_at_the_servers_most_hands(tmp_path: Any) -> None:
+    """A room of bots playing until stopped, with a spectator there, stored hands without end (an operator's
+    review): such a game ends, over, after the server's most (`--max-game-hands`), said in the config; a game
+    of a number of hands is not cut; a resumed one counts its finished hands."""
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(create_app(TablesConfig(db=db, pace=0.001, game_hands=3))) as c:
+        assert c.get("/play/api/config").json()["limits"]["until_stopped"] == 3
+        endless = new_room(c, seats=["random"] * 4, hands=0)["room"]
+        counted = new_room(c, seats=["random"] * 4, hands=5)["room"]
+        with c.websocket_connect(f"/play/ws/{endless}") as ws:
+            hello(ws, None)  # watched all along: the idle stop never comes
+            assert _until(lambda: c.get(f"/play/api/rooms/{endless}").json()["status"] == "over", 60)
+        info = c.get(f"/play/api/rooms/{endless}").json()
+        assert info["finished_hands"] == 3 and info["hands"] == 0
+        assert _until(lambda: c.get(f"/play/api/rooms/{counted}").json()["status"] == "over", 60)
+        assert c.get(f"/play/api/rooms/{counted}").json()["finished_hands"] == 5
+        again = new_room(c, seats=["random"] * 4, hands=0)["room"]
+        assert _until(lambda: c.get(f"/play/api/rooms/{again}").json()["finished_hands"] >= 1, 60)
+    with TestClient(create_app(TablesConfig(db=db, pace=0.001, game_hands=3))) as c:  # resumed where it was
+        assert _until(lambda: c.get(f"/play/api/rooms/{again}").json()["status"] == "over", 60)
+        assert c.get(f"/play/api/rooms/{again}").json()["finished_hands"] == 3
+
+
 def test_one_client_cannot_take_every_room_of_the_server(tmp_path: Any) -> None:
     """Rooms of four bots playing until stopped, made in a loop by one address, filled the server's cap and
     kept everyone else out: one client address has rooms_per_client rooms playing at once, and stopping one

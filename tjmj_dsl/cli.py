@@ -707,6 +707,9 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                        help="`external` bot processes (--table-bot) running at once, every room's (default 64)")
         p.add_argument("--idle-stop", type=A.number_in(1, 1e9, " seconds"), default=600.0, metavar="SECONDS",
                        help="a room no socket has been connected to for this long is stopped after its hand (default 600)")
+        p.add_argument("--max-game-hands", type=A.int_in(0, 10 ** 9), default=1000, metavar="N",
+                       help="a game played until stopped (hands 0) ends after N hands all the same, what one room may "
+                            "store (default 1000; 0: never)")
 
 
 
@@ -720,6 +723,7 @@ def _tables_config(args: argparse.Namespace) -> dict[str, Any] | None:
             "bot_command": args.table_bot.split() if args.table_bot else None,
             "origins": list(args.table_origin or ()), "max_rooms": args.max_rooms,
             "rooms_per_client": args.rooms_per_client, "idle_stop": args.idle_stop, "max_bots": args.max_bots,
+            "game_hands": args.max_game_hands,
             "rate": args.table_rate, "burst": max(1, int(2 * args.table_rate))}
 
 

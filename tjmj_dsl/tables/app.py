@@ -126,6 +126,7 @@ class TablesConfig:
     rooms_per_client: int = 16  # rooms one client address may have playing at once (max_rooms is the server's)
     max_bots: int = 64  # `external` bot processes running at once, every room's (each a program of ~10 MB or more)
     idle_stop: float = 600.0  # a room no socket has been connected to for this long is stopped after its hand
+    game_hands: int = 1000  # the most hands a game "until stopped" plays (0: no end): what one room may store
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -390,7 +391,7 @@ class Tables:
                             f"made (sha256 {made[:16]}…, now {rules.sha256[:16]}…); the room is kept, unplayed, until "
                             "the server has those rules again", None, 409)
         try:
-            game = Game.load(self.store, row, rules, self.config.bot_command)
+            game = Game.load(self.store, row, rules, self.config.bot_command, self.config.game_hands)
         except RuntimeError as e:  # its stored answers do not follow the hand: said, never played on
             raise RoomError("room_unplayable", f"room {room_id} cannot be resumed: {e}", None, 409) from None
         live = Live(game, client=c.get("client") or None)  # rooms made before it was stored count for no one
@@ -528,7 +529,7 @@ class Tables:
         self.store.add_room(room_id, config, token_hash(owner), [token_hash(t) if t else None for t in tokens])
         row = self.store.room(room_id)
         assert row is not None
-        game = Game(self.store, row, rules, self.config.bot_command)
+        game = Game(self.store, row, rules, self.config.bot_command, self.config.game_hands)
         game.start_hand()
         live = Live(game, client=client)
         self.live[room_id] = live
@@ -1152,7 +1153,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     @app.get("/play/api/config", include_in_schema=False)
     async def api_config() -> Response:
         return _json({"rules": list(tables.rulesets.info.values()), "bots": tables.bots,
-                      "limits": {"hands": MAX_HANDS, "time_limit": list(TIME_LIMITS),
+                      "limits": {"hands": MAX_HANDS, "until_stopped": config.game_hands, "time_limit": list(TIME_LIMITS),
                                  "default_time_limit": config.default_time_limit, "message_bytes": MAX_MESSAGE,
                                  "messages_per_second": config.rate},
                       "pace": config.pace})

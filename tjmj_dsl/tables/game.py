@@ -102,7 +102,8 @@ class Step:
 class Game:
     """A room's game, live. Not thread-safe: the socket layer holds the room's lock around it."""
 
-    def __init__(self, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None) -> None:
+    def __init__(self, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None,
+                 most: int = 0) -> None:
         self.store = store
         self.id = room.id
         self.config = room.config
@@ -113,6 +114,7 @@ class Game:
         self.kinds: list[str] = list(room.config["seats"])
         self.names: list[str] = list(room.config["names"])
         self.hands_wanted: int = int(room.config["hands"])
+        self.most = most  # a game "until stopped" ends after this many hands all the same (0: never)
         self.bot_command = bot_command
         self.bots: list[Any] = [None] * 4
         self.hand = -1
@@ -263,7 +265,8 @@ class Game:
         self.game = self.game.after_record(rec)
         if self.status == "playing" and self.store.status(self.id) == "stopped":
             self.status = "stopping"  # the operator's stop (--stop-room) of a room this server plays: ends here
-        over = self.status == "stopping" or (self.hands_wanted > 0 and self.finished >= self.hands_wanted)
+        wanted = self.hands_wanted or self.most
+        over = self.status == "stopping" or (wanted > 0 and self.finished >= wanted)
         if over:
             self.status = "stopped" if self.status == "stopping" else "over"
         self.flush()
@@ -295,9 +298,10 @@ class Game:
     # ------------------------------------------------------------ from the store
 
     @classmethod
-    def load(cls, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None) -> "Game":
+    def load(cls, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None,
+             most: int = 0) -> "Game":
         """The room's game as it was: finished hands summed, the open hand replayed from its answers."""
-        g = cls(store, room, rules, bot_command)
+        g = cls(store, room, rules, bot_command, most)
         rows: list[HandRow] = store.hands(room.id)
         open_row: HandRow | None = None
         for h in rows:
