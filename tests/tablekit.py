@@ -160,6 +160,28 @@ class Postgres:
         subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w",
                         "-o", f"-p {self.port} -k {self.dir} -h 127.0.0.1 -F", "start"], check=True, capture_output=True)
 
+    def _pids(self) -> list[str]:
+        """The postmaster's pid and its children's (the backends serving each connection)."""
+        with open(os.path.join(self.data, "postmaster.pid"), encoding="ascii") as f:
+            main = f.readline().strip()
+        kids = []
+        for p in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{p}/stat", encoding="ascii", errors="replace") as f:
+                    if p.isdigit() and f.read().rsplit(")", 1)[1].split()[1] == main:
+                        kids.append(p)
+            except (OSError, IndexError):
+                continue
+        return [main, *kids]
+
+    def freeze(self) -> None:
+        """Stop every process of the server (SIGSTOP), its connections left open: a database that hangs
+        without failing (its host's kernel still acknowledges what is sent), until thaw()."""
+        subprocess.run([*self.prefix, "kill", "-STOP", *self._pids()], check=True, capture_output=True)
+
+    def thaw(self) -> None:
+        subprocess.run([*self.prefix, "kill", "-CONT", *self._pids()], check=True, capture_output=True)
+
     def stop(self) -> None:
         if not self.skip:
             subprocess.run([*self.prefix, f"{self.bin}/pg_ctl", "-D", self.data, "-m", "immediate", "stop"],

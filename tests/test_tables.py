@@ -662,6 +662,54 @@ def test_health_says_unavailable_when_the_database_hangs(tmp_path: Any) -> None:
     release.set()
 
 
+def test_a_database_that_hangs_holds_its_rooms_not_the_server(tmp_path: Any) -> None:
+    """An operator's review: the store was called on the event loop, so a database that hangs without failing
+    (a stopped PostgreSQL whose host still answers, a stuck disk) froze every room, the pages, /health and the
+    server's exit. The store is called on a thread of its own: while a room's write hangs, the server answers
+    (the page, the config, the room from memory, /health 503), the room plays on once the write returns, and a
+    server stopped while one hangs exits."""
+    import threading
+    release = threading.Event()
+    hung = threading.Event()
+    with _bot_rooms(tmp_path, 1, retry=5) as (c, tables, [room]):
+        tables.HEALTH_WAIT = 0.5
+        store = tables.store
+        real_answers, real_ping = store.add_answers, store.ping
+
+        def hang(*args: Any) -> None:
+            hung.set()
+            release.wait(30)
+            real_answers(*args)  # then stored, as a database that comes back stores it
+
+        def answered_meanwhile() -> None:
+            t0 = time.monotonic()
+            assert c.get("/play").status_code == 200
+            assert c.get("/play/api/config").status_code == 200
+            assert c.get(f"/play/api/rooms/{room}").json()["status"] == "playing"
+            tables._health = None
+            assert c.get("/play/api/health").status_code == 503
+            assert time.monotonic() - t0 < 5  # each answered in its time, none waited for the database
+
+        store.add_answers = hang  # the room's next write waits, as on a database that does not answer
+        store.ping = lambda: release.wait(30)
+        assert hung.wait(10)
+        answered_meanwhile()
+        finished = c.get(f"/play/api/rooms/{room}").json()["finished_hands"]
+        store.add_answers, store.ping = real_answers, real_ping
+        release.set()
+        assert _until(lambda: c.get(f"/play/api/rooms/{room}").json()["finished_hands"] > finished, 30)
+        assert room not in tables.aside
+        release.clear()
+        hung.clear()
+        store.add_answers = hang
+        store.ping = lambda: release.wait(30)
+        assert hung.wait(10)
+        answered_meanwhile()
+        t0 = time.monotonic()
+    assert time.monotonic() - t0 < 5  # the server stopped with a write hung: it did not wait for it
+    release.set()
+
+
 def test_health_is_unavailable_while_another_process_holds_sqlites_write_lock(tmp_path: Any) -> None:
     """A review: with another process holding SQLite's write lock (a backup tool, a sqlite3 shell left in a
     transaction) /health's read answered ok while every answer's write failed. The probe writes an answer and

@@ -117,6 +117,56 @@ def test_health_says_when_the_database_is_down_and_when_it_is_back(pg: Postgres)
         assert c.get("/play/api/health").json()["status"] == "ok"
 
 
+def test_a_frozen_postgresql_holds_its_rooms_not_the_server(pg: Postgres) -> None:
+    """An operator's review: a PostgreSQL that hangs without failing (its processes stopped, their connections
+    open: no bound fires) froze every room, the pages, /health and the server's exit, the store being called on
+    the event loop. Now a room of bots playing meets the freeze at its next write and waits; the server answers
+    its pages and config at once and /health 503 within its wait, the room plays on after the thaw, and a
+    server stopped during a freeze exits."""
+    import time
+    s = PlayServer(pg.url, "--bot-pace", "0", "--table-rate", "100000").start()
+    try:
+        room = httpx.post(f"{s.base}/play/api/rooms", json={"seats": ["random"] * 4, "hands": 0}).json()["room"]
+
+        def finished() -> int:
+            return int(httpx.get(f"{s.base}/play/api/rooms/{room}", timeout=5).json()["finished_hands"])
+
+        def answers_while_frozen() -> None:
+            time.sleep(0.5)  # the room's next write is under way, and waits
+            t0 = time.monotonic()
+            assert httpx.get(f"{s.base}/play/api/config", timeout=5).status_code == 200
+            assert httpx.get(f"{s.base}/play", timeout=5).status_code == 200
+            assert time.monotonic() - t0 < 2
+            health = httpx.get(f"{s.base}/play/api/health", timeout=15)
+            assert health.status_code == 503 and time.monotonic() - t0 < 10
+
+        deadline = time.monotonic() + 30
+        while finished() < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pg.freeze()
+        try:
+            answers_while_frozen()
+            before = finished()  # from memory: the room is held, not gone
+        finally:
+            pg.thaw()
+        deadline = time.monotonic() + 30
+        while finished() <= before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert finished() > before
+        pg.freeze()
+        try:
+            answers_while_frozen()
+            assert s.proc is not None
+            t0 = time.monotonic()
+            s.proc.terminate()
+            s.proc.wait(15)  # a hang fails the test here
+            assert time.monotonic() - t0 < 10
+        finally:
+            pg.thaw()
+    finally:
+        s.stop()
+
+
 def test_the_operators_own_connection_options_are_kept_beside_the_bounds(pg: Postgres, monkeypatch: Any) -> None:
     """A review: the bounds' `options` replaced the operator's own (`?options=-csearch_path=club` in the URL, or
     PGOPTIONS), and the club's rooms were looked for, and made, in another schema. The operator's options come

@@ -41,6 +41,7 @@ from ..guard.asgi import same_origin
 from ..guard.limits import client_key
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
+from .offloop import OffLoop
 from .rulesets import RoomError, RuleSets, rule_names
 from .schemas import client_message_schema
 from .stepper import greenlet
@@ -303,6 +304,9 @@ class Tables:
         self.config = config
         self.rulesets = RuleSets(list(config.rules))
         self.store = Store(config.db)
+        self.db = OffLoop()  # every call to the store, on one thread of its own (offloop.py says why)
+        self._resuming: dict[str, asyncio.Task[Live | None]] = {}  # rooms being read from the store, each once
+        self._making = asyncio.Lock()  # one room made at a time: the caps are counted with no write under way
         self.live: dict[str, Live] = {}
         self.ended: OrderedDict[str, dict[str, Any]] = OrderedDict()  # summaries of rooms over (ENDED at most)
         self.bots = list(BOTS) + ([EXTERNAL] if config.bot_command else [])
@@ -358,11 +362,11 @@ class Tables:
         if greenlet is None:  # hands on threads (game/step.py): each answer hands the table's thread the
             # GIL and takes it back; at the default 5 ms switch interval a busy loop makes that handoff wait
             sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-        opened = self.store.open_rooms()
+        opened = await self.db(self.store.open_rooms)
         resumed = 0
         for room_id in opened:
             try:
-                self._resume(room_id)
+                await self._resume(room_id)
                 resumed += 1
             except Exception as e:  # noqa: BLE001 - one broken room does not keep the others down
                 print(f"tjmj tables: room {room_id} cannot be resumed: {e} (its owner's stop ends it: POST "
@@ -372,8 +376,20 @@ class Tables:
             print(f"tjmj tables: {resumed} of {len(opened)} open room(s) resumed from {self.store.shown_url()}",
                   file=sys.stderr, flush=True)
 
-    def _resume(self, room_id: str) -> Live | None:
-        row = self.store.room(room_id)
+    async def _resume(self, room_id: str) -> Live | None:
+        """The room read from the store and played on (None: no such room). Read once however many ask for it
+        meanwhile (two pages opening a room the server had not in memory gave it two drivers)."""
+        task = self._resuming.get(room_id)
+        if task is None:
+            task = self._resuming[room_id] = asyncio.get_running_loop().create_task(self._load(room_id))
+            task.add_done_callback(lambda t: self._resuming.pop(room_id, None) if self._resuming.get(room_id) is t else None)
+        return await asyncio.shield(task)  # a caller gone (a page closed) does not stop the others' reading
+
+    async def _load(self, room_id: str) -> Live | None:
+        live = self.live.get(room_id)
+        if live is not None:
+            return live
+        row = await self.db(self.store.room, room_id)
         if row is None:
             return None
         c = row.config
@@ -391,7 +407,7 @@ class Tables:
                             f"made (sha256 {made[:16]}…, now {rules.sha256[:16]}…); the room is kept, unplayed, until "
                             "the server has those rules again", None, 409)
         try:
-            game = Game.load(self.store, row, rules, self.config.bot_command, self.config.game_hands)
+            game = await Game.load(self.store, row, rules, self.config.bot_command, self.config.game_hands, self.db)
         except RuntimeError as e:  # its stored answers do not follow the hand: said, never played on
             raise RoomError("room_unplayable", f"room {room_id} cannot be resumed: {e}", None, 409) from None
         live = Live(game, client=c.get("client") or None)  # rooms made before it was stored count for no one
@@ -437,7 +453,7 @@ class Tables:
                     resumed += 1
                     self.aside.discard(room_id)
                     try:
-                        self._resume(room_id)
+                        await self._resume(room_id)
                     except SQLAlchemyError:
                         self.aside.add(room_id)
                         self._aside_failures += 1
@@ -452,16 +468,19 @@ class Tables:
     async def stop(self) -> None:
         if self._retry is not None:
             self._retry.cancel()
+        for task in list(self._resuming.values()):
+            task.cancel()
         for live in self.live.values():
             if live.task is not None:
                 live.task.cancel()
         for live in self.live.values():
             live.game.close()
+        self.db.close()
         self.store.close()
 
     # ------------------------------------------------------------ rooms
 
-    def create(self, body: Any, client: str = "") -> dict[str, Any]:
+    async def create(self, body: Any, client: str = "") -> dict[str, Any]:
         """A new room from the API's request (RoomError naming the field at fault); `client`: the address it came
         from (the guard's per-client limits key on it too), which may have rooms_per_client playing at once."""
         client = client_key(client)
@@ -502,6 +521,11 @@ class Tables:
         limit = body.get("time_limit", self.config.default_time_limit)
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not TIME_LIMITS[0] <= limit <= TIME_LIMITS[1]:
             raise RoomError("invalid_request", f"time_limit is {TIME_LIMITS[0]:g} to {TIME_LIMITS[1]:g} seconds", "time_limit")
+        async with self._making:
+            return await self._make(name, profile, options, seats, names, hands, limit, client)
+
+    async def _make(self, name: str, profile: str | None, options: dict[str, Any], seats: list[str],
+                    names: list[str | None], hands: int, limit: float, client: str) -> dict[str, Any]:
         # the caps before the rules: compiling a new choice of options costs the loop ~0.1 s, not for a client
         # that may not have the room
         if len(self.live_rooms()) >= self.config.max_rooms:
@@ -526,11 +550,12 @@ class Tables:
         config = {"rules": name, "sha256": rules.sha256, "profile": rules.profile, "options": dict(options), "seats": list(seats),
                   "names": shown, "hands": hands, "time_limit": float(limit),
                   "client": client}  # whose rooms it counts among when resumed (the caps outlive a restart)
-        self.store.add_room(room_id, config, token_hash(owner), [token_hash(t) if t else None for t in tokens])
-        row = self.store.room(room_id)
+        await self.db(self.store.add_room, room_id, config, token_hash(owner),
+                      [token_hash(t) if t else None for t in tokens])
+        row = await self.db(self.store.room, room_id)
         assert row is not None
-        game = Game(self.store, row, rules, self.config.bot_command, self.config.game_hands)
-        game.start_hand()
+        game = Game(self.store, row, rules, self.config.bot_command, self.config.game_hands, self.db)
+        await game.start_hand()
         live = Live(game, client=client)
         self.live[room_id] = live
         self._set_deadline(live)
@@ -541,7 +566,9 @@ class Tables:
                 "owner_token": owner, "spectator": f"/play/room/{room_id}#watch"}
 
     def live_rooms(self) -> list[Live]:
-        return [lv for lv in self.live.values() if lv.game.ask is not None]
+        """The rooms playing (by their status: between two hands, while the first's end is stored, a room has no
+        question open and is playing all the same)."""
+        return [lv for lv in self.live.values() if lv.game.status in ("playing", "stopping")]
 
     def summary(self, live: Live) -> dict[str, Any]:
         g = live.game
@@ -563,20 +590,20 @@ class Tables:
         on = {c.seat for c in live.conns}
         return [{"seat": s, "kind": g.kinds[s], "name": g.names[s], "connected": s in on} for s in range(4)]
 
-    def stop_unplayed(self, room_id: str, body: Any) -> str | None:
+    async def stop_unplayed(self, room_id: str, body: Any) -> str | None:
         """A room that cannot be resumed here (its rules changed or gone, its answers no longer following its
         hand) stopped by its owner's token, unplayed: the hands it finished are kept, and no start tries it again.
         Its status after (a game over stays over), or None: not the owner's token."""
-        row = self.store.room(room_id)
+        row = await self.db(self.store.room, room_id)
         tok = body.get("token") if isinstance(body, dict) else None
         if row is None or not isinstance(tok, str) or not secrets.compare_digest(row.owner_hash, token_hash(tok)):
             return None
         if row.status not in ("playing", "stopping"):
             return row.status
-        self.store.set_status(room_id, "stopped")
+        await self.db(self.store.set_status, room_id, "stopped")
         return "stopped"
 
-    def get(self, room_id: str) -> Live | None:
+    async def get(self, room_id: str) -> Live | None:
         """The room, live; one not in memory read from the store as a resumed room is (with its driver,
         which plays an open game on and drops a finished one from memory again)."""
         if not isinstance(room_id, str) or len(room_id) > 64:
@@ -588,7 +615,7 @@ class Tables:
             # its failing write held the event loop again (a review: 4 pages polling froze the server 20 s of 30)
             raise RoomError("store_unavailable", "this room is set aside while the server's database fails; it plays on "
                             "by itself once the database answers: try again in a while", None, 503)
-        return self._resume(room_id)
+        return await self._resume(room_id)
 
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
@@ -600,16 +627,16 @@ class Tables:
             live.game.close()
             del self.live[live.game.id]
 
-    def stored_summary(self, room_id: str) -> dict[str, Any] | None:
+    async def stored_summary(self, room_id: str) -> dict[str, Any] | None:
         """The summary of a room over or stopped read from the store alone, without its rules (None: no such
         room, or one still playing): a game that ended is shown as it ended though its rule file was edited since
         (a review's finding: it answered 409 rules_unavailable, after its owner's stop too). Kept as ended."""
-        row = self.store.room(room_id)
+        row = await self.db(self.store.room, room_id)
         if row is None or row.status in ("playing", "stopping"):
             return None
         c = row.config
         finished, balances, options = 0, [0, 0, 0, 0], dict(c.get("options") or {})
-        for h in self.store.hands(room_id):
+        for h in await self.db(self.store.hands, room_id):
             if h.status == "done" and h.record is not None:
                 finished += 1
                 balances = [a + b for a, b in zip(balances, h.record["result"]["balances"])]
@@ -646,20 +673,23 @@ class Tables:
         try:
             while True:
                 ask = g.ask
+                if ask is None:
+                    async with live.lock:  # an answer under way ends first (between two hands, while the first's
+                        ask = g.ask  # end is stored, no question is open: the game is not over for that)
                 if ask is None:  # the game is over: nothing of it stays in memory but for its sockets
                     self._evict(live)
                     return
                 if not live.conns and g.status == "playing" and time.time() - live.alone_since > self.config.idle_stop:
                     async with live.lock:  # nobody has watched it for a while (bots playing until stopped): it ends
-                        g.stop()  # after this hand
+                        await g.stop()  # after this hand
                         live.idle = True
                 if g.is_bot(ask.seat) and pace == 0 and g.kinds[ask.seat] != EXTERNAL:
                     async with live.lock:  # bots at once: a run of their moves, stored and shown together
                         steps: list[Step] = []
                         while len(steps) < BOT_RUN and g.ask is not None and g.is_bot(g.ask.seat) \
                                 and g.kinds[g.ask.seat] != EXTERNAL:
-                            steps.append(g.bot_answer(durable=False))
-                        g.flush()
+                            steps.append(await g.bot_answer(durable=False))
+                        await g.flush()
                         for step in steps[:-1]:
                             self._told(live, step)
                         self._after(live, steps[-1])
@@ -671,9 +701,9 @@ class Tables:
                     async with live.lock:
                         if g.ask is ask:
                             if g.kinds[ask.seat] == EXTERNAL:  # a process: waited for off the loop
-                                step = g.answer(await asyncio.to_thread(g.bot_pick), ask.seq)
+                                step = await g.answer(await asyncio.to_thread(g.bot_pick), ask.seq)
                             else:
-                                step = g.bot_answer()
+                                step = await g.bot_answer()
                             self._after(live, step)
                     continue
                 live.changed.clear()
@@ -690,7 +720,7 @@ class Tables:
                     if due:  # (else the wait ended for the idle check, at the loop's top)
                         async with live.lock:
                             if g.ask is ask:
-                                self._after(live, g.answer(default_choice(ask), ask.seq))
+                                self._after(live, await g.answer(default_choice(ask), ask.seq))
         except asyncio.CancelledError:
             raise
         except SQLAlchemyError as e:  # the database unreachable: the room is not over (the store says where it is)
@@ -700,7 +730,7 @@ class Tables:
         except Exception as e:  # noqa: BLE001 - an external bot breaking its protocol, or a bug: the room stops,
             # the server goes on
             print(f"tjmj tables: room {g.id} stopped: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
-            self._failed(live)
+            await self._failed(live)
 
     def _set_aside(self, live: Live) -> None:
         """A room whose store failed (a database down) leaves memory as a killed server's would, without being
@@ -725,7 +755,7 @@ class Tables:
             c.send(err)
             c.end(1013)
 
-    def _failed(self, live: Live) -> None:
+    async def _failed(self, live: Live) -> None:
         """A room its driver cannot go on with ends, stopped, its open hand unplayed: stored so, its bots' processes
         ended, and its sockets told (the reason stays in the server's log: a bot's words may hold its tiles). It
         stayed `playing` with no one driving it, its sockets waiting for ever and its place counted in the caps."""
@@ -735,7 +765,10 @@ class Tables:
         except Exception as e:  # noqa: BLE001 - its processes are ended as far as they can be
             print(f"tjmj tables: room {g.id}: closing it: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
         g.status = "stopped"
-        g.store.set_status(g.id, "stopped")
+        try:
+            await self.db(g.store.set_status, g.id, "stopped")
+        except SQLAlchemyError as e:  # the database failing too: stopped in memory, resumed from it
+            print(f"tjmj tables: room {g.id}: its stop not stored: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
         err = json.dumps({"type": "error", "error": _err("room_failed", "the server cannot go on with this room (its "
                                                          "log says why): it is stopped, its finished hands kept", None)["error"]})
         end = json.dumps(self._game_end(live))
@@ -915,7 +948,7 @@ class Tables:
                 return _err("bad_choice", f"choice {msg['choice']} is not an index of the menu (0 to {len(ask.menu) - 1})",
                             "choice")
             try:
-                step = g.answer(msg["choice"], ask.seq)
+                step = await g.answer(msg["choice"], ask.seq)
             except SQLAlchemyError as e:  # not stored, so not played: the question stays open (a review: the socket
                 # died with a traceback in the log at each try)
                 print(f"tjmj tables: room {g.id}: an answer not stored: {type(e).__name__}: {e}", file=sys.stderr,
@@ -936,7 +969,7 @@ class Tables:
             return
         await self.start()
         try:
-            live = self.get(room_id)
+            live = await self.get(room_id)
         except RoomError as e:  # a room whose rules this server cannot give it now: said, and the socket closed
             await ws.accept()
             await ws.send_text(json.dumps({"type": "error", "error": e.json()["error"]}))
@@ -1184,7 +1217,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         try:
             body = await json_body(request)
             await tables.start()
-            return _json(tables.create(body, request.client.host if request.client else ""), 201)
+            return _json(await tables.create(body, request.client.host if request.client else ""), 201)
         except RoomError as e:
             return refused(e)
 
@@ -1193,9 +1226,9 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         if room_id not in tables.live and (ended := tables.ended_summary(room_id)) is not None:
             return _json(ended)
         try:
-            live = tables.get(room_id)
+            live = await tables.get(room_id)
         except RoomError as e:  # a room whose rules this server cannot give it now: shown if it ended
-            stored = tables.stored_summary(room_id) if e.code in ("rules_unavailable", "room_unplayable") else None
+            stored = await tables.stored_summary(room_id) if e.code in ("rules_unavailable", "room_unplayable") else None
             return _json(stored) if stored is not None else refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
@@ -1208,9 +1241,9 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             body = await json_body(request)
             if not isinstance(body, dict) or not isinstance(body.get("token"), str):  # malformed: no token to refuse
                 raise RoomError("invalid_request", 'a stop request is {"token": the owner token}', "token")
-            live = tables.get(room_id)
+            live = await tables.get(room_id)
         except RoomError as e:
-            status = tables.stop_unplayed(room_id, body) if e.code in ("rules_unavailable", "room_unplayable") else None
+            status = await tables.stop_unplayed(room_id, body) if e.code in ("rules_unavailable", "room_unplayable") else None
             return _json({"room": room_id, "status": status}) if status is not None else refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
@@ -1218,7 +1251,7 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
             return _json(_err("forbidden", "only the room's owner token stops it", "token"), 403)
         async with live.lock:
             was = live.game.status
-            live.game.stop()
+            await live.game.stop()
             if live.game.status != was:  # the players see at once that this hand is the last (not at the next move)
                 tables._broadcast(live)
         return _json({"room": room_id, "status": live.game.status})
@@ -1227,14 +1260,14 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     async def hand_record(room_id: str, idx: str) -> Response:
         if not idx.isascii() or not idx.isdigit() or len(idx) > 6:
             return _json(_err("not_found", "no such hand", None), 404)
-        rec = tables.store.record(room_id, int(idx)) if len(room_id) <= 64 else None
+        rec = await tables.db(tables.store.record, room_id, int(idx)) if len(room_id) <= 64 else None
         if rec is None:
             return _json(_err("not_found", "no such finished hand", None), 404)
         return _json(rec, headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}-hand-{idx}.json"'})
 
     @app.get("/play/api/rooms/{room_id}/records.jsonl", include_in_schema=False)
     async def game_records(room_id: str) -> Response:
-        if len(room_id) > 64 or tables.store.room(room_id) is None:
+        if len(room_id) > 64 or await tables.db(tables.store.room, room_id) is None:
             return _json(_err("not_found", "no such room", None), 404)
         # streamed as stored, a batch of rows at a time, off the loop (a game of thousands of hands is tens of MB)
         return StreamingResponse(tables.store.record_lines(room_id), media_type="application/x-ndjson",

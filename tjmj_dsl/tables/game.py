@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from ..game.bot import BotProcess, ProcessPlayer
 from ..game.facts import GameFacts
@@ -90,6 +90,14 @@ def bot_choice(player: Any, ask: Ask, stepper: Stepper | GreenStepper) -> int:
     return menu.index(a)
 
 
+DB = Callable[..., Awaitable[Any]]  # how a Game calls its store: `await db(store.method, *args)`
+
+
+async def inline(fn: Callable[..., Any], *args: Any) -> Any:
+    """A store called on the caller's own thread (the server gives its Game an OffLoop instead)."""
+    return fn(*args)
+
+
 @dataclass
 class Step:
     """What one answer led to: the hand's record if it ended, the game's status if that changed."""
@@ -100,11 +108,14 @@ class Step:
 
 
 class Game:
-    """A room's game, live. Not thread-safe: the socket layer holds the room's lock around it."""
+    """A room's game, live. Not thread-safe: the socket layer holds the room's lock around it. Its store is
+    called through `db` (the server's: off the event loop, tables/offloop.py), and every write is awaited
+    before the game's state changes: a look at the game while a write is under way sees it as it was."""
 
     def __init__(self, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None,
-                 most: int = 0) -> None:
+                 most: int = 0, db: DB = inline) -> None:
         self.store = store
+        self.db = db
         self.id = room.id
         self.config = room.config
         self.rules = rules
@@ -189,15 +200,15 @@ class Game:
             if b is not None:
                 b.begin(self.stepper.view(s), rng(seed, idx, "player", s))
 
-    def start_hand(self) -> None:
+    async def start_hand(self) -> None:
         """Deal the next hand (its seed fresh from the OS), stored before its first question is answered."""
         idx = self.finished
         seed = new_seed()
         dealer = self.next_dealer if idx > 0 else None
-        self.store.add_hand(self.id, idx, seed, dealer)
+        await self.db(self.store.add_hand, self.id, idx, seed, dealer)
         self._deal(idx, seed, dealer)
 
-    def answer(self, choice: int, seq: int, durable: bool = True) -> Step:
+    async def answer(self, choice: int, seq: int, durable: bool = True) -> Step:
         """Store the answer to the open question, then play it (ValueError, nothing stored, if it is not
         an answer to it). `durable` False (a bot's answer, which a bot asked again gives again): kept
         to be stored with the next (`flush`), before anything the table did since is shown to anyone."""
@@ -209,8 +220,8 @@ class Game:
         self.pending.append(row)
         if durable:
             try:
-                self.flush()
-            except Exception:
+                await self.flush()
+            except BaseException:  # a failure, or the caller cancelled (a server stopping) while it was stored
                 # not stored, so not played: the question stays open, and this answer is not kept to be stored
                 # again beside the next try of it (a review's finding: after a database outage every later
                 # answer to the question met its own earlier row, a duplicate key, and the room was stuck)
@@ -220,7 +231,7 @@ class Game:
         st.answer(choice, seq)
         self.trail.append((seq, choice, ask.seat, ask.kind))
         self._number()
-        return self._after()
+        return await self._after()
 
     def replayed(self, answers: int) -> Stepper | GreenStepper:
         """The hand being played as it was after its first `answers` answers: dealt again from its seed
@@ -238,20 +249,23 @@ class Game:
         assert ask is not None and self.stepper is not None and self.is_bot(ask.seat)
         return bot_choice(self.bots[ask.seat], ask, self.stepper)
 
-    def bot_answer(self, durable: bool = True) -> Step:
+    async def bot_answer(self, durable: bool = True) -> Step:
         """The bot seat's pick for the open question, stored and played."""
         ask = self.ask
         assert ask is not None and self.stepper is not None and self.is_bot(ask.seat)
-        return self.answer(bot_choice(self.bots[ask.seat], ask, self.stepper), ask.seq,
+        return await self.answer(bot_choice(self.bots[ask.seat], ask, self.stepper), ask.seq,
                            durable or self.kinds[ask.seat] == EXTERNAL)
 
-    def flush(self) -> None:
+    async def flush(self) -> None:
         """Store the answers kept (in one transaction)."""
         if self.pending:
-            self.store.add_answers(self.id, self.pending)
-            self.pending = []
+            rows = list(self.pending)
+            await self.db(self.store.add_answers, self.id, rows)
+            del self.pending[:len(rows)]
 
-    def _after(self) -> Step:
+    async def _after(self) -> Step:
+        """The hand's end, if the answer ended it: its record stored, then the next hand's seed and dealer,
+        then the game moved on in one go (nothing changes while a write is awaited)."""
         st = self.stepper
         assert st is not None
         if st.ask is not None:
@@ -259,30 +273,35 @@ class Game:
         res = st.result
         assert res is not None and res.settlement is not None
         rec = make_record(self.rules, self.seed, self.hand, res, self.player_names(), rotation=self.hand > 0)
-        self.finished += 1
-        self.balances = [a + b for a, b in zip(self.balances, res.settlement["balances"])]
-        self.next_dealer = res.settlement.get("next_dealer")
-        self.game = self.game.after_record(rec)
-        if self.status == "playing" and self.store.status(self.id) == "stopped":
-            self.status = "stopping"  # the operator's stop (--stop-room) of a room this server plays: ends here
+        finished = self.finished + 1
+        status = self.status
+        if status == "playing" and await self.db(self.store.status, self.id) == "stopped":
+            status = "stopping"  # the operator's stop (--stop-room) of a room this server plays: ends here
         wanted = self.hands_wanted or self.most
-        over = self.status == "stopping" or (wanted > 0 and self.finished >= wanted)
+        over = status == "stopping" or (wanted > 0 and finished >= wanted)
         if over:
-            self.status = "stopped" if self.status == "stopping" else "over"
-        self.flush()
-        self.store.finish_hand(self.id, self.hand, rec, self.status if over else None)
+            status = "stopped" if status == "stopping" else "over"
+        await self.flush()
+        await self.db(self.store.finish_hand, self.id, self.hand, rec, status if over else None)
+        next_dealer = res.settlement.get("next_dealer")
+        seed = "" if over else new_seed()
+        if not over:
+            await self.db(self.store.add_hand, self.id, finished, seed, next_dealer)
+        self.finished, self.status, self.next_dealer = finished, status, next_dealer
+        self.balances = [a + b for a, b in zip(self.balances, res.settlement["balances"])]
+        self.game = self.game.after_record(rec)
         self.stepper = None
         if not over:
-            self.start_hand()
+            self._deal(finished, seed, next_dealer)
         else:
             self.close()
         return Step(rec, over, list(self.balances))
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """End the game after the hand being played."""
         if self.status == "playing":
+            await self.db(self.store.set_status, self.id, "stopping")
             self.status = "stopping"
-            self.store.set_status(self.id, "stopping")
 
     def player_names(self) -> list[str]:
         return [f"{self.kinds[s]}:{self.names[s]}" if self.kinds[s] == PERSON else self.kinds[s] for s in range(4)]
@@ -298,11 +317,11 @@ class Game:
     # ------------------------------------------------------------ from the store
 
     @classmethod
-    def load(cls, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None,
-             most: int = 0) -> "Game":
+    async def load(cls, store: Store, room: RoomRow, rules: GameRules, bot_command: tuple[str, ...] | None = None,
+                   most: int = 0, db: DB = inline) -> "Game":
         """The room's game as it was: finished hands summed, the open hand replayed from its answers."""
-        g = cls(store, room, rules, bot_command, most)
-        rows: list[HandRow] = store.hands(room.id)
+        g = cls(store, room, rules, bot_command, most, db)
+        rows: list[HandRow] = await db(store.hands, room.id)
         open_row: HandRow | None = None
         for h in rows:
             if h.status == "done" and h.record is not None:
@@ -315,10 +334,10 @@ class Game:
         if g.status not in ("playing", "stopping"):
             return g
         if open_row is None:
-            g.start_hand()
+            await g.start_hand()
             return g
         g._deal(open_row.idx, open_row.seed, open_row.dealer)
-        for seq, seat, choice in store.answers(room.id, open_row.idx):
+        for seq, seat, choice in await db(store.answers, room.id, open_row.idx):
             ask = g.ask
             if ask is None or ask.seq != seq or ask.seat != seat:
                 raise RuntimeError(f"room {room.id} hand {open_row.idx}: stored answer {seq} does not follow the hand")
@@ -329,5 +348,5 @@ class Game:
             g.trail.append((seq, choice, seat, ask.kind))
             g._number()
         if g.ask is None:  # killed between the last answer and the record: finish it now
-            g._after()
+            await g._after()
         return g

@@ -44,7 +44,7 @@ def run(db: str | None = None, host: str = "127.0.0.1", port: int = 0, browser: 
         if profile:
             body["profile"] = profile
         try:
-            room = tables.create(body)
+            room = await tables.create(body)
         except RoomError as e:
             print(f"tjmj: error: {e.field or 'room'}: {e.message}", file=sys.stderr, flush=True)
             raise SystemExit(2) from None
