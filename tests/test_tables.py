@@ -710,6 +710,31 @@ def test_a_database_that_hangs_holds_its_rooms_not_the_server(tmp_path: Any) -> 
     release.set()
 
 
+def test_a_room_read_from_the_store_is_read_once_however_many_ask(tmp_path: Any, monkeypatch: Any) -> None:
+    """The store is read off the event loop, so two looks at a room not in memory (a page and a socket while the
+    server starts and resumes it) could each read it and give it two drivers: they share one reading."""
+    import asyncio
+
+    from tjmj_dsl.tables import app as tables_app
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        room = new_room(c, seats=["person", "random", "random", "random"])["room"]
+        live = tables.live.pop(room)  # out of memory, as before a start resumes it
+        c.portal.call(live.task.cancel)  # type: ignore[union-attr]
+        loads: list[int] = []
+        real = tables_app.Game.load
+
+        async def counted(*a: Any, **k: Any) -> Any:
+            loads.append(1)
+            return await real(*a, **k)
+        monkeypatch.setattr(tables_app.Game, "load", counted)
+
+        async def both() -> list[Any]:
+            return list(await asyncio.gather(*(tables.get(room) for _ in range(3))))
+        got = c.portal.call(both)  # type: ignore[union-attr]
+        assert got[0] is got[1] is got[2] is tables.live[room] and loads == [1]
+
+
 def test_health_is_unavailable_while_another_process_holds_sqlites_write_lock(tmp_path: Any) -> None:
     """A review: with another process holding SQLite's write lock (a backup tool, a sqlite3 shell left in a
     transaction) /health's read answered ok while every answer's write failed. The probe writes an answer and
