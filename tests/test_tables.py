@@ -735,6 +735,63 @@ def test_a_room_read_from_the_store_is_read_once_however_many_ask(tmp_path: Any,
         assert got[0] is got[1] is got[2] is tables.live[room] and loads == [1]
 
 
+def test_the_last_socket_leaving_between_two_hands_leaves_the_room_in_memory(tmp_path: Any) -> None:
+    """A review of the store's thread: while a hand's end is stored the game has no question open, and the last
+    socket leaving then dropped the room from memory as if the game were over; its driver played on unseen, and
+    the next look read the room again and gave it a second driver (their answers clashed in the store)."""
+    import threading
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        room = new_room(c, seats=["random"] * 4, hands=0)["room"]
+        live = tables.live[room]
+        real = tables.store.finish_hand
+        hung, release = threading.Event(), threading.Event()
+
+        def slow(*a: Any) -> None:
+            if not hung.is_set():
+                hung.set()
+                release.wait(10)
+            real(*a)
+        with c.websocket_connect(f"/play/ws/{room}") as ws:
+            hello(ws, None)
+            tables.store.finish_hand = slow
+            assert hung.wait(20)
+            assert live.game.ask is None and live.game.status == "playing"  # between two hands
+        time.sleep(0.3)  # the socket's end handled
+        assert tables.live.get(room) is live
+        release.set()
+        hand = live.game.hand
+        assert _until(lambda: live.game.hand > hand + 1, 20)  # its driver plays on
+        assert c.get(f"/play/api/rooms/{room}").json()["hand"] >= hand + 1
+        assert tables.live.get(room) is live and room not in tables.aside and not live.task.done()
+
+
+def test_a_persons_answer_stored_and_played_then_the_hands_end_failing_sets_the_room_aside(tmp_path: Any) -> None:
+    """A review: a person's answer that ended a hand whose end the database then failed to store was said "not
+    taken" (it was stored and played), and the room stayed in memory with no question and no driver, counted
+    among the rooms playing. It is set aside, as a bot's would be, and plays on from the store."""
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.RETRY_ASIDE = 0.2
+        room = new_room(c, seats=["person"] * 4, hands=2, time_limit=600)["room"]
+        live = tables.live[room]
+        g = live.game
+        real = tables.store.finish_hand
+        tables.store.finish_hand = _down
+        for _ in range(400):
+            ask = g.ask
+            msg = {"hand": g.hand, "seq": g.number, "choice": default_choice(ask)}
+            before = len(answers(c, room, g.hand))
+            if c.portal.call(tables.on_answer, live, ask.seat, msg) is not None or room not in tables.live:  # type: ignore[union-attr]
+                break
+        assert len(answers(c, room, 0)) == before + 1  # the last answer stored
+        assert room not in tables.live and room in tables.aside and _until(live.task.done, 5)  # its driver ended
+        tables.store.finish_hand = real
+        assert _until(lambda: room in tables.live, 10)  # resumed from the store: the hand's end done, the next dealt
+        info = c.get(f"/play/api/rooms/{room}").json()
+        assert info["finished_hands"] == 1 and info["hand"] == 1 and info["status"] == "playing"
+
+
 def test_health_is_unavailable_while_another_process_holds_sqlites_write_lock(tmp_path: Any) -> None:
     """A review: with another process holding SQLite's write lock (a backup tool, a sqlite3 shell left in a
     transaction) /health's read answered ok while every answer's write failed. The probe writes an answer and

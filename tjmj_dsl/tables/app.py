@@ -618,12 +618,15 @@ class Tables:
         return await self._resume(room_id)
 
     def _evict(self, live: Live) -> None:
-        """A game over with no socket left is dropped from memory (the store has it; `get` reads it again)."""
-        if live.game.ask is None and not live.conns and self.live.get(live.game.id) is live:
-            if live.game.status in ("over", "stopped"):  # it will not change: asked again, it is not read again
-                self.ended[live.game.id] = self.summary(live)
-                while len(self.ended) > ENDED:
-                    self.ended.popitem(last=False)
+        """A game over with no socket left is dropped from memory (the store has it; `get` reads it again). Not one
+        between two hands, its first's end being stored (no question open, still playing: a review found such a
+        room dropped by its last socket leaving, its driver playing on unseen and a second one started by the
+        next look), nor one whose answer is under way."""
+        if live.game.ask is None and live.game.status in ("over", "stopped") and not live.conns \
+                and not live.lock.locked() and self.live.get(live.game.id) is live:
+            self.ended[live.game.id] = self.summary(live)  # it will not change: asked again, it is not read again
+            while len(self.ended) > ENDED:
+                self.ended.popitem(last=False)
             live.game.close()
             del self.live[live.game.id]
 
@@ -947,10 +950,20 @@ class Tables:
             if not 0 <= msg["choice"] < len(ask.menu):
                 return _err("bad_choice", f"choice {msg['choice']} is not an index of the menu (0 to {len(ask.menu) - 1})",
                             "choice")
+            played = len(g.trail)
             try:
                 step = await g.answer(msg["choice"], ask.seq)
-            except SQLAlchemyError as e:  # not stored, so not played: the question stays open (a review: the socket
-                # died with a traceback in the log at each try)
+            except SQLAlchemyError as e:
+                if len(g.trail) > played:  # stored and played, the hand's end not stored (a review: said "not taken",
+                    # the room then stuck with no question): set aside as the driver does, resumed from the store
+                    print(f"tjmj tables: room {g.id} set aside, the database failing: {type(e).__name__}: {e}",
+                          file=sys.stderr, flush=True)
+                    if live.task is not None:
+                        live.task.cancel()
+                    self._set_aside(live)
+                    return None
+                # not stored, so not played: the question stays open (a review: the socket died with a traceback in
+                # the log at each try)
                 print(f"tjmj tables: room {g.id}: an answer not stored: {type(e).__name__}: {e}", file=sys.stderr,
                       flush=True)
                 return _err("store_unavailable", "the server cannot reach its database: your answer is not taken; "
