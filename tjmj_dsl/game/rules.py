@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..notation import format_hand
-from ..tiles import TileError, format_tiles, name, parse_tile, parse_tiles
+from ..tiles import NAMES, TileError, format_tiles, name, parse_tile, parse_tiles
 from ..engine.contract import KONG_TYPES, MAX_TOTAL
 from ..engine.settle import make_outcome
 from ..expr.bets import Bets
@@ -224,9 +224,11 @@ def play_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
 
 def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
     """A kong that ends the hand (play.kong_ends_hand) as a win whose total (play.kong_win_total) settle()
-    refuses: the first hand that has such a kong stops the table. Each kong type the table makes is tried, made
-    by the dealer (seat 0) and by another seat, of a discard where the type is one and of one's own tiles where
-    it is one, with and without zuozhuang and lazhuang."""
+    refuses: the first hand that has such a kong stops the table. Each kong type the table makes is tried, of
+    every tile kind (any kind is a hun kind under some indicator), made by each seat (the dealer is seat 0), of
+    a discard of each other seat where the type is one and of one's own tiles where it is one, with and without
+    zuozhuang and lazhuang (a review: a total that fell short for the kongs of one suit alone passed, tried on
+    1m only, and stopped the tables of every room that met one)."""
     st = rs.settlement
     if st is None or st.kong_ends_hand is None or st.kong_win_total is None:
         return []
@@ -238,18 +240,20 @@ def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
                                                                       if lz else [])
     for typ in table_kong_types(rs):
         froms = [d for d in (False, True) if (typ, d) in ways]  # of one's own tiles, then of a discard
-        for seat, by_discard, (sat, pulled) in itertools.product((0, 1), froms, bets):
-            k = {"seat": seat, "type": typ, "tile": "1m", "from": (seat + 3) % 4 if by_discard else None}
-            try:
-                total = kong_win_total(rs, kw, {"dealer": 0, "zuozhuang": sat, "lazhuang": pulled, "kongs": [k]}, k)
-            except GameRulesError as e:
-                return [(("play", "kong_win_total"), str(e))]
-            except Exception:  # noqa: BLE001 - an expression the interpreter cannot take: settle() says so at play
-                return []
-            if total is not None and not rs.min_fan <= total <= MAX_TOTAL:
-                made = (f"made by seat {seat}, the dealer seat 0{', of a discard' if by_discard else ''}"
-                        f"{', zuozhuang' if sat else ''}{f', lazhuang {pulled}' if any(pulled) else ''}")
-                return [(("play", "kong_win_total"), kong_total_refused(rs, typ, total, made))]
+        for seat, by_discard, tile, (sat, pulled) in itertools.product(range(4), froms, NAMES, bets):
+            for giver in ((seat + 3) % 4, (seat + 2) % 4, (seat + 1) % 4) if by_discard else (None,):
+                k = {"seat": seat, "type": typ, "tile": tile, "from": giver}
+                try:
+                    total = kong_win_total(rs, kw, {"dealer": 0, "zuozhuang": sat, "lazhuang": pulled, "kongs": [k]}, k)
+                except GameRulesError as e:
+                    return [(("play", "kong_win_total"), str(e))]
+                except Exception:  # noqa: BLE001 - an expression the interpreter cannot take: settle() says so at play
+                    return []
+                if total is not None and not rs.min_fan <= total <= MAX_TOTAL:
+                    of = f" of seat {giver}'s discard" if by_discard else ""
+                    made = (f"of {tile} made by seat {seat}{of} (the dealer is seat 0){', zuozhuang' if sat else ''}"
+                            f"{f', lazhuang {pulled}' if any(pulled) else ''}")
+                    return [(("play", "kong_win_total"), kong_total_refused(rs, typ, total, made))]
     return []
 
 
