@@ -446,3 +446,15 @@ def test_an_option_value_that_would_undo_the_files_own_change_is_option_broken(t
     assert run(["score", "345m 123s EEE 77m 45s +6s", "-i", "7p", "--rules", path, "--option",
                 "hun_wait_counts=not_counted"])[0] == 1  # what the warning foretells
     assert run(["check", "--strict", path])[0] == 1
+
+
+def test_an_option_value_that_does_not_compile_is_said_whatever_it_sets(tmp_path: Any) -> None:
+    # a hostile review: a value setting a pattern (a path that can change claims, so not compared with the
+    # profile's game) was applied but never compiled, and passed `check --strict`; it failed only when played
+    path = overlay(tmp_path, 'name: evil\noptions:\n  evil:\n    name: evil\n    description: breaks su\n'
+                   '    default: "off"\n    acts_on: scoring\n    choices:\n      "off": {description: nothing}\n'
+                   '      "on": {description: broken, set: {patterns.su.when: "huns == 0 +"}}\n'
+                   'silence:\n  no-example: {evil: "a test"}\n', "evil.yaml")
+    code, out, err = run(["check", "--strict", path])
+    assert code == 1 and "warning: option evil=on does not compile under every profile: the expression ends too " \
+        "early" in out + err and "subject: evil=on" in out + err, out + err

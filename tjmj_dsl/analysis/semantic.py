@@ -156,14 +156,15 @@ def _options(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
             # overlay's own winning condition made an option's other value an error, unsaid), said at that change
             cheap = bool(paths) and bool({p.split(".")[0] for p in paths} & set(_CLAIM_PATHS + _PLAY_PATHS))
             try:
-                chosen = apply_options(res, rs.profile or None, {o.id: v})
+                other = lower(apply_options(res, rs.profile or None, {o.id: v}))  # compiled, whatever it sets (a
+                # hostile review: a value setting patterns that did not compile passed check, said only at play)
                 if cheap:
                     continue
-                other = lower(chosen)
             except RuleError as e:
-                first = next((d for d in e.diagnostics if d.code == "option-owned"), None) if cheap else e.diagnostics[0]
+                owned = next((d for d in e.diagnostics if d.code == "option-owned"), None) if cheap else None
+                first = owned or e.diagnostics[0]
                 if first is not None:
-                    at = (first.pos if cheap else None) or _option_at(res, o.id, v)
+                    at = (first.pos if owned else None) or _option_at(res, o.id, v)
                     out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under profile "
                                           f"{rs.profile}: {first.message}", at, first.hint, f"{o.id}={v}"))
                 continue
