@@ -458,3 +458,16 @@ def test_an_option_value_that_does_not_compile_is_said_whatever_it_sets(tmp_path
     code, out, err = run(["check", "--strict", path])
     assert code == 1 and "warning: option evil=on does not compile under every profile: the expression ends too " \
         "early" in out + err and "subject: evil=on" in out + err, out + err
+
+
+def test_a_name_is_bounded_and_a_long_one_is_not_echoed(tmp_path: Any) -> None:
+    # a hostile review: a pattern named with 100,000 characters (a file of 100 kB) passed check, and compile
+    # wrote 328 MB of rulebooks, the name standing in every combination row; the error quotes 40 characters
+    long = "龙" * 41
+    path = overlay(tmp_path, f"name: longname\nset:\n  patterns.su.name: {long}\n", "long.yaml")
+    code, out, err = run(["check", path])
+    said = out + err
+    assert code == 1 and f"long.yaml:4:21: error: '{'龙' * 40}'… has 41 characters; at most 40 here" in said, said
+    assert long not in said.split("\n", 1)[0]
+    path = overlay(tmp_path, f"name: ok\nset:\n  patterns.su.name: {long[:40]}\n", "ok.yaml")
+    assert run(["check", path])[0] == 0

@@ -17,6 +17,10 @@ IDENT = "^[a-z][a-z0-9_]*$"
 PROFILE = "^[a-z0-9][a-z0-9_-]*$"  # a directory name once '-' becomes '_' (seed-000-coins → seed_000_coins)
 CHOICE = "^[A-Za-z0-9][A-Za-z0-9_-]*$"  # a choice of an option: off, on, 4, seed-001
 text = {"type": "string"}
+# A name stands in every table and combination row of the rulebooks: bounded, so that a file of 100 kB cannot
+# write hundreds of MB of them (a hostile review: a pattern named with 100,000 characters wrote 328 MB).
+NAME = {"type": "string", "minLength": 1, "maxLength": 40, "description": "Chinese name (1 to 40 characters)"}
+LONG_NAME = {"type": "string", "minLength": 1, "maxLength": 100}  # an option's or the rules' title
 tile = {"type": "string", "pattern": "^([1-9][mps]|[1-7]z|[ESWNCFP])$"}
 # an example hand: the request (hand notation, indicator, how it was won, options
 # on top of the profile) and what the scorer must say of it (checked at build time)
@@ -71,8 +75,8 @@ pattern = {
     "additionalProperties": False,
     "required": ["name", "kind", "value", "when", "description", "source"],
     "properties": {
-        "name": {"type": "string", "description": "Chinese name"},
-        "aka": {"type": "array", "items": text},
+        "name": NAME,
+        "aka": {"type": "array", "items": NAME},
         "gloss": text,
         "kind": ident,
         "value": {"type": "integer", "minimum": 0},
@@ -101,7 +105,7 @@ option_value = {"type": ["string", "integer", "boolean"]}
 option = {
     "type": "object", "additionalProperties": False, "required": ["description", "default"],
     "properties": {
-        "name": text, "description": text,
+        "name": LONG_NAME, "description": text,
         "default": option_value,
         "choices": {"type": "object", "additionalProperties": choice, "minProperties": 1,
                     "propertyNames": {"pattern": CHOICE}},
@@ -156,7 +160,7 @@ play = {
         "dealer_rotation": {"type": "string", "pattern": CHOICE, "description": "which of settlement.rotations passes the deal"},
     },
 }
-entry = {"name": {"type": "string", "description": "Chinese name"}, "gloss": text, "description": text, "source": text}
+entry = {"name": NAME, "gloss": text, "description": text, "source": text}
 settle_definition = {
     "type": "object", "additionalProperties": False, "required": ["name", "value", "description", "source"],
     "properties": {**entry, "value": expr},
@@ -229,7 +233,7 @@ schema = {
                     "items": {"enum": ["profiles", "options", "patterns", "definitions", "request_rules", "score_tables",
                                        "play", "settlement", "sources", "known_values", "silence"]}},
         "name": ident,
-        "title": text,
+        "title": LONG_NAME,
         "sources": {"type": "object", "additionalProperties": text, "propertyNames": {"pattern": PROFILE}},
         "tiles": {"type": "object", "additionalProperties": False, "required": ["suits", "honors", "copies"],
                   "properties": {"suits": {"const": ["m", "p", "s"]}, "honors": {"const": list("ESWNCFP")},
@@ -257,8 +261,7 @@ schema = {
                         "properties": {k: {"type": "integer", "minimum": 0} for k in ("exposed", "concealed", "hun")}},
         "kong_names": {"type": "object", "additionalProperties": False,
                        "description": "what each kind of kong is called, as the rulebook shows it",
-                       "properties": {k: {"type": "string", "minLength": 1}
-                                      for k in KONG_TYPES}},
+                       "properties": {k: NAME for k in KONG_TYPES}},
         "outcome_names": {"type": "object", "additionalProperties": False,
                           "description": "what the facts of a settlement outcome are called, as the rulebook says them "
                                          "(drawn: a hand nobody won)",

@@ -51,10 +51,21 @@ def _validator_class() -> Any:
             return
         p = patrn[:-1] + r"\Z" if patrn.endswith("$") and not patrn.endswith("\\$") else patrn
         if not _regex(p).search(instance):
-            yield jsonschema.ValidationError(f"{instance!r} does not match {patrn!r}")
+            yield jsonschema.ValidationError(f"{_shown(instance)} does not match {patrn!r}")
+
+    def max_length(validator: Any, most: int, instance: Any, sch: Any) -> Any:
+        """Said with the text's length, not the text: a name of 100,000 characters is not echoed whole."""
+        if validator.is_type(instance, "string") and len(instance) > most:
+            yield jsonschema.ValidationError(f"{_shown(instance)} has {len(instance):,} characters; at most {most} here")
 
     checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": is_int, "number": is_number})
-    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": pattern}, type_checker=checker)
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": pattern, "maxLength": max_length},
+                                        type_checker=checker)
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """A text in a message: its first `most` characters."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "…"
 
 
 @lru_cache(maxsize=64)
