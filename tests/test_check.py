@@ -471,3 +471,13 @@ def test_a_name_is_bounded_and_a_long_one_is_not_echoed(tmp_path: Any) -> None:
     assert long not in said.split("\n", 1)[0]
     path = overlay(tmp_path, f"name: ok\nset:\n  patterns.su.name: {long[:40]}\n", "ok.yaml")
     assert run(["check", path])[0] == 0
+
+
+def test_inherited_known_values_of_a_profile_dropped_are_said_at_their_row(tmp_path: Any) -> None:
+    # a hostile review: `known_values: inherit` with the base's profiles replaced said `no profile 'seed-001'`,
+    # with no place: the row that names it is given, and why
+    path = overlay(tmp_path, "name: kvp\nknown_values: inherit\nreplace: [profiles]\nprofiles:\n  main:\n"
+                   "    description: main\ndefault_profile: main\n", "kvp.yaml")
+    code, out, err = run(["check", path])
+    assert code == 1 and "tianjin.known.yaml:" in err and "error: known value " in err and \
+        "is of profile 'seed-001', which these rules do not have" in err, out + err

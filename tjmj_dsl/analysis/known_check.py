@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..api import Scorer
 from ..compiler import builtin_rules_path
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, RuleError
 from ..known import known_rows
 
 
@@ -19,7 +19,15 @@ def check_known(rules_path: str | None) -> list[Diagnostic]:
     scorers: dict[str, Scorer] = {}
     for row in known_rows(rules_path):
         if row.profile not in scorers:
-            scorers[row.profile] = Scorer(path, row.profile)
+            try:
+                scorers[row.profile] = Scorer(path, row.profile)
+            except RuleError as e:  # said at the row (a hostile review: `no profile 'seed-001'`, with no place)
+                if not any(d.code == "profile" for d in e.diagnostics):
+                    raise
+                raise RuleError([Diagnostic(
+                    "error", "profile", f"known value {row.id} is of profile {row.profile!r}, which these rules do not "
+                    "have", row.pos, "known_values: inherit keeps the base's rows and their profiles: keep those "
+                    "profiles, or name a known-values file of these rules' own")], e.sources) from None
         if row.request is None:
             out.append(Diagnostic("warning", "erratum", f"{row.source} {row.item} {row.name}{' ' + row.variant if row.variant else ''}: "
                                   f"printed {row.printed}, but the hand cannot exist", row.pos, row.why))
