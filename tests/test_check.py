@@ -481,3 +481,14 @@ def test_inherited_known_values_of_a_profile_dropped_are_said_at_their_row(tmp_p
     code, out, err = run(["check", path])
     assert code == 1 and "tianjin.known.yaml:" in err and "error: known value " in err and \
         "is of profile 'seed-001', which these rules do not have" in err, out + err
+
+
+def test_a_rule_set_has_at_most_64_patterns_in_play(tmp_path: Any) -> None:
+    # a hostile review: 160 cheap patterns more than the built-in ones passed every bound and `check` ran past 8
+    # minutes; more than 64 in play are refused at the patterns, at once, before any search
+    pats = "".join(f"  x{i}:\n    name: X{i}\n    kind: add\n    value: 1\n    when: 'count(1m) == 4'\n"
+                   f"    description: d\n    source: s\n" for i in range(55))
+    path = overlay(tmp_path, f"name: many\npatterns:\n{pats}", "many.yaml")
+    code, out, err = run(["check", path])
+    assert code == 1 and "many.yaml:" in err and " patterns in play; a rule set has at most 64 (this one is the 65th)" \
+        in err, out + err

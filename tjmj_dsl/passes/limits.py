@@ -18,6 +18,10 @@ from ..expr import ast as A
 # expression let four quantifiers nested over lists of 20 pass and take `check` some twenty minutes.
 MAX_COST = 10_000  # one expression (the built-in rules' costliest takes 545)
 MAX_TOTAL_COST = 20_000  # every expression of a rule set together (the built-in rules' take 1,749)
+# Patterns in one rule set: each is evaluated on every decomposition of every hand `check` searches, and
+# tried against the others; `check` of the built-in rules' 15 takes some 9 s, of 55 some 50 s, and of 175 it
+# ran past 8 minutes (a hostile review), though each pattern's expression was cheap.
+MAX_PATTERNS = 64
 MAX_OUTCOME_COST = 1_000_000  # one settlement expression, for one outcome (evaluated once an outcome)
 CAP = MAX_OUTCOME_COST * 10
 _SIZES = {"melds": 4, "groups": 5, "declared": 4, "suits": 3, "hun_kinds": 4,

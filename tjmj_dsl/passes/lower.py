@@ -22,7 +22,7 @@ from ..expr.vocabulary import ANY, BOOL, DECOMP_VARS, FUNCS, HAND_VARS, HUN_FUNC
 from ..ir import Conflict, Definition, Expr, OptionDecl, Pattern, RequestRule, RuleSet
 from ..layout import windows_device
 from .prose import lower_prose
-from .limits import HAND_NAMES, MAX_COST, MAX_TOTAL_COST, bound_text, cost, definition_costs, value_bound
+from .limits import HAND_NAMES, MAX_COST, MAX_PATTERNS, MAX_TOTAL_COST, bound_text, cost, definition_costs, value_bound
 from .resolve import Resolved
 from .schema import validate
 from .settlement import lower_bets, lower_settlement
@@ -211,6 +211,11 @@ def lower(res: Resolved) -> RuleSet:
 
     pats = d["patterns"]
     enabled = [pid for pid, p in pats.items() if p.get("enabled", True)]
+    if len(enabled) > MAX_PATTERNS:
+        lw.error(("patterns", enabled[MAX_PATTERNS]), f"{len(enabled)} patterns in play; a rule set has at most "
+                 f"{MAX_PATTERNS} (this one is the {MAX_PATTERNS + 1}th)",
+                 "each is evaluated on every decomposition `check` searches (a pattern is dropped with "
+                 "`enabled: false`, or `null` in an overlay)", "limit", key=True)
     # a pattern that requires a disabled one (or one dropped so) can never be claimed: it is
     # left out, and `tjmj check` says so (a warning a designer may silence with a reason)
     unclaimable: dict[str, str] = {}
