@@ -67,15 +67,24 @@ def overlay_sets(texts: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = dict(NO_OPTION_EXAMPLES)
     it = itertools.cycle(texts)
     for p in TEXT_PATHS:
-        t = next(it)
+        t = _fit(p, next(it))
         if p.endswith("conflicts"):
             out[p] = [{"with": "long", "unless": "any(s in suits: long_apart_in(s))", "description": t}]
         else:
             out[p] = t
-    out["patterns.long.aka"] = [next(it), next(it)]
+    out["patterns.long.aka"] = [_fit("aka", next(it)), _fit("aka", next(it))]
     out["patterns.long.examples"] = [{"hand": "123s 456s 78s EEE 55m +9s", "indicator": "7p", "patterns": ["long", "su"],
                                       "fan": 8, "note": next(it)}]
     return out
+
+
+NAMES_40 = ("patterns.long.name", "patterns.zhuo5.name", "kong_names.concealed", "aka")  # the schema's bound
+
+
+def _fit(path: str, text: str) -> str:
+    """A text within its field's bound (a name: 40 characters), its two ends kept: a payload at each end stays."""
+    most = 40 if path in NAMES_40 else 100 if path in ("title", "options.jin_gang.name") else None
+    return text if most is None or len(text) <= most else text[:most // 2] + text[-(most // 2):]
 
 
 def shown_texts(sets: dict[str, Any]) -> list[str]:

@@ -598,7 +598,7 @@ def test_the_rulebook_embeds_its_scorer_safely(tmp_path: Any) -> None:
     Content-Security-Policy through that script's sha256; a rule-file string cannot end the script."""
     import base64
     import hashlib
-    evil = "</script><img src=x onerror=alert(1)><!--"
+    evil = "</script><img src=x onerror=f()><!--"  # a name: 40 characters at most
     path = tmp_path / "evil.yaml"
     path.write_text(f"extends: {os.path.join(ROOT, 'rules', 'tianjin.yaml')}\nname: evil\n"
                     f"set:\n  patterns.long.name: {json.dumps(evil)}\n", encoding="utf-8")

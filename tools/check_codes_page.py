@@ -42,8 +42,9 @@ CASES = (
          "The club wants 对对胡 to count only beside another `add`: the warning is answered with that reason. "
          "Otherwise give it a `mul` value, or a kind of its own in `pattern_kinds:`, as the hint says."),
     Case("option-no-change", "jin_gang=4", ("option-no-change.yaml",), ("option-no-change.silenced.yaml",),
-         "Answered with the reason; the profile's change to the base's examples (example-inherited) is answered "
-         "beside it.", ("example-inherited",)),
+         "Answered with the reason; the profile's change to the base's examples (example-inherited), and the "
+         "option value it cannot take (刮大风's three hun kinds: option-broken), are answered beside it.",
+         ("example-inherited", "option-broken")),
     Case("option-broken", "score_table=double", ("option-broken.yaml",), ("option-broken.silenced.yaml",),
          "Answered while the table is written; the real fix is `score_tables: {double: \"fan * 2\"}` and a result "
          "under `double` in the option's example.", ("no-example",)),
