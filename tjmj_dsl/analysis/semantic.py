@@ -151,22 +151,21 @@ def _options(res: Resolved, rs: RuleSet, an: Analysis) -> list[Diagnostic]:
                                       "drop the value, or change what it sets, or the profile's other options",
                                       f"{o.id}={v}"))
                 continue
-            # a value that can change claims or play has nothing to prove cheaply and no warning, but is applied (no
-            # lowering): one that would undo the file's own change cannot be chosen at all (a designer's review: an
-            # overlay's own winning condition made an option's other value an error, unsaid), said at that change
+            # every value is compiled, whatever it sets (a hostile review: one setting a pattern was only applied,
+            # and a broken one passed check): one that would undo the file's own change cannot be chosen at all (a
+            # designer's review: an overlay's own winning condition made an option's other value an error, unsaid),
+            # said at that change. A value that can change claims or play has no same game to prove cheaply.
             cheap = bool(paths) and bool({p.split(".")[0] for p in paths} & set(_CLAIM_PATHS + _PLAY_PATHS))
             try:
-                other = lower(apply_options(res, rs.profile or None, {o.id: v}))  # compiled, whatever it sets (a
-                # hostile review: a value setting patterns that did not compile passed check, said only at play)
-                if cheap:
-                    continue
+                other = lower(apply_options(res, rs.profile or None, {o.id: v}))
             except RuleError as e:
                 owned = next((d for d in e.diagnostics if d.code == "option-owned"), None) if cheap else None
                 first = owned or e.diagnostics[0]
-                if first is not None:
-                    at = (first.pos if owned else None) or _option_at(res, o.id, v)
-                    out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under profile "
-                                          f"{rs.profile}: {first.message}", at, first.hint, f"{o.id}={v}"))
+                at = (owned.pos if owned else None) or _option_at(res, o.id, v)
+                out.append(Diagnostic("warning", "option-broken", f"option {o.id}={v} does not compile under profile "
+                                      f"{rs.profile}: {first.message}", at, first.hint, f"{o.id}={v}"))
+                continue
+            if cheap:
                 continue
             why = same_game(rs, other, an)
             if why:

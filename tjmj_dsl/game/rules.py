@@ -239,9 +239,10 @@ def kong_win_problems(rs: Any) -> list[tuple[tuple[str, ...], str]]:
     bets = [(False, [0] * 4)] + ([(True, [0] * 4)] if zz else []) + ([(zz, [0, lz, lz, lz]), (zz, [lz, 0, lz, lz])]
                                                                       if lz else [])
     for typ in table_kong_types(rs):
-        froms = [d for d in (False, True) if (typ, d) in ways]  # of one's own tiles, then of a discard
-        for seat, by_discard, tile, (sat, pulled) in itertools.product(range(4), froms, NAMES, bets):
-            for giver in ((seat + 3) % 4, (seat + 2) % 4, (seat + 1) % 4) if by_discard else (None,):
+        for by_discard in (d for d in (False, True) if (typ, d) in ways):  # of one's own tiles, then of a discard
+            makers = [(seat, (seat + d) % 4 if by_discard else None) for seat in range(4) for d in ((3, 2, 1) if
+                                                                                                 by_discard else (0,))]
+            for (seat, giver), tile, (sat, pulled) in itertools.product(makers, NAMES, bets):
                 k = {"seat": seat, "type": typ, "tile": tile, "from": giver}
                 try:
                     total = kong_win_total(rs, kw, {"dealer": 0, "zuozhuang": sat, "lazhuang": pulled, "kongs": [k]}, k)

@@ -41,7 +41,7 @@ from ..guard.asgi import same_origin
 from ..guard.limits import client_key
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
-from .offloop import OffLoop
+from .offloop import OffLoop, in_daemon_thread
 from .rulesets import RoomError, RuleSets, rule_names
 from .schemas import client_message_schema
 from .stepper import greenlet
@@ -271,32 +271,6 @@ class Live:
     idle: bool = False  # stopped for want of anyone watching: with no socket, its people's questions are not waited for
 
 
-def _in_daemon_thread(fn: Any) -> asyncio.Future[None]:
-    """fn() on a thread of its own, as a future of this loop: a daemon thread, so that a call the database
-    never answers does not keep the server from exiting (asyncio.to_thread's pool is joined at shutdown)."""
-    import threading
-    loop = asyncio.get_running_loop()
-    fut: asyncio.Future[None] = loop.create_future()
-
-    def settle(error: BaseException | None) -> None:
-        if not fut.done():
-            fut.set_result(None) if error is None else fut.set_exception(error)
-
-    def run() -> None:
-        error: BaseException | None = None
-        try:
-            fn()
-        except BaseException as e:  # noqa: BLE001 - handed to the loop, which reads it
-            error = e
-        try:
-            loop.call_soon_threadsafe(settle, error)
-        except RuntimeError:  # the loop is closed: nobody waits any more
-            pass
-
-    threading.Thread(target=run, name="tjmj-db-probe", daemon=True).start()
-    return fut
-
-
 class Tables:
     """Every room of one server."""
 
@@ -334,7 +308,7 @@ class Tables:
         probe = self._probe
         if probe is None:  # forgotten when it ends, not when a request waiting on it goes (a client that hangs up
             # then asks again does not start a probe a time while the database keeps one waiting)
-            probe = self._probe = _in_daemon_thread(self.store.ping)
+            probe = self._probe = in_daemon_thread(self.store.ping)
             probe.add_done_callback(self._probe_done)
         try:  # a database that hangs (a stuck disk, a stopped process) is unavailable after HEALTH_WAIT
             await asyncio.wait_for(asyncio.shield(probe), self.HEALTH_WAIT)
@@ -382,7 +356,7 @@ class Tables:
         task = self._resuming.get(room_id)
         if task is None:
             task = self._resuming[room_id] = asyncio.get_running_loop().create_task(self._load(room_id))
-            task.add_done_callback(lambda t: self._resuming.pop(room_id, None) if self._resuming.get(room_id) is t else None)
+            task.add_done_callback(lambda _: self._resuming.pop(room_id, None))  # no other is made while it is there
         return await asyncio.shield(task)  # a caller gone (a page closed) does not stop the others' reading
 
     async def _load(self, room_id: str) -> Live | None:

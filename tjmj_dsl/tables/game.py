@@ -203,10 +203,14 @@ class Game:
     async def start_hand(self) -> None:
         """Deal the next hand (its seed fresh from the OS), stored before its first question is answered."""
         idx = self.finished
-        seed = new_seed()
         dealer = self.next_dealer if idx > 0 else None
+        self._deal(idx, await self._stored_hand(idx, dealer), dealer)
+
+    async def _stored_hand(self, idx: int, dealer: int | None) -> str:
+        """Hand idx stored with a seed fresh from the OS, before anything of it is dealt: its seed."""
+        seed = new_seed()
         await self.db(self.store.add_hand, self.id, idx, seed, dealer)
-        self._deal(idx, seed, dealer)
+        return seed
 
     async def answer(self, choice: int, seq: int, durable: bool = True) -> Step:
         """Store the answer to the open question, then play it (ValueError, nothing stored, if it is not
@@ -284,9 +288,7 @@ class Game:
         await self.flush()
         await self.db(self.store.finish_hand, self.id, self.hand, rec, status if over else None)
         next_dealer = res.settlement.get("next_dealer")
-        seed = "" if over else new_seed()
-        if not over:
-            await self.db(self.store.add_hand, self.id, finished, seed, next_dealer)
+        seed = "" if over else await self._stored_hand(finished, next_dealer)
         self.finished, self.status, self.next_dealer = finished, status, next_dealer
         self.balances = [a + b for a, b in zip(self.balances, res.settlement["balances"])]
         self.game = self.game.after_record(rec)

@@ -52,23 +52,38 @@ class OffLoop:
                         self._thread = None
                         return
                 continue
-            loop, fut, fn, args = item
-            answer: Any = None
-            error: BaseException | None = None
-            try:
-                answer = fn(*args)
-            except BaseException as e:  # noqa: BLE001 - handed to the loop, which raises it in the caller
-                error = e
-            try:
-                loop.call_soon_threadsafe(_settle, fut, answer, error)
-            except RuntimeError:  # the loop is closed: nobody waits any more
-                pass
-            del item, fut, answer, error  # nothing of a call kept while the thread waits for the next
+            _deliver(*item)
+            del item  # nothing of a call kept while the thread waits for the next
 
     def close(self) -> None:
         """The thread ends once the calls asked before are made (not waited for: one may never return); a
         call after it starts another."""
         self._calls.put(None)
+
+
+def in_daemon_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    """fn(*args) on a thread of its own, as a future of this loop: for a call that must not wait behind the
+    store's (the health probe); a daemon thread, so a call the database never answers does not keep the
+    server from exiting (asyncio.to_thread's pool is joined at shutdown)."""
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[T] = loop.create_future()
+    threading.Thread(target=_deliver, args=(loop, fut, fn, args), name="tjmj-db-probe", daemon=True).start()
+    return fut
+
+
+def _deliver(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], fn: Callable[..., Any],
+             args: tuple[Any, ...]) -> None:
+    """fn(*args), on the calling thread; its answer or exception set on fut, on fut's loop."""
+    answer: Any = None
+    error: BaseException | None = None
+    try:
+        answer = fn(*args)
+    except BaseException as e:  # noqa: BLE001 - handed to the loop, which raises it in the caller
+        error = e
+    try:
+        loop.call_soon_threadsafe(_settle, fut, answer, error)
+    except RuntimeError:  # the loop is closed: nobody waits any more
+        pass
 
 
 def _settle(fut: asyncio.Future[Any], answer: Any, error: BaseException | None) -> None:
