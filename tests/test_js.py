@@ -621,3 +621,23 @@ def test_a_field_named_nothing_is_named_alike() -> None:
     answers = [json.loads(a) for a in run_both(GEN, lines)]
     assert [a.get("error", {}).get("field", "-") for a in answers] == ["", "", "-"]
     assert answers[1]["error"]["code"] == "unknown_field"
+
+
+def test_a_hand_holding_more_patterns_than_weighed_is_refused_alike(tmp_path: Any) -> None:
+    """A hostile review: 49 patterns that all held on one hand made each scorer try 2^51 subsets (one
+    score ran for hours). Past MAX_HELD (16) patterns holding on one reading, both refuse the hand
+    (too_many_patterns, the same text), score and waits alike, at once; a hand holding fewer is scored."""
+    pats = "".join(f"  x{i}:\n    name: X{i}\n    kind: add\n    value: 1\n    when: 'count(1m) == 4'\n"
+                   "    description: d\n    source: s\n" for i in range(49))
+    _, _, d = write_both(tmp_path, f"extends: {json.dumps(os.path.join(ROOT, 'rules', 'tianjin.yaml'))}\n"
+                                   f"name: held\npatterns:\n{pats}", "held")
+    lines = [json.dumps(r).encode() for r in (
+        {"id": 1, "concealed": "1111m23m567p789s5s", "draw": "5s", "indicator": "9p"},
+        {"id": 2, "concealed": "1111m 23m 567p 789s 5s", "draw": "5s", "indicator": "9p", "melds": []},
+        {"id": 3, "concealed": "1111m23m567p789s5s", "indicator": "9p"},
+        {"id": 4, "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"})]
+    got = [json.loads(a) for a in run_both(d, lines)]
+    for a in got[:3]:
+        assert a["reason"] == "invalid_request" and a["error"]["code"] == "too_many_patterns", a
+        assert "patterns hold on one reading of this hand; the scorer weighs at most 16 together" in a["error"]["message"]
+    assert got[3]["win"] is True and got[3]["patterns"] == ["tiliu", "su"], got[3]

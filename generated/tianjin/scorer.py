@@ -305,6 +305,12 @@ PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backen
 # any other (as every backend's does); `tjmj check` warns of a score table a hand can take out of it
 # (unplayable-total), and of a settlement whose payments for an outcome the table can make pass MAX_EXACT
 MAX_TOTAL = 10**9
+# the most patterns that may hold on one reading of a hand: the best claim among them is found by trying every
+# subset (a rule file's algebra need not grow with what is claimed), 2^n of them. A hand on which more hold is
+# refused (too_many_patterns) alike by every backend, and `tjmj check` says so of a rule file that makes one;
+# the built-in rules hold at most 15 patterns in all (a hostile review: 49 patterns that all held scored one
+# hand for hours)
+MAX_HELD = 16
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
@@ -351,6 +357,8 @@ ERRORS = (
     ("rules_mismatch", "a standalone scorer asked for a profile or option it was not compiled with"),
     ("no_settlement", "the rule file has no settlement section"),
     ("settlement_failed", "the rule file's settlement cannot settle this outcome (a mistake in the rules)"),
+    ("too_many_patterns", f"more patterns hold on one reading of the hand than the scorer weighs together (at "
+                          f"most {MAX_HELD}): a mistake in the rules"),
     ("too_large", "the line or body is over the stated size limit"),
     ("not_found", "HTTP: no such path (GET /openapi.json lists them)"),
     ("method_not_allowed", "HTTP: the path takes another method"),
@@ -1259,17 +1267,30 @@ def placements(groups: list, t: int, t_hun: bool):  # type: ignore[no-untyped-de
                 yield i, s
 
 
+class TooManyHeld(Exception):
+    """More than MAX_HELD patterns hold on one reading: the request is refused (too_many_patterns)."""
+
+    def __init__(self, held: int) -> None:
+        n = held.bit_count()
+        super().__init__(f"{n} patterns hold on one reading of this hand; the scorer weighs at most {MAX_HELD} "
+                         f"together (it tries every subset of them, 2^{n}): a mistake in the rules")
+        self.held = held
+
+
 def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
     """The best claim among the patterns that hold: a subset closed under
     `requires` and free of unlifted conflicts; ties go to more patterns, then
     the higher mask. Returns (fan, popcount, mask). Every subset of `held` is
     tried (the algebra need not be monotone); what a subset is, closed or
-    not, which conflicts it holds and its fan, is worked out once per rule set."""
+    not, which conflicts it holds and its fan, is worked out once per rule set.
+    TooManyHeld past MAX_HELD patterns (2^16 subsets at most, not 2^64)."""
     cache = rules.resolve_cache
     key = (held, lifted)
     got = cache.get(key)
     if got is not None:
         return got
+    if held.bit_count() > MAX_HELD:
+        raise TooManyHeld(held)
     info = rules.subset_info
     best = (-1, 0, 0)
     s = held
@@ -2783,10 +2804,13 @@ def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ig
                 id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
             except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
                 return None
-    if free and rules.free_t(h):
-        best, groups, h = best_claim(rules, h)
-    else:
-        best, groups = rules.best(rules, h)
+    try:
+        if free and rules.free_t(h):
+            best, groups, h = best_claim(rules, h)
+        else:
+            best, groups = rules.best(rules, h)
+    except rules.too_many_held as e:
+        return None if text else refusal(rules, req_id, held_error(e))
     if text:
         return _result_text(rules, id_text, h, best, groups)
     return _result(rules, req_id, h, best, groups)
@@ -2821,6 +2845,8 @@ def prepare(rules: Any) -> None:
     rules.display_cache = lasting()  # claimed mask → formula and patterns shown
     rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
+    rules.too_many_held = TooManyHeld  # what this module's search raises: a generated module has its own class,
+    # and the package's entry points answer for its rules too (api.Scorer), so they catch the rules' one
     rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
     rules.group_shown = lasting()  # group number → how an answer shows it (result._shown_numbered)
     rules.group_rows = lasting()  # group number → its row, which answers share (result._shown_numbered)
@@ -2863,8 +2889,16 @@ def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
     errs = rules.request_errors(h)
     if errs:
         return refusal(rules, req.id, rule_error(rules, errs[0]))
-    best, groups, best_h = best_claim(rules, h)
+    try:
+        best, groups, best_h = best_claim(rules, h)
+    except rules.too_many_held as e:
+        return refusal(rules, req.id, held_error(e))
     return _result(rules, req.id, best_h, best, groups)
+
+
+def held_error(e: Exception) -> dict:  # type: ignore[type-arg]
+    """The error object of a hand on which more patterns hold than the scorer weighs (MAX_HELD)."""
+    return {"code": "too_many_patterns", "message": str(e), "field": None}
 
 
 _NO_FLAGS: frozenset[str] = frozenset()
@@ -2928,7 +2962,10 @@ def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds
     errs = rules.request_errors(h)
     if errs:
         return Claim(False, 0, 0, (), "invalid_request", rules.request_messages[errs[0]])
-    best, _, best_h = best_claim(rules, h)
+    try:
+        best, _, best_h = best_claim(rules, h)
+    except rules.too_many_held as e:
+        return Claim(False, 0, 0, (), "invalid_request", str(e))
     return claim_of(rules, best, best_h)
 
 
@@ -2974,7 +3011,10 @@ def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
         counts, wild = split_huns(h.concealed, h.hun_set)
         if not shape_by_parts(counts, wild, 4 - len(req.melds), rules.chow):
             continue
-        best, _, best_h = best_claim(rules, h)
+        try:
+            best, _, best_h = best_claim(rules, h)
+        except rules.too_many_held as e:
+            return waits_refusal(rules, req_id, held_error(e))
         c = claim_of(rules, best, best_h)
         if c.win:
             shown = claim_display(rules, best[2])

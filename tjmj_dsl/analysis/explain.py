@@ -56,14 +56,20 @@ def explain(rules: Any, request: dict[str, Any], fast: Any = None, limit: int = 
     errs = rules.request_errors(h)
     if errs:
         return {**out, "error": errs[0]}
-    best, groups, bh = runtime.best_claim(search_rules, h)
+    try:
+        best, groups, bh = runtime.best_claim(search_rules, h)
+    except search_rules.too_many_held as err:  # the scorer's answer refuses the hand alike (too_many_patterns)
+        return {**out, "error": str(err)}
     if groups is not None:
         groups = search_rules.witness_groups(groups)
     if best is None:
         out["patterns"] = [_entry(p, "not_held", "these tiles make no 4 melds and a pair") for p in rs.patterns]
         return out
     hands = [with_t(h, t) for t in sorted(set(h.concealed))] if search_rules.free_t(h) else [bh]
-    readings, walked, complete = _walk(search_rules, hands, limit)
+    try:
+        readings, walked, complete = _walk(search_rules, hands, limit)
+    except search.TooManyHeld as err:  # (the package's resolve, which _walk calls)
+        return {**out, "error": str(err)}
     out["readings"] = {"walked": walked, "complete": complete}
     among = "" if complete else f" (among the first {walked:,} readings)"
     melds, pair = _split(bh, groups)

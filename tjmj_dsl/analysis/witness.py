@@ -64,12 +64,13 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from ..backends.codegen import generate_scorer, load_generated
+from ..diagnostics import Diagnostic, RuleError
 from ..engine import runtime
 from ..engine.hand import CHOW, KONG, PAIR, PUNG, Hand, copy_hand, make_group, new_hand
-from ..engine.contract import KONG_CHAIN_MAX
+from ..engine.contract import KONG_CHAIN_MAX, MAX_HELD
 from ..engine.request import KONG_DRAWS, RequestError, parse_request
 from ..engine.result import claim_display, wins
-from ..engine.search import _layout, group_share, resolve
+from ..engine.search import TooManyHeld, _layout, group_share, resolve
 from ..expr import ast as A
 from ..ir import RuleSet, dump
 from ..passes.atoms import NotAtomic, plan_atoms
@@ -85,6 +86,20 @@ MAX_SCORED = 30_000
 
 class _Spent(BaseException):
     """The search scored MAX_SCORED hands (not an Exception: no `except Exception` on the way may swallow it)."""
+
+
+def too_many_held(rs: RuleSet, held: int) -> Diagnostic:
+    """The error of a rule set on which the patterns of `held`, more than MAX_HELD, hold on one reading:
+    said at the first of them past MAX_HELD."""
+    ids = [p.id for i, p in enumerate(rs.patterns) if held >> i & 1]
+    past = next(p for p in rs.patterns if p.id == ids[MAX_HELD])
+    shown = ", ".join(ids[:MAX_HELD + 1]) + (", …" if len(ids) > MAX_HELD + 1 else "")
+    return Diagnostic("error", "too-many-held", f"{len(ids)} patterns can hold on one reading of a hand ({shown}); "
+                      f"the scorer weighs at most {MAX_HELD} together (it tries every subset of them) and refuses "
+                      "such a hand (too_many_patterns)", past.when.pos,
+                      f"narrow the patterns' `when` (or merge patterns that hold together) so that at most "
+                      f"{MAX_HELD} hold on one reading: conflicts and requires do not lower it, every pattern "
+                      "that holds is weighed")
 
 
 @dataclass(frozen=True)
@@ -425,7 +440,9 @@ class Search:
                     if got is None:
                         tests = (self._tests_of(hh, x) & ~self.coll_mask) | done
                         held, lifted = tests & pmask, tests >> self.npat
-                        got = claim_memo[key] = (held, lifted, resolve(self.R, held, lifted)[2])
+                        if errs and held.bit_count() > MAX_HELD:
+                            continue  # refused by a request rule before the scorer weighs its patterns
+                        got = claim_memo[key] = (held, lifted, self._resolve(held, lifted))
                     held, lifted, mask = got
                     sig2 = (held, lifted, not errs)
                     old = self._held.get(sig2)
@@ -597,7 +614,15 @@ class Search:
         om, am, pm = x & full, full & ~(x >> n), x >> 2 * n
         held = self.R.holds_agg(h, om, am, om | pm, am & pm, pm)
         lifted = self.R.unless_agg(h, om, am, om | pm, am & pm, pm) if self.R.conflicts else 0
-        return held, lifted, resolve(self.R, held, lifted)[2]
+        return held, lifted, self._resolve(held, lifted)
+
+    def _resolve(self, held: int, lifted: int) -> int:
+        """The claimed mask of a reading whose tests hold `held` (lifting `lifted`); a RuleError where more
+        patterns hold together than the scorer weighs (it refuses such a hand: a rules mistake, said here)."""
+        try:
+            return int(resolve(self.R, held, lifted)[2])
+        except TooManyHeld:  # (this module's resolve, whatever module made the rules)
+            raise RuleError([too_many_held(self.rs, held)]) from None
 
     # ---- concrete hands --------------------------------------------------------------------
 
@@ -791,7 +816,10 @@ class Search:
         self.scored += 1
         if self.scored > MAX_SCORED:
             raise _Spent()
-        got = best_of(self.R, req)
+        try:
+            got = best_of(self.R, req)
+        except self.R.too_many_held as e:  # a hand the scorer refuses for it: the rules' mistake, said
+            raise RuleError([too_many_held(self.rs, e.held)]) from None
         if got is None:
             return None
         best, bh, h = got

@@ -48,7 +48,8 @@ def _inline() -> tuple[tuple[str, str], ...]:
 def contract_js() -> list[tuple[str, str]]:
     """The contract's declarations (engine/contract.py) the runtime reads, as JavaScript constants."""
     names = ("CONTRACT", "MELD_TYPES", "KONG_DRAWS", "KONG_CHAIN_MAX", "REQUEST_FIELDS", "REFUSED", "SEATS", "KONG_TYPES",
-             "OUTCOME_FIELDS", "OUTCOME_KONG_FIELDS", "OUTCOME_ROUND_FIELDS", "MAX_ROUNDS", "MAX_TOTAL")
+             "OUTCOME_FIELDS", "OUTCOME_KONG_FIELDS", "OUTCOME_ROUND_FIELDS", "MAX_ROUNDS", "MAX_TOTAL",
+             "MAX_HELD")
     return [(n, js_value(getattr(contract, n))) for n in names]
 
 

@@ -23,6 +23,12 @@ PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backen
 # any other (as every backend's does); `tjmj check` warns of a score table a hand can take out of it
 # (unplayable-total), and of a settlement whose payments for an outcome the table can make pass MAX_EXACT
 MAX_TOTAL = 10**9
+# the most patterns that may hold on one reading of a hand: the best claim among them is found by trying every
+# subset (a rule file's algebra need not grow with what is claimed), 2^n of them. A hand on which more hold is
+# refused (too_many_patterns) alike by every backend, and `tjmj check` says so of a rule file that makes one;
+# the built-in rules hold at most 15 patterns in all (a hostile review: 49 patterns that all held scored one
+# hand for hours)
+MAX_HELD = 16
 
 # A request: (field, type, required, meaning). Types: "any", "tiles" (a string
 # of tiles or a list of one-tile strings), "tile", "melds", "kong_draw",
@@ -69,6 +75,8 @@ ERRORS = (
     ("rules_mismatch", "a standalone scorer asked for a profile or option it was not compiled with"),
     ("no_settlement", "the rule file has no settlement section"),
     ("settlement_failed", "the rule file's settlement cannot settle this outcome (a mistake in the rules)"),
+    ("too_many_patterns", f"more patterns hold on one reading of the hand than the scorer weighs together (at "
+                          f"most {MAX_HELD}): a mistake in the rules"),
     ("too_large", "the line or body is over the stated size limit"),
     ("not_found", "HTTP: no such path (GET /openapi.json lists them)"),
     ("method_not_allowed", "HTTP: the path takes another method"),

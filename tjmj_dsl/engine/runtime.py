@@ -43,7 +43,7 @@ from .request import (_ONE_TILE, Meld, Request, RequestError, _short, check_tile
                       parse_request)  # tjmj:inline-drop
 from .result import (Claim, _result, _result_text, _safe_text, claim_display, claim_of, refusal, rule_error,  # tjmj:inline-drop
                      rules_info, waits_refusal)  # tjmj:inline-drop
-from .search import _GROUPS, shape_by_parts, witness_groups  # tjmj:inline-drop
+from .search import _GROUPS, TooManyHeld, shape_by_parts, witness_groups  # tjmj:inline-drop
 from .lasting import lasting, restart  # tjmj:inline-drop
 
 # a plain request's 13-tile text → (tally, most of a kind, *kinds), bounded as the tile parser's cache is
@@ -240,10 +240,13 @@ def _score_plain(rules: Any, data: dict, text: bool = False) -> Any:  # type: ig
                 id_text = _safe_text(_json.dumps(req_id, ensure_ascii=False, allow_nan=False))
             except (ValueError, TypeError):  # NaN/Infinity, or not JSON: the mapping's path says so
                 return None
-    if free and rules.free_t(h):
-        best, groups, h = best_claim(rules, h)
-    else:
-        best, groups = rules.best(rules, h)
+    try:
+        if free and rules.free_t(h):
+            best, groups, h = best_claim(rules, h)
+        else:
+            best, groups = rules.best(rules, h)
+    except rules.too_many_held as e:
+        return None if text else refusal(rules, req_id, held_error(e))
     if text:
         return _result_text(rules, id_text, h, best, groups)
     return _result(rules, req_id, h, best, groups)
@@ -278,6 +281,8 @@ def prepare(rules: Any) -> None:
     rules.display_cache = lasting()  # claimed mask → formula and patterns shown
     rules.claim_objs = lasting()  # (claimed mask, fan, total) → its Claim
     rules.witness_groups = witness_groups  # the groups of the search's witnesses
+    rules.too_many_held = TooManyHeld  # what this module's search raises: a generated module has its own class,
+    # and the package's entry points answer for its rules too (api.Scorer), so they catch the rules' one
     rules.group_list = _GROUPS  # the search's groups by number (a witness holds numbers)
     rules.group_shown = lasting()  # group number → how an answer shows it (result._shown_numbered)
     rules.group_rows = lasting()  # group number → its row, which answers share (result._shown_numbered)
@@ -320,8 +325,16 @@ def score_parsed(rules: Any, req: Request) -> dict:  # type: ignore[type-arg]
     errs = rules.request_errors(h)
     if errs:
         return refusal(rules, req.id, rule_error(rules, errs[0]))
-    best, groups, best_h = best_claim(rules, h)
+    try:
+        best, groups, best_h = best_claim(rules, h)
+    except rules.too_many_held as e:
+        return refusal(rules, req.id, held_error(e))
     return _result(rules, req.id, best_h, best, groups)
+
+
+def held_error(e: Exception) -> dict:  # type: ignore[type-arg]
+    """The error object of a hand on which more patterns hold than the scorer weighs (MAX_HELD)."""
+    return {"code": "too_many_patterns", "message": str(e), "field": None}
 
 
 _NO_FLAGS: frozenset[str] = frozenset()
@@ -385,7 +398,10 @@ def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds
     errs = rules.request_errors(h)
     if errs:
         return Claim(False, 0, 0, (), "invalid_request", rules.request_messages[errs[0]])
-    best, _, best_h = best_claim(rules, h)
+    try:
+        best, _, best_h = best_claim(rules, h)
+    except rules.too_many_held as e:
+        return Claim(False, 0, 0, (), "invalid_request", str(e))
     return claim_of(rules, best, best_h)
 
 
@@ -431,7 +447,10 @@ def _waits_request(rules: Any, data: Any) -> dict:  # type: ignore[type-arg]
         counts, wild = split_huns(h.concealed, h.hun_set)
         if not shape_by_parts(counts, wild, 4 - len(req.melds), rules.chow):
             continue
-        best, _, best_h = best_claim(rules, h)
+        try:
+            best, _, best_h = best_claim(rules, h)
+        except rules.too_many_held as e:
+            return waits_refusal(rules, req_id, held_error(e))
         c = claim_of(rules, best, best_h)
         if c.win:
             shown = claim_display(rules, best[2])

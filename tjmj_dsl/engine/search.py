@@ -11,6 +11,7 @@ from gc import isenabled as _gc_isenabled
 from itertools import combinations_with_replacement
 from typing import Any
 
+from .contract import MAX_HELD  # tjmj:inline-drop
 from .hand import CHOW, PAIR, PUNG, Hand, make_group, split_huns  # tjmj:inline-drop
 from .lasting import lasting, restart  # tjmj:inline-drop
 
@@ -230,17 +231,30 @@ def placements(groups: list, t: int, t_hun: bool):  # type: ignore[no-untyped-de
                 yield i, s
 
 
+class TooManyHeld(Exception):
+    """More than MAX_HELD patterns hold on one reading: the request is refused (too_many_patterns)."""
+
+    def __init__(self, held: int) -> None:
+        n = held.bit_count()
+        super().__init__(f"{n} patterns hold on one reading of this hand; the scorer weighs at most {MAX_HELD} "
+                         f"together (it tries every subset of them, 2^{n}): a mistake in the rules")
+        self.held = held
+
+
 def resolve(rules: Any, held: int, lifted: int) -> tuple[int, int, int]:
     """The best claim among the patterns that hold: a subset closed under
     `requires` and free of unlifted conflicts; ties go to more patterns, then
     the higher mask. Returns (fan, popcount, mask). Every subset of `held` is
     tried (the algebra need not be monotone); what a subset is, closed or
-    not, which conflicts it holds and its fan, is worked out once per rule set."""
+    not, which conflicts it holds and its fan, is worked out once per rule set.
+    TooManyHeld past MAX_HELD patterns (2^16 subsets at most, not 2^64)."""
     cache = rules.resolve_cache
     key = (held, lifted)
     got = cache.get(key)
     if got is not None:
         return got
+    if held.bit_count() > MAX_HELD:
+        raise TooManyHeld(held)
     info = rules.subset_info
     best = (-1, 0, 0)
     s = held

@@ -8,7 +8,7 @@ import { NAMES } from "./tiles.mjs";
 import { newHand, plainHand, splitHuns, wildGroups, withT, zeros34 } from "./hand.mjs";
 import { NO_FLAGS, ONE_TILE, RequestError, optionValue, parseRequest } from "./request.mjs";
 import { claimOf, refusal, result, ruleError, rulesInfo, shownOf, waitsRefusal } from "./result.mjs";
-import { MASKS, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
+import { MASKS, TooManyHeld, aggOps, groupsOf, pairBits, shapeByParts } from "./search.mjs";
 import { JSONDecodeError, NotStrictJson, PyFloat, RepeatedKey, TooManyDigits, dictEntries, dictGet, dictHas, dumps, isDict, loads, pyEq, pyHead, pyRepr, pyShort, pyStr, pyStrRepr, pyTruthy } from "./pyjson.mjs";
 
 /** The error object when a request's `profile`/`options` are not the rules in
@@ -179,7 +179,9 @@ export function scorePlain(rules, data) {
   const h = plainHand(rules, tiles, counts, draw, indicator, P.kongDraw, flags);
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, reqId, ruleError(rules, errs[0]));
-  const [best, groups, bestH] = bestClaim(rules, h);
+  const claimed = claimedOrHeld(rules, h);
+  if (!Array.isArray(claimed)) return refusal(rules, reqId, claimed);
+  const [best, groups, bestH] = claimed;
   return result(rules, reqId, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups));
 }
 
@@ -298,8 +300,21 @@ export function scoreParsed(rules, req, display = true) {
   const h = newHand(rules, req.concealed, req.melds, req.draw, req.indicator, req.kongDraw, req.flags, req.kongChain);
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, req.id, ruleError(rules, errs[0]));
-  const [best, groups, bestH] = bestClaim(rules, h);
+  const claimed = claimedOrHeld(rules, h);
+  if (!Array.isArray(claimed)) return refusal(rules, req.id, claimed);
+  const [best, groups, bestH] = claimed;
   return result(rules, req.id, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
+}
+
+/** bestClaim(rules, h), or the error object of a hand on which more patterns hold than the scorer weighs
+ * (MAX_HELD), as runtime.py's held_error. */
+function claimedOrHeld(rules, h) {
+  try {
+    return bestClaim(rules, h);
+  } catch (e) {
+    if (e instanceof TooManyHeld) return { code: "too_many_patterns", message: e.message, field: null };
+    throw e;
+  }
 }
 
 /** Every tile that wins the 13-tile hand, each with its fan: the waits answer
@@ -342,7 +357,9 @@ export function waitsRequest(rules, data) {
     anyValid = true;
     const [counts, wild] = splitHuns(h.concealed, h.isHun);
     if (!shapeByParts(counts, wild, 4 - req.melds.length, rules.chow)) continue;
-    const [best, , bestH] = bestClaim(rules, h);
+    const claimed = claimedOrHeld(rules, h);
+    if (!Array.isArray(claimed)) return waitsRefusal(rules, reqId, claimed);
+    const [best, , bestH] = claimed;
     const c = claimOf(rules, best, bestH);
     if (c.win) {
       const shown = shownOf(rules, best);

@@ -276,15 +276,30 @@ export function bitCount(x) { // of a BigInt
   return n;
 }
 
+/** More than MAX_HELD patterns hold on one reading: the request is refused (too_many_patterns), as
+ * search.py's TooManyHeld, with its message. */
+export class TooManyHeld extends Error {
+  constructor(n) {
+    super(`${n} patterns hold on one reading of this hand; the scorer weighs at most ${MAX_HELD} together (it tries `
+      + `every subset of them, 2^${n}): a mistake in the rules`);
+    this.name = "TooManyHeld";
+  }
+}
+
 /** The best claim among the patterns that hold (`held`, a BigInt mask): a subset
  * closed under `requires` and free of unlifted conflicts; ties go to more
- * patterns, then the higher mask. Every subset of `held` is tried. */
+ * patterns, then the higher mask. Every subset of `held` is tried; TooManyHeld past MAX_HELD of them
+ * (the contract's, written into every scorer.mjs). */
 export function resolve(rules, held, lifted) {
   const pm = rules.pm;
   let byLifted = rules.resolveCache.get(held);
+  if (byLifted !== undefined) {
+    const got = byLifted.get(lifted);
+    if (got !== undefined) return got;
+  }
+  const n = pm.pop(held);
+  if (n > MAX_HELD) throw new TooManyHeld(n);
   if (byLifted === undefined) rules.resolveCache.set(held, (byLifted = new Map()));
-  const got = byLifted.get(lifted);
-  if (got !== undefined) return got;
   const info = rules.subsetInfo;
   let best = [-1, 0, pm.zero, null, null];
   let s = held;

@@ -29,6 +29,7 @@ const OUTCOME_KONG_FIELDS = ["seat", "type", "tile", "won", "from", "ended"];
 const OUTCOME_ROUND_FIELDS = ["discards", "claimed"];
 const MAX_ROUNDS = 34;
 const MAX_TOTAL = 1000000000;
+const MAX_HELD = 16;
 
 
 // ---- inlined from tjmj_dsl/engine_js/pyjson.mjs ----
@@ -1373,15 +1374,30 @@ function bitCount(x) { // of a BigInt
   return n;
 }
 
+/** More than MAX_HELD patterns hold on one reading: the request is refused (too_many_patterns), as
+ * search.py's TooManyHeld, with its message. */
+class TooManyHeld extends Error {
+  constructor(n) {
+    super(`${n} patterns hold on one reading of this hand; the scorer weighs at most ${MAX_HELD} together (it tries `
+      + `every subset of them, 2^${n}): a mistake in the rules`);
+    this.name = "TooManyHeld";
+  }
+}
+
 /** The best claim among the patterns that hold (`held`, a BigInt mask): a subset
  * closed under `requires` and free of unlifted conflicts; ties go to more
- * patterns, then the higher mask. Every subset of `held` is tried. */
+ * patterns, then the higher mask. Every subset of `held` is tried; TooManyHeld past MAX_HELD of them
+ * (the contract's, written into every scorer.mjs). */
 function resolve(rules, held, lifted) {
   const pm = rules.pm;
   let byLifted = rules.resolveCache.get(held);
+  if (byLifted !== undefined) {
+    const got = byLifted.get(lifted);
+    if (got !== undefined) return got;
+  }
+  const n = pm.pop(held);
+  if (n > MAX_HELD) throw new TooManyHeld(n);
   if (byLifted === undefined) rules.resolveCache.set(held, (byLifted = new Map()));
-  const got = byLifted.get(lifted);
-  if (got !== undefined) return got;
   const info = rules.subsetInfo;
   let best = [-1, 0, pm.zero, null, null];
   let s = held;
@@ -2778,7 +2794,9 @@ function scorePlain(rules, data) {
   const h = plainHand(rules, tiles, counts, draw, indicator, P.kongDraw, flags);
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, reqId, ruleError(rules, errs[0]));
-  const [best, groups, bestH] = bestClaim(rules, h);
+  const claimed = claimedOrHeld(rules, h);
+  if (!Array.isArray(claimed)) return refusal(rules, reqId, claimed);
+  const [best, groups, bestH] = claimed;
   return result(rules, reqId, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups));
 }
 
@@ -2897,8 +2915,21 @@ function scoreParsed(rules, req, display = true) {
   const h = newHand(rules, req.concealed, req.melds, req.draw, req.indicator, req.kongDraw, req.flags, req.kongChain);
   const errs = rules.requestErrors(h);
   if (errs.length) return refusal(rules, req.id, ruleError(rules, errs[0]));
-  const [best, groups, bestH] = bestClaim(rules, h);
+  const claimed = claimedOrHeld(rules, h);
+  if (!Array.isArray(claimed)) return refusal(rules, req.id, claimed);
+  const [best, groups, bestH] = claimed;
   return result(rules, req.id, bestH, best, groups === null || Array.isArray(groups) ? groups : groupsOf(groups), display);
+}
+
+/** bestClaim(rules, h), or the error object of a hand on which more patterns hold than the scorer weighs
+ * (MAX_HELD), as runtime.py's held_error. */
+function claimedOrHeld(rules, h) {
+  try {
+    return bestClaim(rules, h);
+  } catch (e) {
+    if (e instanceof TooManyHeld) return { code: "too_many_patterns", message: e.message, field: null };
+    throw e;
+  }
 }
 
 /** Every tile that wins the 13-tile hand, each with its fan: the waits answer
@@ -2941,7 +2972,9 @@ function waitsRequest(rules, data) {
     anyValid = true;
     const [counts, wild] = splitHuns(h.concealed, h.isHun);
     if (!shapeByParts(counts, wild, 4 - req.melds.length, rules.chow)) continue;
-    const [best, , bestH] = bestClaim(rules, h);
+    const claimed = claimedOrHeld(rules, h);
+    if (!Array.isArray(claimed)) return waitsRefusal(rules, reqId, claimed);
+    const [best, , bestH] = claimed;
     const c = claimOf(rules, best, bestH);
     if (c.win) {
       const shown = shownOf(rules, best);
