@@ -710,6 +710,51 @@ def test_a_database_that_hangs_holds_its_rooms_not_the_server(tmp_path: Any) -> 
     release.set()
 
 
+def test_a_request_waits_for_a_hung_store_at_most_store_wait(tmp_path: Any) -> None:
+    """An operator's review: while the database hung, a look at a room not in memory, a hand's record and a game's
+    records waited as long as it did (the server answering meanwhile, /health 503). Each is answered 503
+    store_unavailable after STORE_WAIT, the socket to such a room is closed 1013 (try again later) saying so, the
+    reads go on (a room asked again waits for the same read), and once the database answers so do they."""
+    import threading
+    release = threading.Event()
+    with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.STORE_WAIT = 0.5
+        store = tables.store
+        real_room, real_record = store.room, store.record
+        reads: list[str] = []
+
+        def hung_room(room_id: str) -> Any:
+            reads.append(room_id)
+            release.wait(30)
+            return real_room(room_id)
+
+        def hung_record(*args: Any) -> Any:
+            release.wait(30)
+            return real_record(*args)
+
+        store.room, store.record = hung_room, hung_record
+        t0 = time.monotonic()
+        for path in ("/play/api/rooms/nosuchroom", "/play/api/rooms/nosuchroom", "/play/api/rooms/other/hands/0.json",
+                     "/play/api/rooms/other/records.jsonl"):
+            got = c.get(path)
+            assert got.status_code == 503 and got.json()["error"]["code"] == "store_unavailable", (path, got.text)
+            assert "did not answer in 0.5 s" in got.json()["error"]["message"] and got.headers["Retry-After"] == "5"
+        with c.websocket_connect("/play/ws/nosuchroom") as ws:
+            msg = json.loads(ws.receive_text())
+            assert msg["type"] == "error" and msg["error"]["code"] == "store_unavailable"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_text()
+            assert closed.value.code == 1013
+        assert time.monotonic() - t0 < 10  # each waited its 0.5 s, not the database's 30
+        assert reads.count("nosuchroom") == 1  # the three looks at the room shared one read, still under way
+        assert c.get("/play/api/config").status_code == 200
+        release.set()
+        store.room, store.record = real_room, real_record
+        assert _until(lambda: c.get("/play/api/rooms/nosuchroom").status_code == 404, 10)
+        assert c.get("/play/api/rooms/other/hands/0.json").status_code == 404
+
+
 def test_a_room_read_from_the_store_is_read_once_however_many_ask(tmp_path: Any, monkeypatch: Any) -> None:
     """The store is read off the event loop, so two looks at a room not in memory (a page and a socket while the
     server starts and resumes it) could each read it and give it two drivers: they share one reading."""

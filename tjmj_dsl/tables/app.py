@@ -28,7 +28,7 @@ from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, Response, StreamingResponse
@@ -59,6 +59,7 @@ TIME_LIMITS = (1.0, 600.0)
 SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
 PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
+T = TypeVar("T")
 
 
 def _fields_by_type() -> dict[str, tuple[str, ...]]:
@@ -296,6 +297,21 @@ class Tables:
 
     HEALTH_FRESH = 2.0  # seconds a health probe's answer is given again: a flood of /health costs the database nothing
     HEALTH_WAIT = 5.0  # seconds a health request waits for the probe before it says unavailable
+    # seconds a request waits for a read of the store (a room not in memory, a record) before it is answered 503
+    # store_unavailable: the read goes on, and one asked again meanwhile waits for the same read of a room
+    STORE_WAIT = 10.0
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """fn(*args) of the store for a request: RoomError store_unavailable (503) past STORE_WAIT (an operator's
+        review: while a database hung, a look at a room not in memory or a record waited for as long)."""
+        return await self._waited(asyncio.ensure_future(self.db(fn, *args)))
+
+    async def _waited(self, fut: asyncio.Future[T]) -> T:
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), self.STORE_WAIT)
+        except asyncio.TimeoutError:
+            raise RoomError("store_unavailable", f"the server's database did not answer in {self.STORE_WAIT:g} s: "
+                            "try again in a while", None, 503) from None
 
     async def health(self) -> dict[str, Any]:
         """Whether the database could store an answer now (Store.ping, probed in a thread, the event loop free while
@@ -357,7 +373,8 @@ class Tables:
         if task is None:
             task = self._resuming[room_id] = asyncio.get_running_loop().create_task(self._load(room_id))
             task.add_done_callback(lambda _: self._resuming.pop(room_id, None))  # no other is made while it is there
-        return await asyncio.shield(task)  # a caller gone (a page closed) does not stop the others' reading
+        return await self._waited(task)  # shielded: a caller gone (a page closed, or past STORE_WAIT) does not stop
+        # the others' reading
 
     async def _load(self, room_id: str) -> Live | None:
         live = self.live.get(room_id)
@@ -608,12 +625,12 @@ class Tables:
         """The summary of a room over or stopped read from the store alone, without its rules (None: no such
         room, or one still playing): a game that ended is shown as it ended though its rule file was edited since
         (a review's finding: it answered 409 rules_unavailable, after its owner's stop too). Kept as ended."""
-        row = await self.db(self.store.room, room_id)
+        row = await self.read(self.store.room, room_id)
         if row is None or row.status in ("playing", "stopping"):
             return None
         c = row.config
         finished, balances, options = 0, [0, 0, 0, 0], dict(c.get("options") or {})
-        for h in await self.db(self.store.hands, room_id):
+        for h in await self.read(self.store.hands, room_id):
             if h.status == "done" and h.record is not None:
                 finished += 1
                 balances = [a + b for a, b in zip(balances, h.record["result"]["balances"])]
@@ -1197,7 +1214,9 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     def refused(e: RoomError) -> Response:
         # a body refused unread (413) leaves the rest of it on the connection, which the server then closes:
         # `Connection: close` says so, or a keep-alive client sends its next request into a reset
-        return _json(e.json(), e.status, {"Connection": "close"} if e.status == 413 else None)
+        # (a 503 says when to try again, as a failing database's does)
+        return _json(e.json(), e.status, {"Connection": "close"} if e.status == 413 else
+                     {"Retry-After": "5"} if e.status == 503 else None)
 
     @app.post("/play/api/rooms", include_in_schema=False)
     async def create_room(request: Request) -> Response:
@@ -1215,7 +1234,11 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
         try:
             live = await tables.get(room_id)
         except RoomError as e:  # a room whose rules this server cannot give it now: shown if it ended
-            stored = await tables.stored_summary(room_id) if e.code in ("rules_unavailable", "room_unplayable") else None
+            try:
+                stored = await tables.stored_summary(room_id) if e.code in ("rules_unavailable", "room_unplayable") \
+                    else None
+            except RoomError as again:  # the store not answering meanwhile
+                return refused(again)
             return _json(stored) if stored is not None else refused(e)
         if live is None:
             return _json(_err("not_found", "no such room", None), 404)
@@ -1247,15 +1270,21 @@ def mount(app: FastAPI, config: TablesConfig, on_start: Any = None) -> Tables:
     async def hand_record(room_id: str, idx: str) -> Response:
         if not idx.isascii() or not idx.isdigit() or len(idx) > 6:
             return _json(_err("not_found", "no such hand", None), 404)
-        rec = await tables.db(tables.store.record, room_id, int(idx)) if len(room_id) <= 64 else None
+        try:
+            rec = await tables.read(tables.store.record, room_id, int(idx)) if len(room_id) <= 64 else None
+        except RoomError as e:
+            return refused(e)
         if rec is None:
             return _json(_err("not_found", "no such finished hand", None), 404)
         return _json(rec, headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}-hand-{idx}.json"'})
 
     @app.get("/play/api/rooms/{room_id}/records.jsonl", include_in_schema=False)
     async def game_records(room_id: str) -> Response:
-        if len(room_id) > 64 or await tables.db(tables.store.room, room_id) is None:
-            return _json(_err("not_found", "no such room", None), 404)
+        try:
+            if len(room_id) > 64 or await tables.read(tables.store.room, room_id) is None:
+                return _json(_err("not_found", "no such room", None), 404)
+        except RoomError as e:
+            return refused(e)
         # streamed as stored, a batch of rows at a time, off the loop (a game of thousands of hands is tens of MB)
         return StreamingResponse(tables.store.record_lines(room_id), media_type="application/x-ndjson",
                                  headers={"Content-Disposition": f'attachment; filename="tjmj-{room_id}.jsonl"'})
