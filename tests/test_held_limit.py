@@ -83,3 +83,12 @@ def test_explain_says_it(tmp_path: Any) -> None:
     got = json.loads(p.stdout)
     assert got["error"]["code"] == "too_many_patterns"
     assert got["explain"]["error"].startswith("51 patterns hold on one reading of this hand")
+
+
+def test_a_table_that_builds_such_a_hand_stops_saying_so(tmp_path: Any) -> None:
+    # simulate does not run check: the engine meets the refusal at a win it offers, and stops with it named as
+    # the contract's error (not as a request rule of the file)
+    p = tjmj("simulate", "--rules", many(tmp_path, 49), "--hands", "2000", "--players", "value,value,value,value")
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr[-2000:]
+    assert "the scorer refused the table's score request for seat " in p.stderr
+    assert ": error too_many_patterns (" in p.stderr and "patterns hold on one reading of this hand" in p.stderr

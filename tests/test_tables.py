@@ -713,8 +713,10 @@ def test_a_database_that_hangs_holds_its_rooms_not_the_server(tmp_path: Any) -> 
 def test_a_request_waits_for_a_hung_store_at_most_store_wait(tmp_path: Any) -> None:
     """An operator's review: while the database hung, a look at a room not in memory, a hand's record and a game's
     records waited as long as it did (the server answering meanwhile, /health 503). Each is answered 503
-    store_unavailable after STORE_WAIT, the socket to such a room is closed 1013 (try again later) saying so, the
-    reads go on (a room asked again waits for the same read), and once the database answers so do they."""
+    store_unavailable after STORE_WAIT, the socket to such a room is closed 1013 (try again later) saying so; the
+    read goes on (a room asked again waits for the same read), and while it does a new read is refused at once
+    (a review: each client told to try again queued one more read behind the hung one). Once the database
+    answers so do they."""
     import threading
     release = threading.Event()
     with TestClient(create_app(TablesConfig(db=str(tmp_path / "t.sqlite3"), pace=0))) as c:
@@ -729,30 +731,58 @@ def test_a_request_waits_for_a_hung_store_at_most_store_wait(tmp_path: Any) -> N
             release.wait(30)
             return real_room(room_id)
 
-        def hung_record(*args: Any) -> Any:
-            release.wait(30)
-            return real_record(*args)
-
-        store.room, store.record = hung_room, hung_record
-        t0 = time.monotonic()
-        for path in ("/play/api/rooms/nosuchroom", "/play/api/rooms/nosuchroom", "/play/api/rooms/other/hands/0.json",
-                     "/play/api/rooms/other/records.jsonl"):
+        def refused(path: str, said: str) -> None:
             got = c.get(path)
             assert got.status_code == 503 and got.json()["error"]["code"] == "store_unavailable", (path, got.text)
-            assert "did not answer in 0.5 s" in got.json()["error"]["message"] and got.headers["Retry-After"] == "5"
+            assert said in got.json()["error"]["message"] and got.headers["Retry-After"] == "5", got.text
+
+        store.room, store.record = hung_room, lambda *a: reads.append("record")
+        t0 = time.monotonic()
+        refused("/play/api/rooms/nosuchroom", "did not answer in 0.5 s")
+        refused("/play/api/rooms/nosuchroom", "did not answer in 0.5 s")  # the same read, waited for again
+        for path in ("/play/api/rooms/other", "/play/api/rooms/other/hands/0.json", "/play/api/rooms/other/records.jsonl"):
+            refused(path, "has not answered a read for more than 0.5 s")  # at once: no read queued
         with c.websocket_connect("/play/ws/nosuchroom") as ws:
             msg = json.loads(ws.receive_text())
             assert msg["type"] == "error" and msg["error"]["code"] == "store_unavailable"
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_text()
             assert closed.value.code == 1013
-        assert time.monotonic() - t0 < 10  # each waited its 0.5 s, not the database's 30
-        assert reads.count("nosuchroom") == 1  # the three looks at the room shared one read, still under way
+        assert time.monotonic() - t0 < 10  # each waited its 0.5 s at most, not the database's 30
+        assert reads == ["nosuchroom"]  # the looks at the room shared one read; none was queued behind it
         assert c.get("/play/api/config").status_code == 200
+        store.record = real_record
         release.set()
-        store.room, store.record = real_room, real_record
         assert _until(lambda: c.get("/play/api/rooms/nosuchroom").status_code == 404, 10)
         assert c.get("/play/api/rooms/other/hands/0.json").status_code == 404
+        store.room = real_room
+
+
+def test_a_room_set_aside_is_resumed_however_long_the_store_takes(tmp_path: Any) -> None:
+    """A review of STORE_WAIT: the server's own resume of a room set aside gave up after it, and the read then
+    failing left the room neither set aside nor live, its bots stopped until someone looked. The server's
+    resumes wait for the store; a failure puts the room aside again, and it is resumed once the store is back."""
+    import threading
+    with _bot_rooms(tmp_path, 1, retry=0.2) as (c, tables, [room]):
+        tables.STORE_WAIT = 0.5
+        store = tables.store
+        real_answers, real_ping, real_room = store.add_answers, store.ping, store.room
+        store.add_answers = store.ping = _down
+        assert _until(lambda: room in tables.aside, 5)
+        release = threading.Event()
+
+        def hung_then_down(room_id: str) -> Any:
+            release.wait(2)  # the database hangs past STORE_WAIT, then fails
+            _down()
+
+        store.room = hung_then_down
+        store.add_answers, store.ping = real_answers, real_ping  # the probe answers: the retry resumes the room
+        assert _until(lambda: room not in tables.aside, 5)
+        assert _until(lambda: room in tables.aside, 10)  # its read failed: set aside again, not dropped
+        store.room = real_room  # the database is back for good
+        assert _until(lambda: room in tables.live and room not in tables.aside, 15)
+        finished = c.get(f"/play/api/rooms/{room}").json()["finished_hands"]
+        assert _until(lambda: c.get(f"/play/api/rooms/{room}").json()["finished_hands"] > finished, 30)
 
 
 def test_a_room_read_from_the_store_is_read_once_however_many_ask(tmp_path: Any, monkeypatch: Any) -> None:

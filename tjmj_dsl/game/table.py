@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Protocol
 
+from ..engine.contract import ERROR_CODES
 from ..engine.result import Claim
 from ..engine.settle import make_outcome
 from ..notation import format_hand
@@ -45,14 +46,17 @@ class EngineError(RuntimeError):
 
 
 def refusal_text(answer: Any, request: dict[str, Any], seat: int, what: str = "score") -> str:
-    """One line: which rule refused which hand the table built (`answer`: the scorer's refusal)."""
+    """One line: which rule (or which of the contract's errors) refused which hand the table built (`answer`: the
+    scorer's refusal)."""
     err = answer.get("error") or {} if isinstance(answer, dict) else {}
     hand = format_hand(request)
     flags = sorted(k for k, v in request.items() if v is True)
     extra = "".join(f", {k}" for k in flags) + (f", kong_draw {request['kong_draw']}" if request.get("kong_draw") else "")
-    return (f"the scorer refused the table's {what} request for seat {seat}: rule {err.get('code')} "
+    code = err.get("code")
+    what_refused = f"error {code}" if code in ERROR_CODES else f"rule {code}"  # the contract's own, or a request rule
+    return (f"the scorer refused the table's {what} request for seat {seat}: {what_refused} "
             f"({err.get('message')}) refused {hand} (indicator {request['indicator']}{extra}); "
-            "`tjmj check` warns of rules that refuse hands the table builds")
+            "`tjmj check` reports rules that refuse hands the table builds")
 
 
 class Player(Protocol):

@@ -281,6 +281,7 @@ class Tables:
         self.store = Store(config.db)
         self.db = OffLoop()  # every call to the store, on one thread of its own (offloop.py says why)
         self._resuming: dict[str, asyncio.Task[Live | None]] = {}  # rooms being read from the store, each once
+        self._late = 0  # reads a request gave up on (past STORE_WAIT) still waiting for the store
         self._making = asyncio.Lock()  # one room made at a time: the caps are counted with no write under way
         self.live: dict[str, Live] = {}
         self.ended: OrderedDict[str, dict[str, Any]] = OrderedDict()  # summaries of rooms over (ENDED at most)
@@ -303,15 +304,32 @@ class Tables:
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """fn(*args) of the store for a request: RoomError store_unavailable (503) past STORE_WAIT (an operator's
-        review: while a database hung, a look at a room not in memory or a record waited for as long)."""
+        review: while a database hung, a look at a room not in memory or a record waited for as long), and at
+        once while a read that went past it is still waiting (a client told to try again does not queue read
+        after read behind the hung one, to be made before the rooms' writes once it answers)."""
+        self._not_late()
         return await self._waited(asyncio.ensure_future(self.db(fn, *args)))
 
+    def _not_late(self) -> None:
+        if self._late:
+            raise RoomError("store_unavailable", f"the server's database has not answered a read for more than "
+                            f"{self.STORE_WAIT:g} s: try again in a while", None, 503)
+
     async def _waited(self, fut: asyncio.Future[T]) -> T:
+        """fut, waited for at most STORE_WAIT; past it counted late until it ends (its outcome then read, so a
+        read that fails late is not logged as an exception never retrieved)."""
         try:
             return await asyncio.wait_for(asyncio.shield(fut), self.STORE_WAIT)
         except asyncio.TimeoutError:
+            self._late += 1
+            fut.add_done_callback(self._late_done)
             raise RoomError("store_unavailable", f"the server's database did not answer in {self.STORE_WAIT:g} s: "
                             "try again in a while", None, 503) from None
+
+    def _late_done(self, fut: asyncio.Future[Any]) -> None:
+        self._late -= 1
+        if not fut.cancelled():
+            fut.exception()  # read: whoever asked was answered 503 already
 
     async def health(self) -> dict[str, Any]:
         """Whether the database could store an answer now (Store.ping, probed in a thread, the event loop free while
@@ -367,14 +385,18 @@ class Tables:
                   file=sys.stderr, flush=True)
 
     async def _resume(self, room_id: str) -> Live | None:
-        """The room read from the store and played on (None: no such room). Read once however many ask for it
-        meanwhile (two pages opening a room the server had not in memory gave it two drivers)."""
+        """The room read from the store and played on (None: no such room), as long as the store takes (the
+        server's own resumes: one given up would leave its room neither set aside nor live)."""
+        return await asyncio.shield(self._resume_task(room_id))  # a caller gone does not stop the others' reading
+
+    def _resume_task(self, room_id: str) -> asyncio.Task[Live | None]:
+        """The reading of a room from the store: one however many ask for it meanwhile (two pages opening a room
+        the server had not in memory gave it two drivers)."""
         task = self._resuming.get(room_id)
         if task is None:
             task = self._resuming[room_id] = asyncio.get_running_loop().create_task(self._load(room_id))
             task.add_done_callback(lambda _: self._resuming.pop(room_id, None))  # no other is made while it is there
-        return await self._waited(task)  # shielded: a caller gone (a page closed, or past STORE_WAIT) does not stop
-        # the others' reading
+        return task
 
     async def _load(self, room_id: str) -> Live | None:
         live = self.live.get(room_id)
@@ -606,7 +628,9 @@ class Tables:
             # its failing write held the event loop again (a review: 4 pages polling froze the server 20 s of 30)
             raise RoomError("store_unavailable", "this room is set aside while the server's database fails; it plays on "
                             "by itself once the database answers: try again in a while", None, 503)
-        return await self._resume(room_id)
+        if room_id not in self._resuming:
+            self._not_late()
+        return await self._waited(self._resume_task(room_id))  # a request's look: 503 past STORE_WAIT
 
     def _evict(self, live: Live) -> None:
         """A game over with no socket left is dropped from memory (the store has it; `get` reads it again). Not one

@@ -307,7 +307,8 @@ PAST_EXACT = "2^53 - 1 (9,007,199,254,740,991), the largest integer every backen
 MAX_TOTAL = 10**9
 # the most patterns that may hold on one reading of a hand: the best claim among them is found by trying every
 # subset (a rule file's algebra need not grow with what is claimed), 2^n of them. A hand on which more hold is
-# refused (too_many_patterns) alike by every backend, and `tjmj check` says so of a rule file that makes one;
+# refused (too_many_patterns) alike by every backend, and `tjmj check` says so of a rule file where its search
+# meets one (a search that is not exhaustive may miss one: the scorer still refuses it);
 # the built-in rules hold at most 15 patterns in all (a hostile review: 49 patterns that all held scored one
 # hand for hours)
 MAX_HELD = 16
