@@ -420,3 +420,30 @@ def test_a_signal_ends_a_jsonl_batch_as_ctrl_c_does(sig: int) -> None:
     _, err = p.communicate(timeout=60)
     assert p.returncode == 128 + sig
     assert err.decode().splitlines() == [f"tjmj: interrupted ({signal.Signals(sig).name})"]
+
+
+@posix
+def test_a_line_written_as_a_signal_comes_is_counted(tmp_path: Any, monkeypatch: Any) -> None:
+    """A run stopped under load said it held fewer hands than its file did (the suite caught it once, a file of
+    43 lines): the signal held while a line was written was raised as the write's section ended, before the
+    line was counted. The line is counted inside the section."""
+    from tjmj_dsl import interrupt
+    from tjmj_dsl.game import runfile
+    restore = interrupt.install()
+    try:
+        w = runfile.RecordWriter.open(str(tmp_path / "r.jsonl"), False)
+        real = os.write
+
+        def write_then_signal(fd: int, data: Any) -> int:
+            n = real(fd, data)
+            os.kill(os.getpid(), signal.SIGTERM)  # arrives while the section holds signals
+            return n
+
+        w.write("{}\n")
+        monkeypatch.setattr(runfile.os, "write", write_then_signal)
+        with pytest.raises(interrupt.Interrupted):
+            w.write("{}\n")
+        w.close()
+    finally:
+        restore()
+    assert w.lines == 2 and (tmp_path / "r.jsonl").read_bytes() == b"{}\n{}\n"

@@ -120,11 +120,12 @@ class RecordWriter:
 
     def write(self, text: str) -> int:
         data = memoryview(text.encode("utf-8"))
-        with holding():
+        with holding():  # counted inside: a signal held meanwhile is raised as the block ends, and the line
+            # written must be counted by then (a run stopped so said one hand fewer than its file held)
             while data:
                 n = os.write(self.fd, data)
                 data = data[n:]
-        self.lines += text.count("\n")
+            self.lines += text.count("\n")
         return len(text)
 
     def copy(self, path: str, size: int, lines: int) -> None:
@@ -140,7 +141,7 @@ class RecordWriter:
                 view = memoryview(data)
                 while view:
                     view = view[os.write(self.fd, view):]
-        self.lines += lines
+            self.lines += lines
 
     def flush(self) -> None:
         pass  # every line is written as it comes
