@@ -688,7 +688,8 @@ def _table_args(p: argparse.ArgumentParser, serve: bool) -> None:
                         "scripted clients of a load test need more)")
     p.add_argument("--stop-room", metavar="ROOM", help="stop this room of the database (--db) and exit, serving nothing: "
                    "the operator's stop, no owner token needed (a room the server cannot resume, its rules edited "
-                   "since; a game played until stopped); its finished hands are kept")
+                   "since; a game played until stopped); its finished hands are kept (an id that begins with '-', of a "
+                   "room made before ids were letters and digits: --stop-room=ID)")
     if serve:
         p.add_argument("--tables", action="store_true", help="serve the tables too: /play, the room API, the sockets")
         p.add_argument("--table-rules", action="append", metavar="FILE", type=A.input_file,

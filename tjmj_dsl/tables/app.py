@@ -60,6 +60,9 @@ SEAT_SOCKETS = 8  # sockets one seat may have open (tabs, devices)
 SPECTATORS = 32  # spectator sockets per room
 PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells nothing hidden (whose turn, the bets)
 T = TypeVar("T")
+# a room's id: letters and digits (an id from token_urlsafe began with "-" one time in 64, and an operator's
+# `--stop-room ID` then read it as an option)
+ROOM_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def _fields_by_type() -> dict[str, tuple[str, ...]]:
@@ -555,7 +558,7 @@ class Tables:
                                 f"({running} running); a room of the built-in bots ({', '.join(BOTS)}) can be made",
                                 "seats", 429)
         rules = self.rulesets.rules(name, profile, options)
-        room_id = secrets.token_urlsafe(12)
+        room_id = "".join(secrets.choice(ROOM_ID_CHARS) for _ in range(16))  # 95 bits
         tokens = [secrets.token_urlsafe(24) if k == PERSON else None for k in seats]
         owner = secrets.token_urlsafe(24)
         shown = [n if n is not None else (f"seat {i + 1}" if seats[i] == PERSON else f"{seats[i]} bot")
