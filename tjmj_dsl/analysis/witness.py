@@ -91,12 +91,11 @@ class _Spent(BaseException):
 def too_many_held(rs: RuleSet, held: int) -> Diagnostic:
     """The error of a rule set on which the patterns of `held`, more than MAX_HELD, hold on one reading:
     said at the first of them past MAX_HELD."""
-    ids = [p.id for i, p in enumerate(rs.patterns) if held >> i & 1]
-    past = next(p for p in rs.patterns if p.id == ids[MAX_HELD])
-    shown = ", ".join(ids[:MAX_HELD + 1]) + (", …" if len(ids) > MAX_HELD + 1 else "")
-    return Diagnostic("error", "too-many-held", f"{len(ids)} patterns can hold on one reading of a hand ({shown}); "
+    pats = [p for i, p in enumerate(rs.patterns) if held >> i & 1]
+    shown = ", ".join(p.id for p in pats[:MAX_HELD + 1]) + (", …" if len(pats) > MAX_HELD + 1 else "")
+    return Diagnostic("error", "too-many-held", f"{len(pats)} patterns can hold on one reading of a hand ({shown}); "
                       f"the scorer weighs at most {MAX_HELD} together (it tries every subset of them) and refuses "
-                      "such a hand (too_many_patterns)", past.when.pos,
+                      "such a hand (too_many_patterns)", pats[MAX_HELD].when.pos,
                       f"narrow the patterns' `when` (or merge patterns that hold together) so that at most "
                       f"{MAX_HELD} hold on one reading: conflicts and requires do not lower it, every pattern "
                       "that holds is weighed")

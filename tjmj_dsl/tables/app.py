@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import string
 import sys
 import time
 from collections import OrderedDict
@@ -62,7 +63,7 @@ PUBLIC_ASKS = ("act", "zuozhuang", "lazhuang")  # questions whose asking tells n
 T = TypeVar("T")
 # a room's id: letters and digits (an id from token_urlsafe began with "-" one time in 64, and an operator's
 # `--stop-room ID` then read it as an option)
-ROOM_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+ROOM_ID_CHARS = string.ascii_letters + string.digits
 
 
 def _fields_by_type() -> dict[str, tuple[str, ...]]:
