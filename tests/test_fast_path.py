@@ -67,6 +67,10 @@ def test_standalone_module_has_it() -> None:
     (((0, 1, 2) * 4 + (34,), 5, 9), {}, "concealed", "34 is not a tile kind"),
     (((0, 1, 2) * 4 + (-1,), 5, 9), {}, "concealed", "-1 is not a tile kind"),
     (((0, 1, 2) * 4 + (5,), 5.0, 9), {}, "draw", "5.0 is not a tile kind"),
+    # a bool is an int to Python, not a tile kind (a fuzzing campaign's finding: True was scored as 2m)
+    (((0, 1, 2) * 4 + (True,), 5, 9), {}, "concealed", "True is not a tile kind"),
+    (((0, 1, 2) * 4 + (5,), True, 9), {}, "draw", "True is not a tile kind"),
+    (((0, 1, 2) * 4 + (5,), 5, False), {}, "indicator", "False is not a tile kind"),
     (((0, 1, 2) * 4 + (5,), 5, None), {}, "indicator", "None is not a tile kind"),
     (((0, 1, 2) * 4,), {}, "concealed", None),  # draw and indicator missing: a TypeError of Python's own
     (((0, 1, 2) * 4 + (5,), 5, 9), {"melds": [("pong", 3)]}, "melds", "unknown meld type 'pong'"),
@@ -88,6 +92,15 @@ def test_bad_input_is_named(gen: Scorer, args: tuple[Any, ...], kw: dict[str, An
     assert c.error is not None and text in c.error
     if field is not None:
         assert c.error.startswith(field + ":")
+
+
+def test_the_standalone_module_refuses_a_bool_for_a_tile() -> None:
+    from generated.tianjin.scorer import score_tiles
+    won = score_tiles(tuple(parse_tiles("45m123sEEE77m45s")) + (parse_tile("3m"),), parse_tile("6s"), parse_tile("7p"))
+    assert won.win  # the same hand with 3m given as the int 2 ...
+    c = score_tiles(tuple(parse_tiles("45m123sEEE77m45s")) + (True,), parse_tile("6s"), parse_tile("7p"))
+    assert (c.win, c.reason) == (False, "invalid_request") and c.error is not None  # ... and as True: 1 (2m) no more
+    assert c.error.startswith("concealed:") and "True is not a tile kind" in c.error
 
 
 def test_not_a_win_says_why(gen: Scorer) -> None:

@@ -2942,14 +2942,15 @@ def _score_tiles_in(rules: Any, concealed: Any, draw: int, indicator: int, melds
                                    hint="the rules' flags are " + ", ".join(rules.flags))
         else:
             flags = _NO_FLAGS
-        try:  # comparisons refuse None and str, the counting in new_hand refuses floats
-            if not (0 <= draw < 34 and 0 <= indicator < 34 and min(concealed) >= 0):
+        try:  # comparisons refuse None and str, the counting in new_hand refuses floats; a bool is no kind
+            if not (0 <= draw < 34 and 0 <= indicator < 34 and min(concealed) >= 0) or draw.__class__ is bool \
+                    or indicator.__class__ is bool or bool in map(type, concealed):
                 raise TypeError
             h = new_hand(rules, concealed, melds, draw, indicator, kong_draw, flags,  # IndexError past 33
                          kong_chain=kong_chain)
         except (TypeError, ValueError, IndexError):  # ValueError: min() of no tiles
             every = concealed + (draw, indicator)
-            i = next((i for i, x in enumerate(every) if not (isinstance(x, int) and 0 <= x < 34)), -1)
+            i = next((i for i, x in enumerate(every) if not (isinstance(x, int) and x.__class__ is not bool and 0 <= x < 34)), -1)
             if i < 0:
                 check_tiles(concealed, melds, draw, rules.copies)  # no tiles: says what is wrong
             bad = every[i]
