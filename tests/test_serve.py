@@ -368,6 +368,19 @@ def test_an_array_item_that_is_not_json_this_scorer_reads_is_refused_on_its_own(
     assert server.call("POST", "/score/batch", b"[1,")[0] == 400  # not JSON at all: the batch is refused
 
 
+def test_an_array_item_past_what_python_json_reads_is_refused_on_its_own(server: Server) -> None:
+    # a fuzzing campaign's finding: an item nested past Python's recursion limit, or an integer past its
+    # digits limit, made the whole (valid JSON) body one 400 not_json, while the same lines as JSONL were
+    # answered one by one
+    deep = '{"id": 3, "x": ' + "[" * 3000 + "]" * 3000 + "}"
+    big = '{"id": ' + "9" * 4301 + ', "concealed": "345m123sEEE77m45s", "draw": "6s", "indicator": "7p"}'
+    for bad in (deep, big):
+        status, _, a = server.call("POST", "/score/batch", "[" + json.dumps(OK) + ", " + bad + ", " + json.dumps(OK) + "]")
+        assert status == 200 and len(a) == 3 and a[0]["win"] and a[2]["win"], a
+        assert a[1]["error"] == jsonl_answer(bad)["error"]  # as the line would be answered
+    assert server.call("POST", "/score/batch", "[" + deep + ", 1")[0] == 400  # still not one array: refused whole
+
+
 def test_batch_limits(server: Server) -> None:
     status, _, a = server.call("POST", "/score/batch", [OK] * 51)
     assert status == 413 and a["error"]["code"] == "too_large" and "50" in a["error"]["message"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -430,13 +431,59 @@ def is_array(raw: bytes, content_type: str) -> bool:
 def array_texts(raw: bytes) -> list[str] | None:
     """The texts of a JSON array body's items as the body holds them, or None when the body
     is not a JSON array (json.loads's reading: a repeated key or deep nesting in an item is
-    for that item's answer to say)."""
+    for that item's answer to say). An item json.loads itself cannot read though it is JSON
+    (nested past Python's recursion limit, an integer past its digits limit) is found by the
+    array's brackets alone: its answer says what is wrong with it, as a line's would (a
+    fuzzing campaign's finding: such an item refused the whole body)."""
     try:
         text = raw.decode("utf-8")
-        items = json.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         return None
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    except (ValueError, RecursionError):
+        return _bracketed_items(text)
     return _item_texts(text, len(items)) if isinstance(items, list) else None
+
+
+# what delimits an array's items: a whole string (escapes within it), a bracket or a comma; a
+# string's quote that no quote closes matches alone
+_DELIMITERS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},"]')
+_SPACE = " \t\n\r"
+
+
+def _bracketed_items(text: str) -> list[str] | None:
+    """The texts of the items of the JSON array `text`, found by its brackets, commas and
+    strings only (no recursion: any depth), None when it is not one array of items
+    (the items' own text is for their answers to read)."""
+    start = len(text) - len(text.lstrip(_SPACE))
+    if not text.startswith("[", start):
+        return None
+    out: list[str] = []
+    depth, begin = 0, start + 1
+    for m in _DELIMITERS.finditer(text, start + 1):
+        ch = m.group()
+        if ch == '"':  # a string not closed
+            return None
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            if depth:
+                depth -= 1
+                continue
+            item = text[begin:m.start()].strip(_SPACE)
+            if ch != "]" or (not item and out) or text[m.end():].strip(_SPACE):
+                return None
+            return out + [item] if item else out
+        elif ch == "," and not depth:
+            item = text[begin:m.start()].strip(_SPACE)
+            if not item:
+                return None
+            out.append(item)
+            begin = m.end()
+    return None
 
 
 def item_sizes(raw: bytes, count: int) -> list[int]:
