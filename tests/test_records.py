@@ -459,6 +459,20 @@ def test_replay_answers_every_line_of_a_hostile_file(records: tuple[str, list[di
     assert lines[5] == "hand 1: OK" and lines[6] == "6 hand(s): 1 OK, 5 differ"
 
 
+def test_a_record_holding_a_lone_surrogate_is_said_to_be_invalid(records: tuple[str, list[dict[str, Any]]], tmp_path: Any) -> None:
+    """A seed written as JSON's \\ud800 escape is a string no UTF-8 holds: the record is invalid at its seed,
+    said as any invalid record is (a fuzzing campaign's finding: 'cannot be replayed (UnicodeEncodeError: ...)')."""
+    _, recs = records
+    bad = json.loads(json.dumps(recs[0]))
+    bad["seed"] = "\ud800"
+    p = tmp_path / "surrogate.jsonl"
+    p.write_text(json.dumps(bad) + "\n" + json.dumps(recs[1]) + "\n", encoding="ascii")  # json.dumps escapes it
+    code, out, err = run(["replay", str(p)])
+    assert code == 1 and err == "", err
+    assert out.splitlines()[:2] == ["hand 0: DIFFERS: not a valid record at seed: a lone surrogate (\\ud800-\\udfff) is no text",
+                                    "hand 1: OK"]
+
+
 def test_simulate_and_compile_state_their_limits_and_os_errors(tmp_path: Any) -> None:
     """Counts past simulate's stated limits are refused before any work (10^12 hands built a chunk
     list of gigabytes, --jobs 100000 forked that many workers; a 5,000-digit seed was a ValueError),
