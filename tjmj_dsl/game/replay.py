@@ -176,9 +176,9 @@ class Replayer:
         if err is not None:
             where = "/".join(str(p) for p in err.absolute_path) or "(top)"
             raise ReplayDiff(f"not a valid record at {where}: {err.message[:200]}")
-        where = _unwritable_text(rec)
-        if where is not None:  # JSON's \ud800 escapes read as a string no UTF-8 holds: a seed of it cannot be derived
-            raise ReplayDiff(f"not a valid record at {where}: a lone surrogate (\\ud800-\\udfff) is no text")
+        unwritable = _unwritable_text(rec)
+        if unwritable is not None:  # JSON's \ud800 escapes read as a string no UTF-8 holds: a seed of it cannot be derived
+            raise ReplayDiff(f"not a valid record at {unwritable}: a lone surrogate (\\ud800-\\udfff) is no text")
         if rec["format"] != FORMAT:  # pragma: no cover - the schema says so
             raise ReplayDiff(f"format {rec['format']!r}")
         try:
