@@ -130,7 +130,12 @@ def test_malformed_sections_are_diagnostics(tmp_path: str, text: str, words: lis
 def test_an_extends_loop_and_a_long_chain(tmp_path: str) -> None:
     a = _file(str(tmp_path), "extends: b.yaml\n", "a.yaml")
     _file(str(tmp_path), "extends: a.yaml\n", "b.yaml")
-    _refused(a, "extends itself")
+    _refused(a, "a cycle of extends: 'a.yaml' → 'b.yaml' → 'a.yaml'")  # b does not extend itself (once said so)
+    _refused(_file(str(tmp_path), "extends: s.yaml\n", "s.yaml"), "extends itself")
+    x = _file(str(tmp_path), "extends: y.yaml\n", "x.yaml")
+    _file(str(tmp_path), "extends: z.yaml\n", "y.yaml")
+    _file(str(tmp_path), "extends: x.yaml\n", "z.yaml")
+    _refused(x, "a cycle of extends: 'x.yaml' → 'y.yaml' → 'z.yaml' → 'x.yaml'")
     prev = BASE
     for i in range(12):
         prev = _file(str(tmp_path), f"extends: {prev}\n", f"c{i}.yaml")

@@ -103,7 +103,10 @@ def read(file: str, display: str | None = None, _seen: tuple[str, ...] = (), _vi
         base_path = os.path.join(os.path.dirname(file), base_name)
         base_disp = os.path.join(os.path.dirname(disp), base_name)
     if os.path.abspath(base_path) in _seen or len(_seen) >= MAX_EXTENDS or not os.path.exists(base_path):
-        why = ("extends itself" if os.path.abspath(base_path) in _seen else
+        here, base = os.path.abspath(file), os.path.abspath(base_path)
+        cycle = _seen[_seen.index(base):] + (here, base) if base in _seen else ()
+        why = (("extends itself" if base == here else "a cycle of extends: " + " → ".join(
+                    _short(os.path.basename(f)) for f in cycle)) if cycle else
                f"more than {MAX_EXTENDS} overlays extend one another" if len(_seen) >= MAX_EXTENDS else f"no file {base_path}")
         raise RuleError([Diagnostic("error", "extends", why, where,
                                     f"extends names a rule file relative to this one, or a built-in one: "
