@@ -234,6 +234,15 @@ def test_a_refused_option_is_not_placed_in_a_pseudo_file() -> None:
     assert "is not one of 'forbidden', '4', '8'" in err  # the fix: the values there are
 
 
+def test_an_option_given_twice_is_a_usage_error() -> None:
+    # a fuzzing campaign's finding: the second silently won (score, explain, waits, settle, simulate, serve)
+    hand = ["345m 123s EEE 77m 45s +6s", "-i", "7p"]
+    for cmd in (["score", *hand], ["explain", *hand], ["simulate", "--hands", "1"]):
+        code, out, err = run([*cmd, "--option", "min_fan=1", "--option", "min_fan=3"])
+        assert code == 2 and out == "" and "--option 'min_fan' given twice ('1' and '3')" in err, (cmd, err)
+    assert run(["score", *hand, "--option", "min_fan=1", "--option", "su_value=4"])[0] == 0  # two options: fine
+
+
 # ------------------------------------------------------------------ every message names its fix (issue 35)
 
 def test_rule_file_arguments_of_serve_and_play_are_files(tmp_path: object) -> None:

@@ -27,6 +27,8 @@ def _options(pairs: list[str]) -> dict[str, str]:
         if "=" not in p:
             raise SystemExit(_usage(f"--option wants NAME=VALUE, got {p!r}"))
         k, v = p.split("=", 1)
+        if k in out:  # the one rule is not chosen for the user (impact's arms refuse it alike)
+            raise SystemExit(_usage(f"--option {k!r} given twice ({out[k]!r} and {v!r}): give it once"))
         out[k] = v  # as written: " 1" is refused here as in Scorer(options=) and JSONL (one rule everywhere)
     return out
 
