@@ -22,7 +22,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
+    out: dict[str, str] = {}
     for p in pairs or []:
         if "=" not in p:
             raise SystemExit(_usage(f"--option wants NAME=VALUE, got {p!r}"))
