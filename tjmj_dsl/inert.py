@@ -37,3 +37,27 @@ def shown(text: Any) -> str:
         return s
     return "".join(c if c.isprintable() else ("\ufffd" if c == "\x00" or 0xD800 <= ord(c) <= 0xDFFF else " ")
                    for c in s)
+
+
+def lone_surrogate_at(data: Any) -> str | None:
+    """Where JSON data read from outside holds a lone surrogate (a valid `"\\ud800"` escape, but no
+    text: no UTF-8 writes it, nothing can hash or store it): the path of the string ("a/0/b"; a key's
+    mapping for a key; "(top)" for the data itself), or None. Walked without recursion."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        x, where = stack.pop()
+        if isinstance(x, str):
+            if _has_lone_surrogate(x):
+                return where or "(top)"
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                if isinstance(k, str) and _has_lone_surrogate(k):  # said at its mapping: the path names no such key
+                    return where or "(top)"
+                stack.append((v, f"{where}/{k}" if where else str(k)))
+        elif isinstance(x, list):
+            stack.extend((v, f"{where}/{i}" if where else str(i)) for i, v in enumerate(x))
+    return None
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return not text.isascii() and any("\ud800" <= c <= "\udfff" for c in text)

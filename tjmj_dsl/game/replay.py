@@ -13,6 +13,7 @@ import jsonschema
 
 from ..api import Scorer
 from ..diagnostics import RuleError
+from ..inert import lone_surrogate_at
 from ..tiles import NAMES
 from .facts import GameFacts
 from .record import FORMAT, record_schema
@@ -123,30 +124,6 @@ class ScriptedPlayer:
         return a
 
 
-def _unwritable_text(rec: Any) -> str | None:
-    """The path of the first key or string in `rec` that holds a lone surrogate (None if none)."""
-    def bad(text: str) -> bool:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    stack: list[tuple[Any, str]] = [(rec, "")]
-    while stack:
-        x, where = stack.pop()
-        if isinstance(x, str):
-            if bad(x):
-                return where or "(top)"
-        elif isinstance(x, dict):
-            for k, v in x.items():
-                if isinstance(k, str) and bad(k):  # said at its mapping: the path names no such key
-                    return where or "(top)"
-                stack.append((v, f"{where}/{k}" if where else str(k)))
-        elif isinstance(x, list):
-            stack.extend((v, f"{where}/{i}" if where else str(i)) for i, v in enumerate(x))
-    return None
-
-
 class Replayer:
     """Replays records under one rule file (scorers built per profile and options, once)."""
 
@@ -176,7 +153,7 @@ class Replayer:
         if err is not None:
             where = "/".join(str(p) for p in err.absolute_path) or "(top)"
             raise ReplayDiff(f"not a valid record at {where}: {err.message[:200]}")
-        unwritable = _unwritable_text(rec)
+        unwritable = lone_surrogate_at(rec)
         if unwritable is not None:  # JSON's \ud800 escapes read as a string no UTF-8 holds: a seed of it cannot be derived
             raise ReplayDiff(f"not a valid record at {unwritable}: a lone surrogate (\\ud800-\\udfff) is no text")
         if rec["format"] != FORMAT:  # pragma: no cover - the schema says so

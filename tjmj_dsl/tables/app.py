@@ -40,6 +40,7 @@ from ..engine.runtime import JSON_SPACE, dumps_answer, loads_request
 from ..game.bot import view_json
 from ..guard.asgi import same_origin
 from ..guard.limits import client_key
+from ..inert import lone_surrogate_at
 from ..game.step import Ask
 from .game import BOTS, EXTERNAL, PERSON, Game, Step, default_choice, token_hash
 from .offloop import OffLoop, in_daemon_thread
@@ -160,19 +161,9 @@ def loads(raw: str | bytes) -> Any:
         for lead in ("not JSON this scorer reads: ", "not JSON: "):
             msg = msg.removeprefix(lead)
         raise ValueError(msg)
-    if _lone_surrogate(data):
+    if lone_surrogate_at(data) is not None:
         raise ValueError("a text holds a lone surrogate (\\ud800-\\udfff alone), which is not text")
     return data
-
-
-def _lone_surrogate(x: Any) -> bool:
-    if isinstance(x, str):
-        return not x.isascii() and any("\ud800" <= c <= "\udfff" for c in x)
-    if isinstance(x, dict):
-        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in x.items())
-    if isinstance(x, list):
-        return any(_lone_surrogate(v) for v in x)
-    return False
 
 
 def origin_ok(headers: Any, allowed: tuple[str, ...], scheme: str) -> bool:
